@@ -1,0 +1,211 @@
+// Baton vocabulary: semantic accesses, the neutral barrier state, resource descriptions and
+// subresource ranges. Every other layer speaks these types; nothing here knows an API.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace baton {
+
+// Any error Baton reports about user input or API misuse. The message names the pass or list,
+// operation, resource and subresource involved, so it can be printed as one line.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Accesses: what an operation does with a subresource.
+enum class Access : uint8_t {
+  render_target,
+  depth_write,
+  depth_read,
+  shader_resource,
+  unordered_access,
+  copy_source,
+  copy_dest,
+  resolve_source,
+  resolve_dest,
+  vertex_buffer,
+  index_buffer,
+  constant_buffer,
+  indirect_argument,
+  present,
+  host_read,
+  host_write,
+};
+inline constexpr int kAccessCount = 16;
+
+// A set of accesses (bit i = Access i).
+using AccessMask = uint32_t;
+constexpr AccessMask bit(Access a) { return AccessMask{1} << static_cast<unsigned>(a); }
+
+// Writes (including read-write accesses such as UAV and depth write).
+inline constexpr AccessMask kWriteAccesses = bit(Access::render_target) | bit(Access::depth_write) |
+                                             bit(Access::unordered_access) | bit(Access::copy_dest) |
+                                             bit(Access::resolve_dest) | bit(Access::host_write);
+// Accesses that only make sense on buffers / only on textures.
+inline constexpr AccessMask kBufferOnlyAccesses = bit(Access::vertex_buffer) | bit(Access::index_buffer) |
+                                                  bit(Access::constant_buffer) |
+                                                  bit(Access::indirect_argument) | bit(Access::host_read) |
+                                                  bit(Access::host_write);
+inline constexpr AccessMask kTextureOnlyAccesses = bit(Access::render_target) | bit(Access::depth_write) |
+                                                   bit(Access::depth_read) | bit(Access::present) |
+                                                   bit(Access::resolve_source) | bit(Access::resolve_dest);
+
+constexpr bool is_write(Access a) { return (kWriteAccesses & bit(a)) != 0; }
+
+std::string_view to_string(Access a);
+std::optional<Access> parse_access(std::string_view s);
+
+// Shader stages in which a shader access happens.
+enum class Stage : uint8_t { vertex = 1, pixel = 2, compute = 4 };
+using Stages = uint8_t;
+inline constexpr Stages kNoStages = 0;
+inline constexpr Stages kAllShading = 7;
+constexpr Stages operator|(Stage a, Stage b) { return static_cast<Stages>(static_cast<uint8_t>(a) | static_cast<uint8_t>(b)); }
+constexpr Stages stages(Stage s) { return static_cast<Stages>(s); }
+std::optional<Stages> parse_stage(std::string_view s);  // "vertex", "pixel", "compute", "all_shading"
+std::string stages_to_string(Stages s);
+// Whether the access is performed by shaders and therefore needs stages.
+constexpr bool is_shader_access(Access a) {
+  return a == Access::shader_resource || a == Access::unordered_access || a == Access::constant_buffer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Neutral state, modelled on D3D12 enhanced barriers: sync scope, access set, layout.
+namespace sync {
+enum Bits : uint32_t {
+  none = 0,
+  vertex_input = 1u << 0,  // vertex buffer fetch
+  index_input = 1u << 1,
+  vertex_shading = 1u << 2,
+  pixel_shading = 1u << 3,
+  compute_shading = 1u << 4,
+  depth_stencil = 1u << 5,
+  render_target = 1u << 6,
+  copy = 1u << 7,
+  resolve = 1u << 8,
+  execute_indirect = 1u << 9,
+  host = 1u << 10,
+  all = 1u << 11,  // every stage of every command (also used for present and "unknown earlier work")
+};
+}  // namespace sync
+using SyncMask = uint32_t;
+std::string sync_to_string(SyncMask s);
+
+enum class Layout : uint8_t {
+  none,  // buffers: no layout at all
+  undefined,
+  common,
+  present,
+  render_target,
+  depth_write,
+  depth_read,
+  shader_resource,
+  unordered_access,
+  copy_source,
+  copy_dest,
+  resolve_source,
+  resolve_dest,
+  generic_read,  // several read accesses at once
+};
+std::string_view to_string(Layout l);
+
+// Special access bit for "whatever the previous group did" on buffers (their resting state).
+inline constexpr AccessMask kAnyAccess = AccessMask{1} << 31;
+
+struct State {
+  SyncMask sync = sync::none;
+  AccessMask access = 0;
+  Layout layout = Layout::undefined;
+  friend bool operator==(const State&, const State&) = default;
+};
+std::string to_string(const State& s);
+
+// The sync scope of one access performed in the given shader stages.
+SyncMask sync_of(Access a, Stages stages);
+// The single-access layout of an access on a texture (Layout::none for buffers).
+Layout layout_of(Access a);
+// The layout for a set of read accesses on a texture; present only ever stands alone.
+Layout read_layout_of(AccessMask reads);
+
+// ---------------------------------------------------------------------------------------------
+// Resources.
+enum class ResourceType : uint8_t { buffer, texture };
+enum class FormatClass : uint8_t { color, depth, depth_stencil };
+std::string_view to_string(FormatClass f);
+
+struct ResourceDesc {
+  std::string name;
+  ResourceType type = ResourceType::texture;
+  uint64_t size = 0;  // buffers
+  uint32_t width = 1, height = 1, mips = 1, layers = 1, planes = 1;
+  FormatClass format = FormatClass::color;
+  AccessMask usage = 0;  // creation usage (accesses the resource is created for)
+  bool placed = false;   // placed or aliased: render-target/depth contents need an initializing discard
+  bool simultaneous_access = false;
+  bool swapchain = false;
+  std::optional<Access> resting;  // override of the derived resting access
+};
+
+// Resting access: the state a resource returns to at the end of every group that does not hand it
+// on. Textures: swapchain -> present; depth formats -> depth_write; render target only ->
+// render_target; UAV only -> unordered_access; sampled -> shader_resource; the per-resource override
+// wins. Buffers have no resting layout (std::nullopt).
+std::optional<Access> resting_access(const ResourceDesc& d);
+// The neutral resting state (buffers: "any previous access" with every sync).
+State resting_state(const ResourceDesc& d);
+// State before the first-ever touch since creation or aliasing activation.
+inline constexpr State kFirstTouch{sync::none, 0, Layout::undefined};
+inline constexpr State kFirstTouchBuffer{sync::none, 0, Layout::none};
+
+using ResourceId = uint32_t;
+inline constexpr ResourceId kGlobalResource = 0xffffffffu;  // global (memory) barriers
+
+class ResourceTable {
+ public:
+  // Adds a resource; throws Error on a duplicate name or an invalid description.
+  ResourceId add(ResourceDesc d);
+  const ResourceDesc& operator[](ResourceId id) const { return resources_.at(id); }
+  std::optional<ResourceId> find(std::string_view name) const;
+  size_t size() const { return resources_.size(); }
+  const std::vector<ResourceDesc>& all() const { return resources_; }
+
+ private:
+  std::vector<ResourceDesc> resources_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Subresource ranges: a box over mip x layer x plane. Count kAll means "to the end".
+inline constexpr uint32_t kAll = 0xffffffffu;
+struct SubresourceRange {
+  uint32_t mip_first = 0, mip_count = kAll;
+  uint32_t layer_first = 0, layer_count = kAll;
+  uint32_t plane_first = 0, plane_count = kAll;
+  friend bool operator==(const SubresourceRange&, const SubresourceRange&) = default;
+};
+
+// A resolved, non-empty box [begin, end) on each axis.
+struct Box {
+  uint32_t m0 = 0, m1 = 1, l0 = 0, l1 = 1, p0 = 0, p1 = 1;
+  friend bool operator==(const Box&, const Box&) = default;
+  bool empty() const { return m0 >= m1 || l0 >= l1 || p0 >= p1; }
+  uint64_t volume() const { return uint64_t{m1 - m0} * (l1 - l0) * (p1 - p0); }
+};
+Box full_box(const ResourceDesc& d);
+bool overlaps(const Box& a, const Box& b);
+Box intersect(const Box& a, const Box& b);
+bool contains(const Box& outer, const Box& inner);
+// Resolves a range against a resource; throws Error naming the resource when out of bounds.
+Box resolve(const ResourceDesc& d, const SubresourceRange& r);
+SubresourceRange to_range(const Box& b);
+// "mips 0..3 layers 0 planes 0" style text; "all" for the whole resource.
+std::string to_string(const Box& b, const ResourceDesc& d);
+
+}  // namespace baton

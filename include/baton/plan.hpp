@@ -1,0 +1,128 @@
+// Planning and compiling: per-resource history across groups (plan, serial), and the barriers of
+// one group (compile, pure). The output is neutral; lower/ turns it into API barriers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "baton/core.hpp"
+#include "baton/record.hpp"
+
+namespace baton {
+
+// Why a barrier exists. Every barrier carries one, so a reader can tell which rule produced it.
+enum class Reason : uint8_t {
+  first_touch,   // first-ever touch since creation or aliasing: nothing to wait for, layout undefined
+  entry_state,   // leaves the declared entry state of the list that first touches it in the group
+  from_rest,     // leaves the resting state the previous group left the resource in
+  hand_off,      // hands the resource from one list of the group directly to the next
+  state_change,  // a change of use inside one list
+  read_merge,    // one transition into the merged state of several consecutive readers
+  uav_order,     // unordered access after unordered access from a different operation
+  write_order,   // the same write access again from a different operation
+  discard,       // initializing discard of a placed render-target or depth texture (whole resource)
+  restore,       // back to the resting state at the end of the group
+  hand_on,       // into the entry state the next group declared (instead of resting)
+  full_barrier,  // explicit full barrier requested by the recording
+};
+std::string_view to_string(Reason r);
+
+struct Barrier {
+  ResourceId resource = 0;  // kGlobalResource for a global barrier
+  Box box{};
+  State before{}, after{};
+  Reason reason = Reason::state_change;
+  bool discard = false;
+};
+
+enum class Where : uint8_t { before, after };
+std::string_view to_string(Where w);
+
+// One reserved barrier point that received barriers: one API call.
+struct BarrierPoint {
+  uint32_t op = 0;
+  Where where = Where::before;
+  uint32_t first = 0, count = 0;  // into CompiledList::barriers
+};
+
+struct CompiledList {
+  std::string name;
+  Queue queue = Queue::direct;
+  std::vector<Barrier> barriers;     // in point order
+  std::vector<BarrierPoint> points;  // non-empty points, in (op, where) order
+  std::span<const Barrier> barriers_at(const BarrierPoint& p) const {
+    return std::span<const Barrier>(barriers).subspan(p.first, p.count);
+  }
+};
+
+struct CompiledGroup {
+  std::string name;
+  Queue queue = Queue::direct;
+  std::vector<CompiledList> lists;
+  size_t barrier_count() const;
+  size_t point_count() const;
+};
+
+// What is known about a resource before a group runs, carried from group to group.
+struct ResourceHistory {
+  bool touched = false;  // touched since creation or since aliasing activation
+  bool written = false;  // written since creation or aliasing activation
+  friend bool operator==(const ResourceHistory&, const ResourceHistory&) = default;
+};
+using History = std::vector<ResourceHistory>;  // indexed by ResourceId
+History fresh_history(const ResourceTable& t);
+
+// Per-group facts decided by the serial plan.
+struct GroupFacts {
+  // History at the start of the group, for every resource.
+  History entry_history;
+  // The initializing discards this group owns: (list, op, resource).
+  struct DiscardOwner {
+    uint32_t list = 0, op = 0;
+    ResourceId resource = 0;
+  };
+  std::vector<DiscardOwner> discards;
+  // Resources a later group declares an entry state for: this group, if it touches them and is the
+  // last to do so before that group, leaves them in that state instead of resting.
+  struct HandOn {
+    ResourceId resource = 0;
+    State state{};
+    std::string to_group, to_list;
+  };
+  std::vector<HandOn> hand_on;
+};
+
+struct Plan {
+  std::vector<GroupFacts> groups;
+  History history_out;
+};
+
+// Serial, in submission order. Throws Error for inputs that cannot be planned (unknown resource,
+// range out of bounds, access illegal on the queue or the resource, two conflicting uses in one op).
+Plan plan(const ResourceTable& resources, std::span<const CommandListGroup* const> groups, History history_in);
+
+// Pure and deterministic: the barriers of one group given its facts.
+CompiledGroup compile(const ResourceTable& resources, const CommandListGroup& group, const GroupFacts& facts);
+
+// Convenience driver: plans, compiles every group (in parallel when threads > 1) and marks each list
+// Compiled (a list compiled twice is an error). Returns the groups in order and the history.
+struct CompileResult {
+  std::vector<CompiledGroup> groups;
+  History history_out;
+};
+CompileResult compile_all(const ResourceTable& resources, std::span<CommandListGroup* const> groups,
+                          History history_in, unsigned threads = 1);
+
+// The full state implied by one use (access, stages) on a resource.
+State state_of_use(const ResourceDesc& d, Access a, Stages s);
+
+}  // namespace baton
+
+namespace baton {
+// Readable text of a compiled group, one line per barrier:
+//   `resource[range] before -> after (reason)` under a header per list and barrier point.
+std::string dump(const ResourceTable& resources, const CommandListGroup& group, const CompiledGroup& compiled);
+}  // namespace baton

@@ -1,0 +1,141 @@
+// RangeMap<T>: a value per subresource of one resource, stored as non-overlapping boxes in
+// mip x layer x plane space that always cover the whole resource. Most resources are used whole,
+// so the common case is a single box and every operation on it is O(1).
+#pragma once
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "baton/core.hpp"
+
+namespace baton {
+
+template <class T>
+class RangeMap {
+ public:
+  struct Entry {
+    Box box;
+    T value;
+  };
+
+  RangeMap() = default;
+  RangeMap(const Box& full, T def) : full_(full) { entries_.push_back({full, std::move(def)}); }
+
+  const Box& full() const { return full_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+  size_t box_count() const { return entries_.size(); }
+
+  // Calls f(piece, value) for every stored box overlapping b, clipped to b, in storage order.
+  template <class F>
+  void for_each(const Box& b, F&& f) const {
+    for (const Entry& e : entries_) {
+      if (overlaps(e.box, b)) f(intersect(e.box, b), e.value);
+    }
+  }
+
+  // Calls f(piece, value&) for the part of every stored box inside b, splitting boxes at b's
+  // faces so that the change stays inside b. Call coalesce() afterwards to merge equal neighbours.
+  template <class F>
+  void update(const Box& b, F&& f) {
+    if (entries_.size() == 1 && contains(b, entries_[0].box)) {
+      f(entries_[0].box, entries_[0].value);
+      return;
+    }
+    const size_t n = entries_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (!overlaps(entries_[i].box, b)) continue;
+      if (contains(b, entries_[i].box)) continue;  // handled below without splitting
+      split_outside(i, b);
+    }
+    for (Entry& e : entries_) {
+      if (contains(b, e.box)) f(e.box, e.value);
+    }
+  }
+
+  void assign(const Box& b, const T& v) {
+    update(b, [&](const Box&, T& x) { x = v; });
+    coalesce();
+  }
+
+  const T& at(uint32_t mip, uint32_t layer, uint32_t plane) const {
+    for (const Entry& e : entries_) {
+      const Box& b = e.box;
+      if (mip >= b.m0 && mip < b.m1 && layer >= b.l0 && layer < b.l1 && plane >= b.p0 && plane < b.p1)
+        return e.value;
+    }
+    throw Error("RangeMap::at: subresource outside the resource");
+  }
+
+  // Merges neighbouring boxes with equal values (boxes that share two extents and touch on the third).
+  void coalesce() {
+    if (entries_.size() < 2) return;
+    bool merged = true;
+    while (merged) {
+      merged = false;
+      for (size_t i = 0; i < entries_.size() && !merged; ++i) {
+        for (size_t j = i + 1; j < entries_.size(); ++j) {
+          if (!(entries_[i].value == entries_[j].value)) continue;
+          Box u;
+          if (try_union(entries_[i].box, entries_[j].box, u)) {
+            entries_[i].box = u;
+            entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(j));
+            merged = true;
+            break;
+          }
+        }
+      }
+    }
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      return std::tie(a.box.p0, a.box.l0, a.box.m0) < std::tie(b.box.p0, b.box.l0, b.box.m0);
+    });
+  }
+
+  // Two boxes form one box when they agree on two axes and touch on the third.
+  static bool try_union(const Box& a, const Box& b, Box& out) {
+    const bool sm = a.m0 == b.m0 && a.m1 == b.m1, sl = a.l0 == b.l0 && a.l1 == b.l1,
+               sp = a.p0 == b.p0 && a.p1 == b.p1;
+    out = a;
+    if (sl && sp && (a.m1 == b.m0 || b.m1 == a.m0)) {
+      out.m0 = std::min(a.m0, b.m0);
+      out.m1 = std::max(a.m1, b.m1);
+      return true;
+    }
+    if (sm && sp && (a.l1 == b.l0 || b.l1 == a.l0)) {
+      out.l0 = std::min(a.l0, b.l0);
+      out.l1 = std::max(a.l1, b.l1);
+      return true;
+    }
+    if (sm && sl && (a.p1 == b.p0 || b.p1 == a.p0)) {
+      out.p0 = std::min(a.p0, b.p0);
+      out.p1 = std::max(a.p1, b.p1);
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  // Replaces entry i by the part of it inside b plus up to six slabs outside b.
+  void split_outside(size_t i, const Box& b) {
+    Box e = entries_[i].box;
+    const T v = entries_[i].value;
+    auto push = [&](const Box& piece) {
+      if (!piece.empty()) entries_.push_back({piece, v});
+    };
+    // Slabs along mips, then layers within the mip overlap, then planes within both overlaps.
+    push({e.m0, std::min(e.m1, b.m0), e.l0, e.l1, e.p0, e.p1});
+    push({std::max(e.m0, b.m1), e.m1, e.l0, e.l1, e.p0, e.p1});
+    const uint32_t m0 = std::max(e.m0, b.m0), m1 = std::min(e.m1, b.m1);
+    push({m0, m1, e.l0, std::min(e.l1, b.l0), e.p0, e.p1});
+    push({m0, m1, std::max(e.l0, b.l1), e.l1, e.p0, e.p1});
+    const uint32_t l0 = std::max(e.l0, b.l0), l1 = std::min(e.l1, b.l1);
+    push({m0, m1, l0, l1, e.p0, std::min(e.p1, b.p0)});
+    push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
+    entries_[i].box = intersect(e, b);
+  }
+
+  Box full_{};
+  std::vector<Entry> entries_;
+};
+
+}  // namespace baton

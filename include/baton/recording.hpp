@@ -1,0 +1,33 @@
+// A whole recording as one value: resources, lists and groups, as loaded from the JSON recording
+// format (docs/recording-format.md) or built in code (the demo frame).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "baton/record.hpp"
+
+namespace baton {
+
+struct Recording {
+  ResourceTable resources;
+  std::vector<std::unique_ptr<CommandList>> lists;
+  std::vector<std::unique_ptr<CommandListGroup>> groups;  // in execution order
+
+  std::vector<CommandListGroup*> group_ptrs() const;
+};
+
+// Parses the JSON recording format. Throws Error with one line that names the file position
+// (line:column for syntax errors, the JSON path otherwise), group, list, op and resource.
+Recording load_recording(std::string_view json_text, std::string_view source_name = "<input>");
+Recording load_recording_file(const std::string& path);
+// Writes a recording in the same format, deterministically (defaults omitted, one use per line), so
+// that load_recording(save_recording(r)) describes the same work as r.
+std::string save_recording(const Recording& r);
+
+// The built-in demo: a deferred-renderer frame (shadow, G-buffer, SSAO, lighting, particles
+// simulate + draw, TAA, bloom, composite, present) in several lists and two groups.
+Recording demo_recording();
+
+}  // namespace baton

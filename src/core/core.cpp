@@ -1,0 +1,279 @@
+#include "baton/core.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+namespace baton {
+namespace {
+
+constexpr std::array<std::string_view, kAccessCount> kAccessNames = {
+    "render_target",   "depth_write", "depth_read",    "shader_resource", "unordered_access", "copy_source",
+    "copy_dest",       "resolve_source", "resolve_dest", "vertex_buffer",  "index_buffer",     "constant_buffer",
+    "indirect_argument", "present",   "host_read",     "host_write"};
+
+struct SyncName {
+  SyncMask bit;
+  std::string_view name;
+};
+constexpr std::array<SyncName, 12> kSyncNames = {{{sync::vertex_input, "vertex_input"},
+                                                   {sync::index_input, "index_input"},
+                                                   {sync::vertex_shading, "vertex_shading"},
+                                                   {sync::pixel_shading, "pixel_shading"},
+                                                   {sync::compute_shading, "compute_shading"},
+                                                   {sync::depth_stencil, "depth_stencil"},
+                                                   {sync::render_target, "render_target"},
+                                                   {sync::copy, "copy"},
+                                                   {sync::resolve, "resolve"},
+                                                   {sync::execute_indirect, "execute_indirect"},
+                                                   {sync::host, "host"},
+                                                   {sync::all, "all"}}};
+
+constexpr std::array<std::string_view, 14> kLayoutNames = {
+    "none",          "undefined",        "common",      "present",   "render_target",
+    "depth_write",   "depth_read",       "shader_resource", "unordered_access", "copy_source",
+    "copy_dest",     "resolve_source",   "resolve_dest", "generic_read"};
+
+SyncMask shading_sync(Stages s) {
+  SyncMask m = 0;
+  if (s & static_cast<Stages>(Stage::vertex)) m |= sync::vertex_shading;
+  if (s & static_cast<Stages>(Stage::pixel)) m |= sync::pixel_shading;
+  if (s & static_cast<Stages>(Stage::compute)) m |= sync::compute_shading;
+  return m;
+}
+
+}  // namespace
+
+std::string_view to_string(Access a) { return kAccessNames[static_cast<size_t>(a)]; }
+
+std::optional<Access> parse_access(std::string_view s) {
+  for (size_t i = 0; i < kAccessNames.size(); ++i)
+    if (kAccessNames[i] == s) return static_cast<Access>(i);
+  return std::nullopt;
+}
+
+std::optional<Stages> parse_stage(std::string_view s) {
+  if (s == "vertex") return stages(Stage::vertex);
+  if (s == "pixel") return stages(Stage::pixel);
+  if (s == "compute") return stages(Stage::compute);
+  if (s == "all_shading") return kAllShading;
+  return std::nullopt;
+}
+
+std::string stages_to_string(Stages s) {
+  if (s == kAllShading) return "all_shading";
+  std::string out;
+  auto add = [&](Stage st, std::string_view n) {
+    if (s & static_cast<Stages>(st)) {
+      if (!out.empty()) out += ',';
+      out += n;
+    }
+  };
+  add(Stage::vertex, "vertex");
+  add(Stage::pixel, "pixel");
+  add(Stage::compute, "compute");
+  return out;
+}
+
+std::string sync_to_string(SyncMask s) {
+  if (s == sync::none) return "none";
+  std::string out;
+  for (const SyncName& n : kSyncNames) {
+    if (s & n.bit) {
+      if (!out.empty()) out += '|';
+      out += n.name;
+    }
+  }
+  return out;
+}
+
+std::string_view to_string(Layout l) { return kLayoutNames[static_cast<size_t>(l)]; }
+
+std::string to_string(const State& s) {
+  if (s == kFirstTouch || s == kFirstTouchBuffer) return "untouched";
+  std::string acc;
+  if (s.access & kAnyAccess) {
+    acc = "any";
+  } else if (s.access == 0) {
+    acc = "no_access";
+  } else {
+    for (int i = 0; i < kAccessCount; ++i) {
+      if (s.access & bit(static_cast<Access>(i))) {
+        if (!acc.empty()) acc += '|';
+        acc += to_string(static_cast<Access>(i));
+      }
+    }
+  }
+  std::string out = acc;
+  // The layout is shown only when it is not the namesake of the single access.
+  const bool namesake = s.layout == Layout::none ||
+                        (std::has_single_bit(s.access) && !(s.access & kAnyAccess) &&
+                         to_string(s.layout) == acc);
+  if (!namesake) out = fmt::format("{}:{}", to_string(s.layout), acc);
+  return fmt::format("{}@{}", out, sync_to_string(s.sync));
+}
+
+SyncMask sync_of(Access a, Stages st) {
+  switch (a) {
+    case Access::render_target: return sync::render_target;
+    case Access::depth_write:
+    case Access::depth_read: return sync::depth_stencil;
+    case Access::shader_resource:
+    case Access::unordered_access:
+    case Access::constant_buffer: return shading_sync(st == kNoStages ? kAllShading : st);
+    case Access::copy_source:
+    case Access::copy_dest: return sync::copy;
+    case Access::resolve_source:
+    case Access::resolve_dest: return sync::resolve;
+    case Access::vertex_buffer: return sync::vertex_input;
+    case Access::index_buffer: return sync::index_input;
+    case Access::indirect_argument: return sync::execute_indirect;
+    case Access::present: return sync::all;
+    case Access::host_read:
+    case Access::host_write: return sync::host;
+  }
+  return sync::all;
+}
+
+Layout layout_of(Access a) {
+  switch (a) {
+    case Access::render_target: return Layout::render_target;
+    case Access::depth_write: return Layout::depth_write;
+    case Access::depth_read: return Layout::depth_read;
+    case Access::shader_resource: return Layout::shader_resource;
+    case Access::unordered_access: return Layout::unordered_access;
+    case Access::copy_source: return Layout::copy_source;
+    case Access::copy_dest: return Layout::copy_dest;
+    case Access::resolve_source: return Layout::resolve_source;
+    case Access::resolve_dest: return Layout::resolve_dest;
+    case Access::present: return Layout::present;
+    default: return Layout::common;  // buffer-only accesses: never asked for on textures
+  }
+}
+
+Layout read_layout_of(AccessMask reads) {
+  if (std::has_single_bit(reads)) return layout_of(static_cast<Access>(std::countr_zero(reads)));
+  return Layout::generic_read;
+}
+
+std::string_view to_string(FormatClass f) {
+  switch (f) {
+    case FormatClass::color: return "color";
+    case FormatClass::depth: return "depth";
+    case FormatClass::depth_stencil: return "depth_stencil";
+  }
+  return "?";
+}
+
+std::optional<Access> resting_access(const ResourceDesc& d) {
+  if (d.type == ResourceType::buffer) return std::nullopt;
+  if (d.resting) return d.resting;
+  if (d.swapchain) return Access::present;
+  if (d.format != FormatClass::color) return Access::depth_write;
+  const AccessMask u = d.usage;
+  if (u & bit(Access::shader_resource)) return Access::shader_resource;
+  if (u & bit(Access::unordered_access)) return Access::unordered_access;
+  if (u & bit(Access::render_target)) return Access::render_target;
+  if (u & bit(Access::copy_dest)) return Access::copy_dest;
+  if (u & bit(Access::copy_source)) return Access::copy_source;
+  return Access::shader_resource;
+}
+
+State resting_state(const ResourceDesc& d) {
+  const std::optional<Access> a = resting_access(d);
+  if (!a) return State{sync::all, kAnyAccess, Layout::none};
+  return State{sync_of(*a, kAllShading), bit(*a), layout_of(*a)};
+}
+
+ResourceId ResourceTable::add(ResourceDesc d) {
+  if (d.name.empty()) throw Error("resource with an empty name");
+  if (find(d.name)) throw Error(fmt::format("resource '{}' declared twice", d.name));
+  if (d.type == ResourceType::buffer) {
+    if (d.mips != 1 || d.layers != 1 || d.planes != 1)
+      throw Error(fmt::format("resource '{}': a buffer has exactly one subresource", d.name));
+    if (d.resting)
+      throw Error(fmt::format("resource '{}': buffers have no resting layout; remove \"resting\"", d.name));
+  } else {
+    if (d.mips == 0 || d.layers == 0 || d.planes == 0 || d.width == 0 || d.height == 0)
+      throw Error(fmt::format("resource '{}': width, height, mips, layers and planes must be at least 1", d.name));
+    if (d.usage & kBufferOnlyAccesses)
+      throw Error(fmt::format("resource '{}': usage names a buffer-only access on a texture", d.name));
+    if (d.resting && (bit(*d.resting) & kBufferOnlyAccesses))
+      throw Error(fmt::format("resource '{}': resting access {} is buffer-only", d.name, to_string(*d.resting)));
+  }
+  if (resources_.size() >= kGlobalResource - 1) throw Error("too many resources");
+  resources_.push_back(std::move(d));
+  return static_cast<ResourceId>(resources_.size() - 1);
+}
+
+std::optional<ResourceId> ResourceTable::find(std::string_view name) const {
+  for (size_t i = 0; i < resources_.size(); ++i)
+    if (resources_[i].name == name) return static_cast<ResourceId>(i);
+  return std::nullopt;
+}
+
+Box full_box(const ResourceDesc& d) { return Box{0, d.mips, 0, d.layers, 0, d.planes}; }
+
+bool overlaps(const Box& a, const Box& b) {
+  return a.m0 < b.m1 && b.m0 < a.m1 && a.l0 < b.l1 && b.l0 < a.l1 && a.p0 < b.p1 && b.p0 < a.p1;
+}
+
+Box intersect(const Box& a, const Box& b) {
+  return Box{std::max(a.m0, b.m0), std::min(a.m1, b.m1), std::max(a.l0, b.l0),
+             std::min(a.l1, b.l1), std::max(a.p0, b.p0), std::min(a.p1, b.p1)};
+}
+
+bool contains(const Box& o, const Box& i) {
+  return o.m0 <= i.m0 && i.m1 <= o.m1 && o.l0 <= i.l0 && i.l1 <= o.l1 && o.p0 <= i.p0 && i.p1 <= o.p1;
+}
+
+namespace {
+void resolve_axis(const ResourceDesc& d, std::string_view axis, uint32_t first, uint32_t count, uint32_t total,
+                  uint32_t& b, uint32_t& e) {
+  if (count == kAll) {
+    if (first >= total)
+      throw Error(fmt::format("resource '{}': {} range starts at {} but it has {}", d.name, axis, first, total));
+    b = first;
+    e = total;
+    return;
+  }
+  if (count == 0) throw Error(fmt::format("resource '{}': empty {} range", d.name, axis));
+  if (first >= total || count > total - first)
+    throw Error(fmt::format("resource '{}': {} range [{}, {}) is out of bounds (it has {})", d.name, axis, first,
+                            uint64_t{first} + count, total));
+  b = first;
+  e = first + count;
+}
+}  // namespace
+
+Box resolve(const ResourceDesc& d, const SubresourceRange& r) {
+  Box b;
+  resolve_axis(d, "mip", r.mip_first, r.mip_count, d.mips, b.m0, b.m1);
+  resolve_axis(d, "layer", r.layer_first, r.layer_count, d.layers, b.l0, b.l1);
+  resolve_axis(d, "plane", r.plane_first, r.plane_count, d.planes, b.p0, b.p1);
+  return b;
+}
+
+SubresourceRange to_range(const Box& b) {
+  return SubresourceRange{b.m0, b.m1 - b.m0, b.l0, b.l1 - b.l0, b.p0, b.p1 - b.p0};
+}
+
+std::string to_string(const Box& b, const ResourceDesc& d) {
+  if (b == full_box(d)) return "all";
+  std::string out;
+  auto axis = [&](std::string_view n, uint32_t x0, uint32_t x1, uint32_t total) {
+    if (x0 == 0 && x1 == total) return;
+    if (!out.empty()) out += ' ';
+    if (x1 == x0 + 1)
+      out += fmt::format("{} {}", n, x0);
+    else
+      out += fmt::format("{} {}..{}", n, x0, x1 - 1);
+  };
+  axis("mip", b.m0, b.m1, d.mips);
+  axis("layer", b.l0, b.l1, d.layers);
+  axis("plane", b.p0, b.p1, d.planes);
+  return out;
+}
+
+}  // namespace baton

@@ -1,0 +1,454 @@
+// Compiling one group: a pure function of the group's lists and the facts the plan decided.
+//
+// Two passes over the group's operations (all lists, in order):
+//  1. backward: for every read, the merged read set of the run of readers it starts (every read of
+//     the same subresources until the next write), so that one transition serves all of them
+//     (invariant 5); and for every resource the operation that uses it last in the group;
+//  2. forward: per-subresource current state in a RangeMap; a barrier wherever a use is not
+//     satisfied by the current state, the discard at its owner, and after each resource's last use
+//     the restore to rest or the hand-on to the next group's declared entry state (invariant 4).
+// Barriers land in the reserved point of the operation that needs them, one batch per point, with
+// contiguous ranges merged (invariant 6).
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "baton/plan.hpp"
+#include "baton/range_map.hpp"
+
+namespace baton {
+namespace {
+
+constexpr uint32_t kNone = 0xffffffffu;
+
+enum class Origin : uint8_t { first_touch, entry, rest, list };
+
+struct Track {
+  State state{};
+  uint32_t last_op = kNone;    // flattened index of the last operation that used the subresource
+  uint32_t last_list = kNone;  // list of that operation
+  Origin origin = Origin::rest;
+  // Written since the barrier that put it in this state: a later write of the same access is not in
+  // that barrier's scope and needs its own barrier (UAV order, write order).
+  bool dirty = false;
+  friend bool operator==(const Track&, const Track&) = default;
+};
+
+struct ReadAcc {
+  AccessMask access = 0;
+  SyncMask sync = 0;
+  friend bool operator==(const ReadAcc&, const ReadAcc&) = default;
+};
+
+struct Piece {
+  Box box;
+  AccessMask access;
+  SyncMask sync;
+};
+
+struct OpRef {
+  uint32_t list, op;
+  const Operation* o;
+  uint32_t first_use;
+};
+
+enum class Kind : uint8_t { read, write };
+
+// A read is satisfied when the current state is a read-only state that already includes its access
+// in its sync scope (read after read in the same layout needs nothing: invariant 7).
+bool satisfies(const State& s, Access a, SyncMask need) {
+  if (s.access & (kWriteAccesses | kAnyAccess)) return false;
+  if (!(s.access & bit(a))) return false;
+  return (s.sync & sync::all) || (s.sync & need) == need;
+}
+
+// The state `cur` needs no barrier to be described as `target` by the next group.
+bool covered_by(const State& cur, const State& target) {
+  if (cur.layout != target.layout) return false;
+  if ((cur.access & ~target.access) != 0 && !(target.access & kAnyAccess)) return false;
+  return (target.sync & sync::all) || (cur.sync & ~target.sync) == 0;
+}
+
+class GroupCompiler {
+ public:
+  GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f) : rt_(rt), g_(g), f_(f) {}
+
+  CompiledGroup run() {
+    flatten();
+    backward();
+    forward();
+    return std::move(out_);
+  }
+
+ private:
+  void flatten() {
+    out_.name = g_.name();
+    out_.queue = g_.queue();
+    slot_of_.assign(rt_.size(), kNone);
+    uint32_t uses = 0;
+    for (uint32_t li = 0; li < g_.lists().size(); ++li) {
+      const CommandList& l = *g_.lists()[li];
+      CompiledList cl;
+      cl.name = l.name();
+      cl.queue = l.queue();
+      out_.lists.push_back(std::move(cl));
+      for (uint32_t oi = 0; oi < l.ops().size(); ++oi) {
+        const Operation& o = l.ops()[oi];
+        ops_.push_back({li, oi, &o, uses});
+        for (const Use& u : o.uses) {
+          if (slot_of_[u.resource] == kNone) {
+            slot_of_[u.resource] = static_cast<uint32_t>(slot_res_.size());
+            slot_res_.push_back(u.resource);
+          }
+          use_box_.push_back(resolve(rt_[u.resource], u.range));
+          ++uses;
+        }
+      }
+    }
+    piece_first_.assign(uses, 0);
+    piece_count_.assign(uses, 0);
+  }
+
+  // Pass 1 (reverse order): merged read runs and last uses.
+  void backward() {
+    std::vector<RangeMap<ReadAcc>> acc(slot_res_.size());
+    std::vector<bool> seen(slot_res_.size(), false);
+    for (size_t gi = ops_.size(); gi-- > 0;) {
+      const OpRef& op = ops_[gi];
+      const std::vector<Use>& uses = op.o->uses;
+      for (size_t i = 0; i < uses.size(); ++i) {
+        const uint32_t s = slot_of_[uses[i].resource];
+        if (!seen[s]) {
+          seen[s] = true;
+          ends_.push_back({static_cast<uint32_t>(gi), s});
+          acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{});
+        }
+      }
+      for (size_t i = 0; i < uses.size(); ++i) {
+        const Use& u = uses[i];
+        if (is_write(u.access) || u.access == Access::present) continue;
+        const SyncMask sy = sync_of(u.access, u.stages);
+        RangeMap<ReadAcc>& m = acc[slot_of_[u.resource]];
+        m.update(use_box_[op.first_use + i], [&](const Box&, ReadAcc& a) {
+          a.access |= bit(u.access);
+          a.sync |= sy;
+        });
+        m.coalesce();
+      }
+      for (size_t i = 0; i < uses.size(); ++i) {
+        const Use& u = uses[i];
+        if (is_write(u.access)) continue;
+        const uint32_t ui = op.first_use + static_cast<uint32_t>(i);
+        piece_first_[ui] = static_cast<uint32_t>(pieces_.size());
+        if (u.access == Access::present) {
+          pieces_.push_back({use_box_[ui], bit(Access::present), sync::all});
+        } else {
+          acc[slot_of_[u.resource]].for_each(use_box_[ui], [&](const Box& b, const ReadAcc& a) {
+            pieces_.push_back({b, a.access, a.sync});
+          });
+        }
+        piece_count_[ui] = static_cast<uint32_t>(pieces_.size()) - piece_first_[ui];
+      }
+      // A write (or a present, which never merges with other reads) ends the run before it.
+      for (size_t i = 0; i < uses.size(); ++i) {
+        const Use& u = uses[i];
+        if (is_write(u.access) || u.access == Access::present)
+          acc[slot_of_[u.resource]].assign(use_box_[op.first_use + i], ReadAcc{});
+      }
+    }
+  }
+
+  void forward() {
+    cur_.resize(slot_res_.size());
+    size_t next_discard = 0;
+    std::vector<GroupFacts::DiscardOwner> discards = f_.discards;
+    std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
+    });
+    for (uint32_t gi = 0; gi < ops_.size(); ++gi) {
+      const OpRef& op = ops_[gi];
+      if (op.o->full_barrier) {
+        const State any{sync::all, kAnyAccess, Layout::none};
+        emit(op.list, op.op, Where::before, Barrier{kGlobalResource, Box{}, any, any, Reason::full_barrier, false});
+      }
+      while (next_discard < discards.size() && discards[next_discard].list == op.list &&
+             discards[next_discard].op == op.op) {
+        discard(gi, discards[next_discard].resource);
+        ++next_discard;
+      }
+      const std::vector<Use>& uses = op.o->uses;
+      for (uint32_t i = 0; i < uses.size(); ++i) {
+        if (is_write(uses[i].access))
+          write(gi, i);
+        else
+          read(gi, i);
+      }
+      while (!ends_.empty() && ends_.back().first == gi) {
+        exit(gi, ends_.back().second);
+        ends_.pop_back();
+      }
+    }
+    for (CompiledList& l : out_.lists) close_point(l);
+  }
+
+  RangeMap<Track>& track(uint32_t s, uint32_t list) {
+    RangeMap<Track>& m = cur_[s];
+    if (m.box_count() != 0) return m;
+    const ResourceId r = slot_res_[s];
+    const ResourceDesc& d = rt_[r];
+    Track t;
+    const EntryState* entry = nullptr;
+    for (const EntryState& e : g_.lists()[list]->entry_states())
+      if (e.resource == r) entry = &e;
+    // Work before the group may have written the resource unless its history says otherwise.
+    t.dirty = f_.entry_history[r].written;
+    if (entry) {
+      t.state = state_of_use(d, entry->access, entry->stages);
+      t.origin = Origin::entry;
+    } else if (!f_.entry_history[r].touched) {
+      t.state = d.type == ResourceType::buffer ? kFirstTouchBuffer : kFirstTouch;
+      t.origin = Origin::first_touch;
+    } else {
+      t.state = resting_state(d);
+      t.origin = Origin::rest;
+    }
+    m = RangeMap<Track>(full_box(d), t);
+    return m;
+  }
+
+  static Reason reason_for(const Track& t, uint32_t list, Reason own) {
+    switch (t.origin) {
+      case Origin::first_touch: return Reason::first_touch;
+      case Origin::entry: return Reason::entry_state;
+      case Origin::rest: return Reason::from_rest;
+      case Origin::list: break;
+    }
+    if (own == Reason::read_merge) return own;
+    if (t.last_list != list) return Reason::hand_off;
+    return own;
+  }
+
+  // The sync of every use of `r` with access `a` in the operation: uses of one access merge.
+  SyncMask op_sync(uint32_t gi, ResourceId r, Access a) const {
+    SyncMask m = 0;
+    for (const Use& u : ops_[gi].o->uses)
+      if (u.resource == r && u.access == a) m |= sync_of(u.access, u.stages);
+    return m;
+  }
+
+  void read(uint32_t gi, uint32_t i) {
+    const OpRef& op = ops_[gi];
+    const Use& u = op.o->uses[i];
+    const uint32_t ui = op.first_use + i;
+    const ResourceDesc& d = rt_[u.resource];
+    const bool buffer = d.type == ResourceType::buffer;
+    const bool never_written = !f_.entry_history[u.resource].written;
+    const SyncMask need = sync_of(u.access, u.stages);
+    RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
+    for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
+      const Piece& p = pieces_[piece_first_[ui] + k];
+      const State target{p.sync, p.access, buffer ? Layout::none : read_layout_of(p.access)};
+      const bool merged = p.access != bit(u.access) || p.sync != need;
+      m.update(p.box, [&](const Box& b, Track& t) {
+        if (satisfies(t.state, u.access, need)) {
+          t.last_list = op.list;
+          t.last_op = gi;
+          return;
+        }
+        // Buffers have no layout: nothing to wait for on a first touch or on contents never written.
+        const bool free = buffer && (t.origin == Origin::first_touch ||
+                                     (t.origin == Origin::rest && never_written && (t.state.access & kAnyAccess)));
+        if (!free) {
+          const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
+          emit(op.list, op.op, Where::before, Barrier{u.resource, b, t.state, target, why, false});
+        }
+        t = Track{target, gi, op.list, Origin::list};
+      });
+      m.coalesce();
+    }
+  }
+
+  void write(uint32_t gi, uint32_t i) {
+    const OpRef& op = ops_[gi];
+    const Use& u = op.o->uses[i];
+    const ResourceDesc& d = rt_[u.resource];
+    const bool buffer = d.type == ResourceType::buffer;
+    State target = state_of_use(d, u.access, u.stages);
+    target.sync = op_sync(gi, u.resource, u.access);
+    RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
+    m.update(use_box_[op.first_use + i], [&](const Box& b, Track& t) {
+      // Another use of this operation, or a state a barrier already opened with nothing written since:
+      // this write is inside that barrier's scope.
+      if (t.state == target && (t.last_op == gi || !t.dirty)) {
+        t.last_op = gi;
+        t.last_list = op.list;
+        t.dirty = true;
+        return;
+      }
+      if (!(buffer && t.origin == Origin::first_touch)) {
+        const bool same = t.state.layout == target.layout && t.state.access == target.access;
+        const Reason own =
+            same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
+        emit(op.list, op.op, Where::before, Barrier{u.resource, b, t.state, target, reason_for(t, op.list, own), false});
+      }
+      t = Track{target, gi, op.list, Origin::list, true};
+    });
+    m.coalesce();
+  }
+
+  // Invariant 3: the first-ever write of a placed render-target or depth texture opens with a discard
+  // of the whole resource into the state of that write.
+  void discard(uint32_t gi, ResourceId r) {
+    const OpRef& op = ops_[gi];
+    const Use* w = nullptr;
+    for (const Use& u : op.o->uses)
+      if (u.resource == r && is_write(u.access)) {
+        w = &u;
+        break;
+      }
+    if (!w) return;
+    const ResourceDesc& d = rt_[r];
+    State target = state_of_use(d, w->access, w->stages);
+    target.sync = op_sync(gi, r, w->access);
+    RangeMap<Track>& m = track(slot_of_[r], op.list);
+    for (const auto& e : m.entries()) {
+      const State before{e.value.state.sync, 0, Layout::undefined};
+      emit(op.list, op.op, Where::before, Barrier{r, e.box, before, target, Reason::discard, true});
+    }
+    // Nothing is written yet: the operation's own writes are inside the discard's scope.
+    m = RangeMap<Track>(full_box(d), Track{target, kNone, op.list, Origin::list, false});
+  }
+
+  // After the last use in the group: rest, or the entry state the next group declared (invariant 4).
+  void exit(uint32_t gi, uint32_t s) {
+    const OpRef& op = ops_[gi];
+    const ResourceId r = slot_res_[s];
+    const ResourceDesc& d = rt_[r];
+    const auto it = std::lower_bound(f_.hand_on.begin(), f_.hand_on.end(), r,
+                                     [](const GroupFacts::HandOn& h, ResourceId x) { return h.resource < x; });
+    const bool handed_on = it != f_.hand_on.end() && it->resource == r;
+    if (!handed_on && d.type == ResourceType::buffer) return;  // buffers never pay a restore barrier
+    const State target = handed_on ? it->state : resting_state(d);
+    for (const auto& e : cur_[s].entries()) {
+      if (covered_by(e.value.state, target)) continue;
+      const Reason why = e.value.origin == Origin::first_touch ? Reason::first_touch
+                         : handed_on                           ? Reason::hand_on
+                                                               : Reason::restore;
+      emit(op.list, op.op, Where::after, Barrier{r, e.box, e.value.state, target, why, false});
+    }
+  }
+
+  void emit(uint32_t list, uint32_t op, Where where, const Barrier& b) {
+    CompiledList& l = out_.lists[list];
+    if (l.points.empty() || l.points.back().op != op || l.points.back().where != where) {
+      close_point(l);
+      l.points.push_back({op, where, static_cast<uint32_t>(l.barriers.size()), 0});
+    }
+    l.barriers.push_back(b);
+    ++l.points.back().count;
+  }
+
+  // Orders a point's barriers by resource and merges barriers of one resource that are identical but
+  // for contiguous boxes into one (invariant 6).
+  static void close_point(CompiledList& l) {
+    if (l.points.empty()) return;
+    BarrierPoint& p = l.points.back();
+    if (p.count < 2) return;
+    auto first = l.barriers.begin() + p.first;
+    auto last = first + p.count;
+    std::stable_sort(first, last, [](const Barrier& a, const Barrier& b) { return a.resource < b.resource; });
+    auto same = [](const Barrier& a, const Barrier& b) {
+      return a.resource == b.resource && a.before == b.before && a.after == b.after && a.reason == b.reason &&
+             a.discard == b.discard;
+    };
+    std::vector<Barrier> merged;
+    for (auto run = first; run != last;) {
+      auto run_end = run;
+      while (run_end != last && run_end->resource == run->resource) ++run_end;
+      std::vector<Barrier> part(run, run_end);
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < part.size() && !changed; ++i)
+          for (size_t j = i + 1; j < part.size(); ++j) {
+            Box u;
+            if (same(part[i], part[j]) && RangeMap<Track>::try_union(part[i].box, part[j].box, u)) {
+              part[i].box = u;
+              part.erase(part.begin() + static_cast<std::ptrdiff_t>(j));
+              changed = true;
+              break;
+            }
+          }
+      }
+      merged.insert(merged.end(), part.begin(), part.end());
+      run = run_end;
+    }
+    l.barriers.resize(p.first);
+    l.barriers.insert(l.barriers.end(), merged.begin(), merged.end());
+    p.count = static_cast<uint32_t>(merged.size());
+  }
+
+  const ResourceTable& rt_;
+  const CommandListGroup& g_;
+  const GroupFacts& f_;
+  std::vector<OpRef> ops_;
+  std::vector<uint32_t> slot_of_;
+  std::vector<ResourceId> slot_res_;
+  std::vector<Box> use_box_;
+  std::vector<uint32_t> piece_first_, piece_count_;
+  std::vector<Piece> pieces_;
+  std::vector<std::pair<uint32_t, uint32_t>> ends_;  // (op, slot), latest op first
+  std::vector<RangeMap<Track>> cur_;
+  CompiledGroup out_;
+};
+
+}  // namespace
+
+CompiledGroup compile(const ResourceTable& resources, const CommandListGroup& group, const GroupFacts& facts) {
+  return GroupCompiler(resources, group, facts).run();
+}
+
+CompileResult compile_all(const ResourceTable& resources, std::span<CommandListGroup* const> groups,
+                          History history_in, unsigned threads) {
+  for (const CommandListGroup* g : groups) {
+    for (const CommandList* l : g->lists()) {
+      if (l->group() != g)
+        throw Error(fmt::format("group '{}': list '{}' belongs to another group", g->name(), l->name()));
+      if (l->lifecycle() == CommandList::Lifecycle::recording)
+        throw Error(fmt::format("group '{}': list '{}' is still recording; close it first", g->name(), l->name()));
+      if (l->lifecycle() != CommandList::Lifecycle::closed)
+        throw Error(fmt::format("group '{}': list '{}' compiled twice", g->name(), l->name()));
+    }
+  }
+  std::vector<const CommandListGroup*> cg(groups.begin(), groups.end());
+  Plan p = plan(resources, cg, std::move(history_in));
+  CompileResult out;
+  out.groups.resize(groups.size());
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));
+  if (threads == 1) {
+    for (size_t i = 0; i < groups.size(); ++i) out.groups[i] = compile(resources, *groups[i], p.groups[i]);
+  } else {
+    std::vector<std::exception_ptr> errors(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        try {
+          for (size_t i = t; i < groups.size(); i += threads)
+            out.groups[i] = compile(resources, *groups[i], p.groups[i]);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+    }
+    for (std::thread& th : pool) th.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  for (CommandListGroup* g : groups)
+    for (CommandList* l : g->lists()) l->mark_compiled();
+  out.history_out = std::move(p.history_out);
+  return out;
+}
+
+}  // namespace baton

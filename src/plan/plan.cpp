@@ -1,0 +1,202 @@
+// The serial plan: checks every declaration once, then walks the groups in submission order and
+// turns per-resource history into per-group facts (entry history, discard owners, hand-ons).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "baton/plan.hpp"
+
+namespace baton {
+
+std::string_view to_string(Reason r) {
+  switch (r) {
+    case Reason::first_touch: return "first touch";
+    case Reason::entry_state: return "entry state";
+    case Reason::from_rest: return "from rest";
+    case Reason::hand_off: return "hand-off";
+    case Reason::state_change: return "state change";
+    case Reason::read_merge: return "read merge";
+    case Reason::uav_order: return "UAV order";
+    case Reason::write_order: return "write order";
+    case Reason::discard: return "discard";
+    case Reason::restore: return "restore to rest";
+    case Reason::hand_on: return "hand on";
+    case Reason::full_barrier: return "full barrier";
+  }
+  return "?";
+}
+
+std::string_view to_string(Where w) { return w == Where::before ? "before" : "after"; }
+
+size_t CompiledGroup::barrier_count() const {
+  size_t n = 0;
+  for (const CompiledList& l : lists) n += l.barriers.size();
+  return n;
+}
+
+size_t CompiledGroup::point_count() const {
+  size_t n = 0;
+  for (const CompiledList& l : lists) n += l.points.size();
+  return n;
+}
+
+History fresh_history(const ResourceTable& t) { return History(t.size()); }
+
+State state_of_use(const ResourceDesc& d, Access a, Stages s) {
+  return State{sync_of(a, s), bit(a), d.type == ResourceType::buffer ? Layout::none : layout_of(a)};
+}
+
+namespace {
+
+// Whether the resource needs an initializing discard at its first-ever write (invariant 3).
+bool needs_discard(const ResourceDesc& d) {
+  if (d.type != ResourceType::texture || !d.placed) return false;
+  return d.format != FormatClass::color || (d.usage & (bit(Access::render_target) | bit(Access::depth_write)));
+}
+
+struct Where_ {
+  const CommandListGroup& group;
+  const CommandList& list;
+  size_t op;
+  std::string prefix() const {
+    return fmt::format("group '{}' list '{}' op {} ({})", group.name(), list.name(), op,
+                       to_string(list.ops()[op].kind));
+  }
+};
+
+void check_access(const ResourceTable& rt, const std::string& where, ResourceId r, Access a, Stages s,
+                  Queue q) {
+  if (r >= rt.size()) throw Error(fmt::format("{}: unknown resource id {}", where, r));
+  const ResourceDesc& d = rt[r];
+  if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses))
+    throw Error(fmt::format("{}: resource '{}' is a buffer; access {} needs a texture", where, d.name, to_string(a)));
+  if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses))
+    throw Error(fmt::format("{}: resource '{}' is a texture; access {} needs a buffer", where, d.name, to_string(a)));
+  if (a == Access::present && !d.swapchain)
+    throw Error(fmt::format("{}: resource '{}' is presented but is not a swapchain texture", where, d.name));
+  if ((a == Access::depth_write || a == Access::depth_read) && d.format == FormatClass::color)
+    throw Error(fmt::format("{}: resource '{}' has a color format; access {} needs a depth format", where, d.name,
+                            to_string(a)));
+  if (a == Access::render_target && d.format != FormatClass::color)
+    throw Error(fmt::format("{}: resource '{}' has a depth format; it cannot be a render target", where, d.name));
+  if (is_shader_access(a) && s == kNoStages)
+    throw Error(fmt::format("{}: resource '{}' access {} needs shader stages", where, d.name, to_string(a)));
+  if (!is_shader_access(a) && s != kNoStages)
+    throw Error(fmt::format("{}: resource '{}' access {} is not a shader access; remove its stages", where, d.name,
+                            to_string(a)));
+  if (!queue_allows(q, a, s))
+    throw Error(fmt::format("{}: resource '{}' access {}{} is not allowed on a {} list", where, d.name, to_string(a),
+                            s ? fmt::format(" ({})", stages_to_string(s)) : std::string(), to_string(q)));
+}
+
+// Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
+// anything else has no order between the two and is an error naming both.
+void check_op_conflicts(const ResourceTable& rt, const std::string& where, const Operation& op,
+                        const std::vector<Box>& boxes) {
+  const size_t n = op.uses.size();
+  std::vector<uint32_t> idx(n);
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](uint32_t a, uint32_t b) { return op.uses[a].resource < op.uses[b].resource; });
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n && op.uses[idx[j]].resource == op.uses[idx[i]].resource; ++j) {
+      const Use& a = op.uses[idx[i]];
+      const Use& b = op.uses[idx[j]];
+      if (!overlaps(boxes[idx[i]], boxes[idx[j]])) continue;
+      const bool conflict = (is_write(a.access) || is_write(b.access)) && a.access != b.access;
+      const bool present_mix = (a.access == Access::present) != (b.access == Access::present);
+      if (conflict || present_mix) {
+        const ResourceDesc& d = rt[a.resource];
+        throw Error(fmt::format("{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use "
+                                "{} is {}",
+                                where, d.name, to_string(intersect(boxes[idx[i]], boxes[idx[j]]), d),
+                                std::min(idx[i], idx[j]), to_string(op.uses[std::min(idx[i], idx[j])].access),
+                                std::max(idx[i], idx[j]), to_string(op.uses[std::max(idx[i], idx[j])].access)));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history) {
+  if (history.size() != rt.size())
+    throw Error(fmt::format("history has {} resources but the table has {}", history.size(), rt.size()));
+  Plan out;
+  out.groups.resize(groups.size());
+  constexpr uint32_t kNone = 0xffffffffu;
+  std::vector<uint32_t> last_group(rt.size(), kNone);  // last group that touched each resource
+  std::vector<uint32_t> first_list(rt.size(), kNone);  // per group scan: first list touching it
+  std::vector<Box> boxes;
+
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const CommandListGroup& g = *groups[gi];
+    GroupFacts& facts = out.groups[gi];
+    facts.entry_history = history;
+    std::vector<ResourceId> touched_here;
+
+    for (size_t li = 0; li < g.lists().size(); ++li) {
+      const CommandList& list = *g.lists()[li];
+      if (list.queue() != g.queue())
+        throw Error(fmt::format("group '{}': list '{}' is for the {} queue", g.name(), list.name(),
+                                to_string(list.queue())));
+      for (size_t oi = 0; oi < list.ops().size(); ++oi) {
+        const Operation& op = list.ops()[oi];
+        const std::string where = Where_{g, list, oi}.prefix();
+        boxes.clear();
+        for (const Use& u : op.uses) {
+          check_access(rt, where, u.resource, u.access, u.stages, g.queue());
+          boxes.push_back(resolve(rt[u.resource], u.range));
+        }
+        check_op_conflicts(rt, where, op, boxes);
+        for (const Use& u : op.uses) {
+          const ResourceId r = u.resource;
+          if (first_list[r] == kNone) {
+            first_list[r] = static_cast<uint32_t>(li);
+            touched_here.push_back(r);
+          }
+          if (is_write(u.access) && !history[r].written) {
+            if (needs_discard(rt[r]))
+              facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
+            history[r].written = true;
+          }
+          history[r].touched = true;
+        }
+      }
+    }
+
+    // Entry states: only the list that first touches the resource in the group may declare one, and the
+    // group that touched the resource last leaves it in that state (a hand-on) instead of resting.
+    for (size_t li = 0; li < g.lists().size(); ++li) {
+      const CommandList& list = *g.lists()[li];
+      for (const EntryState& e : list.entry_states()) {
+        const std::string where = fmt::format("group '{}' list '{}' entry state", g.name(), list.name());
+        check_access(rt, where, e.resource, e.access, e.stages, g.queue());
+        const ResourceDesc& d = rt[e.resource];
+        if (first_list[e.resource] == kNone)
+          throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where, d.name));
+        if (first_list[e.resource] != li)
+          throw Error(fmt::format("{}: resource '{}' is first used in the group by list '{}'; declare its entry state "
+                                  "there",
+                                  where, d.name, g.lists()[first_list[e.resource]]->name()));
+        const uint32_t prev = last_group[e.resource];
+        if (prev != kNone) {
+          out.groups[prev].hand_on.push_back(
+              {e.resource, state_of_use(d, e.access, e.stages), g.name(), list.name()});
+        }
+      }
+    }
+    for (ResourceId r : touched_here) {
+      last_group[r] = static_cast<uint32_t>(gi);
+      first_list[r] = kNone;
+    }
+  }
+  for (GroupFacts& f : out.groups)
+    std::sort(f.hand_on.begin(), f.hand_on.end(),
+              [](const GroupFacts::HandOn& a, const GroupFacts::HandOn& b) { return a.resource < b.resource; });
+  out.history_out = std::move(history);
+  return out;
+}
+
+}  // namespace baton

@@ -1,0 +1,179 @@
+#include <fmt/format.h>
+
+#include "baton/record.hpp"
+
+namespace baton {
+
+std::string_view to_string(Queue q) {
+  switch (q) {
+    case Queue::direct: return "direct";
+    case Queue::compute: return "compute";
+    case Queue::copy: return "copy";
+  }
+  return "?";
+}
+
+bool queue_allows(Queue q, Access a, Stages s) {
+  switch (q) {
+    case Queue::direct: return true;
+    case Queue::copy: return a == Access::copy_source || a == Access::copy_dest;
+    case Queue::compute:
+      switch (a) {
+        case Access::render_target:
+        case Access::depth_write:
+        case Access::depth_read:
+        case Access::resolve_source:
+        case Access::resolve_dest:
+        case Access::vertex_buffer:
+        case Access::index_buffer:
+        case Access::present: return false;
+        case Access::shader_resource:
+        case Access::unordered_access:
+        case Access::constant_buffer:
+          return (s & static_cast<Stages>(Stage::vertex | Stage::pixel)) == 0;
+        default: return true;
+      }
+  }
+  return false;
+}
+
+std::string_view to_string(OpKind k) {
+  switch (k) {
+    case OpKind::draw: return "draw";
+    case OpKind::dispatch: return "dispatch";
+    case OpKind::copy: return "copy";
+    case OpKind::clear: return "clear";
+    case OpKind::resolve: return "resolve";
+    case OpKind::present: return "present";
+    case OpKind::external: return "external";
+  }
+  return "?";
+}
+
+void CommandList::require_recording(const char* what) const {
+  if (lifecycle_ != Lifecycle::recording)
+    throw Error(fmt::format("list '{}': {} after the list was closed", name_, what));
+}
+
+namespace {
+bool ranges_overlap(const SubresourceRange& a, const SubresourceRange& b) {
+  auto axis = [](uint32_t f0, uint32_t c0, uint32_t f1, uint32_t c1) {
+    const uint64_t e0 = c0 == kAll ? UINT64_MAX : uint64_t{f0} + c0;
+    const uint64_t e1 = c1 == kAll ? UINT64_MAX : uint64_t{f1} + c1;
+    return f0 < e1 && f1 < e0;
+  };
+  return axis(a.mip_first, a.mip_count, b.mip_first, b.mip_count) &&
+         axis(a.layer_first, a.layer_count, b.layer_first, b.layer_count) &&
+         axis(a.plane_first, a.plane_count, b.plane_first, b.plane_count);
+}
+
+// Whether a new command's use must be ordered after a use already in the current operation, so the
+// two cannot share one operation (and one barrier point) without a barrier between them.
+bool needs_order(const Use& earlier, const Use& later) {
+  if (earlier.resource != later.resource || !ranges_overlap(earlier.range, later.range)) return false;
+  const bool w0 = is_write(earlier.access), w1 = is_write(later.access);
+  if (!w0 && !w1) return false;
+  // A UAV touched again by a different command needs a UAV barrier.
+  if (earlier.access == Access::unordered_access || later.access == Access::unordered_access) return true;
+  // Render-target and depth writes to the same target are ordered by the rasterizer.
+  if (earlier.access == later.access &&
+      (later.access == Access::render_target || later.access == Access::depth_write))
+    return false;
+  return true;
+}
+}  // namespace
+
+uint32_t CommandList::record(OpKind kind, std::span<const Use> uses, std::string label) {
+  require_recording("recording a command");
+  bool merge = !break_next_ && !ops_.empty() && ops_.back().kind == kind;
+  if (merge) {
+    for (const Use& later : uses) {
+      for (const Use& earlier : ops_.back().uses) {
+        if (needs_order(earlier, later)) {
+          merge = false;
+          break;
+        }
+      }
+      if (!merge) break;
+    }
+  }
+  if (!merge) {
+    Operation op;
+    op.kind = kind;
+    op.full_barrier = full_barrier_next_;
+    op.label = std::move(label);
+    ops_.push_back(std::move(op));
+  }
+  Operation& op = ops_.back();
+  op.uses.insert(op.uses.end(), uses.begin(), uses.end());
+  ++op.commands;
+  break_next_ = false;
+  full_barrier_next_ = false;
+  return static_cast<uint32_t>(ops_.size() - 1);
+}
+
+uint32_t CommandList::append_operation(Operation op) {
+  require_recording("appending an operation");
+  if (op.commands == 0) op.commands = 1;
+  if (full_barrier_next_) op.full_barrier = true;
+  ops_.push_back(std::move(op));
+  break_next_ = false;
+  full_barrier_next_ = false;
+  return static_cast<uint32_t>(ops_.size() - 1);
+}
+
+void CommandList::request_break() {
+  require_recording("requesting a break");
+  break_next_ = true;
+}
+
+void CommandList::full_barrier() {
+  require_recording("requesting a full barrier");
+  break_next_ = true;
+  full_barrier_next_ = true;
+}
+
+void CommandList::declare_entry(ResourceId r, Access a, Stages s) {
+  require_recording("declaring an entry state");
+  for (const EntryState& e : entry_)
+    if (e.resource == r) throw Error(fmt::format("list '{}': entry state declared twice for one resource", name_));
+  entry_.push_back({r, a, s});
+}
+
+void CommandList::close() {
+  require_recording("close");
+  lifecycle_ = Lifecycle::closed;
+}
+
+void CommandList::mark_compiled() {
+  if (lifecycle_ == Lifecycle::recording)
+    throw Error(fmt::format("list '{}': compiled before it was closed", name_));
+  if (lifecycle_ != Lifecycle::closed) throw Error(fmt::format("list '{}': compiled twice", name_));
+  lifecycle_ = Lifecycle::compiled;
+}
+
+void CommandList::mark_submitted() {
+  if (lifecycle_ == Lifecycle::submitted) throw Error(fmt::format("list '{}': submitted twice", name_));
+  if (lifecycle_ != Lifecycle::compiled)
+    throw Error(fmt::format("list '{}': submitted before it was compiled", name_));
+  lifecycle_ = Lifecycle::submitted;
+}
+
+void CommandList::attach_to(const CommandListGroup* g) {
+  if (group_ != nullptr)
+    throw Error(fmt::format("list '{}' is already in group '{}'; a list belongs to exactly one group", name_,
+                            group_->name()));
+  group_ = g;
+}
+
+void CommandListGroup::add(CommandList& list) {
+  if (list.lifecycle() == CommandList::Lifecycle::recording)
+    throw Error(fmt::format("group '{}': list '{}' is still recording; close it first", name_, list.name()));
+  if (list.queue() != queue_)
+    throw Error(fmt::format("group '{}' ({} queue): list '{}' was recorded for the {} queue", name_,
+                            to_string(queue_), list.name(), to_string(list.queue())));
+  list.attach_to(this);
+  lists_.push_back(&list);
+}
+
+}  // namespace baton

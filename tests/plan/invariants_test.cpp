@@ -1,0 +1,324 @@
+// One test per invariant of docs/architecture.md, each a small recording with its expected plan as
+// golden text plus the structural property the invariant states.
+#include "builder.hpp"
+
+namespace baton::test {
+namespace {
+
+constexpr Stages kPixel = stages(Stage::pixel);
+constexpr Stages kCompute = stages(Stage::compute);
+constexpr AccessMask kRtSampled = bit(Access::render_target) | bit(Access::shader_resource);
+
+TEST(Invariant1, AppendAfterCloseIsAnError) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled);
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(t, Access::render_target)});
+  l.close();
+  const Use u = use(t, Access::render_target);
+  EXPECT_THROW(l.record(OpKind::draw, std::span(&u, 1)), Error);
+  EXPECT_THROW(l.close(), Error);
+}
+
+TEST(Invariant1, ListCompiledExactlyOnce) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled);
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(t, Access::render_target)});
+  r.group("g", {&l});
+  r.compile();
+  EXPECT_EQ(l.lifecycle(), CommandList::Lifecycle::compiled);
+  try {
+    r.compile();
+    FAIL() << "second compile accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("list 'l' compiled twice"), std::string::npos) << e.what();
+  }
+  l.mark_submitted();
+  EXPECT_THROW(l.mark_submitted(), Error);
+}
+
+TEST(Invariant1, ListBelongsToExactlyOneGroup) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled);
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(t, Access::render_target)});
+  r.group("a", {&l});
+  CommandListGroup other("b", Queue::direct);
+  try {
+    other.add(l);
+    FAIL() << "list added to two groups";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("already in group 'a'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Invariant1, OpenListCannotJoinAGroup) {
+  Rec r;
+  CommandList& l = r.list("l");
+  CommandListGroup g("g", Queue::direct);
+  EXPECT_THROW(g.add(l), Error);
+}
+
+TEST(Invariant2, SyncNoneOnlyOnFirstEverTouch) {
+  Rec r;
+  const ResourceId t = r.texture("color", kRtSampled);
+  const ResourceId b = r.buffer("params");
+  CommandList& a = r.list("a");
+  op(a, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
+  op(a, OpKind::draw, {use(t, Access::render_target), use(b, Access::constant_buffer, kPixel)});
+  CommandList& c = r.list("c");
+  op(c, OpKind::draw, {use(t, Access::render_target)});
+  op(c, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
+  r.group("first", {&a});
+  r.group("second", {&c});
+  const CompileResult res = r.compile();
+  expect_golden("invariant2_sync_none_only_on_first_touch", r.dump_all(res));
+  for (size_t gi = 0; gi < res.groups.size(); ++gi)
+    for (const CompiledList& l : res.groups[gi].lists)
+      for (const Barrier& x : l.barriers)
+        if (x.before.sync == sync::none) {
+          EXPECT_EQ(x.reason, Reason::first_touch);
+          EXPECT_EQ(gi, 0u) << "SyncBefore NONE in a later group";
+        }
+}
+
+TEST(Invariant3, FirstWriteOfPlacedTargetDiscardsWholeResource) {
+  Rec r;
+  const ResourceId t = r.texture("bloom", kRtSampled, 4, 1, FormatClass::color, /*placed=*/true);
+  const ResourceId d = r.texture("depth", bit(Access::depth_write), 1, 1, FormatClass::depth_stencil, true);
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(t, Access::render_target, kNoStages, mips(0, 1)), use(d, Access::depth_write)});
+  op(l, OpKind::draw, {use(t, Access::render_target, kNoStages, mips(1, 1))});
+  r.group("g", {&l});
+  const CompileResult res = r.compile();
+  expect_golden("invariant3_discard_on_first_write", r.dump_all(res));
+  int discards = 0;
+  for (const Barrier& x : res.groups[0].lists[0].barriers) {
+    if (!x.discard) continue;
+    ++discards;
+    EXPECT_EQ(x.box, full_box(r.rt[x.resource])) << "discard must cover the whole resource";
+    EXPECT_EQ(x.before.layout, Layout::undefined);
+  }
+  EXPECT_EQ(discards, 2);
+  EXPECT_TRUE(res.history_out[t].written);
+}
+
+TEST(Invariant3, DiscardOnlyOnceEver) {
+  Rec r;
+  const ResourceId t = r.texture("rt", kRtSampled, 1, 1, FormatClass::color, true);
+  CommandList& a = r.list("a");
+  op(a, OpKind::draw, {use(t, Access::render_target)});
+  CommandList& b = r.list("b");
+  op(b, OpKind::draw, {use(t, Access::render_target)});
+  r.group("g1", {&a});
+  r.group("g2", {&b});
+  const CompileResult res = r.compile();
+  int discards = 0;
+  for (const CompiledGroup& g : res.groups)
+    for (const CompiledList& l : g.lists)
+      for (const Barrier& x : l.barriers) discards += x.discard;
+  EXPECT_EQ(discards, 1);
+}
+
+TEST(Invariant4, GroupLeavesEveryResourceAtRest) {
+  Rec r;
+  const ResourceId t = r.texture("gbuffer", kRtSampled);
+  const ResourceId u = r.texture("uav_only", bit(Access::unordered_access));
+  const ResourceId b = r.buffer("particles");
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(t, Access::render_target)});
+  op(l, OpKind::dispatch, {use(t, Access::shader_resource, kCompute), use(u, Access::unordered_access, kCompute),
+                           use(b, Access::unordered_access, kCompute)});
+  op(l, OpKind::copy, {use(u, Access::copy_source), use(b, Access::copy_dest)});
+  CommandList& m = r.list("m");
+  op(m, OpKind::draw, {use(t, Access::render_target)});
+  r.group("g1", {&l});
+  r.group("g2", {&m});
+  const CompileResult res = r.compile();
+  expect_golden("invariant4_group_ends_at_rest", r.dump_all(res));
+  // The second group's first barrier on the texture names the resting state.
+  const Barrier& first = res.groups[1].lists[0].barriers.front();
+  EXPECT_EQ(first.before, resting_state(r.rt[t]));
+  // Buffers never pay a restore barrier.
+  for (const CompiledGroup& g : res.groups)
+    for (const CompiledList& cl : g.lists)
+      for (const Barrier& x : cl.barriers)
+        if (x.resource == b) {
+          EXPECT_NE(x.reason, Reason::restore);
+        }
+}
+
+TEST(Invariant4, DeclaredEntryStateReplacesRestAndIsHandedOn) {
+  Rec r;
+  const ResourceId t = r.texture("history", kRtSampled);
+  CommandList& a = r.list("producer");
+  op(a, OpKind::draw, {use(t, Access::render_target)});
+  CommandList& c = r.list("consumer");
+  c.declare_entry(t, Access::shader_resource, kCompute);
+  op(c, OpKind::dispatch, {use(t, Access::shader_resource, kCompute)});
+  r.group("g1", {&a});
+  r.group("g2", {&c});
+  const CompileResult res = r.compile();
+  expect_golden("invariant4_entry_state_hand_on", r.dump_all(res));
+  // The consumer needs nothing: the producer's group left the texture in the declared state.
+  EXPECT_EQ(res.groups[1].lists[0].barriers.size(), 0u);
+  EXPECT_EQ(res.groups[0].lists[0].barriers.back().reason, Reason::hand_on);
+}
+
+TEST(Invariant5, ListsHandOffDirectlyAndReadersShareOneTransition) {
+  Rec r;
+  const ResourceId t = r.texture("lighting", kRtSampled);
+  CommandList& a = r.list("light");
+  op(a, OpKind::draw, {use(t, Access::render_target)});
+  CommandList& b = r.list("bloom");
+  op(b, OpKind::draw, {use(t, Access::shader_resource, kPixel)});
+  CommandList& c = r.list("exposure");
+  op(c, OpKind::dispatch, {use(t, Access::shader_resource, kCompute)});
+  CommandList& d = r.list("taa");
+  op(d, OpKind::draw, {use(t, Access::render_target)});
+  r.group("g", {&a, &b, &c, &d});
+  const CompileResult res = r.compile();
+  expect_golden("invariant5_direct_hand_off_and_read_merge", r.dump_all(res));
+  EXPECT_EQ(res.groups[0].lists[2].barriers.size(), 0u) << "second reader needs no barrier";
+  for (const CompiledList& l : res.groups[0].lists)
+    for (const Barrier& x : l.barriers)
+      if (x.resource == t && x.reason != Reason::restore && x.reason != Reason::first_touch) {
+        EXPECT_NE(x.after, resting_state(r.rt[t])) << "bounced through rest between lists";
+      }
+}
+
+TEST(Invariant6, ContiguousRangesMergeIntoOneBarrier) {
+  Rec r;
+  const ResourceId t = r.texture("chain", kRtSampled, 4, 2);
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(t, Access::render_target, kNoStages, mips(0, 1)),
+                       use(t, Access::render_target, kNoStages, mips(1, 1))});
+  op(l, OpKind::draw, {use(t, Access::shader_resource, kPixel, mips(0, 2)),
+                       use(t, Access::render_target, kNoStages, mips(2, 2))});
+  r.group("g", {&l});
+  const CompileResult res = r.compile();
+  expect_golden("invariant6_contiguous_ranges_merge", r.dump_all(res));
+  const CompiledList& cl = res.groups[0].lists[0];
+  // One point per operation that needs barriers; op 0's two mips became one barrier.
+  ASSERT_FALSE(cl.points.empty());
+  EXPECT_EQ(cl.points[0].count, 1u);
+  EXPECT_EQ(cl.barriers[0].box, (Box{0, 2, 0, 2, 0, 1}));
+}
+
+TEST(Invariant7, NoBarrierForReadAfterReadInTheSameLayout) {
+  Rec r;
+  const ResourceId t = r.texture("shadow", bit(Access::depth_write) | bit(Access::shader_resource), 1, 1,
+                                 FormatClass::depth);
+  r.rt.all();  // resting: depth_write (depth format)
+  const ResourceId s = r.texture("lut", bit(Access::shader_resource));
+  const ResourceId b = r.buffer("const");
+  CommandList& w = r.list("warm");  // first touch happens here, in an earlier group
+  op(w, OpKind::copy, {use(s, Access::copy_dest), use(b, Access::copy_dest)});
+  CommandList& l = r.list("l");
+  op(l, OpKind::draw, {use(s, Access::shader_resource, kPixel), use(b, Access::constant_buffer, kPixel)});
+  op(l, OpKind::dispatch, {use(s, Access::shader_resource, kCompute), use(b, Access::constant_buffer, kCompute)});
+  op(l, OpKind::draw, {use(s, Access::shader_resource, kPixel)});
+  r.group("g0", {&w});
+  r.group("g", {&l});
+  (void)t;
+  const CompileResult res = r.compile();
+  expect_golden("invariant7_read_after_read", r.dump_all(res));
+  // The texture rests as shader_resource for every shading stage: no barrier at all in group g for it.
+  for (const Barrier& x : res.groups[1].lists[0].barriers) EXPECT_NE(x.resource, s);
+}
+
+TEST(Invariant8, SameInputGivesByteIdenticalPlans) {
+  auto build = [](Rec& r) {
+    const ResourceId t = r.texture("t", kRtSampled, 3, 2);
+    const ResourceId u = r.texture("u", bit(Access::unordered_access) | bit(Access::shader_resource));
+    CommandList& l = r.list("l");
+    op(l, OpKind::draw, {use(t, Access::render_target, kNoStages, mips(1, 2))});
+    op(l, OpKind::dispatch, {use(t, Access::shader_resource, kCompute), use(u, Access::unordered_access, kCompute)});
+    op(l, OpKind::dispatch, {use(u, Access::unordered_access, kCompute)});
+    r.group("g", {&l});
+  };
+  Rec a, b;
+  build(a);
+  build(b);
+  EXPECT_EQ(a.dump_all(a.compile()), b.dump_all(b.compile()));
+}
+
+TEST(Rules, UavAfterUavFromAnotherOperationGetsUavBarrier) {
+  Rec r;
+  const ResourceId u = r.texture("sim", bit(Access::unordered_access));
+  CommandList& l = r.list("l");
+  const Use x = use(u, Access::unordered_access, kCompute);
+  l.record(OpKind::dispatch, std::span(&x, 1));
+  l.record(OpKind::dispatch, std::span(&x, 1));  // the recorder splits: UAV touched again
+  ASSERT_EQ(l.ops().size(), 2u);
+  r.group("g", {&l});
+  const CompileResult res = r.compile();
+  expect_golden("rule_uav_order", r.dump_all(res));
+  bool found = false;
+  for (const Barrier& b : res.groups[0].lists[0].barriers) found |= b.reason == Reason::uav_order;
+  EXPECT_TRUE(found);
+}
+
+TEST(Rules, TwoDifferentWritesInOneOperationAreAnError) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled | bit(Access::unordered_access));
+  CommandList& l = r.list("l");
+  Operation o;
+  o.kind = OpKind::draw;
+  o.uses = {use(t, Access::render_target), use(t, Access::unordered_access, kPixel)};
+  l.append_operation(o);
+  r.group("g", {&l});
+  try {
+    r.compile();
+    FAIL() << "conflicting writes accepted";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("group 'g' list 'l' op 0"), std::string::npos) << m;
+    EXPECT_NE(m.find("render_target"), std::string::npos) << m;
+    EXPECT_NE(m.find("unordered_access"), std::string::npos) << m;
+  }
+  EXPECT_EQ(l.lifecycle(), CommandList::Lifecycle::closed) << "a failed compile must not mark the list";
+}
+
+TEST(Rules, AccessIllegalOnQueueIsAnError) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled);
+  CommandList& l = r.list("c", Queue::compute);
+  op(l, OpKind::draw, {use(t, Access::render_target)});
+  r.group("async", {&l}, Queue::compute);
+  EXPECT_THROW(r.compile(), Error);
+}
+
+TEST(Rules, EntryStateMustBeOnTheFirstUser) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled);
+  CommandList& a = r.list("a");
+  op(a, OpKind::draw, {use(t, Access::render_target)});
+  CommandList& b = r.list("b");
+  b.declare_entry(t, Access::shader_resource, kPixel);
+  op(b, OpKind::draw, {use(t, Access::shader_resource, kPixel)});
+  r.group("g", {&a, &b});
+  EXPECT_THROW(r.compile(), Error);
+}
+
+TEST(Rules, PresentAfterCompositeRestsAtPresent) {
+  Rec r;
+  const ResourceId sc = r.swapchain("backbuffer");
+  CommandList& l = r.list("composite");
+  op(l, OpKind::draw, {use(sc, Access::render_target)});
+  op(l, OpKind::present, {use(sc, Access::present)});
+  CommandList& m = r.list("next_frame");
+  op(m, OpKind::draw, {use(sc, Access::render_target)});
+  op(m, OpKind::present, {use(sc, Access::present)});
+  r.group("frame0", {&l});
+  r.group("frame1", {&m});
+  const CompileResult res = r.compile();
+  expect_golden("rule_present", r.dump_all(res));
+  for (const CompiledGroup& g : res.groups)
+    for (const CompiledList& cl : g.lists)
+      for (const Barrier& x : cl.barriers) EXPECT_NE(x.reason, Reason::restore) << "present is the resting state";
+}
+
+}  // namespace
+}  // namespace baton::test
