@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace baton {
@@ -179,6 +180,7 @@ class ResourceTable {
 
  private:
   std::vector<ResourceDesc> resources_;
+  std::unordered_map<std::string, ResourceId> by_name_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -198,10 +200,17 @@ struct Box {
   bool empty() const { return m0 >= m1 || l0 >= l1 || p0 >= p1; }
   uint64_t volume() const { return uint64_t{m1 - m0} * (l1 - l0) * (p1 - p0); }
 };
-Box full_box(const ResourceDesc& d);
-bool overlaps(const Box& a, const Box& b);
-Box intersect(const Box& a, const Box& b);
-bool contains(const Box& outer, const Box& inner);
+inline Box full_box(const ResourceDesc& d) { return Box{0, d.mips, 0, d.layers, 0, d.planes}; }
+inline bool overlaps(const Box& a, const Box& b) {
+  return a.m0 < b.m1 && b.m0 < a.m1 && a.l0 < b.l1 && b.l0 < a.l1 && a.p0 < b.p1 && b.p0 < a.p1;
+}
+inline Box intersect(const Box& a, const Box& b) {
+  return Box{a.m0 > b.m0 ? a.m0 : b.m0, a.m1 < b.m1 ? a.m1 : b.m1, a.l0 > b.l0 ? a.l0 : b.l0,
+             a.l1 < b.l1 ? a.l1 : b.l1, a.p0 > b.p0 ? a.p0 : b.p0, a.p1 < b.p1 ? a.p1 : b.p1};
+}
+inline bool contains(const Box& o, const Box& i) {
+  return o.m0 <= i.m0 && i.m1 <= o.m1 && o.l0 <= i.l0 && i.l1 <= o.l1 && o.p0 <= i.p0 && i.p1 <= o.p1;
+}
 // Resolves a range against a resource; throws Error naming the resource when out of bounds.
 Box resolve(const ResourceDesc& d, const SubresourceRange& r);
 SubresourceRange to_range(const Box& b);

@@ -4,12 +4,61 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "baton/core.hpp"
 
 namespace baton {
+
+// A vector that keeps one element inline: a resource used whole costs no heap allocation.
+template <class T>
+class OneInlineVec {
+ public:
+  size_t size() const { return n_; }
+  T* data() { return n_ <= 1 ? inl_.data() : heap_.data(); }
+  const T* data() const { return n_ <= 1 ? inl_.data() : heap_.data(); }
+  T* begin() { return data(); }
+  T* end() { return data() + n_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + n_; }
+  T& operator[](size_t i) { return data()[i]; }
+  const T& operator[](size_t i) const { return data()[i]; }
+  void clear() {
+    n_ = 0;
+    heap_.clear();
+  }
+  void push_back(T v) {
+    if (n_ == 0) {
+      inl_[0] = std::move(v);
+    } else {
+      if (n_ == 1) {
+        heap_.clear();
+        heap_.push_back(std::move(inl_[0]));
+      }
+      heap_.push_back(std::move(v));
+    }
+    ++n_;
+  }
+  void erase_at(size_t i) {
+    if (n_ <= 1) {
+      n_ = 0;
+      return;
+    }
+    heap_.erase(heap_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (--n_ == 1) {
+      inl_[0] = std::move(heap_[0]);
+      heap_.clear();
+    }
+  }
+
+ private:
+  std::array<T, 1> inl_{};
+  std::vector<T> heap_;
+  size_t n_ = 0;
+};
 
 template <class T>
 class RangeMap {
@@ -23,7 +72,7 @@ class RangeMap {
   RangeMap(const Box& full, T def) : full_(full) { entries_.push_back({full, std::move(def)}); }
 
   const Box& full() const { return full_; }
-  const std::vector<Entry>& entries() const { return entries_; }
+  std::span<const Entry> entries() const { return {entries_.data(), entries_.size()}; }
   size_t box_count() const { return entries_.size(); }
 
   // Calls f(piece, value) for every stored box overlapping b, clipped to b, in storage order.
@@ -79,7 +128,7 @@ class RangeMap {
           Box u;
           if (try_union(entries_[i].box, entries_[j].box, u)) {
             entries_[i].box = u;
-            entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(j));
+            entries_.erase_at(j);
             merged = true;
             break;
           }
@@ -135,7 +184,7 @@ class RangeMap {
   }
 
   Box full_{};
-  std::vector<Entry> entries_;
+  OneInlineVec<Entry> entries_;
 };
 
 }  // namespace baton

@@ -203,29 +203,16 @@ ResourceId ResourceTable::add(ResourceDesc d) {
       throw Error(fmt::format("resource '{}': resting access {} is buffer-only", d.name, to_string(*d.resting)));
   }
   if (resources_.size() >= kGlobalResource - 1) throw Error("too many resources");
+  const auto id = static_cast<ResourceId>(resources_.size());
+  by_name_.emplace(d.name, id);
   resources_.push_back(std::move(d));
-  return static_cast<ResourceId>(resources_.size() - 1);
+  return id;
 }
 
 std::optional<ResourceId> ResourceTable::find(std::string_view name) const {
-  for (size_t i = 0; i < resources_.size(); ++i)
-    if (resources_[i].name == name) return static_cast<ResourceId>(i);
-  return std::nullopt;
-}
-
-Box full_box(const ResourceDesc& d) { return Box{0, d.mips, 0, d.layers, 0, d.planes}; }
-
-bool overlaps(const Box& a, const Box& b) {
-  return a.m0 < b.m1 && b.m0 < a.m1 && a.l0 < b.l1 && b.l0 < a.l1 && a.p0 < b.p1 && b.p0 < a.p1;
-}
-
-Box intersect(const Box& a, const Box& b) {
-  return Box{std::max(a.m0, b.m0), std::min(a.m1, b.m1), std::max(a.l0, b.l0),
-             std::min(a.l1, b.l1), std::max(a.p0, b.p0), std::min(a.p1, b.p1)};
-}
-
-bool contains(const Box& o, const Box& i) {
-  return o.m0 <= i.m0 && i.m1 <= o.m1 && o.l0 <= i.l0 && i.l1 <= o.l1 && o.p0 <= i.p0 && i.p1 <= o.p1;
+  const auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
 }
 
 namespace {
@@ -248,6 +235,7 @@ void resolve_axis(const ResourceDesc& d, std::string_view axis, uint32_t first, 
 }  // namespace
 
 Box resolve(const ResourceDesc& d, const SubresourceRange& r) {
+  if (r == SubresourceRange{}) return full_box(d);  // the common case: the whole resource
   Box b;
   resolve_axis(d, "mip", r.mip_first, r.mip_count, d.mips, b.m0, b.m1);
   resolve_axis(d, "layer", r.layer_first, r.layer_count, d.layers, b.l0, b.l1);

@@ -71,9 +71,41 @@ bool covered_by(const State& cur, const State& target) {
   return (target.sync & sync::all) || (cur.sync & ~target.sync) == 0;
 }
 
+// Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
+// every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
+struct Scratch {
+  std::vector<OpRef> ops;
+  std::vector<uint32_t> slot_of;  // kNone everywhere between compiles
+  std::vector<ResourceId> slot_res;
+  std::vector<Box> use_box;
+  std::vector<uint32_t> piece_first, piece_count;
+  std::vector<Piece> pieces;
+  std::vector<std::pair<uint32_t, uint32_t>> ends;
+  std::vector<RangeMap<Track>> cur;
+  std::vector<RangeMap<ReadAcc>> acc;
+  std::vector<uint8_t> seen;
+};
+
+Scratch& thread_scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
 class GroupCompiler {
  public:
-  GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f) : rt_(rt), g_(g), f_(f) {}
+  GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f) : rt_(rt), g_(g), f_(f) {
+    ops_.clear();
+    slot_res_.clear();
+    use_box_.clear();
+    pieces_.clear();
+    ends_.clear();
+    if (slot_of_.size() < rt.size()) slot_of_.resize(rt.size(), kNone);
+  }
+  ~GroupCompiler() {
+    for (ResourceId r : slot_res_) slot_of_[r] = kNone;
+  }
+  GroupCompiler(const GroupCompiler&) = delete;
+  GroupCompiler& operator=(const GroupCompiler&) = delete;
 
   CompiledGroup run() {
     flatten();
@@ -86,7 +118,6 @@ class GroupCompiler {
   void flatten() {
     out_.name = g_.name();
     out_.queue = g_.queue();
-    slot_of_.assign(rt_.size(), kNone);
     uint32_t uses = 0;
     for (uint32_t li = 0; li < g_.lists().size(); ++li) {
       const CommandList& l = *g_.lists()[li];
@@ -109,19 +140,28 @@ class GroupCompiler {
     }
     piece_first_.assign(uses, 0);
     piece_count_.assign(uses, 0);
+    pieces_.reserve(uses);
+    ends_.reserve(slot_res_.size());
+    // Most uses need at most one barrier: reserve that much per list up front.
+    std::vector<size_t> per_list(out_.lists.size(), 0);
+    for (const OpRef& op : ops_) per_list[op.list] += op.o->uses.size();
+    for (size_t li = 0; li < per_list.size(); ++li) out_.lists[li].barriers.reserve(per_list[li] / 2 + 8);
   }
 
   // Pass 1 (reverse order): merged read runs and last uses.
   void backward() {
-    std::vector<RangeMap<ReadAcc>> acc(slot_res_.size());
-    std::vector<bool> seen(slot_res_.size(), false);
+    std::vector<RangeMap<ReadAcc>>& acc = scratch_.acc;
+    std::vector<uint8_t>& seen = scratch_.seen;
+    acc.clear();
+    acc.resize(slot_res_.size());
+    seen.assign(slot_res_.size(), 0);
     for (size_t gi = ops_.size(); gi-- > 0;) {
       const OpRef& op = ops_[gi];
       const std::vector<Use>& uses = op.o->uses;
       for (size_t i = 0; i < uses.size(); ++i) {
         const uint32_t s = slot_of_[uses[i].resource];
         if (!seen[s]) {
-          seen[s] = true;
+          seen[s] = 1;
           ends_.push_back({static_cast<uint32_t>(gi), s});
           acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{});
         }
@@ -161,6 +201,7 @@ class GroupCompiler {
   }
 
   void forward() {
+    cur_.clear();
     cur_.resize(slot_res_.size());
     size_t next_discard = 0;
     std::vector<GroupFacts::DiscardOwner> discards = f_.discards;
@@ -356,50 +397,53 @@ class GroupCompiler {
     if (l.points.empty()) return;
     BarrierPoint& p = l.points.back();
     if (p.count < 2) return;
-    auto first = l.barriers.begin() + p.first;
-    auto last = first + p.count;
-    std::stable_sort(first, last, [](const Barrier& a, const Barrier& b) { return a.resource < b.resource; });
-    auto same = [](const Barrier& a, const Barrier& b) {
-      return a.resource == b.resource && a.before == b.before && a.after == b.after && a.reason == b.reason &&
-             a.discard == b.discard;
+    Barrier* b = l.barriers.data() + p.first;
+    const size_t n = p.count;
+    // Points are small: a stable insertion sort by resource, in place.
+    for (size_t i = 1; i < n; ++i)
+      for (size_t j = i; j > 0 && b[j - 1].resource > b[j].resource; --j) std::swap(b[j - 1], b[j]);
+    auto same = [](const Barrier& x, const Barrier& y) {
+      return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard;
     };
-    std::vector<Barrier> merged;
-    for (auto run = first; run != last;) {
-      auto run_end = run;
-      while (run_end != last && run_end->resource == run->resource) ++run_end;
-      std::vector<Barrier> part(run, run_end);
-      for (bool changed = true; changed;) {
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+      size_t e = i;
+      while (e < n && b[e].resource == b[i].resource) ++e;
+      const size_t start = w;
+      for (size_t k = i; k < e; ++k) b[w++] = b[k];
+      for (bool changed = e - i > 1; changed;) {
         changed = false;
-        for (size_t i = 0; i < part.size() && !changed; ++i)
-          for (size_t j = i + 1; j < part.size(); ++j) {
+        for (size_t x = start; x < w && !changed; ++x)
+          for (size_t y = x + 1; y < w; ++y) {
             Box u;
-            if (same(part[i], part[j]) && RangeMap<Track>::try_union(part[i].box, part[j].box, u)) {
-              part[i].box = u;
-              part.erase(part.begin() + static_cast<std::ptrdiff_t>(j));
+            if (same(b[x], b[y]) && RangeMap<Track>::try_union(b[x].box, b[y].box, u)) {
+              b[x].box = u;
+              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
+              --w;
               changed = true;
               break;
             }
           }
       }
-      merged.insert(merged.end(), part.begin(), part.end());
-      run = run_end;
+      i = e;
     }
-    l.barriers.resize(p.first);
-    l.barriers.insert(l.barriers.end(), merged.begin(), merged.end());
-    p.count = static_cast<uint32_t>(merged.size());
+    l.barriers.resize(p.first + w);
+    p.count = static_cast<uint32_t>(w);
   }
 
   const ResourceTable& rt_;
   const CommandListGroup& g_;
   const GroupFacts& f_;
-  std::vector<OpRef> ops_;
-  std::vector<uint32_t> slot_of_;
-  std::vector<ResourceId> slot_res_;
-  std::vector<Box> use_box_;
-  std::vector<uint32_t> piece_first_, piece_count_;
-  std::vector<Piece> pieces_;
-  std::vector<std::pair<uint32_t, uint32_t>> ends_;  // (op, slot), latest op first
-  std::vector<RangeMap<Track>> cur_;
+  Scratch& scratch_ = thread_scratch();
+  std::vector<OpRef>& ops_ = scratch_.ops;
+  std::vector<uint32_t>& slot_of_ = scratch_.slot_of;
+  std::vector<ResourceId>& slot_res_ = scratch_.slot_res;
+  std::vector<Box>& use_box_ = scratch_.use_box;
+  std::vector<uint32_t>& piece_first_ = scratch_.piece_first;
+  std::vector<uint32_t>& piece_count_ = scratch_.piece_count;
+  std::vector<Piece>& pieces_ = scratch_.pieces;
+  std::vector<std::pair<uint32_t, uint32_t>>& ends_ = scratch_.ends;  // (op, slot), latest op first
+  std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
   CompiledGroup out_;
 };
 

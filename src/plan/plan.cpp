@@ -65,10 +65,19 @@ struct Where_ {
   }
 };
 
-void check_access(const ResourceTable& rt, const std::string& where, ResourceId r, Access a, Stages s,
-                  Queue q) {
-  if (r >= rt.size()) throw Error(fmt::format("{}: unknown resource id {}", where, r));
+// `where` is only formatted when there is something to report.
+template <class Where>
+void check_access(const ResourceTable& rt, const Where& where_fn, ResourceId r, Access a, Stages s, Queue q) {
+  if (r >= rt.size()) throw Error(fmt::format("{}: unknown resource id {}", where_fn(), r));
   const ResourceDesc& d = rt[r];
+  const bool bad = (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses)) ||
+                   (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses)) ||
+                   (a == Access::present && !d.swapchain) ||
+                   ((a == Access::depth_write || a == Access::depth_read) && d.format == FormatClass::color) ||
+                   (a == Access::render_target && d.format != FormatClass::color) ||
+                   (is_shader_access(a) == (s == kNoStages)) || !queue_allows(q, a, s);
+  if (!bad) return;
+  const std::string where = where_fn();
   if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses))
     throw Error(fmt::format("{}: resource '{}' is a buffer; access {} needs a texture", where, d.name, to_string(a)));
   if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses))
@@ -92,13 +101,21 @@ void check_access(const ResourceTable& rt, const std::string& where, ResourceId 
 
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
 // anything else has no order between the two and is an error naming both.
-void check_op_conflicts(const ResourceTable& rt, const std::string& where, const Operation& op,
-                        const std::vector<Box>& boxes) {
+template <class Where>
+void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Operation& op,
+                        const std::vector<Box>& boxes, std::vector<uint32_t>& idx) {
   const size_t n = op.uses.size();
-  std::vector<uint32_t> idx(n);
+  if (n < 2) return;
+  idx.resize(n);
   for (uint32_t i = 0; i < n; ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(),
-                   [&](uint32_t a, uint32_t b) { return op.uses[a].resource < op.uses[b].resource; });
+  if (n <= 16) {  // small operations: insertion sort, no allocation
+    for (size_t i = 1; i < n; ++i)
+      for (size_t j = i; j > 0 && op.uses[idx[j - 1]].resource > op.uses[idx[j]].resource; --j)
+        std::swap(idx[j - 1], idx[j]);
+  } else {
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](uint32_t a, uint32_t b) { return op.uses[a].resource < op.uses[b].resource; });
+  }
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n && op.uses[idx[j]].resource == op.uses[idx[i]].resource; ++j) {
       const Use& a = op.uses[idx[i]];
@@ -110,7 +127,7 @@ void check_op_conflicts(const ResourceTable& rt, const std::string& where, const
         const ResourceDesc& d = rt[a.resource];
         throw Error(fmt::format("{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use "
                                 "{} is {}",
-                                where, d.name, to_string(intersect(boxes[idx[i]], boxes[idx[j]]), d),
+                                where_fn(), d.name, to_string(intersect(boxes[idx[i]], boxes[idx[j]]), d),
                                 std::min(idx[i], idx[j]), to_string(op.uses[std::min(idx[i], idx[j])].access),
                                 std::max(idx[i], idx[j]), to_string(op.uses[std::max(idx[i], idx[j])].access)));
       }
@@ -129,6 +146,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   std::vector<uint32_t> last_group(rt.size(), kNone);  // last group that touched each resource
   std::vector<uint32_t> first_list(rt.size(), kNone);  // per group scan: first list touching it
   std::vector<Box> boxes;
+  std::vector<uint32_t> scratch;
 
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     const CommandListGroup& g = *groups[gi];
@@ -143,13 +161,17 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
                                 to_string(list.queue())));
       for (size_t oi = 0; oi < list.ops().size(); ++oi) {
         const Operation& op = list.ops()[oi];
-        const std::string where = Where_{g, list, oi}.prefix();
+        const auto where = [&] { return Where_{g, list, oi}.prefix(); };
         boxes.clear();
         for (const Use& u : op.uses) {
           check_access(rt, where, u.resource, u.access, u.stages, g.queue());
-          boxes.push_back(resolve(rt[u.resource], u.range));
+          try {
+            boxes.push_back(resolve(rt[u.resource], u.range));
+          } catch (const Error& e) {
+            throw Error(fmt::format("{}: {}", where(), e.what()));
+          }
         }
-        check_op_conflicts(rt, where, op, boxes);
+        check_op_conflicts(rt, where, op, boxes, scratch);
         for (const Use& u : op.uses) {
           const ResourceId r = u.resource;
           if (first_list[r] == kNone) {
@@ -171,8 +193,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
     for (size_t li = 0; li < g.lists().size(); ++li) {
       const CommandList& list = *g.lists()[li];
       for (const EntryState& e : list.entry_states()) {
-        const std::string where = fmt::format("group '{}' list '{}' entry state", g.name(), list.name());
-        check_access(rt, where, e.resource, e.access, e.stages, g.queue());
+        const auto where_fn = [&] { return fmt::format("group '{}' list '{}' entry state", g.name(), list.name()); };
+        const std::string where = where_fn();
+        check_access(rt, where_fn, e.resource, e.access, e.stages, g.queue());
         const ResourceDesc& d = rt[e.resource];
         if (first_list[e.resource] == kNone)
           throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where, d.name));

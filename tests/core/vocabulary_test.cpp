@@ -1,0 +1,82 @@
+#include <gtest/gtest.h>
+
+#include "baton/core.hpp"
+
+namespace baton {
+namespace {
+
+ResourceDesc tex(AccessMask usage) {
+  ResourceDesc d;
+  d.name = "t";
+  d.usage = usage;
+  return d;
+}
+
+TEST(RestingLayout, DerivedFromCreationUsage) {
+  ResourceDesc sc = tex(bit(Access::render_target));
+  sc.swapchain = true;
+  EXPECT_EQ(resting_access(sc), Access::present);
+  EXPECT_EQ(resting_access(tex(bit(Access::render_target) | bit(Access::shader_resource))), Access::shader_resource);
+  EXPECT_EQ(resting_access(tex(bit(Access::unordered_access))), Access::unordered_access);
+  EXPECT_EQ(resting_access(tex(bit(Access::render_target))), Access::render_target);
+  ResourceDesc depth = tex(bit(Access::depth_write) | bit(Access::shader_resource));
+  depth.format = FormatClass::depth;
+  EXPECT_EQ(resting_access(depth), Access::depth_write);
+  depth.resting = Access::shader_resource;  // per-resource override wins
+  EXPECT_EQ(resting_access(depth), Access::shader_resource);
+  ResourceDesc buf;
+  buf.type = ResourceType::buffer;
+  EXPECT_EQ(resting_access(buf), std::nullopt);
+  EXPECT_EQ(resting_state(buf).layout, Layout::none);
+}
+
+TEST(Access, NamesRoundTrip) {
+  for (int i = 0; i < kAccessCount; ++i) {
+    const Access a = static_cast<Access>(i);
+    EXPECT_EQ(parse_access(to_string(a)), a);
+  }
+  EXPECT_EQ(parse_access("render_targte"), std::nullopt);
+}
+
+TEST(Access, WritesAreExactlyTheWriteClass) {
+  EXPECT_TRUE(is_write(Access::render_target));
+  EXPECT_TRUE(is_write(Access::depth_write));
+  EXPECT_TRUE(is_write(Access::unordered_access));
+  EXPECT_TRUE(is_write(Access::copy_dest));
+  EXPECT_TRUE(is_write(Access::resolve_dest));
+  EXPECT_TRUE(is_write(Access::host_write));
+  EXPECT_FALSE(is_write(Access::depth_read));
+  EXPECT_FALSE(is_write(Access::shader_resource));
+  EXPECT_FALSE(is_write(Access::present));
+}
+
+TEST(Ranges, ResolveChecksBounds) {
+  ResourceDesc d = tex(bit(Access::shader_resource));
+  d.mips = 4;
+  d.layers = 2;
+  EXPECT_EQ(resolve(d, {}), (Box{0, 4, 0, 2, 0, 1}));
+  EXPECT_EQ(resolve(d, {1, 2, 1, 1, 0, kAll}), (Box{1, 3, 1, 2, 0, 1}));
+  EXPECT_THROW(resolve(d, {3, 2, 0, kAll, 0, kAll}), Error);
+  EXPECT_THROW(resolve(d, {0, 0, 0, kAll, 0, kAll}), Error);
+  EXPECT_THROW(resolve(d, {0xfffffff0u, 0x20u, 0, kAll, 0, kAll}), Error);  // overflow
+  EXPECT_EQ(to_string(Box{1, 3, 0, 2, 0, 1}, d), "mip 1..2");
+  EXPECT_EQ(to_string(full_box(d), d), "all");
+}
+
+TEST(ResourceTable, RejectsDuplicatesAndBadShapes) {
+  ResourceTable t;
+  t.add(tex(bit(Access::shader_resource)));
+  EXPECT_THROW(t.add(tex(bit(Access::shader_resource))), Error);
+  ResourceDesc b;
+  b.name = "b";
+  b.type = ResourceType::buffer;
+  b.mips = 2;
+  EXPECT_THROW(t.add(b), Error);
+  ResourceDesc z = tex(0);
+  z.name = "z";
+  z.mips = 0;
+  EXPECT_THROW(t.add(z), Error);
+}
+
+}  // namespace
+}  // namespace baton
