@@ -39,6 +39,7 @@ struct Track {
 struct ReadAcc {
   AccessMask access = 0;
   SyncMask sync = 0;
+  bool to_end = false;  // no write follows in the group: the run ends where the group hands the resource on
   friend bool operator==(const ReadAcc&, const ReadAcc&) = default;
 };
 
@@ -46,6 +47,7 @@ struct Piece {
   Box box;
   AccessMask access;
   SyncMask sync;
+  bool to_end;
 };
 
 struct OpRef {
@@ -65,10 +67,17 @@ bool satisfies(const State& s, Access a, SyncMask need) {
 }
 
 // The state `cur` needs no barrier to be described as `target` by the next group.
+// The state `cur` needs no barrier to be described as `target` by the next group: same layout, and
+//  - a write state: the next group's barrier from `target` waits for the writes (target's sync covers them);
+//  - a read-only state: exactly target's stages (see below).
 bool covered_by(const State& cur, const State& target) {
   if (cur.layout != target.layout) return false;
-  if ((cur.access & ~target.access) != 0 && !(target.access & kAnyAccess)) return false;
-  return (target.sync & sync::all) || (cur.sync & ~target.sync) == 0;
+  if (target.access & kAnyAccess) return true;
+  if (cur.access & ~target.access) return false;
+  if (cur.access & kWriteAccesses) return (target.sync & sync::all) || (cur.sync & ~target.sync) == 0;
+  // Read-only: the next group reads in target's stages without a barrier (so the transition must have made
+  // it visible there) and waits for these reads only in target's stages (so there may be no others).
+  return cur.access == target.access && (cur.sync == target.sync || (target.sync & sync::all));
 }
 
 // Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
@@ -163,7 +172,7 @@ class GroupCompiler {
         if (!seen[s]) {
           seen[s] = 1;
           ends_.push_back({static_cast<uint32_t>(gi), s});
-          acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{});
+          acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{0, 0, true});
         }
       }
       for (size_t i = 0; i < uses.size(); ++i) {
@@ -183,10 +192,10 @@ class GroupCompiler {
         const uint32_t ui = op.first_use + static_cast<uint32_t>(i);
         piece_first_[ui] = static_cast<uint32_t>(pieces_.size());
         if (u.access == Access::present) {
-          pieces_.push_back({use_box_[ui], bit(Access::present), sync::all});
+          pieces_.push_back({use_box_[ui], bit(Access::present), sync::all, false});
         } else {
           acc[slot_of_[u.resource]].for_each(use_box_[ui], [&](const Box& b, const ReadAcc& a) {
-            pieces_.push_back({b, a.access, a.sync});
+            pieces_.push_back({b, a.access, a.sync, a.to_end});
           });
         }
         piece_count_[ui] = static_cast<uint32_t>(pieces_.size()) - piece_first_[ui];
@@ -195,7 +204,7 @@ class GroupCompiler {
       for (size_t i = 0; i < uses.size(); ++i) {
         const Use& u = uses[i];
         if (is_write(u.access) || u.access == Access::present)
-          acc[slot_of_[u.resource]].assign(use_box_[op.first_use + i], ReadAcc{});
+          acc[slot_of_[u.resource]].assign(use_box_[op.first_use + i], ReadAcc{0, 0, false});
       }
     }
   }
@@ -248,6 +257,8 @@ class GroupCompiler {
     if (entry) {
       t.state = state_of_use(d, entry->access, entry->stages);
       t.origin = Origin::entry;
+      // A declared write state stands for a write done before the group, outside Baton's history.
+      t.dirty = t.dirty || (t.state.access & kWriteAccesses) != 0;
     } else if (!f_.entry_history[r].touched) {
       t.state = d.type == ResourceType::buffer ? kFirstTouchBuffer : kFirstTouch;
       t.origin = Origin::first_touch;
@@ -288,23 +299,32 @@ class GroupCompiler {
     const bool never_written = !f_.entry_history[u.resource].written;
     const SyncMask need = sync_of(u.access, u.stages);
     RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
+    const std::optional<State> exit_state = exit_state_of(u.resource);
     for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
       const Piece& p = pieces_[piece_first_[ui] + k];
-      const State target{p.sync, p.access, buffer ? Layout::none : read_layout_of(p.access)};
-      const bool merged = p.access != bit(u.access) || p.sync != need;
+      const State target = read_target(p, buffer, exit_state);
+      const bool merged = target.access != bit(u.access) || target.sync != need;
       m.update(p.box, [&](const Box& b, Track& t) {
         if (satisfies(t.state, u.access, need)) {
           t.last_list = op.list;
           t.last_op = gi;
           return;
         }
-        // Buffers have no layout: nothing to wait for on a first touch or on contents never written.
-        const bool free = buffer && (t.origin == Origin::first_touch ||
-                                     (t.origin == Origin::rest && never_written && (t.state.access & kAnyAccess)));
-        if (!free) {
-          const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-          emit(op.list, op.op, Where::before, Barrier{u.resource, b, t.state, target, why, false});
+        // Buffers have no layout: a read needs nothing on a first touch or when the contents were never
+        // written (read after read). The state keeps what came before, so a later write still waits for it.
+        if (buffer && t.origin == Origin::first_touch) {
+          t = Track{target, gi, op.list, Origin::list};
+          return;
         }
+        if (buffer && never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
+          t.state.access |= target.access;
+          t.state.sync |= target.sync;
+          t.last_op = gi;
+          t.last_list = op.list;
+          return;
+        }
+        const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
+        emit(op.list, op.op, Where::before, Barrier{u.resource, b, t.state, target, why, false});
         t = Track{target, gi, op.list, Origin::list};
       });
       m.coalesce();
@@ -322,7 +342,10 @@ class GroupCompiler {
     m.update(use_box_[op.first_use + i], [&](const Box& b, Track& t) {
       // Another use of this operation, or a state a barrier already opened with nothing written since:
       // this write is inside that barrier's scope.
-      if (t.state == target && (t.last_op == gi || !t.dirty)) {
+      const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
+                          ((t.state.sync & sync::all) || (t.state.sync & target.sync) == target.sync);
+      if (t.state == target ? (t.last_op == gi || !t.dirty) : (inside && !t.dirty)) {
+        t.state = target;
         t.last_op = gi;
         t.last_list = op.list;
         t.dirty = true;
@@ -353,13 +376,50 @@ class GroupCompiler {
     const ResourceDesc& d = rt_[r];
     State target = state_of_use(d, w->access, w->stages);
     target.sync = op_sync(gi, r, w->access);
+    // The discard opens every subresource straight into what this operation does with it: the write's
+    // state, or the state of another use of the same operation (one barrier per subresource per point).
+    RangeMap<State> into(full_box(d), target);
+    const std::optional<State> exit_state = exit_state_of(r);
+    for (uint32_t i = 0; i < op.o->uses.size(); ++i) {
+      const Use& u = op.o->uses[i];
+      if (u.resource != r || &u == w) continue;
+      const uint32_t ui = op.first_use + i;
+      if (is_write(u.access)) {
+        State ws = state_of_use(d, u.access, u.stages);
+        ws.sync = op_sync(gi, r, u.access);
+        into.assign(use_box_[ui], ws);
+      } else {
+        for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
+          const Piece& p = pieces_[piece_first_[ui] + k];
+          into.assign(p.box, read_target(p, false, exit_state));
+        }
+      }
+    }
     RangeMap<Track>& m = track(slot_of_[r], op.list);
     for (const auto& e : m.entries()) {
       const State before{e.value.state.sync, 0, Layout::undefined};
-      emit(op.list, op.op, Where::before, Barrier{r, e.box, before, target, Reason::discard, true});
+      into.for_each(e.box, [&](const Box& b, const State& after) {
+        emit(op.list, op.op, Where::before, Barrier{r, b, before, after, Reason::discard, true});
+      });
     }
-    // Nothing is written yet: the operation's own writes are inside the discard's scope.
+    // Nothing is written yet: the operation's own uses are inside the discard's scope.
     m = RangeMap<Track>(full_box(d), Track{target, kNone, op.list, Origin::list, false});
+    for (const auto& e : into.entries()) {
+      const State st = e.value;
+      m.update(e.box, [&](const Box&, Track& t) { t.state = st; });
+    }
+    m.coalesce();
+  }
+
+  // The state a read run opens with: its merged reads; a run that lasts to the end of the group opens
+  // visible to every stage the exit state names, so the group can hand the resource on without a second
+  // barrier (invariant 4 at no extra cost).
+  static State read_target(const Piece& p, bool buffer, const std::optional<State>& exit_state) {
+    State target{p.sync, p.access, buffer ? Layout::none : read_layout_of(p.access)};
+    if (p.to_end && exit_state && exit_state->layout == target.layout &&
+        (target.access & ~exit_state->access) == 0 && !(exit_state->access & kAnyAccess))
+      target.sync |= exit_state->sync;
+    return target;
   }
 
   // After the last use in the group: rest, or the entry state the next group declared (invariant 4).
@@ -367,11 +427,10 @@ class GroupCompiler {
     const OpRef& op = ops_[gi];
     const ResourceId r = slot_res_[s];
     const ResourceDesc& d = rt_[r];
-    const auto it = std::lower_bound(f_.hand_on.begin(), f_.hand_on.end(), r,
-                                     [](const GroupFacts::HandOn& h, ResourceId x) { return h.resource < x; });
-    const bool handed_on = it != f_.hand_on.end() && it->resource == r;
+    const GroupFacts::HandOn* h = hand_on_of(r);
+    const bool handed_on = h != nullptr;
     if (!handed_on && d.type == ResourceType::buffer) return;  // buffers never pay a restore barrier
-    const State target = handed_on ? it->state : resting_state(d);
+    const State target = handed_on ? h->state : resting_state(d);
     for (const auto& e : cur_[s].entries()) {
       if (covered_by(e.value.state, target)) continue;
       const Reason why = e.value.origin == Origin::first_touch ? Reason::first_touch
@@ -379,6 +438,21 @@ class GroupCompiler {
                                                                : Reason::restore;
       emit(op.list, op.op, Where::after, Barrier{r, e.box, e.value.state, target, why, false});
     }
+  }
+
+  const GroupFacts::HandOn* hand_on_of(ResourceId r) const {
+    const auto it = std::lower_bound(f_.hand_on.begin(), f_.hand_on.end(), r,
+                                     [](const GroupFacts::HandOn& h, ResourceId x) { return h.resource < x; });
+    return it != f_.hand_on.end() && it->resource == r ? &*it : nullptr;
+  }
+
+  // The state the group leaves the resource in: the next group's declared entry state, or rest for
+  // textures. Buffers that are not handed on have none (they are never restored).
+  std::optional<State> exit_state_of(ResourceId r) const {
+    if (const GroupFacts::HandOn* h = hand_on_of(r)) return h->state;
+    const ResourceDesc& d = rt_[r];
+    if (d.type == ResourceType::buffer) return std::nullopt;
+    return resting_state(d);
   }
 
   void emit(uint32_t list, uint32_t op, Where where, const Barrier& b) {

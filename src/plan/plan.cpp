@@ -153,6 +153,11 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
     GroupFacts& facts = out.groups[gi];
     facts.entry_history = history;
     std::vector<ResourceId> touched_here;
+    // A declared entry state that writes stands for a write done before the group outside Baton: the
+    // contents exist (no initializing discard) and later groups must treat them as written.
+    for (const CommandList* list : g.lists())
+      for (const EntryState& e : list->entry_states())
+        if (e.resource < rt.size() && is_write(e.access)) history[e.resource].written = true;
 
     for (size_t li = 0; li < g.lists().size(); ++li) {
       const CommandList& list = *g.lists()[li];
