@@ -201,9 +201,8 @@ TEST(ReferenceModel, CatchesAStateLeftThatRestDoesNotDescribe) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compiler findings of the property test, each reduced to a minimal recording. They fail against the
-// current compiler and are DISABLED_ until src/plan is fixed; run them with
-// --gtest_also_run_disabled_tests. `redundant` lists barriers whose deletion the model does not notice.
+// Compiler findings of the property test, each reduced to a minimal recording and kept as a regression
+// test after the compiler was fixed. `redundant` lists barriers whose deletion the model does not notice.
 
 struct Finding {
   ResourceTable rt;

@@ -11,6 +11,8 @@ namespace baton::cli {
 void register_compile(CLI::App& app, int& exit_code);
 // Runs the built-in demo (what `baton` with no arguments does).
 int run_demo();
+// `baton demo [--recording]`: the demo (like no arguments), or the demo frame as a JSON recording.
+void register_demo(CLI::App& app, int& exit_code);
 #ifdef BATON_HAVE_VALIDATE
 void register_validate(CLI::App& app, int& exit_code);  // baton validate / emit-trace / triage
 #endif
