@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -129,12 +130,60 @@ struct State {
 };
 std::string to_string(const State& s);
 
+// The sync scope of the given shader stages.
+constexpr SyncMask shading_sync(Stages s) {
+  SyncMask m = 0;
+  if (s & static_cast<Stages>(Stage::vertex)) m |= sync::vertex_shading;
+  if (s & static_cast<Stages>(Stage::pixel)) m |= sync::pixel_shading;
+  if (s & static_cast<Stages>(Stage::compute)) m |= sync::compute_shading;
+  return m;
+}
 // The sync scope of one access performed in the given shader stages.
-SyncMask sync_of(Access a, Stages stages);
-// The single-access layout of an access on a texture (Layout::none for buffers).
-Layout layout_of(Access a);
+constexpr SyncMask sync_of(Access a, Stages st) {
+  switch (a) {
+    case Access::render_target: return sync::render_target;
+    case Access::depth_write:
+    case Access::depth_read: return sync::depth_stencil;
+    case Access::shader_resource:
+    case Access::unordered_access:
+    case Access::constant_buffer: return shading_sync(st == kNoStages ? kAllShading : st);
+    case Access::copy_source:
+    case Access::copy_dest: return sync::copy;
+    case Access::resolve_source:
+    case Access::resolve_dest: return sync::resolve;
+    case Access::vertex_buffer: return sync::vertex_input;
+    case Access::index_buffer: return sync::index_input;
+    case Access::indirect_argument: return sync::execute_indirect;
+    case Access::present: return sync::all;
+    case Access::host_read:
+    case Access::host_write: return sync::host;
+  }
+  return sync::all;
+}
+
+// The single-access layout of an access on a texture (never asked for buffer-only accesses).
+constexpr Layout layout_of(Access a) {
+  switch (a) {
+    case Access::render_target: return Layout::render_target;
+    case Access::depth_write: return Layout::depth_write;
+    case Access::depth_read: return Layout::depth_read;
+    case Access::shader_resource: return Layout::shader_resource;
+    case Access::unordered_access: return Layout::unordered_access;
+    case Access::copy_source: return Layout::copy_source;
+    case Access::copy_dest: return Layout::copy_dest;
+    case Access::resolve_source: return Layout::resolve_source;
+    case Access::resolve_dest: return Layout::resolve_dest;
+    case Access::present: return Layout::present;
+    default: return Layout::common;  // buffer-only accesses: never asked for on textures
+  }
+}
+
 // The layout for a set of read accesses on a texture; present only ever stands alone.
-Layout read_layout_of(AccessMask reads);
+constexpr Layout read_layout_of(AccessMask reads) {
+  if (reads != 0 && (reads & (reads - 1)) == 0) return layout_of(static_cast<Access>(std::countr_zero(reads)));
+  return Layout::generic_read;
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // Resources.

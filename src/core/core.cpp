@@ -35,13 +35,6 @@ constexpr std::array<std::string_view, 14> kLayoutNames = {
     "depth_write",   "depth_read",       "shader_resource", "unordered_access", "copy_source",
     "copy_dest",     "resolve_source",   "resolve_dest", "generic_read"};
 
-SyncMask shading_sync(Stages s) {
-  SyncMask m = 0;
-  if (s & static_cast<Stages>(Stage::vertex)) m |= sync::vertex_shading;
-  if (s & static_cast<Stages>(Stage::pixel)) m |= sync::pixel_shading;
-  if (s & static_cast<Stages>(Stage::compute)) m |= sync::compute_shading;
-  return m;
-}
 
 }  // namespace
 
@@ -114,48 +107,8 @@ std::string to_string(const State& s) {
   return fmt::format("{}@{}", out, sync_to_string(s.sync));
 }
 
-SyncMask sync_of(Access a, Stages st) {
-  switch (a) {
-    case Access::render_target: return sync::render_target;
-    case Access::depth_write:
-    case Access::depth_read: return sync::depth_stencil;
-    case Access::shader_resource:
-    case Access::unordered_access:
-    case Access::constant_buffer: return shading_sync(st == kNoStages ? kAllShading : st);
-    case Access::copy_source:
-    case Access::copy_dest: return sync::copy;
-    case Access::resolve_source:
-    case Access::resolve_dest: return sync::resolve;
-    case Access::vertex_buffer: return sync::vertex_input;
-    case Access::index_buffer: return sync::index_input;
-    case Access::indirect_argument: return sync::execute_indirect;
-    case Access::present: return sync::all;
-    case Access::host_read:
-    case Access::host_write: return sync::host;
-  }
-  return sync::all;
-}
 
-Layout layout_of(Access a) {
-  switch (a) {
-    case Access::render_target: return Layout::render_target;
-    case Access::depth_write: return Layout::depth_write;
-    case Access::depth_read: return Layout::depth_read;
-    case Access::shader_resource: return Layout::shader_resource;
-    case Access::unordered_access: return Layout::unordered_access;
-    case Access::copy_source: return Layout::copy_source;
-    case Access::copy_dest: return Layout::copy_dest;
-    case Access::resolve_source: return Layout::resolve_source;
-    case Access::resolve_dest: return Layout::resolve_dest;
-    case Access::present: return Layout::present;
-    default: return Layout::common;  // buffer-only accesses: never asked for on textures
-  }
-}
 
-Layout read_layout_of(AccessMask reads) {
-  if (std::has_single_bit(reads)) return layout_of(static_cast<Access>(std::countr_zero(reads)));
-  return Layout::generic_read;
-}
 
 std::string_view to_string(FormatClass f) {
   switch (f) {

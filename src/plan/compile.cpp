@@ -93,6 +93,7 @@ struct Scratch {
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadAcc>> acc;
   std::vector<uint8_t> seen;
+  std::vector<std::optional<State>> exit_state;  // per slot
 };
 
 Scratch& thread_scratch() {
@@ -105,6 +106,7 @@ class GroupCompiler {
   GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f) : rt_(rt), g_(g), f_(f) {
     ops_.clear();
     slot_res_.clear();
+    exit_state_.clear();
     use_box_.clear();
     pieces_.clear();
     ends_.clear();
@@ -141,6 +143,7 @@ class GroupCompiler {
           if (slot_of_[u.resource] == kNone) {
             slot_of_[u.resource] = static_cast<uint32_t>(slot_res_.size());
             slot_res_.push_back(u.resource);
+            exit_state_.push_back(compute_exit_state(u.resource));
           }
           use_box_.push_back(resolve(rt_[u.resource], u.range));
           ++uses;
@@ -299,7 +302,7 @@ class GroupCompiler {
     const bool never_written = !f_.entry_history[u.resource].written;
     const SyncMask need = sync_of(u.access, u.stages);
     RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
-    const std::optional<State> exit_state = exit_state_of(u.resource);
+    const std::optional<State>& exit_state = exit_state_[slot_of_[u.resource]];
     for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
       const Piece& p = pieces_[piece_first_[ui] + k];
       const State target = read_target(p, buffer, exit_state);
@@ -379,7 +382,7 @@ class GroupCompiler {
     // The discard opens every subresource straight into what this operation does with it: the write's
     // state, or the state of another use of the same operation (one barrier per subresource per point).
     RangeMap<State> into(full_box(d), target);
-    const std::optional<State> exit_state = exit_state_of(r);
+    const std::optional<State>& exit_state = exit_state_[slot_of_[r]];
     for (uint32_t i = 0; i < op.o->uses.size(); ++i) {
       const Use& u = op.o->uses[i];
       if (u.resource != r || &u == w) continue;
@@ -448,7 +451,7 @@ class GroupCompiler {
 
   // The state the group leaves the resource in: the next group's declared entry state, or rest for
   // textures. Buffers that are not handed on have none (they are never restored).
-  std::optional<State> exit_state_of(ResourceId r) const {
+  std::optional<State> compute_exit_state(ResourceId r) const {
     if (const GroupFacts::HandOn* h = hand_on_of(r)) return h->state;
     const ResourceDesc& d = rt_[r];
     if (d.type == ResourceType::buffer) return std::nullopt;
@@ -476,6 +479,9 @@ class GroupCompiler {
     // Points are small: a stable insertion sort by resource, in place.
     for (size_t i = 1; i < n; ++i)
       for (size_t j = i; j > 0 && b[j - 1].resource > b[j].resource; --j) std::swap(b[j - 1], b[j]);
+    bool shared = false;  // only barriers of one resource can merge
+    for (size_t i = 1; i < n && !shared; ++i) shared = b[i - 1].resource == b[i].resource;
+    if (!shared) return;
     auto same = [](const Barrier& x, const Barrier& y) {
       return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard;
     };
@@ -518,6 +524,7 @@ class GroupCompiler {
   std::vector<Piece>& pieces_ = scratch_.pieces;
   std::vector<std::pair<uint32_t, uint32_t>>& ends_ = scratch_.ends;  // (op, slot), latest op first
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
+  std::vector<std::optional<State>>& exit_state_ = scratch_.exit_state;
   CompiledGroup out_;
 };
 
