@@ -1,0 +1,362 @@
+// Neutral plan -> D3D12 legacy resource states. Unlike the other targets this one keeps the real
+// state of every subresource across the groups (one ExecuteCommandLists call each), because the
+// API changes states on its own: implicit promotion out of COMMON on first use and decay back to
+// COMMON when the call completes (REFERENCE.md). A barrier the API makes unnecessary is kept in the
+// view with omitted = true and the rule that made it so (invariant 7); later barriers name the
+// tracked real state as StateBefore.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "backends.hpp"
+#include "common.hpp"
+
+namespace baton {
+namespace {
+
+using lower_detail::Site;
+
+static_assert([] {
+  for (size_t i = 0; i < kD3D12LegacyTable.size(); ++i)
+    if (kD3D12LegacyTable[i].access != static_cast<Access>(i)) return false;
+  return true;
+}(), "kD3D12LegacyTable must have one row per Access, in enum order");
+
+constexpr uint32_t kLegacyWrites = D3D12_RESOURCE_STATE_RENDER_TARGET | D3D12_RESOURCE_STATE_UNORDERED_ACCESS |
+                                   D3D12_RESOURCE_STATE_DEPTH_WRITE | D3D12_RESOURCE_STATE_STREAM_OUT |
+                                   D3D12_RESOURCE_STATE_COPY_DEST | D3D12_RESOURCE_STATE_RESOLVE_DEST;
+// States a compute / copy list may name (REFERENCE.md, "Queue classes").
+constexpr uint32_t kComputeStates = D3D12_RESOURCE_STATE_VERTEX_AND_CONSTANT_BUFFER |
+                                    D3D12_RESOURCE_STATE_UNORDERED_ACCESS |
+                                    D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE |
+                                    D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT | D3D12_RESOURCE_STATE_COPY_DEST |
+                                    D3D12_RESOURCE_STATE_COPY_SOURCE;
+constexpr uint32_t kCopyStates = D3D12_RESOURCE_STATE_COPY_DEST | D3D12_RESOURCE_STATE_COPY_SOURCE;
+
+uint32_t queue_states(Queue q) {
+  switch (q) {
+    case Queue::direct: return ~uint32_t{0};
+    case Queue::compute: return kComputeStates;
+    case Queue::copy: return kCopyStates;
+  }
+  return 0;
+}
+
+const D3D12LegacyRow& row(Access a) { return kD3D12LegacyTable[static_cast<size_t>(a)]; }
+
+bool read_only(uint32_t s) { return (s & kLegacyWrites) == 0; }
+
+// Buffers and simultaneous-access textures promote to (and decay from) nearly everything.
+bool buffer_like(const ResourceDesc& d) { return d.type == ResourceType::buffer || d.simultaneous_access; }
+
+// Whether implicit promotion out of COMMON reaches the state of every access in the mask.
+bool promotable(AccessMask m, const ResourceDesc& d) {
+  if (m & kAnyAccess) return false;
+  for (int i = 0; i < kAccessCount; ++i) {
+    const auto a = static_cast<Access>(i);
+    if (!(m & bit(a))) continue;
+    if (!(buffer_like(d) ? row(a).promotes_buffer : row(a).promotes_texture)) return false;
+  }
+  return true;
+}
+
+struct Sub {
+  uint32_t state = D3D12_RESOURCE_STATE_COMMON;  // resources are created in COMMON
+  bool promoted = false;                         // reached its state by implicit promotion in this ECL
+};
+
+// What happens to one subresource.
+struct Decision {
+  bool transition = false;  // otherwise omitted
+  uint32_t before = 0, after = 0;
+  std::string why;
+  friend bool operator==(const Decision&, const Decision&) = default;
+};
+
+Decision decide(Sub& sub, uint32_t target, AccessMask target_access, const ResourceDesc& d, Reason reason,
+                bool decays_at_end) {
+  const uint32_t c = sub.state;
+  Decision dec{false, c, target, {}};
+  if (c == target) {
+    dec.why = reason == Reason::write_order ? "same-state write_order barrier has no legacy equivalent"
+                                            : fmt::format("already in {}", d3d12_state_name(static_cast<D3D12_RESOURCE_STATES>(c)));
+    return dec;
+  }
+  if (target == D3D12_RESOURCE_STATE_COMMON && (target_access & kAnyAccess) && decays_at_end) {
+    dec.why = "decays to COMMON when ExecuteCommandLists completes";
+    return dec;
+  }
+  if (c == D3D12_RESOURCE_STATE_COMMON && target != D3D12_RESOURCE_STATE_COMMON && promotable(target_access, d)) {
+    dec.why = "implicit promotion from COMMON";
+    sub.state = target;
+    sub.promoted = true;
+    return dec;
+  }
+  if (sub.promoted && read_only(c) && read_only(target) && target != D3D12_RESOURCE_STATE_COMMON &&
+      promotable(target_access, d)) {
+    dec.why = "implicit promotion: read states accumulate";
+    sub.state = c | target;
+    return dec;
+  }
+  // A read state that includes the wanted reads serves them as it is, except where the group hands
+  // the resource on: the resting contract (invariant 4) needs the exact state there.
+  const bool hands_on = reason == Reason::restore || reason == Reason::hand_on;
+  if (!hands_on && read_only(c) && read_only(target) && target != D3D12_RESOURCE_STATE_COMMON &&
+      (target & ~c) == 0) {
+    dec.why = fmt::format("already in {}", d3d12_state_name(static_cast<D3D12_RESOURCE_STATES>(c)));
+    return dec;
+  }
+  dec.transition = true;
+  sub.state = target;
+  sub.promoted = false;
+  return dec;
+}
+
+D3D12_RESOURCE_BARRIER transition(uint32_t subresource, uint32_t before, uint32_t after) {
+  D3D12_RESOURCE_BARRIER rb{};
+  rb.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+  rb.Flags = D3D12_RESOURCE_BARRIER_FLAG_NONE;
+  rb.Transition.pResource = nullptr;
+  rb.Transition.Subresource = subresource;
+  rb.Transition.StateBefore = static_cast<D3D12_RESOURCE_STATES>(before);
+  rb.Transition.StateAfter = static_cast<D3D12_RESOURCE_STATES>(after);
+  return rb;
+}
+
+D3D12_RESOURCE_BARRIER uav_barrier() {
+  D3D12_RESOURCE_BARRIER rb{};
+  rb.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+  rb.Flags = D3D12_RESOURCE_BARRIER_FLAG_NONE;
+  rb.UAV.pResource = nullptr;
+  return rb;
+}
+
+D3D12_RESOURCE_BARRIER aliasing_barrier() {
+  D3D12_RESOURCE_BARRIER rb{};
+  rb.Type = D3D12_RESOURCE_BARRIER_TYPE_ALIASING;
+  rb.Flags = D3D12_RESOURCE_BARRIER_FLAG_NONE;
+  rb.Aliasing.pResourceBefore = nullptr;  // NULL: any resource that shared the memory
+  rb.Aliasing.pResourceAfter = nullptr;
+  return rb;
+}
+
+std::string state_text(uint32_t s) { return d3d12_state_name(static_cast<D3D12_RESOURCE_STATES>(s)); }
+
+class LegacyLowering {
+ public:
+  LegacyLowering(const ResourceTable& t, const D3D12LegacyStates* initial) : resources_(t), real_(t.size()) {
+    if (!initial) return;
+    for (size_t r = 0; r < real_.size() && r < initial->resources.size(); ++r) {
+      const auto& in = initial->resources[r];
+      if (in.empty()) continue;
+      if (in.size() != full_box(t[static_cast<ResourceId>(r)]).volume())
+        throw Error(fmt::format("resource '{}': initial legacy states name {} subresources, it has {}",
+                                t[static_cast<ResourceId>(r)].name, in.size(),
+                                full_box(t[static_cast<ResourceId>(r)]).volume()));
+      for (const D3D12_RESOURCE_STATES st : in) real_[r].push_back(Sub{static_cast<uint32_t>(st), false});
+    }
+  }
+
+  D3D12LegacyStates states() const {
+    D3D12LegacyStates out;
+    out.resources.resize(real_.size());
+    for (size_t r = 0; r < real_.size(); ++r)
+      for (const Sub& s : real_[r]) out.resources[r].push_back(static_cast<D3D12_RESOURCE_STATES>(s.state));
+    return out;
+  }
+
+  void lower_point(const Site& site, D3D12LegacyPoint& point, LoweredPoint* view) {
+    for (const Barrier& b : site.list.barriers_at(site.point)) lower_barrier(site, b, point, view);
+  }
+
+  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md).
+  void end_group(Queue q) {
+    for (size_t r = 0; r < real_.size(); ++r) {
+      const bool all_decay = q == Queue::copy || buffer_like(resources_[static_cast<ResourceId>(r)]);
+      for (Sub& s : real_[r]) {
+        if (all_decay || (s.promoted && read_only(s.state))) s.state = D3D12_RESOURCE_STATE_COMMON;
+        s.promoted = false;
+      }
+    }
+  }
+
+ private:
+  std::vector<Sub>& subs(ResourceId id) {
+    std::vector<Sub>& v = real_[id];
+    if (v.empty()) v.resize(static_cast<size_t>(full_box(resources_[id]).volume()));
+    return v;
+  }
+
+  void lower_barrier(const Site& site, const Barrier& b, D3D12LegacyPoint& point, LoweredPoint* view) {
+    // Neutral queue rules first (the legacy states are checked below, on the real states).
+    lower_detail::check_queue(site, b);
+    LoweredBarrier v;
+    v.resource = b.resource;
+    v.range = lower_detail::range_text(resources_, b);
+    v.reason = b.reason;
+    auto emit = [&](LoweredBarrier lb) {
+      if (view) view->barriers.push_back(std::move(lb));
+    };
+
+    if (b.resource == kGlobalResource) {
+      // Legacy barriers have no global form; a UAV barrier on NULL orders every UAV access, and
+      // state changes are never pending across it.
+      point.barriers.push_back(uav_barrier());
+      point.resources.push_back(kGlobalResource);
+      v.before = v.after = "UAV(NULL)";
+      v.note = "UAV barrier on NULL: the closest legacy form of a full barrier";
+      emit(std::move(v));
+      return;
+    }
+    const ResourceDesc& d = resources_[b.resource];
+    const Queue q = site.list.queue;
+    const uint32_t target = lower_d3d12_legacy_state(b.after);
+
+    if (lower_detail::is_first_touch(b.before) && d.placed) {
+      // Activating a placed (aliased) resource: the aliasing barrier orders it after whatever used
+      // the memory before.
+      point.barriers.push_back(aliasing_barrier());
+      point.resources.push_back(b.resource);
+      LoweredBarrier a = v;
+      a.before = "ALIASING(NULL)";
+      a.after = "ALIASING";
+      a.note = "aliasing barrier (NULL -> resource)";
+      emit(std::move(a));
+    }
+    if (b.reason == Reason::uav_order) {
+      point.barriers.push_back(uav_barrier());
+      point.resources.push_back(b.resource);
+      v.before = v.after = "UNORDERED_ACCESS";
+      v.note = "UAV barrier";
+      emit(std::move(v));
+      return;
+    }
+    if (b.discard) point.discards.push_back(b.resource);
+
+    const bool decays = q == Queue::copy || buffer_like(d);
+    std::vector<Sub>& all = subs(b.resource);
+    // Decide per subresource, then group equal decisions (in first-seen order).
+    std::vector<Decision> classes;
+    std::vector<std::vector<uint32_t>> members;
+    for (uint32_t p = b.box.p0; p < b.box.p1; ++p)
+      for (uint32_t l = b.box.l0; l < b.box.l1; ++l)
+        for (uint32_t m = b.box.m0; m < b.box.m1; ++m) {
+          const uint32_t index = d3d12_subresource_index(d, m, l, p);
+          Sub& sub = all[index];
+          const Decision dec = decide(sub, target, b.after.access, d, b.reason, decays);
+          if (dec.transition) {
+            const uint32_t allowed = queue_states(q);
+            auto check = [&](uint32_t s, const char* side) {
+              if (s & ~allowed)
+                lower_detail::fail(site, b.resource,
+                                   fmt::format("subresource {}: state {} is not allowed on a {} list (D3D12 legacy, "
+                                               "{} side of a {} barrier)",
+                                               index, state_text(s & ~allowed), to_string(q), side,
+                                               to_string(b.reason)));
+            };
+            check(dec.before, "before");
+            check(dec.after, "after");
+          }
+          size_t c = 0;
+          while (c < classes.size() && !(classes[c] == dec)) ++c;
+          if (c == classes.size()) {
+            classes.push_back(dec);
+            members.emplace_back();
+          }
+          members[c].push_back(index);
+        }
+
+    const bool whole = b.box == full_box(d);
+    for (size_t c = 0; c < classes.size(); ++c) {
+      const Decision& dec = classes[c];
+      LoweredBarrier lb = v;
+      lb.before = state_text(dec.before);
+      lb.after = state_text(dec.after);
+      if (classes.size() > 1) {
+        std::string list;
+        for (uint32_t i : members[c]) list += (list.empty() ? "" : ",") + std::to_string(i);
+        lb.range += fmt::format(" [subresources {}]", list);
+      }
+      if (b.discard) lb.note = "DiscardResource after the barrier";
+      if (!dec.transition) {
+        lb.omitted = true;
+        lb.omitted_why = dec.why;
+        lb.api_barriers = 0;
+      } else if (whole && classes.size() == 1) {
+        point.barriers.push_back(transition(D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, dec.before, dec.after));
+        point.resources.push_back(b.resource);
+        lb.api_barriers = 1;
+      } else {
+        for (uint32_t i : members[c]) {
+          point.barriers.push_back(transition(i, dec.before, dec.after));
+          point.resources.push_back(b.resource);
+        }
+        lb.api_barriers = static_cast<uint32_t>(members[c].size());
+      }
+      emit(std::move(lb));
+    }
+  }
+
+  const ResourceTable& resources_;
+  std::vector<std::vector<Sub>> real_;  // per resource, per subresource index; empty = untouched, all COMMON
+};
+
+}  // namespace
+
+D3D12_RESOURCE_STATES lower_d3d12_legacy_state(const State& s) {
+  if (s.access & kAnyAccess) return D3D12_RESOURCE_STATE_COMMON;
+  // Shader reads split by stage; a state without stage information (no shading bit) names both.
+  constexpr SyncMask kShading = sync::vertex_shading | sync::pixel_shading | sync::compute_shading | sync::all;
+  const bool unknown = (s.sync & kShading) == 0;
+  const bool pixel = unknown || (s.sync & (sync::pixel_shading | sync::all)) != 0;
+  const bool non_pixel = unknown || (s.sync & (sync::vertex_shading | sync::compute_shading | sync::all)) != 0;
+  uint32_t out = 0;
+  for (int i = 0; i < kAccessCount; ++i) {
+    const auto a = static_cast<Access>(i);
+    if (!(s.access & bit(a))) continue;
+    if (pixel) out |= static_cast<uint32_t>(row(a).pixel);
+    if (non_pixel) out |= static_cast<uint32_t>(row(a).non_pixel);
+  }
+  return static_cast<D3D12_RESOURCE_STATES>(out);
+}
+
+namespace lower_detail {
+
+D3D12LegacyPlan lower_d3d12_legacy(const ResourceTable& resources, std::span<const CompiledGroup> groups,
+                                   const D3D12LegacyStates* initial, std::vector<LoweredGroup>* view) {
+  D3D12LegacyPlan plan;
+  if (view) *view = view_skeleton(groups);
+  LegacyLowering lowering(resources, initial);
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const CompiledGroup& g = groups[gi];
+    D3D12LegacyGroup& ng = plan.groups.emplace_back(D3D12LegacyGroup{g.name, g.queue, {}});
+    for (size_t li = 0; li < g.lists.size(); ++li) {
+      const CompiledList& l = g.lists[li];
+      D3D12LegacyList& nl = ng.lists.emplace_back(D3D12LegacyList{l.name, l.queue, {}});
+      for (size_t pi = 0; pi < l.points.size(); ++pi) {
+        const BarrierPoint& p = l.points[pi];
+        D3D12LegacyPoint np;
+        np.op = p.op;
+        np.where = p.where;
+        lowering.lower_point(Site{resources, g, l, p}, np, view ? &(*view)[gi].lists[li].points[pi] : nullptr);
+        if (!np.barriers.empty() || !np.discards.empty()) nl.points.push_back(std::move(np));
+      }
+    }
+    lowering.end_group(g.queue);
+  }
+  plan.final_states = lowering.states();
+  return plan;
+}
+
+}  // namespace lower_detail
+
+D3D12LegacyPlan lower_d3d12_legacy(const ResourceTable& resources, std::span<const CompiledGroup> groups) {
+  return lower_detail::lower_d3d12_legacy(resources, groups, nullptr, nullptr);
+}
+
+D3D12LegacyPlan lower_d3d12_legacy(const ResourceTable& resources, std::span<const CompiledGroup> groups,
+                                   const D3D12LegacyStates& initial) {
+  return lower_detail::lower_d3d12_legacy(resources, groups, &initial, nullptr);
+}
+
+}  // namespace baton

@@ -1,0 +1,330 @@
+// D3D12 legacy lowering: implicit promotion and decay make some barriers unnecessary; they stay in
+// the view as omitted, and later barriers start from the real (tracked) state.
+#include <gtest/gtest.h>
+
+#include "baton/lower_d3d12.hpp"
+#include "helpers.hpp"
+
+namespace baton {
+namespace {
+
+using test::barrier;
+using test::use;
+
+const LoweredBarrier& only(const std::vector<LoweredGroup>& v, size_t g = 0, size_t p = 0) {
+  return v.at(g).lists.at(0).points.at(p).barriers.at(0);
+}
+
+TEST(LowerLegacy, BufferFirstUseIsPromotedFromCommonAndOmitted) {
+  ResourceTable t;
+  const ResourceId b = t.add(test::buffer("particles"));
+  const State uav = use(t[b], Access::unordered_access, stages(Stage::compute));
+  const State srv = use(t[b], Access::shader_resource, stages(Stage::compute));
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::group("frame", Queue::direct,
+                           {test::list("sim", Queue::direct,
+                                       {{0, Where::before, {barrier(t, b, resting_state(t[b]), uav, Reason::from_rest)}},
+                                        {1, Where::before, {barrier(t, b, uav, srv, Reason::state_change)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  const LoweredBarrier& first = only(view);
+  EXPECT_TRUE(first.omitted);
+  EXPECT_EQ(first.omitted_why, "implicit promotion from COMMON");
+  EXPECT_EQ(first.before, "COMMON");
+  EXPECT_EQ(first.after, "UNORDERED_ACCESS");
+  const LoweredBarrier& second = only(view, 0, 1);
+  EXPECT_FALSE(second.omitted);
+  EXPECT_EQ(second.before, "UNORDERED_ACCESS");
+  EXPECT_EQ(second.after, "NON_PIXEL_SHADER_RESOURCE");
+  EXPECT_EQ(view[0].barrier_count(), 1u);
+  EXPECT_EQ(view[0].call_count(), 1u);
+
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, gs);
+  ASSERT_EQ(plan.groups[0].lists[0].points.size(), 1u);  // the promoted point needs no call
+  const D3D12LegacyPoint& p = plan.groups[0].lists[0].points[0];
+  EXPECT_EQ(p.op, 1u);
+  ASSERT_EQ(p.barriers.size(), 1u);
+  EXPECT_EQ(p.barriers[0].Type, D3D12_RESOURCE_BARRIER_TYPE_TRANSITION);
+  EXPECT_EQ(p.barriers[0].Transition.StateBefore, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+  EXPECT_EQ(p.barriers[0].Transition.StateAfter, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+  EXPECT_EQ(p.barriers[0].Transition.Subresource, D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES);
+  EXPECT_EQ(p.barriers[0].Transition.pResource, nullptr);
+  EXPECT_EQ(p.resources, std::vector<ResourceId>{b});
+}
+
+TEST(LowerLegacy, BufferDecaysToCommonBetweenGroups) {
+  ResourceTable t;
+  const ResourceId b = t.add(test::buffer("args"));
+  const State uav = use(t[b], Access::unordered_access, stages(Stage::compute));
+  const State args = use(t[b], Access::indirect_argument);
+  std::vector<CompiledGroup> gs;
+  // Group 1 leaves it explicitly in INDIRECT_ARGUMENT; buffers decay anyway.
+  gs.push_back(test::group("a", Queue::direct,
+                           {test::list("l", Queue::direct,
+                                       {{0, Where::before, {barrier(t, b, resting_state(t[b]), uav, Reason::from_rest)}},
+                                        {1, Where::before, {barrier(t, b, uav, args, Reason::state_change)}}})}));
+  gs.push_back(test::group("b", Queue::direct,
+                           {test::list("l2", Queue::direct,
+                                       {{0, Where::before, {barrier(t, b, resting_state(t[b]), uav, Reason::from_rest)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  const LoweredBarrier& again = only(view, 1);
+  EXPECT_TRUE(again.omitted);
+  EXPECT_EQ(again.before, "COMMON");
+}
+
+TEST(LowerLegacy, TextureShaderReadIsPromotedThenDecaysSoTheNextGroupStartsFromCommon) {
+  ResourceTable t;
+  const ResourceId tex = t.add(test::texture("albedo", bit(Access::shader_resource) | bit(Access::render_target)));
+  const State srv = use(t[tex], Access::shader_resource, stages(Stage::pixel));
+  const State rt = use(t[tex], Access::render_target);
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::single_group(Queue::direct, {barrier(t, tex, kFirstTouch, srv, Reason::first_touch)}));
+  gs.push_back(test::group("next", Queue::direct,
+                           {test::list("l", Queue::direct,
+                                       {{2, Where::before, {barrier(t, tex, resting_state(t[tex]), rt, Reason::from_rest)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  EXPECT_TRUE(only(view, 0).omitted);
+  EXPECT_EQ(only(view, 0).omitted_why, "implicit promotion from COMMON");
+  const LoweredBarrier& next = only(view, 1);
+  EXPECT_FALSE(next.omitted);
+  EXPECT_EQ(next.before, "COMMON");  // decayed: it was only promoted to a read state
+  EXPECT_EQ(next.after, "RENDER_TARGET");
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, gs);
+  EXPECT_TRUE(plan.groups[0].lists[0].points.empty());
+  EXPECT_EQ(plan.groups[1].lists[0].points.at(0).barriers.at(0).Transition.StateBefore, D3D12_RESOURCE_STATE_COMMON);
+}
+
+TEST(LowerLegacy, TexturePromotedToCopyDestOnDirectQueueDoesNotDecay) {
+  ResourceTable t;
+  const ResourceId tex = t.add(test::texture("lut", bit(Access::shader_resource) | bit(Access::copy_dest)));
+  const State cd = use(t[tex], Access::copy_dest);
+  const State srv = use(t[tex], Access::shader_resource, kAllShading);
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::single_group(Queue::direct, {barrier(t, tex, kFirstTouch, cd, Reason::first_touch)}));
+  gs.push_back(test::single_group(Queue::direct, {barrier(t, tex, cd, srv, Reason::entry_state)}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  EXPECT_TRUE(only(view, 0).omitted);
+  EXPECT_EQ(only(view, 1).before, "COPY_DEST");
+}
+
+TEST(LowerLegacy, EverythingOnACopyQueueDecays) {
+  ResourceTable t;
+  const ResourceId tex = t.add(test::texture("upload", bit(Access::copy_dest)));
+  const State cd = use(t[tex], Access::copy_dest);
+  const State srv = use(t[tex], Access::shader_resource, kAllShading);
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::single_group(Queue::copy, {barrier(t, tex, kFirstTouch, cd, Reason::first_touch)}));
+  gs.push_back(test::single_group(Queue::direct, {barrier(t, tex, cd, srv, Reason::entry_state)}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  EXPECT_TRUE(only(view, 0).omitted);
+  // COMMON again, and a texture may be promoted to a shader read: no barrier at all.
+  EXPECT_TRUE(only(view, 1).omitted);
+  EXPECT_EQ(only(view, 1).before, "COMMON");
+}
+
+TEST(LowerLegacy, DepthIsNeverPromoted) {
+  ResourceTable t;
+  const ResourceId depth = t.add(test::texture("depth", bit(Access::depth_write), FormatClass::depth));
+  const State dw = use(t[depth], Access::depth_write);
+  const auto view = lower(Api::d3d12_legacy, t, test::single(Queue::direct, {barrier(t, depth, kFirstTouch, dw, Reason::first_touch)}));
+  EXPECT_FALSE(only(view).omitted);
+  EXPECT_EQ(only(view).before, "COMMON");
+  EXPECT_EQ(only(view).after, "DEPTH_WRITE");
+  // Also for a simultaneous-access texture and for depth reads.
+  ResourceTable t2;
+  ResourceDesc d = test::texture("d2", bit(Access::depth_read), FormatClass::depth);
+  d.simultaneous_access = true;
+  const ResourceId r = t2.add(d);
+  const auto v2 = lower(Api::d3d12_legacy, t2,
+                        test::single(Queue::direct, {barrier(t2, r, kFirstTouch, use(t2[r], Access::depth_read), Reason::first_touch)}));
+  EXPECT_FALSE(only(v2).omitted);
+}
+
+TEST(LowerLegacy, RenderTargetOfAPlainTextureIsNotPromotedButOfASimultaneousOneIs) {
+  ResourceTable t;
+  const ResourceId plain = t.add(test::texture("plain", bit(Access::render_target)));
+  ResourceDesc sim = test::texture("sim", bit(Access::render_target));
+  sim.simultaneous_access = true;
+  const ResourceId simul = t.add(sim);
+  const auto view = lower(Api::d3d12_legacy, t,
+                          test::single(Queue::direct, {barrier(t, plain, kFirstTouch, use(t[plain], Access::render_target), Reason::first_touch),
+                                                       barrier(t, simul, kFirstTouch, use(t[simul], Access::render_target), Reason::first_touch)}));
+  const auto& bs = view[0].lists[0].points[0].barriers;
+  ASSERT_EQ(bs.size(), 2u);
+  EXPECT_FALSE(bs[0].omitted);
+  EXPECT_TRUE(bs[1].omitted);
+}
+
+TEST(LowerLegacy, PromotedReadStatesAccumulate) {
+  ResourceTable t;
+  const ResourceId b = t.add(test::buffer("b"));
+  const State srv = use(t[b], Access::shader_resource, stages(Stage::compute));
+  const State args = use(t[b], Access::indirect_argument);
+  const State uav = use(t[b], Access::unordered_access, stages(Stage::compute));
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::group("g", Queue::direct,
+                           {test::list("l", Queue::direct,
+                                       {{0, Where::before, {barrier(t, b, resting_state(t[b]), srv, Reason::from_rest)}},
+                                        {1, Where::before, {barrier(t, b, srv, args, Reason::state_change)}},
+                                        {2, Where::before, {barrier(t, b, args, uav, Reason::state_change)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  EXPECT_TRUE(only(view, 0, 0).omitted);
+  EXPECT_TRUE(only(view, 0, 1).omitted);
+  EXPECT_EQ(only(view, 0, 1).omitted_why, "implicit promotion: read states accumulate");
+  EXPECT_FALSE(only(view, 0, 2).omitted);
+  EXPECT_EQ(only(view, 0, 2).before, "NON_PIXEL_SHADER_RESOURCE|INDIRECT_ARGUMENT");
+}
+
+TEST(LowerLegacy, SameStateWriteOrderHasNoLegacyEquivalentAndUavOrderIsAUavBarrier) {
+  ResourceTable t;
+  const ResourceId rt = t.add(test::texture("rt", bit(Access::render_target)));
+  const ResourceId u = t.add(test::texture("u", bit(Access::unordered_access)));
+  const State rts = use(t[rt], Access::render_target);
+  const State uav = use(t[u], Access::unordered_access, stages(Stage::compute));
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::group("g", Queue::direct,
+                           {test::list("l", Queue::direct,
+                                       {{0, Where::before,
+                                         {barrier(t, rt, kFirstTouch, rts, Reason::first_touch),
+                                          barrier(t, u, kFirstTouch, uav, Reason::first_touch)}},
+                                        {1, Where::before,
+                                         {barrier(t, rt, rts, rts, Reason::write_order),
+                                          barrier(t, u, uav, uav, Reason::uav_order)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  const auto& bs = view[0].lists[0].points[1].barriers;
+  ASSERT_EQ(bs.size(), 2u);
+  EXPECT_TRUE(bs[0].omitted);
+  EXPECT_EQ(bs[0].omitted_why, "same-state write_order barrier has no legacy equivalent");
+  EXPECT_FALSE(bs[1].omitted);
+  EXPECT_EQ(bs[1].note, "UAV barrier");
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, gs);
+  const D3D12LegacyPoint& p = plan.groups[0].lists[0].points.at(1);
+  ASSERT_EQ(p.barriers.size(), 1u);
+  EXPECT_EQ(p.barriers[0].Type, D3D12_RESOURCE_BARRIER_TYPE_UAV);
+  EXPECT_EQ(p.resources[0], u);
+}
+
+TEST(LowerLegacy, PartialBoxBecomesOneTransitionPerSubresource) {
+  ResourceTable t;
+  ResourceDesc d = test::texture("mipped", bit(Access::render_target) | bit(Access::shader_resource));
+  d.mips = 3;
+  d.layers = 2;
+  d.planes = 2;
+  const ResourceId r = t.add(d);
+  const State rt = use(t[r], Access::render_target);
+  Barrier b = barrier(t, r, kFirstTouch, rt, Reason::first_touch);
+  b.box = Box{1, 3, 1, 2, 1, 2};  // mips 1..2 of layer 1, plane 1
+  const auto gs = test::single(Queue::direct, {b});
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, gs);
+  const auto& bars = plan.groups[0].lists[0].points.at(0).barriers;
+  ASSERT_EQ(bars.size(), 2u);
+  EXPECT_EQ(bars[0].Transition.Subresource, 1u + 1u * 3u + 1u * 3u * 2u);
+  EXPECT_EQ(bars[1].Transition.Subresource, 2u + 1u * 3u + 1u * 3u * 2u);
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  EXPECT_EQ(only(view).api_barriers, 2u);
+  EXPECT_EQ(view[0].barrier_count(), 2u);
+  EXPECT_EQ(view[0].call_count(), 1u);
+}
+
+TEST(LowerLegacy, MixedRealStatesSplitOneNeutralBarrier) {
+  ResourceTable t;
+  ResourceDesc d = test::texture("chain", bit(Access::unordered_access) | bit(Access::shader_resource));
+  d.mips = 2;
+  const ResourceId r = t.add(d);
+  const State uav = use(t[r], Access::unordered_access, stages(Stage::compute));
+  const State srv = use(t[r], Access::shader_resource, stages(Stage::compute));
+  Barrier mip0 = barrier(t, r, kFirstTouch, uav, Reason::first_touch);
+  mip0.box = Box{0, 1, 0, 1, 0, 1};
+  // Mip 0 is explicitly UNORDERED_ACCESS; mip 1 is still COMMON and promotes to a shader read.
+  const auto view = lower(Api::d3d12_legacy, t,
+                          std::vector<CompiledGroup>{test::group(
+                              "g", Queue::direct,
+                              {test::list("l", Queue::direct,
+                                          {{0, Where::before, {mip0}},
+                                           {1, Where::before, {barrier(t, r, uav, srv, Reason::state_change)}}})})});
+  const auto& bs = view[0].lists[0].points[1].barriers;
+  ASSERT_EQ(bs.size(), 2u);
+  EXPECT_FALSE(bs[0].omitted);
+  EXPECT_EQ(bs[0].before, "UNORDERED_ACCESS");
+  EXPECT_EQ(bs[0].range, "all [subresources 0]");
+  EXPECT_TRUE(bs[1].omitted);
+  EXPECT_EQ(bs[1].before, "COMMON");
+}
+
+TEST(LowerLegacy, PlacedFirstTouchGetsAliasingBarrierAndDiscard) {
+  ResourceTable t;
+  ResourceDesc d = test::texture("transient", bit(Access::render_target));
+  d.placed = true;
+  const ResourceId r = t.add(d);
+  const auto gs = test::single(Queue::direct,
+                               {barrier(t, r, kFirstTouch, use(t[r], Access::render_target), Reason::discard, true)});
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, gs);
+  const D3D12LegacyPoint& p = plan.groups[0].lists[0].points.at(0);
+  ASSERT_EQ(p.barriers.size(), 2u);
+  EXPECT_EQ(p.barriers[0].Type, D3D12_RESOURCE_BARRIER_TYPE_ALIASING);
+  EXPECT_EQ(p.barriers[1].Type, D3D12_RESOURCE_BARRIER_TYPE_TRANSITION);
+  EXPECT_EQ(p.barriers[1].Transition.StateAfter, D3D12_RESOURCE_STATE_RENDER_TARGET);
+  EXPECT_EQ(p.discards, std::vector<ResourceId>{r});
+  EXPECT_EQ(lower(Api::d3d12_legacy, t, gs)[0].barrier_count(), 2u);
+}
+
+TEST(LowerLegacy, GlobalBarrierIsAUavBarrierOnNull) {
+  ResourceTable t;
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, test::single(Queue::direct, {test::global_barrier()}));
+  const D3D12LegacyPoint& p = plan.groups[0].lists[0].points.at(0);
+  ASSERT_EQ(p.barriers.size(), 1u);
+  EXPECT_EQ(p.barriers[0].Type, D3D12_RESOURCE_BARRIER_TYPE_UAV);
+  EXPECT_EQ(p.barriers[0].UAV.pResource, nullptr);
+  EXPECT_EQ(p.resources[0], kGlobalResource);
+}
+
+}  // namespace
+}  // namespace baton
+
+namespace baton {
+namespace {
+
+TEST(LowerLegacy, RestoreNeedsTheExactRestingStateNotASuperset) {
+  // A merged read (SRV + copy source) must go back to exactly the resting SRV state at group end,
+  // or the next frame's StateBefore would not match the real state.
+  ResourceTable t;
+  const ResourceId r = t.add(test::texture("taa", bit(Access::shader_resource) | bit(Access::render_target)));
+  const State rt = test::use(t[r], Access::render_target);
+  const State merged{sync::pixel_shading | sync::copy, bit(Access::shader_resource) | bit(Access::copy_source),
+                     Layout::generic_read};
+  std::vector<CompiledGroup> groups;
+  groups.push_back(test::group(
+      "g", Queue::direct,
+      {test::list("l", Queue::direct,
+                  {{0, Where::before, {test::barrier(t, r, kFirstTouch, rt, Reason::first_touch)}},
+                   {1, Where::before, {test::barrier(t, r, rt, merged, Reason::read_merge)}},
+                   {1, Where::after, {test::barrier(t, r, merged, resting_state(t[r]), Reason::restore)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, groups);
+  const LoweredBarrier& restore = view[0].lists[0].points[2].barriers.at(0);
+  EXPECT_FALSE(restore.omitted);
+  EXPECT_EQ(restore.before, "PIXEL_SHADER_RESOURCE|COPY_SOURCE");
+  EXPECT_EQ(restore.after, "PIXEL_SHADER_RESOURCE|NON_PIXEL_SHADER_RESOURCE");
+}
+
+TEST(LowerLegacy, FinalStatesCarryIntoTheNextFrame) {
+  ResourceTable t;
+  const ResourceId r = t.add(test::texture("rt", bit(Access::render_target)));
+  const ResourceId b = t.add(test::buffer("b"));
+  const State rt = test::use(t[r], Access::render_target);
+  const State uav = test::use(t[b], Access::unordered_access, stages(Stage::compute));
+  const auto frame1 = test::single(Queue::direct, {test::barrier(t, r, kFirstTouch, rt, Reason::first_touch),
+                                                    test::barrier(t, b, kFirstTouchBuffer, uav, Reason::first_touch)});
+  const D3D12LegacyPlan p1 = lower_d3d12_legacy(t, frame1);
+  ASSERT_EQ(p1.final_states.resources.size(), 2u);
+  EXPECT_EQ(p1.final_states.resources[r], std::vector<D3D12_RESOURCE_STATES>{D3D12_RESOURCE_STATE_RENDER_TARGET});
+  EXPECT_EQ(p1.final_states.resources[b], std::vector<D3D12_RESOURCE_STATES>{D3D12_RESOURCE_STATE_COMMON});
+  // Frame 2 starts from rest (render target): already there, nothing to do.
+  const auto frame2 = test::single(Queue::direct, {test::barrier(t, r, resting_state(t[r]), rt, Reason::from_rest)});
+  const D3D12LegacyPlan p2 = lower_d3d12_legacy(t, frame2, p1.final_states);
+  EXPECT_TRUE(p2.groups[0].lists[0].points.empty());
+  // Without the carried states the lowering would wrongly believe it is COMMON.
+  const D3D12LegacyPlan fresh = lower_d3d12_legacy(t, frame2);
+  EXPECT_EQ(fresh.groups[0].lists[0].points.size(), 1u);
+}
+
+}  // namespace
+}  // namespace baton
