@@ -77,8 +77,10 @@ History fresh_history(const ResourceTable& t);
 
 // Per-group facts decided by the serial plan.
 struct GroupFacts {
-  // History at the start of the group, for every resource.
-  History entry_history;
+  // History at the start of the group of every resource the group touches, sorted by resource (sparse,
+  // so that planning many small groups over many resources stays linear).
+  std::vector<std::pair<ResourceId, ResourceHistory>> entry_history;
+  ResourceHistory history_of(ResourceId r) const;
   // The initializing discards this group owns: (list, op, resource).
   struct DiscardOwner {
     uint32_t list = 0, op = 0;

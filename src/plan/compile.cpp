@@ -94,6 +94,7 @@ struct Scratch {
   std::vector<RangeMap<ReadAcc>> acc;
   std::vector<uint8_t> seen;
   std::vector<std::optional<State>> exit_state;  // per slot
+  std::vector<uint8_t> never_written;             // per slot, from the group's entry history
 };
 
 Scratch& thread_scratch() {
@@ -215,6 +216,7 @@ class GroupCompiler {
   void forward() {
     cur_.clear();
     cur_.resize(slot_res_.size());
+    never_written_.assign(slot_res_.size(), 0);
     size_t next_discard = 0;
     std::vector<GroupFacts::DiscardOwner> discards = f_.discards;
     std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
@@ -256,13 +258,15 @@ class GroupCompiler {
     for (const EntryState& e : g_.lists()[list]->entry_states())
       if (e.resource == r) entry = &e;
     // Work before the group may have written the resource unless its history says otherwise.
-    t.dirty = f_.entry_history[r].written;
+    const ResourceHistory hist = f_.history_of(r);
+    never_written_[s] = !hist.written;
+    t.dirty = hist.written;
     if (entry) {
       t.state = state_of_use(d, entry->access, entry->stages);
       t.origin = Origin::entry;
       // A declared write state stands for a write done before the group, outside Baton's history.
       t.dirty = t.dirty || (t.state.access & kWriteAccesses) != 0;
-    } else if (!f_.entry_history[r].touched) {
+    } else if (!hist.touched) {
       t.state = d.type == ResourceType::buffer ? kFirstTouchBuffer : kFirstTouch;
       t.origin = Origin::first_touch;
     } else {
@@ -299,9 +303,9 @@ class GroupCompiler {
     const uint32_t ui = op.first_use + i;
     const ResourceDesc& d = rt_[u.resource];
     const bool buffer = d.type == ResourceType::buffer;
-    const bool never_written = !f_.entry_history[u.resource].written;
-    const SyncMask need = sync_of(u.access, u.stages);
     RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
+    const bool never_written = never_written_[slot_of_[u.resource]] != 0;
+    const SyncMask need = sync_of(u.access, u.stages);
     const std::optional<State>& exit_state = exit_state_[slot_of_[u.resource]];
     for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
       const Piece& p = pieces_[piece_first_[ui] + k];
@@ -525,6 +529,7 @@ class GroupCompiler {
   std::vector<std::pair<uint32_t, uint32_t>>& ends_ = scratch_.ends;  // (op, slot), latest op first
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
   std::vector<std::optional<State>>& exit_state_ = scratch_.exit_state;
+  std::vector<uint8_t>& never_written_ = scratch_.never_written;
   CompiledGroup out_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <unordered_map>
 
 #include "baton/plan.hpp"
 
@@ -42,6 +43,14 @@ size_t CompiledGroup::point_count() const {
 }
 
 History fresh_history(const ResourceTable& t) { return History(t.size()); }
+
+ResourceHistory GroupFacts::history_of(ResourceId r) const {
+  const auto it = std::lower_bound(entry_history.begin(), entry_history.end(), r,
+                                   [](const auto& e, ResourceId x) { return e.first < x; });
+  if (it == entry_history.end() || it->first != r)
+    throw Error(fmt::format("internal: no entry history for resource id {} (the group does not touch it)", r));
+  return it->second;
+}
 
 State state_of_use(const ResourceDesc& d, Access a, Stages s) {
   return State{sync_of(a, s), bit(a), d.type == ResourceType::buffer ? Layout::none : layout_of(a)};
@@ -147,17 +156,23 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   std::vector<uint32_t> first_list(rt.size(), kNone);  // per group scan: first list touching it
   std::vector<Box> boxes;
   std::vector<uint32_t> scratch;
+  std::unordered_map<ResourceId, ResourceHistory> group_start;
 
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     const CommandListGroup& g = *groups[gi];
     GroupFacts& facts = out.groups[gi];
-    facts.entry_history = history;
     std::vector<ResourceId> touched_here;
+    // History as the group starts, for the resources it touches (kept before this group changes it).
+    const auto entry_snapshot = [&](ResourceId r) { return group_start.count(r) ? group_start[r] : history[r]; };
+    group_start.clear();
     // A declared entry state that writes stands for a write done before the group outside Baton: the
     // contents exist (no initializing discard) and later groups must treat them as written.
     for (const CommandList* list : g.lists())
       for (const EntryState& e : list->entry_states())
-        if (e.resource < rt.size() && is_write(e.access)) history[e.resource].written = true;
+        if (e.resource < rt.size() && is_write(e.access)) {
+          group_start.emplace(e.resource, history[e.resource]);
+          history[e.resource].written = true;
+        }
 
     for (size_t li = 0; li < g.lists().size(); ++li) {
       const CommandList& list = *g.lists()[li];
@@ -182,6 +197,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
             touched_here.push_back(r);
+            facts.entry_history.push_back({r, entry_snapshot(r)});
           }
           if (is_write(u.access) && !history[r].written) {
             if (needs_discard(rt[r]))
@@ -215,6 +231,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         }
       }
     }
+    std::sort(facts.entry_history.begin(), facts.entry_history.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
     for (ResourceId r : touched_here) {
       last_group[r] = static_cast<uint32_t>(gi);
       first_list[r] = kNone;
