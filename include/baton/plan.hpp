@@ -77,8 +77,9 @@ History fresh_history(const ResourceTable& t);
 
 // Per-group facts decided by the serial plan.
 struct GroupFacts {
-  // History at the start of the group of every resource the group touches, sorted by resource (sparse,
-  // so that planning many small groups over many resources stays linear).
+  // History at the start of the group of every resource the group touches, in the order the group first
+  // touches them (lists in order, operations in order, uses in order), which is the compiler's own
+  // order; sparse, so that planning many small groups over many resources stays linear.
   std::vector<std::pair<ResourceId, ResourceHistory>> entry_history;
   ResourceHistory history_of(ResourceId r) const;
   // The initializing discards this group owns: (list, op, resource).

@@ -93,6 +93,8 @@ struct Scratch {
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadAcc>> acc;
   std::vector<uint8_t> seen;
+  std::vector<ReadAcc> whole_acc;
+  std::vector<uint8_t> whole_only;  // per slot: every use in the group covers the whole resource
   std::vector<std::optional<State>> exit_state;  // per slot
   std::vector<uint8_t> never_written;             // per slot, from the group's entry history
 };
@@ -108,6 +110,7 @@ class GroupCompiler {
     ops_.clear();
     slot_res_.clear();
     exit_state_.clear();
+    whole_only_.clear();
     use_box_.clear();
     pieces_.clear();
     ends_.clear();
@@ -145,8 +148,11 @@ class GroupCompiler {
             slot_of_[u.resource] = static_cast<uint32_t>(slot_res_.size());
             slot_res_.push_back(u.resource);
             exit_state_.push_back(compute_exit_state(u.resource));
+            whole_only_.push_back(1);
           }
-          use_box_.push_back(resolve(rt_[u.resource], u.range));
+          const ResourceDesc& d = rt_[u.resource];
+          use_box_.push_back(resolve(d, u.range));
+          if (use_box_.back() != full_box(d)) whole_only_[slot_of_[u.resource]] = 0;
           ++uses;
         }
       }
@@ -164,9 +170,11 @@ class GroupCompiler {
   // Pass 1 (reverse order): merged read runs and last uses.
   void backward() {
     std::vector<RangeMap<ReadAcc>>& acc = scratch_.acc;
+    std::vector<ReadAcc>& whole_acc = scratch_.whole_acc;  // resources only ever used whole: one box
     std::vector<uint8_t>& seen = scratch_.seen;
     acc.clear();
     acc.resize(slot_res_.size());
+    whole_acc.assign(slot_res_.size(), ReadAcc{0, 0, true});
     seen.assign(slot_res_.size(), 0);
     for (size_t gi = ops_.size(); gi-- > 0;) {
       const OpRef& op = ops_[gi];
@@ -176,14 +184,20 @@ class GroupCompiler {
         if (!seen[s]) {
           seen[s] = 1;
           ends_.push_back({static_cast<uint32_t>(gi), s});
-          acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{0, 0, true});
+          if (!whole_only_[s]) acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{0, 0, true});
         }
       }
       for (size_t i = 0; i < uses.size(); ++i) {
         const Use& u = uses[i];
         if (is_write(u.access) || u.access == Access::present) continue;
         const SyncMask sy = sync_of(u.access, u.stages);
-        RangeMap<ReadAcc>& m = acc[slot_of_[u.resource]];
+        const uint32_t s = slot_of_[u.resource];
+        if (whole_only_[s]) {
+          whole_acc[s].access |= bit(u.access);
+          whole_acc[s].sync |= sy;
+          continue;
+        }
+        RangeMap<ReadAcc>& m = acc[s];
         m.update(use_box_[op.first_use + i], [&](const Box&, ReadAcc& a) {
           a.access |= bit(u.access);
           a.sync |= sy;
@@ -194,11 +208,15 @@ class GroupCompiler {
         const Use& u = uses[i];
         if (is_write(u.access)) continue;
         const uint32_t ui = op.first_use + static_cast<uint32_t>(i);
+        const uint32_t s = slot_of_[u.resource];
         piece_first_[ui] = static_cast<uint32_t>(pieces_.size());
         if (u.access == Access::present) {
           pieces_.push_back({use_box_[ui], bit(Access::present), sync::all, false});
+        } else if (whole_only_[s]) {
+          const ReadAcc& a = whole_acc[s];
+          pieces_.push_back({use_box_[ui], a.access, a.sync, a.to_end});
         } else {
-          acc[slot_of_[u.resource]].for_each(use_box_[ui], [&](const Box& b, const ReadAcc& a) {
+          acc[s].for_each(use_box_[ui], [&](const Box& b, const ReadAcc& a) {
             pieces_.push_back({b, a.access, a.sync, a.to_end});
           });
         }
@@ -207,8 +225,12 @@ class GroupCompiler {
       // A write (or a present, which never merges with other reads) ends the run before it.
       for (size_t i = 0; i < uses.size(); ++i) {
         const Use& u = uses[i];
-        if (is_write(u.access) || u.access == Access::present)
-          acc[slot_of_[u.resource]].assign(use_box_[op.first_use + i], ReadAcc{0, 0, false});
+        if (!is_write(u.access) && u.access != Access::present) continue;
+        const uint32_t s = slot_of_[u.resource];
+        if (whole_only_[s])
+          whole_acc[s] = ReadAcc{0, 0, false};
+        else
+          acc[s].assign(use_box_[op.first_use + i], ReadAcc{0, 0, false});
       }
     }
   }
@@ -258,7 +280,10 @@ class GroupCompiler {
     for (const EntryState& e : g_.lists()[list]->entry_states())
       if (e.resource == r) entry = &e;
     // Work before the group may have written the resource unless its history says otherwise.
-    const ResourceHistory hist = f_.history_of(r);
+    // The plan lists the group's resources in first-touch order, which is the slot order.
+    if (s >= f_.entry_history.size() || f_.entry_history[s].first != r)
+      throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
+    const ResourceHistory hist = f_.entry_history[s].second;
     never_written_[s] = !hist.written;
     t.dirty = hist.written;
     if (entry) {
@@ -530,6 +555,7 @@ class GroupCompiler {
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
   std::vector<std::optional<State>>& exit_state_ = scratch_.exit_state;
   std::vector<uint8_t>& never_written_ = scratch_.never_written;
+  std::vector<uint8_t>& whole_only_ = scratch_.whole_only;
   CompiledGroup out_;
 };
 

@@ -45,11 +45,9 @@ size_t CompiledGroup::point_count() const {
 History fresh_history(const ResourceTable& t) { return History(t.size()); }
 
 ResourceHistory GroupFacts::history_of(ResourceId r) const {
-  const auto it = std::lower_bound(entry_history.begin(), entry_history.end(), r,
-                                   [](const auto& e, ResourceId x) { return e.first < x; });
-  if (it == entry_history.end() || it->first != r)
-    throw Error(fmt::format("internal: no entry history for resource id {} (the group does not touch it)", r));
-  return it->second;
+  for (const auto& [id, h] : entry_history)
+    if (id == r) return h;
+  throw Error(fmt::format("internal: no entry history for resource id {} (the group does not touch it)", r));
 }
 
 State state_of_use(const ResourceDesc& d, Access a, Stages s) {
@@ -163,7 +161,11 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
     GroupFacts& facts = out.groups[gi];
     std::vector<ResourceId> touched_here;
     // History as the group starts, for the resources it touches (kept before this group changes it).
-    const auto entry_snapshot = [&](ResourceId r) { return group_start.count(r) ? group_start[r] : history[r]; };
+    const auto entry_snapshot = [&](ResourceId r) {
+      if (group_start.empty()) return history[r];
+      const auto it = group_start.find(r);
+      return it == group_start.end() ? history[r] : it->second;
+    };
     group_start.clear();
     // A declared entry state that writes stands for a write done before the group outside Baton: the
     // contents exist (no initializing discard) and later groups must treat them as written.
@@ -231,8 +233,6 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         }
       }
     }
-    std::sort(facts.entry_history.begin(), facts.entry_history.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
     for (ResourceId r : touched_here) {
       last_group[r] = static_cast<uint32_t>(gi);
       first_list[r] = kNone;
