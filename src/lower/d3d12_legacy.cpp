@@ -73,8 +73,22 @@ struct Decision {
   friend bool operator==(const Decision&, const Decision&) = default;
 };
 
-Decision decide(Sub& sub, uint32_t target, AccessMask target_access, const ResourceDesc& d, Reason reason,
-                bool decays_at_end) {
+Decision decide(Sub& sub, const State& neutral_before, uint32_t target, AccessMask target_access,
+                const ResourceDesc& d, Reason reason, bool decays_at_end) {
+  // The neutral plan has no barrier where a first use needs none (a buffer's first touch), so the real
+  // state can have left COMMON by implicit promotion at a use this pass never saw. When the barrier's
+  // before-state was produced by a use inside this group, it says which one.
+  const bool before_from_this_group = reason != Reason::first_touch && reason != Reason::entry_state &&
+                                      reason != Reason::from_rest && reason != Reason::discard &&
+                                      reason != Reason::full_barrier;
+  if (before_from_this_group && sub.state == D3D12_RESOURCE_STATE_COMMON && neutral_before.access != 0 &&
+      !(neutral_before.access & kAnyAccess) && promotable(neutral_before.access, d)) {
+    const uint32_t used = lower_d3d12_legacy_state(neutral_before);
+    if (used != D3D12_RESOURCE_STATE_COMMON) {
+      sub.state = used;
+      sub.promoted = true;
+    }
+  }
   const uint32_t c = sub.state;
   Decision dec{false, c, target, {}};
   if (c == target) {
@@ -243,7 +257,7 @@ class LegacyLowering {
         for (uint32_t m = b.box.m0; m < b.box.m1; ++m) {
           const uint32_t index = d3d12_subresource_index(d, m, l, p);
           Sub& sub = all[index];
-          const Decision dec = decide(sub, target, b.after.access, d, b.reason, decays);
+          const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, decays);
           if (dec.transition) {
             const uint32_t allowed = queue_states(q);
             auto check = [&](uint32_t s, const char* side) {

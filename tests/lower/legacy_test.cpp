@@ -51,6 +51,26 @@ TEST(LowerLegacy, BufferFirstUseIsPromotedFromCommonAndOmitted) {
   EXPECT_EQ(p.resources, std::vector<ResourceId>{b});
 }
 
+// A buffer's first-ever touch needs no neutral barrier, so the legacy pass never sees the use that
+// implicitly promoted it; the next barrier's before-state (produced inside the group) tells it, and the
+// change of use out of that promoted write state must be an explicit transition (found by the validator
+// on the demo: particles promoted to UNORDERED_ACCESS, then read as vertex buffer).
+TEST(LowerLegacy, UnseenPromotionToAWriteStateNeedsAnExplicitTransitionAfterIt) {
+  ResourceTable t;
+  const ResourceId b = t.add(test::buffer("particles"));
+  const State uav = use(t[b], Access::unordered_access, stages(Stage::compute));
+  const State vb = use(t[b], Access::vertex_buffer);
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::group("frame", Queue::direct,
+                           {test::list("draw", Queue::direct,
+                                       {{1, Where::before, {barrier(t, b, uav, vb, Reason::state_change)}}})}));
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  const LoweredBarrier& x = only(view);
+  EXPECT_FALSE(x.omitted) << x.omitted_why;
+  EXPECT_EQ(x.before, "UNORDERED_ACCESS");
+  EXPECT_EQ(x.after, "VERTEX_AND_CONSTANT_BUFFER");
+}
+
 TEST(LowerLegacy, BufferDecaysToCommonBetweenGroups) {
   ResourceTable t;
   const ResourceId b = t.add(test::buffer("args"));
