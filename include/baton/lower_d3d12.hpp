@@ -44,9 +44,11 @@ inline constexpr std::array<D3D12EnhancedRow, kAccessCount> kD3D12EnhancedTable 
      D3D12_BARRIER_LAYOUT_SHADER_RESOURCE, false},
     {Access::unordered_access, D3D12_BARRIER_SYNC_ALL_SHADING, D3D12_BARRIER_ACCESS_UNORDERED_ACCESS,
      D3D12_BARRIER_LAYOUT_UNORDERED_ACCESS, false},
-    {Access::copy_source, D3D12_BARRIER_SYNC_COPY, D3D12_BARRIER_ACCESS_COPY_SOURCE, D3D12_BARRIER_LAYOUT_COPY_SOURCE,
-     false},
-    {Access::copy_dest, D3D12_BARRIER_SYNC_COPY, D3D12_BARRIER_ACCESS_COPY_DEST, D3D12_BARRIER_LAYOUT_COPY_DEST, false},
+    // Copies use LAYOUT_COMMON on every queue: copy queues can only hold textures in COMMON, and one
+    // layout for copies everywhere lets a texture move between a copy group and a direct group without a
+    // layout the other queue cannot name (found by the validator round trip on examples/upload.json).
+    {Access::copy_source, D3D12_BARRIER_SYNC_COPY, D3D12_BARRIER_ACCESS_COPY_SOURCE, D3D12_BARRIER_LAYOUT_COMMON, false},
+    {Access::copy_dest, D3D12_BARRIER_SYNC_COPY, D3D12_BARRIER_ACCESS_COPY_DEST, D3D12_BARRIER_LAYOUT_COMMON, false},
     {Access::resolve_source, D3D12_BARRIER_SYNC_RESOLVE, D3D12_BARRIER_ACCESS_RESOLVE_SOURCE,
      D3D12_BARRIER_LAYOUT_RESOLVE_SOURCE, false},
     {Access::resolve_dest, D3D12_BARRIER_SYNC_RESOLVE, D3D12_BARRIER_ACCESS_RESOLVE_DEST,

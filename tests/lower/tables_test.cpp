@@ -216,14 +216,17 @@ TEST(LowerTables, EnhancedMergedReadsUseQueueSpecificGenericRead) {
   expect_compatible(compute, true, "shader_resource|copy_source on compute");
 }
 
-TEST(LowerTables, EnhancedCopyListsUseCommonLayout) {
+// Copies use COMMON on every queue, so a texture moves between copy and direct groups in one layout.
+TEST(LowerTables, EnhancedCopiesUseCommonLayoutOnEveryQueue) {
   const ResourceDesc t = test::texture("t", bit(Access::copy_dest));
   EXPECT_EQ(lower_d3d12_enhanced_state(test::use(t, Access::copy_dest), Queue::copy, true).layout,
             D3D12_BARRIER_LAYOUT_COMMON);
   EXPECT_EQ(lower_d3d12_enhanced_state(test::use(t, Access::copy_source), Queue::copy, true).layout,
             D3D12_BARRIER_LAYOUT_COMMON);
   EXPECT_EQ(lower_d3d12_enhanced_state(test::use(t, Access::copy_dest), Queue::direct, true).layout,
-            D3D12_BARRIER_LAYOUT_COPY_DEST);
+            D3D12_BARRIER_LAYOUT_COMMON);
+  EXPECT_EQ(lower_d3d12_enhanced_state(test::use(t, Access::copy_source), Queue::compute, true).layout,
+            D3D12_BARRIER_LAYOUT_COMMON);
   EXPECT_THROW(lower_d3d12_enhanced_state(test::use(t, Access::shader_resource, kAllShading), Queue::copy, true),
                Error);
 }

@@ -1,0 +1,162 @@
+// Vulkan executor: runs a compiled recording on a real device under the Khronos validation layer
+// (synchronization validation, submit-time checks) and checks the data every operation produced
+// against a CPU reference model. docs/executor.md describes how uses become work.
+//
+// Per API: Vulkan only (sync2 barriers, vkQueueSubmit2, timeline semaphores, dynamic rendering).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "baton/lower_vulkan.hpp"
+#include "baton/plan.hpp"
+#include "baton/recording.hpp"
+
+namespace baton::exec {
+
+// Which physical device: Mesa's lavapipe (pinned through VK_DRIVER_FILES) or the first device that
+// is not a CPU implementation.
+enum class DeviceKind : uint8_t { lavapipe, gpu };
+std::optional<DeviceKind> parse_device_kind(std::string_view s);
+std::string_view to_string(DeviceKind d);
+
+struct ContextOptions {
+  DeviceKind device = DeviceKind::lavapipe;
+  bool validation = true;  // the Khronos layer with synchronization validation + submit-time checks
+};
+
+// VALIDATION-type messages of the layer, counted by message id (other types are ignored: the
+// loader and the layer report plenty of informational text).
+struct ValidationLog {
+  std::map<std::string, uint32_t> counts;
+  std::vector<std::pair<std::string, std::string>> texts;  // (id, text), first few per id
+  uint32_t total() const;
+  // SYNC-HAZARD-* messages.
+  uint32_t hazards() const;
+  bool empty() const { return counts.empty(); }
+};
+
+class VulkanContext;
+
+// One reserved barrier point with the barriers lowered to sync2 structures. Handles may be
+// VK_NULL_HANDLE: the executor fills them from the parallel ResourceId arrays.
+struct ExecBarrierPoint {
+  uint32_t group = 0, list = 0, op = 0;
+  Where where = Where::before;
+  std::vector<VkMemoryBarrier2> memory;
+  std::vector<VkBufferMemoryBarrier2> buffers;
+  std::vector<ResourceId> buffer_resources;
+  std::vector<VkImageMemoryBarrier2> images;
+  std::vector<ResourceId> image_resources;
+  size_t size() const { return memory.size() + buffers.size() + images.size(); }
+};
+
+// Every barrier point of a recording in execution order (group, list, op, before < after).
+struct ExecPlan {
+  std::vector<ExecBarrierPoint> points;
+  size_t barrier_count() const;
+};
+
+// The lowering's output (include/baton/lower_vulkan.hpp) in execution order.
+ExecPlan to_exec_plan(const VulkanPlan& plan);
+
+// Where one barrier of an ExecPlan sits, for mutation reports.
+struct BarrierRef {
+  size_t point = 0;
+  enum class Kind : uint8_t { memory, buffer, image } kind = Kind::memory;
+  size_t index = 0;
+};
+std::vector<BarrierRef> enumerate_barriers(const ExecPlan& plan);
+std::string describe(const ExecPlan& plan, const BarrierRef& ref, const Recording& rec);
+
+// Where barriers come from: the plan given, or the executor's own references: `full` puts every
+// image in GENERAL and a full memory barrier at every point (a safe upper bound), `none` does the
+// same layout set-up and then no barriers at all (an unsafe lower bound; it must show hazards).
+enum class BarrierSource : uint8_t { plan, full, none };
+
+struct RunOptions {
+  BarrierSource source = BarrierSource::plan;
+  std::optional<BarrierRef> skip;  // mutation: leave this one barrier out
+  bool check_data = true;
+  // Fill every texture with a known value at creation, so that reads before the first write (a
+  // TAA history) still give checkable data. Baton's first touch transitions from UNDEFINED, which
+  // lets a driver discard contents: lavapipe keeps them, compressed GPU images may not, so this
+  // applies on lavapipe only; elsewhere such reads leave their results unchecked.
+  bool seed_textures = true;
+};
+
+// One subresource whose contents differ from the reference model.
+struct Mismatch {
+  ResourceId resource = 0;
+  std::string resource_name;
+  uint32_t mip = 0, layer = 0, plane = 0;
+  uint32_t wrong = 0, checked = 0;  // texels
+  uint32_t first_texel = 0;
+  uint32_t expected = 0, got = 0;
+};
+std::string to_string(const Mismatch& m);
+
+struct RunReport {
+  ValidationLog validation;
+  std::vector<Mismatch> mismatches;
+  uint32_t groups = 0, ops = 0, barriers = 0, barrier_calls = 0, submits = 0;
+  uint32_t subresources_checked = 0, subresources_undefined = 0;
+  // Subresources with no defined texel at the end (never written, or only from undefined data):
+  // the data check cannot see them, only the validation layer can.
+  std::vector<std::string> undefined;
+  double record_ms = 0, gpu_ms = 0, check_ms = 0;
+  bool clean() const { return validation.empty() && mismatches.empty(); }
+};
+
+// Instance (with the layer), messenger and device. Not thread-safe; one run at a time.
+class VulkanContext {
+ public:
+  explicit VulkanContext(const ContextOptions& options = {});
+  ~VulkanContext();
+  VulkanContext(const VulkanContext&) = delete;
+  VulkanContext& operator=(const VulkanContext&) = delete;
+
+  std::string device_name() const;
+  DeviceKind device_kind() const;
+  bool validation_enabled() const;
+  // Messages received since the last take (setup messages included in the first).
+  ValidationLog take_messages();
+
+  // Raw handles, for work outside the executor (load tests, the GPU scripts). One queue, of a
+  // family with graphics and compute; memory type: host-visible and coherent.
+  VkDevice device() const;
+  VkPhysicalDevice physical_device() const;
+  VkQueue queue() const;
+  uint32_t queue_family() const;
+  uint32_t host_memory_type() const;
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// The canary: a known missing barrier. The oracle is live when it yields exactly one
+// SYNC-HAZARD-READ-AFTER-WRITE and nothing else.
+struct CanaryResult {
+  bool live = false;
+  ValidationLog log;
+};
+CanaryResult run_canary(VulkanContext& ctx);
+
+// Runs every group of the recording once (one vkQueueSubmit2 per group, timeline signal per
+// group), reads every subresource back and compares it with the reference model. Throws Error
+// for uses the executor cannot turn into work (one line naming group, list, op, resource).
+RunReport run(VulkanContext& ctx, const Recording& rec, const ExecPlan& plan, const RunOptions& options = {});
+
+// Checks that every use of the recording can be turned into work, without a device. Throws Error.
+void check_executable(const Recording& rec);
+
+}  // namespace baton::exec

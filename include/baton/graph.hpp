@@ -1,0 +1,264 @@
+// Frame graph: passes declare what they do to named resources; a chain of pure phases turns that
+// into queues, groups, memory and barriers, driving the same planner as recordings do.
+//
+//   validate -> cull -> schedule -> lifetimes -> aliasing -> transitions -> restores -> checks
+//
+// Each phase is a pure function of the graph and the earlier phases' results, and has a dump
+// (`baton compile GRAPH --dump PHASE`). docs/graph-format.md describes the JSON form and the rules.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "baton/core.hpp"
+#include "baton/lower.hpp"
+#include "baton/plan.hpp"
+#include "baton/record.hpp"
+
+namespace baton::graph {
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+inline constexpr size_t kQueues = 3;  // Queue::direct, compute, copy
+inline size_t qi(Queue q) { return static_cast<size_t>(q); }
+
+// ---------------------------------------------------------------------------------------------
+// The graph as declared.
+struct Resource {
+  ResourceDesc desc;        // as in recordings; `placed` is set by the graph for transient textures
+  bool transient = false;   // memory owned by the graph for this frame only (aliasing candidate)
+  bool imported = false;    // owned by someone else; the graph only uses it
+  uint32_t count = 1;       // a set of API resources (e.g. one per particle emitter); each gets its barriers
+  uint32_t texel_bytes = 0; // bytes per texel for the memory estimate; 0 = 4 (8 for depth_stencil)
+};
+
+struct PassUse {
+  uint32_t resource = 0;  // index into Graph::resources
+  Access access = Access::shader_resource;
+  Stages stages = kNoStages;
+  SubresourceRange range{};
+};
+
+struct Pass {
+  std::string name;
+  Queue queue = Queue::direct;  // the capability the pass needs ("graphics" = direct)
+  bool async = false;           // runs on its own queue; otherwise on the direct queue
+  bool side_effect = false;     // never culled (readbacks, presents, external work)
+  std::vector<PassUse> uses;
+  std::vector<uint32_t> after;  // explicit ordering: this pass runs after these passes
+};
+
+struct Graph {
+  std::vector<Resource> resources;
+  std::vector<Pass> passes;
+  std::vector<uint32_t> outputs;  // resources that must be produced
+
+  // Builders for code (the JSON loader uses them too). Throw Error on duplicates.
+  uint32_t add_resource(Resource r);
+  uint32_t add_pass(Pass p);
+  std::optional<uint32_t> find_resource(std::string_view name) const;
+  std::optional<uint32_t> find_pass(std::string_view name) const;
+};
+
+// The queue a pass executes on.
+inline Queue exec_queue(const Pass& p) { return p.async ? p.queue : Queue::direct; }
+// Whether a use also depends on the previous contents (read-modify-write): UAV, depth test + write,
+// render target (blending, load). Blind overwrites are copy_dest, resolve_dest and host_write.
+bool keeps_contents(Access a);
+
+// ---------------------------------------------------------------------------------------------
+// Phase 1: validate. Dependencies come from declaration order: a read (and a read-modify-write)
+// depends on the latest earlier writer of the resource; a write depends on the readers of the
+// version it replaces; `after` adds explicit edges. Errors: unknown resource or pass, a use the
+// pass's queue cannot perform, two incompatible accesses in one pass, a transient read before any
+// write, a cycle, an ambiguous write order (two overlapping writes with no path between them), an
+// output nobody produces.
+enum class EdgeKind : uint8_t { read_after_write, write_after_read, explicit_order };
+std::string_view to_string(EdgeKind k);
+struct Edge {
+  uint32_t from = 0, to = 0;
+  EdgeKind kind = EdgeKind::read_after_write;
+  uint32_t resource = kNone;  // kNone for explicit edges
+};
+struct Validated {
+  std::vector<Edge> edges;  // grouped by `to`, in declaration order of `to`
+  std::vector<uint32_t> in_first;  // CSR over edges by `to`: edges[in_first[p] .. in_first[p+1])
+};
+Validated validate(const Graph& g);
+
+// Phase 2: cull. Live: side-effect passes, writers of outputs, and (backward) every pass a live
+// pass reads from. Explicit `after` edges order but do not keep a pass alive.
+struct Culled {
+  uint32_t pass = 0;
+  std::string why;
+};
+struct CullResult {
+  std::vector<uint8_t> live;  // per pass
+  std::vector<Culled> culled;
+};
+CullResult cull(const Graph& g, const Validated& v);
+
+// Phase 3: schedule. A serial order (topological, over live passes) and per-queue sequences; a
+// dependency across queues becomes a signal after the producer and a wait before the consumer,
+// dropped when the consumer's queue already waited for that point or a later one (transitive
+// reduction through vector clocks).
+enum class Order : uint8_t { program, random };
+struct ScheduleOptions {
+  Order order = Order::program;
+  uint64_t seed = 1;
+};
+struct Sync {
+  uint32_t signal = 0, wait = 0;  // passes
+};
+struct Schedule {
+  std::vector<uint32_t> serial;    // live passes in submission order
+  std::vector<uint32_t> serial_of; // per pass: index in serial (kNone when culled)
+  std::vector<uint32_t> pos;       // per pass: index on its queue
+  // per pass: for each queue, 1 + the last position on that queue known to be complete before
+  // the pass starts (the pass's own queue: its own position + 1). 0 = nothing.
+  std::vector<std::array<uint32_t, kQueues>> clock;
+  std::vector<Sync> syncs;  // sorted by wait, then signal
+  size_t cross_queue_edges = 0;  // before reduction
+};
+Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const ScheduleOptions& o = {});
+// Whether pass a is complete before pass b starts under every execution the schedule allows.
+bool happens_before(const Schedule& s, const Graph& g, uint32_t a, uint32_t b);
+
+// Phase 4: lifetimes (per resource, over live passes).
+struct Lifetime {
+  uint32_t first = kNone, last = kNone;  // serial indices of the first and last user
+  std::array<uint32_t, kQueues> last_pos{};  // per queue: 1 + last position of a user (0 = none)
+  // per queue: the smallest clock over the users (what every user knows to be complete)
+  std::array<uint32_t, kQueues> min_clock{kNone, kNone, kNone};
+  // The first serial index from which every later pass is ordered after all users: memory frees here.
+  uint32_t free_at = kNone;
+  bool used() const { return first != kNone; }
+};
+std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s);
+
+// Phase 5: aliasing. Transient resources placed into one heap by size and 64 KiB alignment
+// (best fit over memory freed before the resource's first use).
+inline constexpr uint64_t kPlacementAlignment = 64 * 1024;
+// Estimated bytes of one member: textures sum width*height*texel_bytes over mips, times layers
+// and planes; buffers their size; both rounded up to 64 KiB.
+uint64_t estimated_size(const Resource& r);
+struct Placement {
+  uint32_t resource = 0;
+  uint64_t offset = 0, size = 0;  // size of all members together
+};
+struct AliasBarrier {
+  uint32_t pass = 0;           // before this pass (the resource's first user)
+  uint32_t resource = 0;       // becomes active
+  std::vector<uint32_t> previous;  // resources whose memory it takes over
+};
+struct AliasingOptions {
+  bool enabled = true;
+};
+struct Aliasing {
+  std::vector<Placement> placements;  // transient and used, in order of first use
+  std::vector<uint32_t> placement_of; // per resource (kNone when not placed)
+  std::vector<AliasBarrier> barriers;
+  uint64_t heap_size = 0;    // with aliasing (as configured)
+  uint64_t unaliased = 0;    // every transient resource in its own memory
+  uint64_t lower_bound = 0;  // the most bytes live at once
+};
+Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o = {});
+
+// Phase 6: transitions. Every pass becomes one operation of the list of its group; groups are cut at
+// waits and signals; resources crossing a group boundary get declared entry states; the core planner
+// then produces the barriers.
+struct GroupInfo {
+  Queue queue = Queue::direct;
+  std::vector<uint32_t> passes;  // op i is passes[i]; kNone for the frame-end join operation
+};
+struct Transitions {
+  ResourceTable table;                        // members expanded
+  std::vector<ResourceId> first_member;       // per graph resource
+  std::vector<std::unique_ptr<CommandList>> lists;
+  std::vector<std::unique_ptr<CommandListGroup>> groups;  // submission order
+  std::vector<GroupInfo> info;
+  std::vector<CompiledGroup> compiled;
+  History history_in, history_out;  // per member: transient members start untouched, others at rest
+};
+Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a);
+
+// Phase 7: final states and restores: the barriers that return resources to rest, and where each
+// resource ends the frame.
+struct Restore {
+  uint32_t group = 0, pass = kNone;
+  ResourceId member = 0;
+  State from{}, to{};
+};
+struct FinalStates {
+  std::vector<Restore> restores;
+  std::vector<uint32_t> first_sub;  // per member: index of its first subresource in final_state
+  std::vector<State> final_state;   // per subresource (mip + layer * mips + plane * mips * layers)
+};
+FinalStates final_states(const Transitions& t);
+
+// Phase 8: checks, independent of how the phases computed their results. Each returns the
+// findings (empty = holds); `check_all` runs them all.
+std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t);
+std::vector<std::string> check_resting(const Transitions& t, const FinalStates& f);
+std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);
+std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, const CullResult& c,
+                                            const Schedule& s);
+
+// ---------------------------------------------------------------------------------------------
+// The whole pipeline.
+struct CompileOptions {
+  ScheduleOptions schedule;
+  AliasingOptions aliasing;
+  bool run_checks = true;
+};
+struct GraphCompileResult {
+  Validated validated;
+  CullResult culled;
+  Schedule sched;
+  std::vector<Lifetime> lifetimes;
+  Aliasing aliasing;
+  Transitions trans;
+  FinalStates finals;
+  std::vector<std::string> findings;  // from the checks
+};
+GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o = {});
+
+// Phase names for --dump.
+inline constexpr std::array<std::string_view, 8> kPhases = {"validate",    "cull",        "schedule",
+                                                            "lifetimes",   "aliasing",    "transitions",
+                                                            "restores",    "checks"};
+// Readable text of one phase's result; throws Error for an unknown phase name.
+std::string dump(const Graph& g, const GraphCompileResult& r, std::string_view phase);
+
+// Memory and barrier numbers for a compiled graph.
+struct Numbers {
+  uint64_t transient_unaliased = 0, transient_aliased = 0, lower_bound = 0;
+  size_t aliasing_barriers = 0, syncs = 0, groups = 0;
+  struct PerApi {
+    Api api;
+    size_t barriers = 0, calls = 0;
+  };
+  std::vector<PerApi> apis;
+};
+Numbers numbers(const Graph& g, const GraphCompileResult& r);
+std::string numbers_text(const Numbers& n);
+
+// ---------------------------------------------------------------------------------------------
+// JSON (docs/graph-format.md, docs/graph.schema.json).
+// A graph file has "passes"; a recording has "groups".
+bool is_graph_json(const nlohmann::json& j);
+// Throws Error with one line naming the JSON path, pass and resource.
+Graph load_graph(const nlohmann::json& j, std::string_view source = "<input>");
+Graph load_graph_text(std::string_view text, std::string_view source = "<input>");
+Graph load_graph_file(const std::string& path);
+
+// Printers for `baton compile GRAPH`: the lowered plan per group/pass (text), or JSON.
+std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api);
+nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Api api);
+
+}  // namespace baton::graph

@@ -1,0 +1,200 @@
+// Baton's validator: replays an API-level trace (D3D12 legacy resource states, D3D12 enhanced
+// barriers, Vulkan synchronization2) against per-subresource shadow state and reports what the
+// D3D12 debug layer / the Khronos validation layer would report, as messages from one catalog
+// (validate_catalog.hpp). The trace format is docs/trace-format.md (schema: docs/trace.schema.json).
+//
+// Independence (DESIGN.md): nothing here uses the planner or the lowering tables; names and rules
+// are written from the API documentation. State, sync, access and layout values are the APIs' own
+// numeric enumerator values (D3D12_RESOURCE_STATES, D3D12_BARRIER_SYNC/ACCESS/LAYOUT,
+// VkPipelineStageFlags2, VkAccessFlags2, VkImageLayout).
+#pragma once
+
+#include <baton/validate_catalog.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace baton::validate {
+
+enum class Api : uint8_t { d3d12, vulkan };
+enum class QueueType : uint8_t { direct, compute, copy };
+enum class Heap : uint8_t { default_heap, upload, readback };
+
+// Resource creation flags (bit set).
+namespace flag {
+inline constexpr uint32_t simultaneous_access = 1u << 0;
+inline constexpr uint32_t render_target = 1u << 1;
+inline constexpr uint32_t depth_stencil = 1u << 2;
+inline constexpr uint32_t unordered_access = 1u << 3;
+inline constexpr uint32_t placed = 1u << 4;
+inline constexpr uint32_t swapchain = 1u << 5;
+inline constexpr uint32_t concurrent = 1u << 6;  // Vulkan VK_SHARING_MODE_CONCURRENT
+}  // namespace flag
+
+struct TraceResource {
+  std::string name;
+  bool buffer = false;
+  uint32_t mips = 1, layers = 1, planes = 1;
+  uint32_t flags = 0;
+  Heap heap = Heap::default_heap;
+  // D3D12: legacy initial state ("initial"), or an enhanced initial layout ("initial_layout").
+  // Vulkan: the initial image layout ("initial", default UNDEFINED).
+  uint32_t initial = 0;
+  bool initial_is_layout = false;
+  uint32_t subresource_count() const { return mips * layers * planes; }
+};
+
+inline constexpr int64_t kAllSubresources = -1;
+inline constexpr int kNoResource = -1;  // NULL resource (UAV/aliasing barriers, global barriers)
+
+// A box over mip x layer x plane; `all` covers the whole resource.
+struct TraceRange {
+  bool all = true;
+  uint32_t mip0 = 0, mips = 0, layer0 = 0, layers = 0, plane0 = 0, planes = 0;
+};
+
+// Which subresources a use, clear or discard touches: one index (mip + layer * mips + plane *
+// mips * layers), a range, or all.
+struct Subresources {
+  int64_t index = kAllSubresources;
+  TraceRange range;  // used when index == kAllSubresources
+};
+
+enum class Split : uint8_t { none, begin_only, end_only };
+
+struct LegacyTransition {
+  int resource = kNoResource;
+  int64_t subresource = kAllSubresources;
+  uint32_t before = 0, after = 0;
+  Split split = Split::none;
+};
+struct LegacyUav {
+  int resource = kNoResource;
+  Split split = Split::none;
+};
+struct LegacyAliasing {
+  int before = kNoResource, after = kNoResource;
+  Split split = Split::none;
+};
+enum class EnhancedKind : uint8_t { texture, buffer, global };
+struct EnhancedBarrier {
+  EnhancedKind kind = EnhancedKind::texture;
+  int resource = kNoResource;
+  TraceRange range;
+  uint32_t sync_before = 0, sync_after = 0;
+  uint32_t access_before = 0, access_after = 0;
+  uint32_t layout_before = 0, layout_after = 0;
+  bool discard = false;
+};
+enum class VkBarrierKind : uint8_t { image, buffer, memory };
+inline constexpr uint32_t kVkQueueFamilyIgnored = 0xffffffffu;
+struct VkBarrier {
+  VkBarrierKind kind = VkBarrierKind::memory;
+  int resource = kNoResource;
+  TraceRange range;
+  uint64_t src_stage = 0, src_access = 0, dst_stage = 0, dst_access = 0;
+  uint32_t old_layout = 0, new_layout = 0;
+  uint32_t src_family = kVkQueueFamilyIgnored, dst_family = kVkQueueFamilyIgnored;
+};
+using Barrier = std::variant<LegacyTransition, LegacyUav, LegacyAliasing, EnhancedBarrier, VkBarrier>;
+
+// What a use needs. D3D12: a legacy state (for subresources under enhanced barriers it is read as
+// the matching access). Vulkan: stage, access and (images) layout.
+struct UseState {
+  uint32_t d3d12_state = 0;
+  uint64_t vk_stage = 0, vk_access = 0;
+  uint32_t vk_layout = 0;
+};
+
+struct BarrierCmd {
+  std::vector<Barrier> barriers;  // one ResourceBarrier / Barrier / vkCmdPipelineBarrier2 call
+};
+struct UseCmd {
+  int resource = kNoResource;
+  Subresources subresources;
+  UseState as;
+};
+struct DiscardCmd {
+  int resource = kNoResource;
+  Subresources subresources;
+};
+struct ClearCmd {  // ClearRenderTargetView / ClearDepthStencilView / ClearUnorderedAccessView*
+  int resource = kNoResource;
+  Subresources subresources;
+  UseState as;
+};
+using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd>;
+
+struct TraceList {
+  std::string name;
+  QueueType type = QueueType::direct;
+  std::vector<Command> commands;
+};
+
+struct TraceSubmission {
+  std::string queue;
+  QueueType type = QueueType::direct;
+  uint32_t family = 0;  // Vulkan queue family (default: direct 0, compute 1, copy 2)
+  std::vector<int> lists;
+  std::vector<std::string> wait, signal;
+  std::vector<int> present;  // resources presented after the lists ran
+};
+
+struct Trace {
+  std::string source;  // file name (for error lines)
+  Api api = Api::d3d12;
+  std::vector<TraceResource> resources;
+  std::vector<TraceList> lists;
+  std::vector<TraceSubmission> submissions;
+};
+
+// Parses a trace. Throws baton::Error with one line (naming `source` and the JSON path) on
+// malformed JSON, unknown names, unknown resources or lists, and out-of-range subresources in
+// uses, clears and discards. Out-of-range subresources in *barriers* are not input errors: they
+// are what the debug layer reports (521, 1355), so they become messages.
+Trace load_trace(std::string_view json, std::string_view source = "trace");
+// Reads and parses a file; throws baton::Error when it cannot be read.
+Trace load_trace_file(const std::string& path);
+
+struct Message {
+  MessageId id{};
+  std::string list;          // empty for submission-level messages
+  int command = -1;          // index of the command in its list; -1 if none
+  std::string resource;      // empty if none
+  int64_t subresource = -1;  // first offending subresource; -1 if none / whole resource
+  std::string text;          // full one-line text, location included
+};
+
+struct ValidationResult {
+  std::vector<Message> messages;        // in replay order
+  std::map<uint32_t, uint32_t> counts;  // numeric id -> number of messages
+  uint32_t errors = 0, warnings = 0;
+  // Coverage, for --compare: resources in the trace and distinct subresources any command touched.
+  uint32_t resources_tracked = 0;
+  uint64_t subresources_visited = 0;
+  bool clean() const { return messages.empty(); }
+  uint32_t count(MessageId id) const;
+};
+
+ValidationResult validate(const Trace& trace);
+
+// Reports: text (one message a line, then counts and the summary) and JSON
+// ({"messages":[...],"counts":{id:n},"summary":{"errors":N,"warnings":M}}).
+std::string to_text(const ValidationResult& r);
+std::string to_json(const ValidationResult& r);
+
+// Before/after comparison (`baton validate --compare BEFORE AFTER`): counts by id on both sides,
+// and `suppressed` when errors dropped while the tracked resources or the visited subresources
+// shrank: a problem hidden by tracking less, not fixed.
+struct Comparison {
+  ValidationResult before, after;
+  bool suppressed = false;
+};
+Comparison compare(const Trace& before, const Trace& after);
+std::string to_text(const Comparison& c);
+std::string to_json(const Comparison& c);
+
+}  // namespace baton::validate

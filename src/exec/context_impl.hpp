@@ -1,0 +1,62 @@
+// VulkanContext internals shared by the executor's files.
+#pragma once
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "baton/exec_vulkan.hpp"
+#include "vk_util.hpp"
+
+namespace baton::exec {
+
+struct GraphicsKey {
+  uint32_t colors = 0;
+  VkFormat depth = VK_FORMAT_UNDEFINED;
+  bool depth_write = false;
+  bool stencil = false;
+  auto operator<=>(const GraphicsKey&) const = default;
+};
+
+struct VulkanContext::Impl {
+  ContextOptions options;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties{};
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t memory_type = 0;  // host-visible, host-coherent
+  bool separate_depth_stencil_layouts = false;
+
+  // The timeline every submission signals; `timeline_value` is the last value submitted.
+  VkSemaphore timeline = VK_NULL_HANDLE;
+  uint64_t timeline_value = 0;
+  VkCommandPool pool = VK_NULL_HANDLE;
+
+  // Shared executor objects (created with the device).
+  VkSampler sampler = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+  VkPipeline compute = VK_NULL_HANDLE;
+  std::map<GraphicsKey, VkPipeline> graphics;
+
+  std::mutex log_mutex;  // the layer may call back from driver threads
+  ValidationLog log;
+
+  void create(const ContextOptions& o);
+  void destroy();
+  VkPipeline graphics_pipeline(const GraphicsKey& key);
+  VkShaderModule shader(const uint32_t* code, size_t words);
+  void add_message(const char* id, const char* text);
+  // Submits one command buffer, waits for it (host), and returns the elapsed milliseconds.
+  double submit_and_wait(VkCommandBuffer cb);
+  VkCommandBuffer begin_commands();
+  uint32_t find_memory(uint32_t bits) const;
+};
+
+void create_pipelines(VulkanContext::Impl& c);
+
+}  // namespace baton::exec

@@ -1,0 +1,240 @@
+#include "gpu_resources.hpp"
+
+#include <cstring>
+
+#include "model.hpp"
+
+namespace baton::exec {
+namespace {
+
+constexpr VkDeviceSize kUavSlotBytes = 256;  // >= minStorageBufferOffsetAlignment everywhere
+constexpr uint32_t kArenaLayers = 256;
+
+}  // namespace
+
+VkFormat format_of(const Geometry& g) {
+  switch (g.format) {
+    case FormatClass::color:
+      return kColorFormat;
+    case FormatClass::depth:
+      return VK_FORMAT_D32_SFLOAT;
+    case FormatClass::depth_stencil:
+      return VK_FORMAT_D32_SFLOAT_S8_UINT;
+  }
+  return kColorFormat;
+}
+
+VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane) {
+  if (!g.depth()) return VK_IMAGE_ASPECT_COLOR_BIT;
+  return plane == 0 ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_STENCIL_BIT;
+}
+
+GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes) {
+  GpuBuffer b;
+  b.bytes = bytes;
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.size = bytes;
+  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+             VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+             VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+             VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  BATON_VK(vkCreateBuffer(c_.device, &bi, nullptr, &b.buffer));
+  VkMemoryRequirements mr;
+  vkGetBufferMemoryRequirements(c_.device, b.buffer, &mr);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = mr.size;
+  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
+  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &b.memory));
+  BATON_VK(vkBindBufferMemory(c_.device, b.buffer, b.memory, 0));
+  void* p = nullptr;
+  BATON_VK(vkMapMemory(c_.device, b.memory, 0, VK_WHOLE_SIZE, 0, &p));
+  b.map = static_cast<uint32_t*>(p);
+  std::memset(p, 0, bytes);
+  VkBufferViewCreateInfo vi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  vi.buffer = b.buffer;
+  vi.format = kColorFormat;
+  vi.range = VK_WHOLE_SIZE;
+  BATON_VK(vkCreateBufferView(c_.device, &vi, nullptr, &b.view));
+  return b;
+}
+
+GpuImage GpuResources::make_image(const Geometry& g, bool dummy) {
+  GpuImage im;
+  im.format = format_of(g);
+  VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ii.imageType = VK_IMAGE_TYPE_2D;
+  ii.format = im.format;
+  ii.extent = {g.width, g.height, 1};
+  ii.mipLevels = g.mips;
+  ii.arrayLayers = g.layers;
+  ii.samples = VK_SAMPLE_COUNT_1_BIT;
+  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+             (g.depth() ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+                        : VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  BATON_VK(vkCreateImage(c_.device, &ii, nullptr, &im.image));
+  VkMemoryRequirements mr;
+  vkGetImageMemoryRequirements(c_.device, im.image, &mr);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = mr.size;
+  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
+  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &im.memory));
+  BATON_VK(vkBindImageMemory(c_.device, im.image, im.memory, 0));
+  for (uint32_t l = 0; l < g.layers; ++l)
+    for (uint32_t m = 0; m < g.mips; ++m) {
+      VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+      vi.image = im.image;
+      vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+      vi.format = im.format;
+      vi.subresourceRange = {aspect_of_plane(g, 0), m, 1, l, 1};
+      VkImageView v;
+      BATON_VK(vkCreateImageView(c_.device, &vi, nullptr, &v));
+      im.sample_views.push_back(v);
+      if (dummy) continue;
+      if (g.planes == 2) {
+        vi.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+        BATON_VK(vkCreateImageView(c_.device, &vi, nullptr, &v));
+      }
+      im.attach_views.push_back(v);
+    }
+  return im;
+}
+
+void GpuResources::destroy(GpuBuffer& b) {
+  if (b.view) vkDestroyBufferView(c_.device, b.view, nullptr);
+  if (b.buffer) vkDestroyBuffer(c_.device, b.buffer, nullptr);
+  if (b.memory) vkFreeMemory(c_.device, b.memory, nullptr);
+  b = {};
+}
+
+void GpuResources::destroy(GpuImage& im) {
+  for (size_t i = 0; i < im.sample_views.size(); ++i) {
+    if (i < im.attach_views.size() && im.attach_views[i] != im.sample_views[i])
+      vkDestroyImageView(c_.device, im.attach_views[i], nullptr);
+    vkDestroyImageView(c_.device, im.sample_views[i], nullptr);
+  }
+  if (im.image) vkDestroyImage(c_.device, im.image, nullptr);
+  if (im.memory) vkFreeMemory(c_.device, im.memory, nullptr);
+  im = {};
+}
+
+GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
+                           bool seed_textures)
+    : c_(c), geo_(geo), uav_slots_(uav_dummy_slots) {
+  try {
+    buffers_.resize(geo.size());
+    images_.resize(geo.size());
+    for (ResourceId r = 0; r < geo.size(); ++r) {
+      if (geo[r].buffer) {
+        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4);
+        for (uint32_t j = 0; j < geo[r].words; ++j)
+          buffers_[r].map[j] = initial_word(r, j, geo[r].structural);
+      } else {
+        images_[r] = make_image(geo[r], false);
+      }
+    }
+    dummy_buffer_ = make_buffer(kUniformWords * 4);
+    uav_arena_ = make_buffer(kUavSlotBytes * std::max(1u, uav_slots_));
+    Geometry one;
+    one.buffer = false;
+    dummy_color_ = make_image(one, true);
+    one.format = FormatClass::depth;
+    dummy_depth_ = make_image(one, true);
+    Geometry arena;
+    arena.buffer = false;
+    for (uint32_t left = uav_slots_; left > 0; left -= std::min(left, kArenaLayers)) {
+      arena.layers = std::min(left, kArenaLayers);
+      uav_image_arenas_.push_back(make_image(arena, true));
+    }
+
+    // Dummies get their layouts once, before any work (host wait, so no hazard can involve them).
+    std::vector<VkImageMemoryBarrier2> to;
+    auto transition = [&](VkImage image, VkImageAspectFlags aspect, VkImageLayout layout) {
+      VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+      b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+      b.newLayout = layout;
+      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = image;
+      b.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+      to.push_back(b);
+    };
+    transition(dummy_color_.image, VK_IMAGE_ASPECT_COLOR_BIT, kDummyColorLayout);
+    std::vector<ResourceId> seeded;
+    for (ResourceId r = 0; seed_textures && r < geo.size(); ++r) {
+      if (geo[r].buffer) continue;
+      transition(images_[r].image,
+                 geo[r].planes == 2 ? VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT
+                                    : aspect_of_plane(geo[r], 0),
+                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+      seeded.push_back(r);
+    }
+    transition(dummy_depth_.image, VK_IMAGE_ASPECT_DEPTH_BIT, kDummyDepthLayout);
+    for (const GpuImage& a : uav_image_arenas_)
+      transition(a.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL);
+    VkCommandBuffer cb = c_.begin_commands();
+    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    di.imageMemoryBarrierCount = static_cast<uint32_t>(to.size());
+    di.pImageMemoryBarriers = to.data();
+    vkCmdPipelineBarrier2(cb, &di);
+    for (ResourceId r : seeded)
+      for (const Sub& s : all_subs(r, geo[r])) {
+        if (s.plane != 0) continue;
+        VkImageSubresourceRange range{aspect_of_plane(geo[r], 0), s.mip, 1, s.layer, 1};
+        if (geo[r].depth()) {
+          range.aspectMask = geo[r].planes == 2 ? VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT
+                                                : VK_IMAGE_ASPECT_DEPTH_BIT;
+          const VkClearDepthStencilValue v{depth_of(initial_texel(s)), 0};
+          vkCmdClearDepthStencilImage(cb, images_[r].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &v, 1,
+                                      &range);
+        } else {
+          VkClearColorValue v{};
+          v.uint32[0] = initial_texel(s);
+          vkCmdClearColorImage(cb, images_[r].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &v, 1, &range);
+        }
+      }
+    // The host waits below, which orders these clears before any work of the run.
+    c_.submit_and_wait(cb);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+GpuResources::~GpuResources() {
+  release();
+}
+
+void GpuResources::release() {
+  vkDeviceWaitIdle(c_.device);
+  for (auto& b : buffers_) destroy(b);
+  for (auto& i : images_) destroy(i);
+  for (auto& i : uav_image_arenas_) destroy(i);
+  uav_image_arenas_.clear();
+  destroy(dummy_buffer_);
+  destroy(uav_arena_);
+  destroy(dummy_color_);
+  destroy(dummy_depth_);
+}
+
+VkImageView GpuResources::sample_view(const Sub& s) const {
+  return images_[s.res].sample_views[s.layer * geo_[s.res].mips + s.mip];
+}
+
+VkImageView GpuResources::attach_view(const Sub& s) const {
+  return images_[s.res].attach_views[s.layer * geo_[s.res].mips + s.mip];
+}
+
+VkDescriptorBufferInfo GpuResources::next_uav_buffer_dummy() {
+  if (next_uav_buffer_ >= uav_slots_) throw Error("executor: out of storage-buffer dummies (internal)");
+  return VkDescriptorBufferInfo{uav_arena_.buffer, kUavSlotBytes * next_uav_buffer_++, 4};
+}
+
+VkImageView GpuResources::next_uav_image_dummy() {
+  if (next_uav_image_ >= uav_slots_) throw Error("executor: out of storage-image dummies (internal)");
+  const uint32_t i = next_uav_image_++;
+  return uav_image_arenas_[i / kArenaLayers].sample_views[i % kArenaLayers];
+}
+
+}  // namespace baton::exec

@@ -1,0 +1,71 @@
+// Device objects of one run: the recording's buffers and images (all usages, host-visible memory),
+// their per-subresource views, and the dummies that fill unused descriptor slots.
+#pragma once
+
+#include <vector>
+
+#include "context_impl.hpp"
+#include "work.hpp"
+
+namespace baton::exec {
+
+struct GpuBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkBufferView view = VK_NULL_HANDLE;  // R32_UINT texel view of the whole buffer
+  uint32_t* map = nullptr;
+  VkDeviceSize bytes = 0;
+};
+
+struct GpuImage {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  std::vector<VkImageView> sample_views;  // per (layer, mip): colour or depth aspect
+  std::vector<VkImageView> attach_views;  // per (layer, mip): colour or depth|stencil
+};
+
+VkFormat format_of(const Geometry& g);
+VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane);
+
+class GpuResources {
+ public:
+  GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
+               bool seed_textures);
+  ~GpuResources();
+  GpuResources(const GpuResources&) = delete;
+  GpuResources& operator=(const GpuResources&) = delete;
+
+  const GpuBuffer& buffer(ResourceId r) const { return buffers_[r]; }
+  const GpuImage& image(ResourceId r) const { return images_[r]; }
+  VkImageView sample_view(const Sub& s) const;
+  VkImageView attach_view(const Sub& s) const;
+
+  // Read-only dummies (never written, so sharing them cannot create a hazard).
+  const GpuBuffer& dummy_buffer() const { return dummy_buffer_; }
+  VkImageView dummy_color_view() const { return dummy_color_.sample_views[0]; }
+  VkImageView dummy_depth_view() const { return dummy_depth_.sample_views[0]; }
+  static constexpr VkImageLayout kDummyColorLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  static constexpr VkImageLayout kDummyDepthLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+  // Storage dummies: every slot is a range or layer of its own, written by one binding only.
+  VkDescriptorBufferInfo next_uav_buffer_dummy();
+  VkImageView next_uav_image_dummy();
+
+ private:
+  GpuBuffer make_buffer(VkDeviceSize bytes);
+  GpuImage make_image(const Geometry& g, bool dummy);
+  void destroy(GpuBuffer& b);
+  void destroy(GpuImage& i);
+  void release();
+
+  VulkanContext::Impl& c_;
+  const std::vector<Geometry>& geo_;
+  std::vector<GpuBuffer> buffers_;
+  std::vector<GpuImage> images_;
+  GpuBuffer dummy_buffer_, uav_arena_;
+  GpuImage dummy_color_, dummy_depth_;
+  std::vector<GpuImage> uav_image_arenas_;
+  uint32_t uav_slots_ = 0, next_uav_buffer_ = 0, next_uav_image_ = 0;
+};
+
+}  // namespace baton::exec

@@ -1,0 +1,341 @@
+// Instance, validation messenger and device of the Vulkan executor.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "context_impl.hpp"
+
+namespace baton::exec {
+namespace {
+
+constexpr const char* kLayer = "VK_LAYER_KHRONOS_validation";
+constexpr const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+// Submit-time checks exist only through this variable (or a settings file); colon-separated on
+// Linux: a comma silently disables everything (REFERENCE.md, "Vulkan on these machines").
+constexpr const char* kLayerEnables =
+    "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT:"
+    "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT";
+constexpr size_t kTextsPerId = 3;
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                          VkDebugUtilsMessageTypeFlagsEXT type,
+                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  // Only VALIDATION-type warnings and errors count: the loader and the layer also send
+  // informational GENERAL messages that say nothing about the program.
+  if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
+  if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+  static_cast<VulkanContext::Impl*>(user)->add_message(data->pMessageIdName, data->pMessage);
+  return VK_FALSE;
+}
+
+bool is_cpu(VkPhysicalDevice d) {
+  VkPhysicalDeviceProperties p;
+  vkGetPhysicalDeviceProperties(d, &p);
+  return p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+bool has_device_extension(VkPhysicalDevice d, const char* name) {
+  uint32_t n = 0;
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> ext(n);
+  vkEnumerateDeviceExtensionProperties(d, nullptr, &n, ext.data());
+  return std::any_of(ext.begin(), ext.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+}  // namespace
+
+std::optional<DeviceKind> parse_device_kind(std::string_view s) {
+  if (s == "lavapipe") return DeviceKind::lavapipe;
+  if (s == "gpu") return DeviceKind::gpu;
+  return std::nullopt;
+}
+
+std::string_view to_string(DeviceKind d) {
+  return d == DeviceKind::lavapipe ? "lavapipe" : "gpu";
+}
+
+uint32_t ValidationLog::total() const {
+  uint32_t n = 0;
+  for (const auto& [id, c] : counts) n += c;
+  return n;
+}
+
+uint32_t ValidationLog::hazards() const {
+  uint32_t n = 0;
+  for (const auto& [id, c] : counts)
+    if (id.starts_with(kHazardPrefix)) n += c;
+  return n;
+}
+
+void VulkanContext::Impl::add_message(const char* id, const char* text) {
+  const std::string key = id ? id : "(no id)";
+  std::lock_guard lock(log_mutex);
+  const uint32_t n = ++log.counts[key];
+  if (n <= kTextsPerId) log.texts.emplace_back(key, text ? text : "");
+}
+
+void VulkanContext::Impl::create(const ContextOptions& o) {
+  options = o;
+  if (o.device == DeviceKind::lavapipe) setenv("VK_DRIVER_FILES", kLavapipeIcd, 1);
+  if (o.validation) setenv("VK_LAYER_ENABLES", kLayerEnables, 1);
+
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "baton-exec";
+  app.apiVersion = VK_API_VERSION_1_3;
+
+  VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  mci.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  mci.pfnUserCallback = on_message;
+  mci.pUserData = this;
+  const VkValidationFeatureEnableEXT enables[] = {
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.pNext = &mci;  // messages during vkCreateInstance are counted too
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = enables;
+  const char* layers[] = {kLayer};
+  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ici.pApplicationInfo = &app;
+  if (o.validation) {
+    ici.pNext = &features;
+    ici.enabledLayerCount = 1;
+    ici.ppEnabledLayerNames = layers;
+    ici.enabledExtensionCount = 1;
+    ici.ppEnabledExtensionNames = extensions;
+  }
+  const VkResult r = vkCreateInstance(&ici, nullptr, &instance);
+  if (r == VK_ERROR_LAYER_NOT_PRESENT)
+    throw Error(
+        "Vulkan: VK_LAYER_KHRONOS_validation is not installed (apt-get install vulkan-validationlayers)");
+  vk_check(r, "vkCreateInstance");
+  if (o.validation) {
+    auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+    BATON_VK(create_messenger(instance, &mci, nullptr, &messenger));
+  }
+
+  uint32_t n = 0;
+  BATON_VK(vkEnumeratePhysicalDevices(instance, &n, nullptr));
+  std::vector<VkPhysicalDevice> devices(n);
+  BATON_VK(vkEnumeratePhysicalDevices(instance, &n, devices.data()));
+  for (VkPhysicalDevice d : devices) {
+    if ((o.device == DeviceKind::lavapipe) == is_cpu(d)) {
+      physical = d;
+      break;
+    }
+  }
+  if (!physical)
+    throw Error(o.device == DeviceKind::lavapipe
+                    ? "Vulkan: lavapipe not found (apt-get install mesa-vulkan-drivers)"
+                    : "Vulkan: no physical device other than a CPU implementation");
+  vkGetPhysicalDeviceProperties(physical, &properties);
+
+  uint32_t nf = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, nullptr);
+  std::vector<VkQueueFamilyProperties> families(nf);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, families.data());
+  const auto want = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+  family = nf;
+  for (uint32_t i = 0; i < nf; ++i)
+    if ((families[i].queueFlags & want) == want) {
+      family = i;
+      break;
+    }
+  if (family == nf) throw Error("Vulkan: no graphics+compute queue family");
+
+  VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  have.pNext = &have12;
+  vkGetPhysicalDeviceFeatures2(physical, &have);
+  if (!have.features.fragmentStoresAndAtomics || !have.features.vertexPipelineStoresAndAtomics ||
+      !have.features.shaderStorageBufferArrayDynamicIndexing ||
+      !have.features.shaderUniformBufferArrayDynamicIndexing)
+    throw Error(
+        "Vulkan: the device lacks storage writes in vertex/fragment shaders or dynamic buffer-array "
+        "indexing");
+
+  VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  f13.synchronization2 = VK_TRUE;
+  f13.dynamicRendering = VK_TRUE;
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  f12.pNext = &f13;
+  f12.timelineSemaphore = VK_TRUE;
+  separate_depth_stencil_layouts = have12.separateDepthStencilLayouts == VK_TRUE;
+  f12.separateDepthStencilLayouts = have12.separateDepthStencilLayouts;
+  VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f.pNext = &f12;
+  f.features.fragmentStoresAndAtomics = VK_TRUE;
+  f.features.vertexPipelineStoresAndAtomics = VK_TRUE;
+  f.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+  f.features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+
+  // PRESENT_SRC_KHR is a valid layout only with the swapchain extension enabled.
+  std::vector<const char*> device_extensions;
+  if (has_device_extension(physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+    device_extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = family;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.pNext = &f;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = static_cast<uint32_t>(device_extensions.size());
+  dci.ppEnabledExtensionNames = device_extensions.data();
+  BATON_VK(vkCreateDevice(physical, &dci, nullptr, &device));
+  vkGetDeviceQueue(device, family, 0, &queue);
+
+  VkPhysicalDeviceMemoryProperties mp;
+  vkGetPhysicalDeviceMemoryProperties(physical, &mp);
+  memory_type = mp.memoryTypeCount;
+  const VkMemoryPropertyFlags host =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+    if ((mp.memoryTypes[i].propertyFlags & host) == host) {
+      memory_type = i;
+      break;
+    }
+  if (memory_type == mp.memoryTypeCount) throw Error("Vulkan: no host-visible coherent memory type");
+
+  VkSemaphoreTypeCreateInfo tci{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  tci.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  sci.pNext = &tci;
+  BATON_VK(vkCreateSemaphore(device, &sci, nullptr, &timeline));
+
+  VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  cpi.queueFamilyIndex = family;
+  cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  BATON_VK(vkCreateCommandPool(device, &cpi, nullptr, &pool));
+
+  VkSamplerCreateInfo smi{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  smi.magFilter = smi.minFilter = VK_FILTER_NEAREST;
+  smi.addressModeU = smi.addressModeV = smi.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  BATON_VK(vkCreateSampler(device, &smi, nullptr, &sampler));
+  create_pipelines(*this);
+}
+
+void VulkanContext::Impl::destroy() {
+  if (device) {
+    vkDeviceWaitIdle(device);
+    for (auto& [key, p] : graphics) vkDestroyPipeline(device, p, nullptr);
+    if (compute) vkDestroyPipeline(device, compute, nullptr);
+    if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
+    if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+    if (sampler) vkDestroySampler(device, sampler, nullptr);
+    if (pool) vkDestroyCommandPool(device, pool, nullptr);
+    if (timeline) vkDestroySemaphore(device, timeline, nullptr);
+    vkDestroyDevice(device, nullptr);
+  }
+  if (messenger) {
+    auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+    destroy_messenger(instance, messenger, nullptr);
+  }
+  if (instance) vkDestroyInstance(instance, nullptr);
+}
+
+uint32_t VulkanContext::Impl::find_memory(uint32_t bits) const {
+  if (!(bits & (1u << memory_type))) throw Error("Vulkan: a resource cannot live in host-visible memory");
+  return memory_type;
+}
+
+VkCommandBuffer VulkanContext::Impl::begin_commands() {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cb;
+  BATON_VK(vkAllocateCommandBuffers(device, &ai, &cb));
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  BATON_VK(vkBeginCommandBuffer(cb, &bi));
+  return cb;
+}
+
+double VulkanContext::Impl::submit_and_wait(VkCommandBuffer cb) {
+  BATON_VK(vkEndCommandBuffer(cb));
+  VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+  cbi.commandBuffer = cb;
+  VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+  signal.semaphore = timeline;
+  signal.value = ++timeline_value;
+  signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+  si.commandBufferInfoCount = 1;
+  si.pCommandBufferInfos = &cbi;
+  si.signalSemaphoreInfoCount = 1;
+  si.pSignalSemaphoreInfos = &signal;
+  const auto t0 = std::chrono::steady_clock::now();
+  BATON_VK(vkQueueSubmit2(queue, 1, &si, VK_NULL_HANDLE));
+  VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &timeline;
+  wi.pValues = &timeline_value;
+  BATON_VK(vkWaitSemaphores(device, &wi, UINT64_MAX));
+  // The validation layer (1.3.239) does not order later submissions after a host wait on a
+  // timeline, but it does after vkQueueWaitIdle: without this, set-up work (seeding, dummies)
+  // would look like it races with the run's first-touch barriers.
+  BATON_VK(vkQueueWaitIdle(queue));
+  const auto t1 = std::chrono::steady_clock::now();
+  vkFreeCommandBuffers(device, pool, 1, &cb);
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+VulkanContext::VulkanContext(const ContextOptions& options) : impl_(std::make_unique<Impl>()) {
+  try {
+    impl_->create(options);
+  } catch (...) {
+    impl_->destroy();
+    throw;
+  }
+}
+
+VulkanContext::~VulkanContext() {
+  impl_->destroy();
+}
+
+VkDevice VulkanContext::device() const {
+  return impl_->device;
+}
+VkPhysicalDevice VulkanContext::physical_device() const {
+  return impl_->physical;
+}
+VkQueue VulkanContext::queue() const {
+  return impl_->queue;
+}
+uint32_t VulkanContext::queue_family() const {
+  return impl_->family;
+}
+uint32_t VulkanContext::host_memory_type() const {
+  return impl_->memory_type;
+}
+
+std::string VulkanContext::device_name() const {
+  return impl_->properties.deviceName;
+}
+DeviceKind VulkanContext::device_kind() const {
+  return impl_->options.device;
+}
+bool VulkanContext::validation_enabled() const {
+  return impl_->options.validation;
+}
+
+ValidationLog VulkanContext::take_messages() {
+  std::lock_guard lock(impl_->log_mutex);
+  ValidationLog out = std::move(impl_->log);
+  impl_->log = {};
+  return out;
+}
+
+}  // namespace baton::exec

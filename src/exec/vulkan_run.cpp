@@ -1,0 +1,682 @@
+// Runs a recording: records every list with Baton's barriers at the reserved points and the work
+// of every operation between them, submits each group as one vkQueueSubmit2, reads everything
+// back and compares it with the CPU reference model.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <tuple>
+
+#include "gpu_resources.hpp"
+#include "model.hpp"
+
+namespace baton::exec {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// The layout of every image subresource as the plan leaves it: descriptors, attachments and
+// copies name it. Mutations do not change it (a deleted transition must show up as a wrong layout).
+class LayoutTracker {
+ public:
+  explicit LayoutTracker(const std::vector<Geometry>& geo) : geo_(geo), layouts_(geo.size()) {
+    for (size_t r = 0; r < geo.size(); ++r)
+      if (!geo[r].buffer)
+        layouts_[r].assign(size_t{geo[r].planes} * geo[r].layers * geo[r].mips, VK_IMAGE_LAYOUT_UNDEFINED);
+  }
+  VkImageLayout get(const Sub& s) const { return layouts_[s.res][index(s)]; }
+  void set_all(VkImageLayout l) {
+    for (auto& v : layouts_) std::fill(v.begin(), v.end(), l);
+  }
+  void apply(ResourceId r, const VkImageSubresourceRange& range, VkImageLayout layout) {
+    const Geometry& g = geo_.at(r);
+    const uint32_t m1 =
+        range.levelCount == VK_REMAINING_MIP_LEVELS ? g.mips : range.baseMipLevel + range.levelCount;
+    const uint32_t l1 =
+        range.layerCount == VK_REMAINING_ARRAY_LAYERS ? g.layers : range.baseArrayLayer + range.layerCount;
+    for (uint32_t p = 0; p < g.planes; ++p) {
+      if (!(range.aspectMask & aspect_of_plane(g, p))) continue;
+      for (uint32_t l = range.baseArrayLayer; l < std::min(l1, g.layers); ++l)
+        for (uint32_t m = range.baseMipLevel; m < std::min(m1, g.mips); ++m)
+          layouts_[r][index(Sub{r, m, l, p})] = layout;
+    }
+  }
+
+ private:
+  size_t index(const Sub& s) const {
+    const Geometry& g = geo_[s.res];
+    return (size_t{s.plane} * g.layers + s.layer) * g.mips + s.mip;
+  }
+  const std::vector<Geometry>& geo_;
+  std::vector<std::vector<VkImageLayout>> layouts_;
+};
+
+struct SlotCounts {
+  uint32_t sets = 0, uav_dummies = 0;
+};
+SlotCounts count_slots(const std::vector<OpWork>& work) {
+  SlotCounts n;
+  uint32_t buf = 0, img = 0;
+  auto add = [&](const StageSet& s) {
+    ++n.sets;
+    buf += kSlots - static_cast<uint32_t>(s.slots[uav_buf].size());
+    img += kSlots - static_cast<uint32_t>(s.slots[uav_tex].size());
+  };
+  for (const OpWork& o : work)
+    for (const Work& w : o.items) {
+      if (const auto* c = std::get_if<ComputeWork>(&w)) add(c->set);
+      if (const auto* d = std::get_if<DrawPass>(&w)) {
+        add(d->vs);
+        add(d->fs);
+      }
+    }
+  n.uav_dummies = std::max(buf, img);
+  return n;
+}
+
+bool seeds(const VulkanContext::Impl& c, const RunOptions& o) {
+  return o.seed_textures && c.options.device == DeviceKind::lavapipe;
+}
+
+class Runner {
+ public:
+  Runner(VulkanContext::Impl& c, const Recording& rec, const ExecPlan& plan, const RunOptions& opt)
+      : c_(c),
+        rec_(rec),
+        plan_(plan),
+        opt_(opt),
+        geo_(make_geometry(rec)),
+        work_(plan_work(rec, geo_)),
+        slots_(count_slots(work_)),
+        res_(c, geo_, slots_.uav_dummies, seeds(c, opt)),
+        layouts_(geo_),
+        model_(geo_, seeds(c, opt)) {
+    for (size_t i = 0; i < plan.points.size(); ++i) {
+      const ExecBarrierPoint& p = plan.points[i];
+      points_[{p.group, p.list, p.op, p.where}].push_back(i);
+    }
+    std::array<VkDescriptorPoolSize, kCategories> sizes{};
+    for (uint32_t i = 0; i < kCategories; ++i)
+      sizes[i] = {kCategoryTypes[i], kSlots * std::max(1u, slots_.sets)};
+    VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpi.maxSets = std::max(1u, slots_.sets);
+    dpi.poolSizeCount = kCategories;
+    dpi.pPoolSizes = sizes.data();
+    BATON_VK(vkCreateDescriptorPool(c.device, &dpi, nullptr, &pool_));
+  }
+  ~Runner() {
+    vkDeviceWaitIdle(c_.device);
+    vkDestroyDescriptorPool(c_.device, pool_, nullptr);
+    vkDestroyBuffer(c_.device, staging_.buffer, nullptr);
+    vkFreeMemory(c_.device, staging_.memory, nullptr);
+  }
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  RunReport run();
+
+ private:
+  void record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where);
+  void record_reference_barrier(VkCommandBuffer cb, bool setup);
+  void record(VkCommandBuffer cb, const Work& w);
+  void record(VkCommandBuffer cb, const ComputeWork& w);
+  void record(VkCommandBuffer cb, const DrawPass& w);
+  void record(VkCommandBuffer cb, const CopyWork& w);
+  void record(VkCommandBuffer cb, const ClearWork& w);
+  VkDescriptorSet make_set(const StageSet& s);
+  uint32_t stage_masks(const StageSet& s) const;
+  void read_back(RunReport& report);
+
+  VulkanContext::Impl& c_;
+  const Recording& rec_;
+  const ExecPlan& plan_;
+  RunOptions opt_;
+  std::vector<Geometry> geo_;
+  std::vector<OpWork> work_;
+  SlotCounts slots_;
+  GpuResources res_;
+  LayoutTracker layouts_;
+  Model model_;  // advanced in step with recording
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, Where>, std::vector<size_t>> points_;
+  GpuBuffer staging_;
+  uint32_t barriers_ = 0, calls_ = 0;
+};
+
+void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where) {
+  if (opt_.source != BarrierSource::plan) {
+    if (opt_.source == BarrierSource::full && where == Where::before) record_reference_barrier(cb, false);
+    return;
+  }
+  auto it = points_.find({g, l, op, where});
+  if (it == points_.end()) return;
+  for (size_t pi : it->second) {
+    const ExecBarrierPoint& p = plan_.points[pi];
+    auto skipped = [&](BarrierRef::Kind k, size_t i) {
+      return opt_.skip && opt_.skip->point == pi && opt_.skip->kind == k && opt_.skip->index == i;
+    };
+    std::vector<VkMemoryBarrier2> memory;
+    std::vector<VkBufferMemoryBarrier2> buffers;
+    std::vector<VkImageMemoryBarrier2> images;
+    for (size_t i = 0; i < p.memory.size(); ++i)
+      if (!skipped(BarrierRef::Kind::memory, i)) memory.push_back(p.memory[i]);
+    for (size_t i = 0; i < p.buffers.size(); ++i) {
+      const ResourceId r = p.buffer_resources.at(i);
+      if (r >= geo_.size() || !geo_[r].buffer)
+        throw Error(fmt::format("executor: a buffer barrier names resource {}, which is not a buffer", r));
+      if (skipped(BarrierRef::Kind::buffer, i)) continue;
+      VkBufferMemoryBarrier2 b = p.buffers[i];
+      b.buffer = res_.buffer(r).buffer;
+      buffers.push_back(b);
+    }
+    for (size_t i = 0; i < p.images.size(); ++i) {
+      const ResourceId r = p.image_resources.at(i);
+      if (r >= geo_.size() || geo_[r].buffer)
+        throw Error(fmt::format("executor: an image barrier names resource {}, which is not a texture", r));
+      VkImageMemoryBarrier2 b = p.images[i];
+      layouts_.apply(r, b.subresourceRange, b.newLayout);
+      if (skipped(BarrierRef::Kind::image, i)) continue;
+      b.image = res_.image(r).image;
+      images.push_back(b);
+    }
+    if (memory.empty() && buffers.empty() && images.empty()) continue;
+    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    di.memoryBarrierCount = static_cast<uint32_t>(memory.size());
+    di.pMemoryBarriers = memory.data();
+    di.bufferMemoryBarrierCount = static_cast<uint32_t>(buffers.size());
+    di.pBufferMemoryBarriers = buffers.data();
+    di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
+    di.pImageMemoryBarriers = images.data();
+    vkCmdPipelineBarrier2(cb, &di);
+    barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
+    ++calls_;
+  }
+}
+
+// The executor's own reference barriers (BarrierSource::full / none): every image to GENERAL once,
+// then (full only) one barrier from everything to everything before every operation.
+void Runner::record_reference_barrier(VkCommandBuffer cb, bool setup) {
+  VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  mb.srcStageMask = mb.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  mb.srcAccessMask = mb.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+  std::vector<VkImageMemoryBarrier2> images;
+  if (setup) {
+    for (ResourceId r = 0; r < geo_.size(); ++r) {
+      if (geo_[r].buffer) continue;
+      VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+      b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+      b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = res_.image(r).image;
+      VkImageAspectFlags aspects = 0;
+      for (uint32_t p = 0; p < geo_[r].planes; ++p) aspects |= aspect_of_plane(geo_[r], p);
+      b.subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+      images.push_back(b);
+    }
+    layouts_.set_all(VK_IMAGE_LAYOUT_GENERAL);
+  }
+  VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  di.memoryBarrierCount = setup ? 0 : 1;
+  di.pMemoryBarriers = &mb;
+  di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
+  di.pImageMemoryBarriers = images.data();
+  if (di.memoryBarrierCount + di.imageMemoryBarrierCount == 0) return;
+  vkCmdPipelineBarrier2(cb, &di);
+  barriers_ += di.memoryBarrierCount + di.imageMemoryBarrierCount;
+  ++calls_;
+}
+
+VkDescriptorSet Runner::make_set(const StageSet& s) {
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  ai.descriptorPool = pool_;
+  ai.descriptorSetCount = 1;
+  ai.pSetLayouts = &c_.set_layout;
+  VkDescriptorSet set;
+  BATON_VK(vkAllocateDescriptorSets(c_.device, &ai, &set));
+
+  std::array<VkBufferView, kSlots> texel{};
+  std::array<VkDescriptorImageInfo, kSlots> tex{}, depth{}, storage_img{};
+  std::array<VkDescriptorBufferInfo, kSlots> cb{}, storage_buf{};
+  for (uint32_t k = 0; k < kSlots; ++k) {
+    const auto& sb = s.slots[srv_buf];
+    texel[k] = k < sb.size() ? res_.buffer(sb[k].res).view : res_.dummy_buffer().view;
+    const auto& st = s.slots[srv_tex];
+    tex[k] = k < st.size() ? VkDescriptorImageInfo{c_.sampler, res_.sample_view(st[k]), layouts_.get(st[k])}
+                           : VkDescriptorImageInfo{c_.sampler, res_.dummy_color_view(),
+                                                   GpuResources::kDummyColorLayout};
+    const auto& sd = s.slots[srv_depth];
+    depth[k] = k < sd.size() ? VkDescriptorImageInfo{c_.sampler, res_.sample_view(sd[k]), layouts_.get(sd[k])}
+                             : VkDescriptorImageInfo{c_.sampler, res_.dummy_depth_view(),
+                                                     GpuResources::kDummyDepthLayout};
+    const auto& sc = s.slots[cbuf];
+    cb[k] = VkDescriptorBufferInfo{k < sc.size() ? res_.buffer(sc[k].res).buffer : res_.dummy_buffer().buffer,
+                                   0, kUniformWords * 4};
+    const auto& ub = s.slots[uav_buf];
+    storage_buf[k] = k < ub.size() ? VkDescriptorBufferInfo{res_.buffer(ub[k].res).buffer, 0, VK_WHOLE_SIZE}
+                                   : res_.next_uav_buffer_dummy();
+    const auto& ut = s.slots[uav_tex];
+    storage_img[k] =
+        k < ut.size()
+            ? VkDescriptorImageInfo{VK_NULL_HANDLE, res_.sample_view(ut[k]), layouts_.get(ut[k])}
+            : VkDescriptorImageInfo{VK_NULL_HANDLE, res_.next_uav_image_dummy(), VK_IMAGE_LAYOUT_GENERAL};
+  }
+  std::array<VkWriteDescriptorSet, kCategories> writes{};
+  for (uint32_t i = 0; i < kCategories; ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = kSlots;
+    writes[i].descriptorType = kCategoryTypes[i];
+  }
+  writes[srv_buf].pTexelBufferView = texel.data();
+  writes[srv_tex].pImageInfo = tex.data();
+  writes[srv_depth].pImageInfo = depth.data();
+  writes[cbuf].pBufferInfo = cb.data();
+  writes[uav_buf].pBufferInfo = storage_buf.data();
+  writes[uav_tex].pImageInfo = storage_img.data();
+  vkUpdateDescriptorSets(c_.device, kCategories, writes.data(), 0, nullptr);
+  return set;
+}
+
+uint32_t Runner::stage_masks(const StageSet& s) const {
+  uint32_t m = s.rmw;
+  for (uint32_t k = 0; k < s.slots[uav_buf].size(); ++k)
+    if (geo_[s.slots[uav_buf][k].res].structural) m |= 1u << k;
+  return m;
+}
+
+void Runner::record(VkCommandBuffer cb, const Work& w) {
+  std::visit([&](const auto& item) { record(cb, item); }, w);
+}
+
+void Runner::record(VkCommandBuffer cb, const ComputeWork& w) {
+  VkDescriptorSet set = make_set(w.set);
+  PushConstants pc;
+  pc.seed = w.seed;
+  pc.flags = w.indirect ? kFlagIndirect : 0;
+  pc.counts[0] = w.set.counts();
+  pc.masks[0] = stage_masks(w.set);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c_.compute);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c_.pipeline_layout, 0, 1, &set, 0, nullptr);
+  vkCmdPushConstants(cb, c_.pipeline_layout, kPushStages, 0, sizeof(pc), &pc);
+  if (w.indirect)
+    vkCmdDispatchIndirect(cb, res_.buffer(*w.indirect).buffer, kDispatchArgsOffset);
+  else
+    vkCmdDispatch(cb, 1, 1, 1);
+}
+
+void Runner::record(VkCommandBuffer cb, const DrawPass& w) {
+  std::array<VkRenderingAttachmentInfo, 4> colors{};
+  for (size_t i = 0; i < w.colors.size(); ++i) {
+    const Attachment& a = w.colors[i];
+    colors[i] = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    colors[i].imageView = res_.attach_view(a.sub);
+    colors[i].imageLayout = layouts_.get(a.sub);
+    colors[i].loadOp = a.load ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    colors[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  }
+  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  VkRenderingAttachmentInfo stencil{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  ri.renderArea = {{0, 0}, {w.area_w, w.area_h}};
+  ri.layerCount = 1;
+  ri.colorAttachmentCount = static_cast<uint32_t>(w.colors.size());
+  ri.pColorAttachments = colors.data();
+  GraphicsKey key;
+  key.colors = ri.colorAttachmentCount;
+  if (w.depth) {
+    const Sub& s = w.depth->sub;
+    depth.imageView = res_.attach_view(s);
+    depth.imageLayout = layouts_.get(s);
+    depth.loadOp = w.depth->load ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    // A read-only depth attachment must not be stored (STORE counts as a write).
+    depth.storeOp = w.depth_write ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_NONE;
+    ri.pDepthAttachment = &depth;
+    key.depth = res_.image(s.res).format;
+    key.depth_write = w.depth_write;
+    if (w.stencil) {
+      stencil = depth;
+      stencil.imageLayout = layouts_.get(Sub{s.res, s.mip, s.layer, 1});
+      stencil.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+      ri.pStencilAttachment = &stencil;
+      key.stencil = true;
+    }
+  }
+  VkDescriptorSet sets[2] = {make_set(w.vs), make_set(w.fs)};
+  PushConstants pc;
+  pc.seed = w.seed;
+  pc.flags = (w.storage_writes ? kFlagStorageWrites : 0) | (w.vertex ? kFlagVertexAttr : 0) |
+             (w.depth ? kFlagDepth : 0);
+  pc.counts[0] = w.vs.counts();
+  pc.counts[1] = w.fs.counts();
+  pc.masks[0] = stage_masks(w.vs);
+  pc.masks[1] = stage_masks(w.fs);
+  pc.area_w = w.area_w;
+  pc.area_h = w.area_h;
+
+  vkCmdBeginRendering(cb, &ri);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c_.graphics_pipeline(key));
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c_.pipeline_layout, 0, 2, sets, 0, nullptr);
+  vkCmdPushConstants(cb, c_.pipeline_layout, kPushStages, 0, sizeof(pc), &pc);
+  const VkViewport vp{0, 0, static_cast<float>(w.area_w), static_cast<float>(w.area_h), 0, 1};
+  vkCmdSetViewport(cb, 0, 1, &vp);
+  vkCmdSetScissor(cb, 0, 1, &ri.renderArea);
+  const VkBuffer vb = w.vertex ? res_.buffer(*w.vertex).buffer : res_.dummy_buffer().buffer;
+  const VkDeviceSize zero = 0;
+  vkCmdBindVertexBuffers(cb, 0, 1, &vb, &zero);
+  if (w.index) vkCmdBindIndexBuffer(cb, res_.buffer(*w.index).buffer, kIndexOffset, VK_INDEX_TYPE_UINT32);
+  if (w.indirect) {
+    const VkBuffer args = res_.buffer(*w.indirect).buffer;
+    if (w.index)
+      vkCmdDrawIndexedIndirect(cb, args, kDrawArgsOffset, 1, 0);
+    else
+      vkCmdDrawIndirect(cb, args, kDrawArgsOffset, 1, 0);
+  } else if (w.index) {
+    vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
+  } else {
+    vkCmdDraw(cb, 3, 1, 0, 0);
+  }
+  vkCmdEndRendering(cb);
+}
+
+void Runner::record(VkCommandBuffer cb, const CopyWork& w) {
+  const Geometry& gs = geo_[w.src.res];
+  const Geometry& gd = geo_[w.dst.res];
+  if (gs.buffer && gd.buffer) {
+    const uint32_t base = gd.structural ? kStructWords : 0;
+    const uint32_t m = std::min(gs.words, gd.words);
+    if (m <= base) return;
+    const VkBufferCopy region{base * 4u, base * 4u, (m - base) * 4u};
+    vkCmdCopyBuffer(cb, res_.buffer(w.src.res).buffer, res_.buffer(w.dst.res).buffer, 1, &region);
+  } else if (gs.buffer) {
+    const Extent2 e = linear_extent(gs.words, gd.w(w.dst.mip), gd.h(w.dst.mip));
+    VkBufferImageCopy region{};
+    region.imageSubresource = {aspect_of_plane(gd, w.dst.plane), w.dst.mip, w.dst.layer, 1};
+    region.imageExtent = {e.w, e.h, 1};
+    vkCmdCopyBufferToImage(cb, res_.buffer(w.src.res).buffer, res_.image(w.dst.res).image,
+                           layouts_.get(w.dst), 1, &region);
+  } else if (gd.buffer) {
+    const uint32_t base = gd.structural ? kStructWords : 0;
+    const Extent2 e = linear_extent(gd.words - base, gs.w(w.src.mip), gs.h(w.src.mip));
+    VkBufferImageCopy region{};
+    region.bufferOffset = base * 4u;
+    region.imageSubresource = {aspect_of_plane(gs, w.src.plane), w.src.mip, w.src.layer, 1};
+    region.imageExtent = {e.w, e.h, 1};
+    vkCmdCopyImageToBuffer(cb, res_.image(w.src.res).image, layouts_.get(w.src),
+                           res_.buffer(w.dst.res).buffer, 1, &region);
+  } else {
+    VkImageCopy region{};
+    region.srcSubresource = {aspect_of_plane(gs, w.src.plane), w.src.mip, w.src.layer, 1};
+    region.dstSubresource = {aspect_of_plane(gd, w.dst.plane), w.dst.mip, w.dst.layer, 1};
+    region.extent = {std::min(gs.w(w.src.mip), gd.w(w.dst.mip)), std::min(gs.h(w.src.mip), gd.h(w.dst.mip)),
+                     1};
+    vkCmdCopyImage(cb, res_.image(w.src.res).image, layouts_.get(w.src), res_.image(w.dst.res).image,
+                   layouts_.get(w.dst), 1, &region);
+  }
+}
+
+void Runner::record(VkCommandBuffer cb, const ClearWork& w) {
+  const Geometry& g = geo_[w.dst.res];
+  if (w.how == ClearWork::How::attachment) {
+    VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    a.imageView = res_.attach_view(w.dst);
+    a.imageLayout = layouts_.get(w.dst);
+    a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    VkRenderingAttachmentInfo s = a;
+    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    ri.renderArea = {{0, 0}, {g.w(w.dst.mip), g.h(w.dst.mip)}};
+    ri.layerCount = 1;
+    if (g.depth()) {
+      a.clearValue.depthStencil = {depth_of(w.value), w.value & 0xffu};
+      ri.pDepthAttachment = &a;
+      if (w.both_planes) {
+        s = a;
+        s.imageLayout = layouts_.get(Sub{w.dst.res, w.dst.mip, w.dst.layer, 1});
+        ri.pStencilAttachment = &s;
+      }
+    } else {
+      a.clearValue.color.uint32[0] = w.value;
+      ri.colorAttachmentCount = 1;
+      ri.pColorAttachments = &a;
+    }
+    vkCmdBeginRendering(cb, &ri);
+    vkCmdEndRendering(cb);
+    return;
+  }
+  if (g.buffer) {
+    const uint32_t base = g.structural ? kStructWords : 0;
+    vkCmdFillBuffer(cb, res_.buffer(w.dst.res).buffer, base * 4u, (g.words - base) * 4u, w.value);
+    return;
+  }
+  const VkImageSubresourceRange range{aspect_of_plane(g, w.dst.plane), w.dst.mip, 1, w.dst.layer, 1};
+  if (g.depth()) {
+    const VkClearDepthStencilValue v{depth_of(w.value), 0};
+    vkCmdClearDepthStencilImage(cb, res_.image(w.dst.res).image, layouts_.get(w.dst), &v, 1, &range);
+  } else {
+    VkClearColorValue v{};
+    v.uint32[0] = w.value;
+    vkCmdClearColorImage(cb, res_.image(w.dst.res).image, layouts_.get(w.dst), &v, 1, &range);
+  }
+}
+
+RunReport Runner::run() {
+  RunReport report;
+  const auto t0 = Clock::now();
+  // One command buffer per list; one submission per group.
+  std::vector<std::vector<VkCommandBuffer>> groups(rec_.groups.size());
+  size_t next = 0;
+  bool first = true;
+  for (uint32_t gi = 0; gi < rec_.groups.size(); ++gi) {
+    const CommandListGroup& group = *rec_.groups[gi];
+    for (uint32_t li = 0; li < group.lists().size(); ++li) {
+      VkCommandBuffer cb = c_.begin_commands();
+      groups[gi].push_back(cb);
+      if (first && opt_.source != BarrierSource::plan) record_reference_barrier(cb, true);
+      first = false;
+      const CommandList& list = *group.lists()[li];
+      for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
+        const OpWork& w = work_.at(next++);
+        record_points(cb, gi, li, oi, Where::before);
+        for (Work item : w.items) {
+          model_.prepare(item);
+          record(cb, item);
+          model_.apply(item);
+        }
+        record_points(cb, gi, li, oi, Where::after);
+        ++report.ops;
+      }
+      BATON_VK(vkEndCommandBuffer(cb));
+    }
+  }
+  report.record_ms = ms_since(t0);
+
+  // Groups run in submission order on the one queue, so no semaphore waits between them (a wait
+  // would be a full dependency and hide missing cross-group barriers). Each group signals the
+  // timeline; the host waits for the last value.
+  const auto t1 = Clock::now();
+  for (auto& cbs : groups) {
+    if (cbs.empty()) continue;
+    std::vector<VkCommandBufferSubmitInfo> infos;
+    for (VkCommandBuffer cb : cbs)
+      infos.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cb, 0});
+    VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signal.semaphore = c_.timeline;
+    signal.value = ++c_.timeline_value;
+    signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    si.commandBufferInfoCount = static_cast<uint32_t>(infos.size());
+    si.pCommandBufferInfos = infos.data();
+    si.signalSemaphoreInfoCount = 1;
+    si.pSignalSemaphoreInfos = &signal;
+    BATON_VK(vkQueueSubmit2(c_.queue, 1, &si, VK_NULL_HANDLE));
+    ++report.submits;
+  }
+  VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &c_.timeline;
+  wi.pValues = &c_.timeline_value;
+  BATON_VK(vkWaitSemaphores(c_.device, &wi, UINT64_MAX));
+  report.gpu_ms = ms_since(t1);
+  for (auto& cbs : groups)
+    if (!cbs.empty()) vkFreeCommandBuffers(c_.device, c_.pool, static_cast<uint32_t>(cbs.size()), cbs.data());
+
+  report.groups = static_cast<uint32_t>(rec_.groups.size());
+  report.barriers = barriers_;
+  report.barrier_calls = calls_;
+  const auto t2 = Clock::now();
+  if (opt_.check_data) read_back(report);
+  report.check_ms = ms_since(t2);
+  return report;
+}
+
+void Runner::read_back(RunReport& report) {
+  // Images: every defined colour or depth subresource goes to TRANSFER_SRC and into one staging
+  // buffer. These barriers are the executor's own and come after the last group.
+  struct Item {
+    Sub sub;
+    VkDeviceSize offset;
+  };
+  std::vector<Item> items;
+  VkDeviceSize bytes = 4;
+  std::vector<VkImageMemoryBarrier2> to_src;
+  for (ResourceId r = 0; r < geo_.size(); ++r) {
+    const Geometry& g = geo_[r];
+    if (g.buffer) continue;
+    for (const Sub& s : all_subs(r, g)) {
+      if (layouts_.get(s) == VK_IMAGE_LAYOUT_UNDEFINED) continue;
+      VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+      b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      b.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+      b.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+      b.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+      b.oldLayout = layouts_.get(s);
+      b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      b.image = res_.image(r).image;
+      b.subresourceRange = {aspect_of_plane(g, s.plane), s.mip, 1, s.layer, 1};
+      if (g.planes == 2 && !c_.separate_depth_stencil_layouts) {
+        if (s.plane == 1) continue;  // both aspects move together with plane 0
+        b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+      }
+      to_src.push_back(b);
+      if (g.depth() && s.plane != 0) continue;  // stencil contents are not modelled
+      items.push_back(Item{s, bytes});
+      bytes += VkDeviceSize{g.texels(s)} * 4;
+    }
+  }
+  staging_ = GpuBuffer{};
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.size = bytes;
+  bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  BATON_VK(vkCreateBuffer(c_.device, &bi, nullptr, &staging_.buffer));
+  VkMemoryRequirements mr;
+  vkGetBufferMemoryRequirements(c_.device, staging_.buffer, &mr);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = mr.size;
+  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
+  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &staging_.memory));
+  BATON_VK(vkBindBufferMemory(c_.device, staging_.buffer, staging_.memory, 0));
+
+  VkCommandBuffer cb = c_.begin_commands();
+  VkMemoryBarrier2 all{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  all.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  all.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
+  all.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+  all.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+  VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  di.memoryBarrierCount = 1;
+  di.pMemoryBarriers = &all;
+  di.imageMemoryBarrierCount = static_cast<uint32_t>(to_src.size());
+  di.pImageMemoryBarriers = to_src.data();
+  vkCmdPipelineBarrier2(cb, &di);
+  for (const Item& it : items) {
+    const Geometry& g = geo_[it.sub.res];
+    VkBufferImageCopy region{};
+    region.bufferOffset = it.offset;
+    region.imageSubresource = {aspect_of_plane(g, it.sub.plane), it.sub.mip, it.sub.layer, 1};
+    region.imageExtent = {g.w(it.sub.mip), g.h(it.sub.mip), 1};
+    vkCmdCopyImageToBuffer(cb, res_.image(it.sub.res).image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           staging_.buffer, 1, &region);
+  }
+  VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+  host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+  host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+  host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+  VkDependencyInfo hd{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  hd.memoryBarrierCount = 1;
+  hd.pMemoryBarriers = &host;
+  vkCmdPipelineBarrier2(cb, &hd);
+  c_.submit_and_wait(cb);
+  void* mapped = nullptr;
+  BATON_VK(vkMapMemory(c_.device, staging_.memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+  const auto* staged = static_cast<const uint32_t*>(mapped);
+
+  auto compare = [&](const Sub& s, const uint32_t* got) {
+    const auto& want = model_.at(s);
+    Mismatch m;
+    bool any_defined = false;
+    for (uint32_t j = 0; j < want.size(); ++j) {
+      if (want[j] & kUndefined) continue;
+      any_defined = true;
+      ++m.checked;
+      if (got[j] != static_cast<uint32_t>(want[j])) {
+        if (m.wrong++ == 0) {
+          m.first_texel = j;
+          m.expected = static_cast<uint32_t>(want[j]);
+          m.got = got[j];
+        }
+      }
+    }
+    if (!any_defined) {
+      ++report.subresources_undefined;
+      report.undefined.push_back(
+          fmt::format("{} mip {} layer {} plane {}", rec_.resources[s.res].name, s.mip, s.layer, s.plane));
+      return;
+    }
+    ++report.subresources_checked;
+    if (m.wrong == 0) return;
+    m.resource = s.res;
+    m.resource_name = rec_.resources[s.res].name;
+    m.mip = s.mip;
+    m.layer = s.layer;
+    m.plane = s.plane;
+    report.mismatches.push_back(m);
+  };
+  for (ResourceId r = 0; r < geo_.size(); ++r)
+    if (geo_[r].buffer) compare(Sub{r, 0, 0, 0}, res_.buffer(r).map);
+  for (const Item& it : items) compare(it.sub, staged + it.offset / 4);
+  vkUnmapMemory(c_.device, staging_.memory);
+}
+
+}  // namespace
+
+std::string to_string(const Mismatch& m) {
+  return fmt::format(
+      "resource '{}' mip {} layer {} plane {}: {} of {} texels wrong (first: texel {} expected {:#010x} got "
+      "{:#010x})",
+      m.resource_name, m.mip, m.layer, m.plane, m.wrong, m.checked, m.first_texel, m.expected, m.got);
+}
+
+void check_executable(const Recording& rec) {
+  plan_work(rec, make_geometry(rec));
+}
+
+RunReport run(VulkanContext& ctx, const Recording& rec, const ExecPlan& plan, const RunOptions& options) {
+  VulkanContext::Impl& c = ctx.impl();
+  (void)ctx.take_messages();  // earlier messages belong to earlier runs
+  RunReport report;
+  {
+    Runner runner(c, rec, plan, options);
+    report = runner.run();
+  }
+  report.validation = ctx.take_messages();
+  return report;
+}
+
+}  // namespace baton::exec

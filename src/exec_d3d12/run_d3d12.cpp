@@ -1,0 +1,26 @@
+// The whole D3D12 path for one recording: the checks that need no device, compile, legacy
+// lowering, a device with the layer, the canary, the run.
+#include "baton/exec_d3d12.hpp"
+#include "work.hpp"
+
+namespace baton::d3d12 {
+
+void check_runnable(const Recording& rec) {
+  const std::vector<Shape> shapes = make_shapes(rec);
+  (void)plan_items(rec, shapes);
+}
+
+D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options) {
+  check_runnable(rec);
+  const std::vector<CommandListGroup*> groups = rec.group_ptrs();
+  const CompileResult compiled = compile_all(rec.resources, groups, fresh_history(rec.resources));
+  const PlainPlan plan = legacy_plan(rec.resources, compiled.groups);
+  Device device(DeviceOptions{options.validation});
+  bool live = false;
+  if (options.validation) live = run_canary(device).live;
+  D3D12RunResult out = run(device, rec, plan);
+  out.canary_live = live;
+  return out;
+}
+
+}  // namespace baton::d3d12

@@ -1,0 +1,205 @@
+// Phase 8: checks. Each rebuilds what it needs from the declarations and the barrier stream, and
+// shares nothing with the phase it checks but the vocabulary:
+//  - coverage: replaying the barriers, every declared use finds its subresources in a state that
+//    holds its access, in a layout for it, with the consuming stage in the sync scope;
+//  - resting: after the frame every touched resource is back in its resting state;
+//  - aliasing: resources that share memory are never live together under any order the schedule
+//    allows (all users of one happen before all users of the other, through queue order and waits);
+//  - serial order: the serial order is a topological order of the live passes and every
+//    cross-queue dependency is implied by queue order and the signal/wait pairs.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "baton/graph.hpp"
+#include "replay.hpp"
+
+namespace baton::graph {
+namespace {
+
+bool covers(const State& st, Access a, Stages stages, bool buffer) {
+  if (!(st.access & bit(a))) return false;
+  if (is_write(a) && st.access != bit(a)) return false;
+  if (!is_write(a) && (st.access & kWriteAccesses)) return false;
+  const SyncMask need = sync_of(a, stages);
+  if (!(st.sync & sync::all) && (st.sync & need) != need) return false;
+  if (buffer) return st.layout == Layout::none;
+  if (a == Access::present) return st.layout == Layout::present;
+  return st.layout == (is_write(a) ? layout_of(a) : read_layout_of(st.access));
+}
+
+bool at_rest(const State& st, const State& rest, bool buffer) {
+  if (buffer) return true;  // buffers have no layout; their rest is "any access"
+  if (st == kFirstTouch) return true;
+  return st.layout == rest.layout && (st.access & ~rest.access) == 0 &&
+         ((rest.sync & sync::all) || (st.sync & ~rest.sync) == 0);
+}
+
+}  // namespace
+
+std::vector<std::string> check_coverage(const Graph& g, const Schedule&, const Transitions& t) {
+  std::vector<std::string> out;
+  auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur) {
+    // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
+    if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch || out.size() > 20) return;
+    out.push_back(fmt::format("pass '{}', resource '{}': barrier starts from layout {} but the resource is in {}",
+                              g.passes[t.info[gi].passes[li]].name, t.table[b.resource].name,
+                              to_string(b.before.layout), to_string(cur.layout)));
+  };
+  auto on_use = [&](uint32_t gi, uint32_t li, detail::Replay& rp) {
+    const uint32_t p = t.info[gi].passes[li];
+    const Pass& pass = g.passes[p];
+    for (const PassUse& u : pass.uses) {
+      const Resource& res = g.resources[u.resource];
+      const Box box = resolve(res.desc, u.range);
+      const bool buffer = res.desc.type == ResourceType::buffer;
+      for (uint32_t m = 0; m < res.count; ++m) {
+        const ResourceId id = t.first_member[u.resource] + m;
+        for (uint32_t pl = box.p0; pl < box.p1; ++pl)
+          for (uint32_t l = box.l0; l < box.l1; ++l)
+            for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
+              State& st = rp.state[rp.index(res.desc, id, mip, l, pl)];
+              // A buffer nobody touched yet needs nothing before its first write.
+              if (buffer && st == kFirstTouchBuffer && is_write(u.access)) {
+                st = state_of_use(res.desc, u.access, u.stages);
+                continue;
+              }
+              if (covers(st, u.access, u.stages, buffer)) continue;
+              if (out.size() < 20)
+                out.push_back(fmt::format("pass '{}', resource '{}' mip {} layer {} plane {}: use {} in {} not covered "
+                                          "(state {})",
+                                          pass.name, t.table[id].name, mip, l, pl, to_string(u.access),
+                                          u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
+            }
+      }
+    }
+  };
+  detail::replay(t, on_barrier, on_use);
+  return out;
+}
+
+std::vector<std::string> check_resting(const Transitions& t, const FinalStates& f) {
+  std::vector<std::string> out;
+  for (ResourceId m = 0; m < t.table.size(); ++m) {
+    const ResourceDesc& d = t.table[m];
+    const State rest = resting_state(d);
+    for (uint32_t i = f.first_sub[m]; i < f.first_sub[m + 1]; ++i)
+      if (!at_rest(f.final_state[i], rest, d.type == ResourceType::buffer)) {
+        out.push_back(fmt::format("resource '{}' subresource {}: ends the frame in {}, not at rest ({})", d.name,
+                                  i - f.first_sub[m], to_string(f.final_state[i]), to_string(rest)));
+        break;
+      }
+  }
+  return out;
+}
+
+std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a) {
+  std::vector<std::string> out;
+  const size_t nr = g.resources.size();
+  // Per resource, rebuilt from the declarations: first serial index, per-queue last user, and per
+  // queue what every user knows to be complete when it starts.
+  struct Users {
+    uint32_t first = kNone;
+    std::array<uint32_t, kQueues> last_pos{};
+    std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
+  };
+  std::vector<Users> us(nr);
+  for (uint32_t i = 0; i < s.serial.size(); ++i) {
+    const uint32_t p = s.serial[i];
+    const size_t q = qi(exec_queue(g.passes[p]));
+    for (const PassUse& u : g.passes[p].uses) {
+      Users& x = us[u.resource];
+      if (x.first == kNone) x.first = i;
+      x.last_pos[q] = std::max(x.last_pos[q], s.pos[p] + 1);
+      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], k == q ? s.pos[p] : s.clock[p][k]);
+    }
+  }
+  auto ordered = [&](uint32_t x, uint32_t y) {
+    for (size_t k = 0; k < kQueues; ++k)
+      if (us[y].known[k] < us[x].last_pos[k]) return false;
+    return true;
+  };
+  // Elementary memory intervals; the resources covering each, ordered by first use, must form a chain.
+  std::vector<uint64_t> cuts;
+  for (const Placement& p : a.placements) {
+    cuts.push_back(p.offset);
+    cuts.push_back(p.offset + p.size);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<std::vector<uint32_t>> cover(cuts.empty() ? 0 : cuts.size() - 1);
+  for (const Placement& p : a.placements) {
+    if (p.size == 0) continue;
+    const size_t b = static_cast<size_t>(std::lower_bound(cuts.begin(), cuts.end(), p.offset) - cuts.begin());
+    for (size_t k = b; k + 1 < cuts.size() && cuts[k] < p.offset + p.size; ++k) cover[k].push_back(p.resource);
+  }
+  for (size_t k = 0; k < cover.size() && out.size() < 20; ++k) {
+    std::vector<uint32_t>& c = cover[k];
+    std::sort(c.begin(), c.end(), [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; });
+    for (size_t i = 1; i < c.size(); ++i)
+      if (!ordered(c[i - 1], c[i])) {
+        out.push_back(fmt::format("resources '{}' and '{}' share memory at offset {} but may be live together",
+                                  g.resources[c[i - 1]].desc.name, g.resources[c[i]].desc.name, cuts[k]));
+        break;
+      }
+  }
+  return out;
+}
+
+std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, const CullResult& c,
+                                            const Schedule& s) {
+  std::vector<std::string> out;
+  const size_t np = g.passes.size();
+  std::vector<uint32_t> at(np, kNone);
+  for (uint32_t i = 0; i < s.serial.size(); ++i) {
+    const uint32_t p = s.serial[i];
+    if (p >= np || !c.live[p] || at[p] != kNone) {
+      out.push_back(fmt::format("serial position {}: pass #{} is culled, unknown or listed twice", i, p));
+      return out;
+    }
+    at[p] = i;
+  }
+  for (uint32_t p = 0; p < np; ++p)
+    if (c.live[p] && at[p] == kNone) out.push_back(fmt::format("pass '{}' is live but not scheduled", g.passes[p].name));
+  if (!out.empty()) return out;
+  // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
+  std::array<uint32_t, kQueues> count{};
+  std::vector<uint32_t> pos(np, kNone);
+  std::vector<std::array<uint32_t, kQueues>> done(np);
+  std::array<std::array<uint32_t, kQueues>, kQueues> last{};
+  std::vector<std::vector<uint32_t>> waits(np);
+  for (const Sync& y : s.syncs) {
+    if (at[y.signal] == kNone || at[y.wait] == kNone || at[y.signal] >= at[y.wait]) {
+      out.push_back(fmt::format("wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
+                                g.passes[y.wait].name, g.passes[y.signal].name));
+      continue;
+    }
+    waits[y.wait].push_back(y.signal);
+  }
+  for (uint32_t p : s.serial) {
+    const size_t q = qi(exec_queue(g.passes[p]));
+    pos[p] = count[q]++;
+    std::array<uint32_t, kQueues> d = last[q];
+    for (uint32_t w : waits[p])
+      for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[w][k]);
+    d[q] = pos[p] + 1;
+    done[p] = d;
+    last[q] = d;
+  }
+  for (const Edge& e : v.edges) {
+    if (!c.live[e.from] || !c.live[e.to]) continue;
+    if (at[e.from] >= at[e.to]) {
+      out.push_back(fmt::format("pass '{}' is scheduled before pass '{}' which it depends on ({})",
+                                g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
+      continue;
+    }
+    const size_t qf = qi(exec_queue(g.passes[e.from]));
+    if (qi(exec_queue(g.passes[e.to])) != qf && done[e.to][qf] <= pos[e.from])
+      out.push_back(fmt::format("pass '{}' on the {} queue may start before pass '{}' on the {} queue completes ({})",
+                                g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
+                                to_string(exec_queue(g.passes[e.from])), to_string(e.kind)));
+  }
+  return out;
+}
+
+}  // namespace baton::graph

@@ -1,0 +1,66 @@
+// The whole pipeline, and the numbers people ask for (memory, barriers, API calls per backend).
+#include <fmt/format.h>
+
+#include "baton/graph.hpp"
+
+namespace baton::graph {
+
+GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
+  GraphCompileResult r;
+  r.validated = validate(g);
+  r.culled = cull(g, r.validated);
+  r.sched = schedule(g, r.validated, r.culled, o.schedule);
+  r.lifetimes = lifetimes(g, r.sched);
+  r.aliasing = alias(g, r.sched, r.lifetimes, o.aliasing);
+  r.trans = transitions(g, r.sched, r.aliasing);
+  r.finals = final_states(r.trans);
+  if (o.run_checks) {
+    for (auto* f : {&check_coverage}) {
+      std::vector<std::string> x = (*f)(g, r.sched, r.trans);
+      r.findings.insert(r.findings.end(), x.begin(), x.end());
+    }
+    std::vector<std::string> x = check_resting(r.trans, r.finals);
+    r.findings.insert(r.findings.end(), x.begin(), x.end());
+    x = check_aliasing(g, r.sched, r.aliasing);
+    r.findings.insert(r.findings.end(), x.begin(), x.end());
+    x = check_serial_order(g, r.validated, r.culled, r.sched);
+    r.findings.insert(r.findings.end(), x.begin(), x.end());
+  }
+  return r;
+}
+
+Numbers numbers(const Graph&, const GraphCompileResult& r) {
+  Numbers n;
+  n.transient_unaliased = r.aliasing.unaliased;
+  n.transient_aliased = r.aliasing.heap_size;
+  n.lower_bound = r.aliasing.lower_bound;
+  n.aliasing_barriers = r.aliasing.barriers.size();
+  n.syncs = r.sched.syncs.size();
+  n.groups = r.trans.groups.size();
+  for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) {
+    const std::vector<LoweredGroup> lowered = lower(api, r.trans.table, r.trans.compiled);
+    Numbers::PerApi x{api, 0, 0};
+    for (const LoweredGroup& lg : lowered) {
+      x.barriers += lg.barrier_count();
+      x.calls += lg.call_count();
+    }
+    n.apis.push_back(x);
+  }
+  return n;
+}
+
+std::string numbers_text(const Numbers& n) {
+  auto mib = [](uint64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); };
+  std::string s;
+  s += fmt::format("transient memory: {:.2f} MiB without aliasing, {:.2f} MiB with aliasing, lower bound {:.2f} MiB "
+                   "(most bytes live at once; aliased/bound = {:.3f})\n",
+                   mib(n.transient_unaliased), mib(n.transient_aliased), mib(n.lower_bound),
+                   n.lower_bound ? static_cast<double>(n.transient_aliased) / static_cast<double>(n.lower_bound) : 1.0);
+  s += fmt::format("groups: {}, signal/wait pairs: {}, aliasing barriers: {}\n", n.groups, n.syncs, n.aliasing_barriers);
+  for (const Numbers::PerApi& a : n.apis)
+    s += fmt::format("{:<13} {} barriers in {} API calls (+ {} aliasing barriers)\n", to_string(a.api), a.barriers,
+                     a.calls, n.aliasing_barriers);
+  return s;
+}
+
+}  // namespace baton::graph

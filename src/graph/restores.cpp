@@ -1,0 +1,30 @@
+// Phase 7: final states and restores. The restores are the planner's "restore to rest" barriers
+// (after a resource's last use in a group that does not hand it on); the final states come from
+// replaying the whole barrier stream.
+#include "baton/graph.hpp"
+#include "replay.hpp"
+
+namespace baton::graph {
+
+FinalStates final_states(const Transitions& t) {
+  FinalStates f;
+  detail::Replay rp = detail::replay(
+      t,
+      [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur) {
+        if (b.reason != Reason::restore) return;
+        // One entry per barrier, not per subresource: record it at its first subresource.
+        const ResourceDesc& d = t.table[b.resource];
+        (void)d;
+        (void)cur;
+        if (!f.restores.empty() && f.restores.back().group == gi && f.restores.back().member == b.resource &&
+            f.restores.back().from == b.before && f.restores.back().pass == t.info[gi].passes[li])
+          return;
+        f.restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
+      },
+      nullptr);
+  f.first_sub = std::move(rp.first_sub);
+  f.final_state = std::move(rp.state);
+  return f;
+}
+
+}  // namespace baton::graph

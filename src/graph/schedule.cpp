@@ -1,0 +1,102 @@
+// Phase 3: schedule. A topological order of the live passes (program order, or a seeded random
+// valid order to shake out missing dependencies), per-queue positions, and the cross-queue
+// signal/wait pairs. A dependency whose producer the consumer's queue already knows to be complete
+// (through earlier waits, on any chain of queues) needs no wait: vector clocks make that test O(1),
+// which is the transitive reduction of the cross-queue edges.
+#include <algorithm>
+#include <queue>
+#include <random>
+
+#include "baton/graph.hpp"
+
+namespace baton::graph {
+
+Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const ScheduleOptions& o) {
+  const size_t np = g.passes.size();
+  Schedule s;
+  s.serial_of.assign(np, kNone);
+  s.pos.assign(np, kNone);
+  s.clock.assign(np, {});
+  s.serial.reserve(np);
+
+  // Topological order. Derived edges point forward, so program order is valid unless `after`
+  // points backward; the general case uses Kahn's algorithm.
+  bool forward = true;
+  for (const Edge& e : v.edges) forward &= e.from < e.to;
+  if (o.order == Order::program && forward) {
+    for (uint32_t p = 0; p < np; ++p)
+      if (c.live[p]) s.serial.push_back(p);
+  } else {
+    std::vector<uint32_t> indeg(np, 0);
+    std::vector<std::vector<uint32_t>> out(np);
+    for (const Edge& e : v.edges)
+      if (c.live[e.from] && c.live[e.to]) {
+        ++indeg[e.to];
+        out[e.from].push_back(e.to);
+      }
+    std::mt19937_64 rng(o.seed);
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> heap;  // program order
+    std::vector<uint32_t> ready;                                                 // random order
+    auto push = [&](uint32_t p) { o.order == Order::program ? heap.push(p) : ready.push_back(p); };
+    for (uint32_t p = 0; p < np; ++p)
+      if (c.live[p] && indeg[p] == 0) push(p);
+    while (!heap.empty() || !ready.empty()) {
+      uint32_t p;
+      if (o.order == Order::program) {
+        p = heap.top();
+        heap.pop();
+      } else {
+        const size_t i = static_cast<size_t>(rng() % ready.size());
+        p = ready[i];
+        ready[i] = ready.back();
+        ready.pop_back();
+      }
+      s.serial.push_back(p);
+      for (uint32_t q : out[p])
+        if (--indeg[q] == 0) push(q);
+    }
+  }
+
+  std::array<uint32_t, kQueues> count{};
+  std::array<std::array<uint32_t, kQueues>, kQueues> known{};  // per queue: clock after its last pass
+  for (uint32_t i = 0; i < s.serial.size(); ++i) {
+    const uint32_t p = s.serial[i];
+    s.serial_of[p] = i;
+    const size_t q = qi(exec_queue(g.passes[p]));
+    s.pos[p] = count[q]++;
+    std::array<uint32_t, kQueues> clock = known[q];
+    // The latest producer this pass needs on each other queue.
+    std::array<uint32_t, kQueues> need;
+    need.fill(kNone);
+    for (uint32_t e = v.in_first[p]; e < v.in_first[p + 1]; ++e) {
+      const uint32_t u = v.edges[e].from;
+      if (!c.live[u]) continue;
+      const size_t qu = qi(exec_queue(g.passes[u]));
+      if (qu == q) continue;
+      ++s.cross_queue_edges;
+      if (clock[qu] > s.pos[u]) continue;  // already known complete
+      if (need[qu] == kNone || s.pos[need[qu]] < s.pos[u]) need[qu] = u;
+    }
+    // A wait another needed wait already implies is dropped too.
+    for (size_t a = 0; a < kQueues; ++a) {
+      if (need[a] == kNone) continue;
+      bool implied = false;
+      for (size_t b = 0; b < kQueues; ++b)
+        if (b != a && need[b] != kNone && s.clock[need[b]][a] > s.pos[need[a]]) implied = true;
+      if (implied) continue;
+      s.syncs.push_back({need[a], p});
+      for (size_t k = 0; k < kQueues; ++k) clock[k] = std::max(clock[k], s.clock[need[a]][k]);
+    }
+    clock[q] = s.pos[p] + 1;
+    s.clock[p] = clock;
+    known[q] = clock;
+  }
+  return s;
+}
+
+bool happens_before(const Schedule& s, const Graph& g, uint32_t a, uint32_t b) {
+  if (a == b || s.serial_of[a] == kNone || s.serial_of[b] == kNone) return false;
+  return s.clock[b][qi(exec_queue(g.passes[a]))] > s.pos[a];
+}
+
+}  // namespace baton::graph

@@ -1,0 +1,267 @@
+// Phase 6: transitions. The graph drives the core planner: every pass becomes a list with one
+// operation, groups are cut at waits and signals, and a resource crossing a group boundary gets a
+// declared entry state so that the planner hands it over instead of bouncing through rest:
+//  - a read run spread over several groups (possibly on several queues) is held in one merged
+//    read state M from the producer's hand-on to the next writer, so no reader changes what
+//    another, possibly concurrent, reader sees; the producer's group makes the write -> read
+//    transition after the producer;
+//  - otherwise the previous toucher hands the resource on in the next group's first state, if its
+//    queue can express that state (the next group waited for it, so this is safe); else rest.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "baton/graph.hpp"
+
+namespace baton::graph {
+namespace {
+
+OpKind kind_of(const Pass& p) {
+  AccessMask m = 0;
+  for (const PassUse& u : p.uses) m |= bit(u.access);
+  const AccessMask draw = bit(Access::render_target) | bit(Access::depth_write) | bit(Access::depth_read) |
+                          bit(Access::vertex_buffer) | bit(Access::index_buffer);
+  const AccessMask copy = bit(Access::copy_source) | bit(Access::copy_dest);
+  const AccessMask resolve = bit(Access::resolve_source) | bit(Access::resolve_dest);
+  const AccessMask shader = bit(Access::shader_resource) | bit(Access::unordered_access) |
+                            bit(Access::constant_buffer) | bit(Access::indirect_argument);
+  if (m & draw) return OpKind::draw;
+  if (m == bit(Access::present)) return OpKind::present;
+  if (m && (m & ~copy) == 0) return OpKind::copy;
+  if (m && (m & ~resolve) == 0) return OpKind::resolve;
+  if (m && (m & ~shader) == 0) {
+    for (const PassUse& u : p.uses)
+      if (u.stages & static_cast<Stages>(Stage::vertex | Stage::pixel)) return OpKind::draw;
+    return OpKind::dispatch;
+  }
+  return OpKind::external;
+}
+
+// One pass's dealings with one resource.
+struct Entry {
+  uint32_t group, pass;
+  uint32_t first_use;  // index into the pass's uses
+  bool pure_read;
+  Access read_access;  // when pure_read and single_access
+  bool single_access;
+  Stages stages;
+};
+
+struct Decl {
+  uint32_t pass;
+  uint32_t resource;  // graph resource
+  Access access;
+  Stages stages;
+};
+
+Stages allowed_stages(Queue q) {
+  return q == Queue::direct ? kAllShading : q == Queue::compute ? stages(Stage::compute) : kNoStages;
+}
+
+}  // namespace
+
+Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
+  Transitions t;
+  const size_t nr = g.resources.size(), np = g.passes.size();
+  t.first_member.resize(nr);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Resource& res = g.resources[r];
+    for (uint32_t m = 0; m < res.count; ++m) {
+      ResourceDesc d = res.desc;
+      if (res.count > 1) d.name = fmt::format("{}[{}]", res.desc.name, m);
+      d.placed = d.placed || res.transient;
+      const ResourceId id = t.table.add(std::move(d));
+      if (m == 0) t.first_member[r] = id;
+    }
+  }
+  History history = fresh_history(t.table);
+  for (uint32_t r = 0; r < nr; ++r)
+    if (!g.resources[r].transient)
+      for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m] = {true, true};
+
+  // Groups: cut before a wait and after a signal; submission order is the order of first passes.
+  std::vector<uint8_t> waits(np, 0), signals(np, 0);
+  for (const Sync& y : s.syncs) {
+    waits[y.wait] = 1;
+    signals[y.signal] = 1;
+  }
+  std::array<uint32_t, kQueues> current;
+  current.fill(kNone);
+  std::array<bool, kQueues> cut{};
+  std::vector<uint32_t> group_of(np, kNone);
+  for (uint32_t p : s.serial) {
+    const Queue q = exec_queue(g.passes[p]);
+    uint32_t& cg = current[qi(q)];
+    if (cg == kNone || waits[p] || cut[qi(q)]) {
+      cg = static_cast<uint32_t>(t.info.size());
+      t.info.push_back({q, {}});
+    }
+    t.info[cg].passes.push_back(p);
+    group_of[p] = cg;
+    cut[qi(q)] = signals[p] != 0;
+  }
+
+  // Per resource, its entries in planner order (groups in submission order, passes in order).
+  std::vector<uint32_t> count(nr + 1, 0);
+  auto for_each_touch = [&](auto&& f) {
+    for (uint32_t gi = 0; gi < t.info.size(); ++gi)
+      for (uint32_t p : t.info[gi].passes) {
+        const Pass& pass = g.passes[p];
+        for (uint32_t i = 0; i < pass.uses.size(); ++i) {
+          const PassUse& u = pass.uses[i];
+          bool first = true;
+          for (uint32_t j = 0; j < i && first; ++j) first = pass.uses[j].resource != u.resource;
+          if (!first) continue;
+          Entry e{gi, p, i, true, u.access, true, kNoStages};
+          for (uint32_t j = i; j < pass.uses.size(); ++j) {
+            const PassUse& w = pass.uses[j];
+            if (w.resource != u.resource) continue;
+            if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
+            e.single_access &= w.access == u.access;
+            e.stages = static_cast<Stages>(e.stages | w.stages);
+          }
+          f(u.resource, e);
+        }
+      }
+  };
+  for_each_touch([&](uint32_t r, const Entry&) { ++count[r + 1]; });
+  for (size_t r = 0; r < nr; ++r) count[r + 1] += count[r];
+  std::vector<Entry> entries(count[nr]);
+  {
+    std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+    for_each_touch([&](uint32_t r, const Entry& e) { entries[fill[r]++] = e; });
+  }
+
+  std::vector<Decl> decls;
+  auto name_of = [&](uint32_t p) -> const std::string& { return g.passes[p].name; };
+  auto queue_of = [&](const Entry& x) { return t.info[x.group].queue; };
+  struct Run {
+    uint32_t begin = 0, end = 0;
+    bool multi = false, valid = false;
+    Access access = Access::shader_resource;
+    Stages stages = kNoStages;
+  };
+  std::vector<Run> runs;
+  std::vector<uint32_t> run_of;
+  for (uint32_t r = 0; r < nr; ++r) {
+    const uint32_t b = count[r], e = count[r + 1];
+    if (e - b < 2) continue;
+    const std::string& rname = g.resources[r].desc.name;
+    // Read runs: maximal stretches of consecutive pure reads.
+    runs.clear();
+    run_of.assign(e - b, kNone);
+    for (uint32_t i = b; i < e;) {
+      if (!entries[i].pure_read) {
+        ++i;
+        continue;
+      }
+      Run run{i, i, false, false, entries[i].read_access, kNoStages};
+      bool single = true, one_queue = true;
+      for (; run.end < e && entries[run.end].pure_read; ++run.end) {
+        const Entry& x = entries[run.end];
+        run.multi |= x.group != entries[i].group;
+        one_queue &= queue_of(x) == queue_of(entries[i]);
+        single &= x.single_access && x.read_access == run.access;
+        run.stages = static_cast<Stages>(run.stages | x.stages);
+        run_of[run.end - b] = static_cast<uint32_t>(runs.size());
+      }
+      // The merged state M must be one access that every queue involved can hold: the readers', the
+      // producer's (it makes the transition) and the next writer's (it declares M as its entry).
+      bool ok = single;
+      auto restrict_to = [&](Queue q) {
+        if (is_shader_access(run.access)) run.stages = static_cast<Stages>(run.stages & allowed_stages(q));
+        ok = ok && queue_allows(q, run.access, run.stages) && (is_shader_access(run.access) == (run.stages != 0));
+      };
+      if (i > b) restrict_to(queue_of(entries[i - 1]));
+      if (run.end < e) restrict_to(queue_of(entries[run.end]));
+      for (uint32_t k = i; k < run.end; ++k) restrict_to(queue_of(entries[k]));
+      run.valid = ok;
+      if (run.multi && !ok && !one_queue)
+        throw Error(fmt::format("pass '{}', resource '{}': read on several queues with no one read state all of them "
+                                "can hold (pass '{}' reads it too); order the readers with \"after\"",
+                                name_of(entries[i].pass), rname, name_of(entries[run.end - 1].pass)));
+      // At the end of the frame the last toucher returns it to rest: every other reader must be done.
+      if (run.multi && !one_queue && run.end == e) {
+        const Entry& last = entries[e - 1];
+        for (uint32_t k = i; k + 1 < e; ++k)
+          if (entries[k].group != last.group && !happens_before(s, g, entries[k].pass, last.pass))
+            throw Error(fmt::format("pass '{}', resource '{}': still read on the {} queue when pass '{}' returns it to "
+                                    "rest; make '{}' run after '{}'",
+                                    name_of(entries[k].pass), rname, to_string(queue_of(entries[k])),
+                                    name_of(last.pass), name_of(last.pass), name_of(entries[k].pass)));
+      }
+      runs.push_back(run);
+      i = run.end;
+    }
+    for (uint32_t i = b + 1; i < e; ++i) {
+      const Entry& x = entries[i];
+      const Entry& prev = entries[i - 1];
+      if (prev.group == x.group) continue;  // only a group's first touch declares
+      const Run* xr = x.pure_read ? &runs[run_of[i - b]] : nullptr;
+      const Run* pr = prev.pure_read ? &runs[run_of[i - 1 - b]] : nullptr;
+      if (xr && xr->multi) {  // inside (or opening) a read run held in M
+        if (xr->valid) decls.push_back({x.pass, r, xr->access, xr->stages});
+        continue;
+      }
+      if (pr && pr->multi) {  // leaving such a run: still in M; this group transitions it itself
+        if (pr->valid) decls.push_back({x.pass, r, pr->access, pr->stages});
+        continue;
+      }
+      // Otherwise the previous toucher hands it on in this group's first state, if its queue can.
+      const PassUse& first = g.passes[x.pass].uses[x.first_use];
+      Stages st = first.stages;
+      if (xr && x.single_access && xr->access == first.access) st = xr->stages;  // the run, all in this group
+      if (xr && !xr->valid) st = first.stages;
+      if (queue_allows(queue_of(prev), first.access, st) && (!is_shader_access(first.access) || st))
+        decls.push_back({x.pass, r, first.access, st});
+    }
+  }
+
+  // Lists and groups.
+  std::sort(decls.begin(), decls.end(), [](const Decl& x, const Decl& y) { return x.pass < y.pass; });
+  size_t di = 0;
+  std::vector<uint32_t> decl_first(np + 1, 0);
+  for (uint32_t p = 0; p < np; ++p) {
+    decl_first[p] = static_cast<uint32_t>(di);
+    while (di < decls.size() && decls[di].pass == p) ++di;
+  }
+  decl_first[np] = static_cast<uint32_t>(decls.size());
+  t.lists.reserve(s.serial.size());
+  t.groups.reserve(t.info.size());
+  for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
+    const GroupInfo& info = t.info[gi];
+    auto group = std::make_unique<CommandListGroup>(
+        fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), gi),
+        info.queue);
+    for (uint32_t p : info.passes) {
+      const Pass& pass = g.passes[p];
+      auto list = std::make_unique<CommandList>(pass.name, info.queue);
+      Operation op;
+      op.kind = kind_of(pass);
+      size_t n = 0;
+      for (const PassUse& u : pass.uses) n += g.resources[u.resource].count;
+      op.uses.reserve(n);
+      for (const PassUse& u : pass.uses)
+        for (uint32_t m = 0; m < g.resources[u.resource].count; ++m)
+          op.uses.push_back({t.first_member[u.resource] + m, u.access, u.stages, u.range});
+      list->append_operation(std::move(op));
+      for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d)
+        for (uint32_t m = 0; m < g.resources[decls[d].resource].count; ++m)
+          list->declare_entry(t.first_member[decls[d].resource] + m, decls[d].access, decls[d].stages);
+      list->close();
+      group->add(*list);
+      t.lists.push_back(std::move(list));
+    }
+    t.groups.push_back(std::move(group));
+  }
+  std::vector<CommandListGroup*> ptrs;
+  ptrs.reserve(t.groups.size());
+  for (auto& gr : t.groups) ptrs.push_back(gr.get());
+  t.history_in = history;
+  CompileResult cr = compile_all(t.table, ptrs, std::move(history), 1);
+  t.compiled = std::move(cr.groups);
+  t.history_out = std::move(cr.history_out);
+  return t;
+}
+
+}  // namespace baton::graph

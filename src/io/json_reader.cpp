@@ -1,0 +1,215 @@
+#include "json_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "baton/core.hpp"
+
+namespace baton::io {
+namespace {
+
+// JSON pointer escaping (RFC 6901): '~' -> "~0", '/' -> "~1".
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  for (char ch : key) {
+    if (ch == '~')
+      out += "~0";
+    else if (ch == '/')
+      out += "~1";
+    else
+      out += ch;
+  }
+  return out;
+}
+
+// The part of nlohmann's parse_error text after its own position prefix, e.g.
+// "syntax error while parsing object - unexpected end of input; expected '}'".
+// Non-ASCII bytes are replaced: nlohmann quotes the bytes it last read, which may be the very
+// ill-formed UTF-8 that caused the error.
+std::string parse_error_detail(const std::string& what) {
+  const size_t col = what.find("column ");
+  const size_t start = col == std::string::npos ? what.find("] ") : what.find(": ", col);
+  std::string detail = start == std::string::npos ? what : what.substr(start + 2);
+  for (char& ch : detail)
+    if (static_cast<unsigned char>(ch) >= 0x80) ch = '?';
+  return detail;
+}
+
+}  // namespace
+
+std::string quote_name(std::string_view s) {
+  if (s.size() > 200) return "'" + one_line(s.substr(0, 200)) + "...'";
+  return "'" + one_line(s) + "'";
+}
+
+std::string one_line(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) out += (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ? ' ' : ch;
+  return out;
+}
+
+LineColumn line_column(std::string_view text, size_t pos) {
+  pos = std::min(pos, text.size());
+  LineColumn lc;
+  size_t line_start = 0;
+  for (size_t i = 0; i < pos; ++i) {
+    if (text[i] == '\n') {
+      ++lc.line;
+      line_start = i + 1;
+    }
+  }
+  lc.column = pos - line_start + 1;
+  return lc;
+}
+
+Ctx Ctx::at(std::string_view key) const {
+  Ctx c = *this;
+  c.path += '/';
+  c.path += pointer_token(key);
+  return c;
+}
+
+Ctx Ctx::at(size_t index) const {
+  Ctx c = *this;
+  c.path += fmt::format("/{}", index);
+  return c;
+}
+
+void Ctx::fail(std::string_view msg) const {
+  std::string names;
+  auto add = [&](const std::string& part) {
+    if (!names.empty()) names += ", ";
+    names += part;
+  };
+  if (!group.empty()) add("group " + quote_name(group));
+  if (!list.empty()) add("list " + quote_name(list));
+  if (op) add(op_kind.empty() ? fmt::format("op {}", *op) : fmt::format("op {} ({})", *op, op_kind));
+  if (!resource.empty()) add("resource " + quote_name(resource));
+  const std::string where = path.empty() ? std::string("/") : path;
+  std::string line = names.empty() ? fmt::format("{}:{}: {}", source, where, msg)
+                                   : fmt::format("{}:{}: {}: {}", source, where, names, msg);
+  throw Error(one_line(line));
+}
+
+Json parse_strict(std::string_view text, std::string_view source) {
+  // Track the JSON path during parsing so that a duplicate key can be reported where it is.
+  struct Frame {
+    bool array = false;
+    size_t count = 0;  // elements seen so far (arrays)
+    std::string key;   // current key (objects)
+    std::set<std::string> keys;
+  };
+  std::vector<Frame> stack;
+  auto note_element = [&] {
+    if (!stack.empty() && stack.back().array) ++stack.back().count;
+  };
+  auto path = [&] {
+    std::string p;
+    for (const Frame& f : stack) p += f.array ? fmt::format("/{}", f.count - 1) : "/" + pointer_token(f.key);
+    return p;
+  };
+  auto callback = [&](int, Json::parse_event_t ev, Json& parsed) {
+    switch (ev) {
+      case Json::parse_event_t::object_start:
+        note_element();
+        stack.push_back({false, 0, {}, {}});
+        break;
+      case Json::parse_event_t::array_start:
+        note_element();
+        stack.push_back({true, 0, {}, {}});
+        break;
+      case Json::parse_event_t::key: {
+        Frame& f = stack.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          throw Error(one_line(
+              fmt::format("{}:{}: key {} appears twice in one object", source, path(), quote_name(f.key))));
+        break;
+      }
+      case Json::parse_event_t::value:
+        note_element();
+        break;
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        stack.pop_back();
+        break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text.begin(), text.end(), callback);
+  } catch (const Json::parse_error& e) {
+    // e.byte is the 1-based index of the last character read (n+1 at the end of the input).
+    const LineColumn lc = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
+    throw Error(one_line(fmt::format("{}:{}:{}: JSON syntax error: {}", source, lc.line, lc.column,
+                                     parse_error_detail(e.what()))));
+  } catch (const Json::exception& e) {
+    throw Error(one_line(fmt::format("{}: invalid JSON: {}", source, e.what())));
+  }
+}
+
+void require_object(const Ctx& c, const Json& j) {
+  if (!j.is_object()) c.fail(fmt::format("expected an object, found {}", j.type_name()));
+}
+
+void expect_object(const Ctx& c, const Json& j, std::initializer_list<std::string_view> allowed) {
+  require_object(c, j);
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string names;
+    for (std::string_view a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
+    c.at(key).fail(fmt::format("unknown key {} (expected one of: {})", quote_name(key), names));
+  }
+}
+
+void expect_array(const Ctx& c, const Json& j) {
+  if (!j.is_array()) c.fail(fmt::format("expected an array, found {}", j.type_name()));
+}
+
+const Json* member(const Json& obj, std::string_view key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+const Json& required(const Ctx& c, const Json& obj, std::string_view key) {
+  const Json* m = member(obj, key);
+  if (m == nullptr) c.fail(fmt::format("missing required key {}", quote_name(key)));
+  return *m;
+}
+
+std::string read_string(const Ctx& c, const Json& j) {
+  if (!j.is_string()) c.fail(fmt::format("expected a string, found {}", j.type_name()));
+  return j.get<std::string>();
+}
+
+std::string read_name(const Ctx& c, const Json& j) {
+  std::string s = read_string(c, j);
+  if (s.empty()) c.fail("a name must not be empty");
+  if (s.size() > 200) c.fail("a name must be at most 200 characters long");
+  for (char ch : s)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      c.fail("a name must not contain control characters");
+  return s;
+}
+
+bool read_bool(const Ctx& c, const Json& j) {
+  if (!j.is_boolean()) c.fail(fmt::format("expected true or false, found {}", j.type_name()));
+  return j.get<bool>();
+}
+
+uint64_t read_uint(const Ctx& c, const Json& j, uint64_t lo, uint64_t hi) {
+  if (j.is_number_integer() && !j.is_number_unsigned())
+    c.fail(fmt::format("expected an integer in [{}, {}], found the negative number {}", lo, hi, j.dump()));
+  if (j.is_number_float()) c.fail(fmt::format("expected an integer in [{}, {}], found {}", lo, hi, j.dump()));
+  if (!j.is_number_unsigned())
+    c.fail(fmt::format("expected an integer in [{}, {}], found {}", lo, hi, j.type_name()));
+  const uint64_t v = j.get<uint64_t>();
+  if (v < lo || v > hi) c.fail(fmt::format("{} is out of range [{}, {}]", v, lo, hi));
+  return v;
+}
+
+}  // namespace baton::io

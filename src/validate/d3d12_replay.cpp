@@ -1,0 +1,260 @@
+// D3D12 replay, common part: resource creation, the submission loop, uses, clears, discards,
+// decay at the end of each ExecuteCommandLists, and present.
+#include "d3d12_replay.hpp"
+
+#include <fmt/format.h>
+
+#include "names.hpp"
+
+namespace baton::validate::d3d12 {
+
+std::string state_name(uint32_t s) {
+  return names::format_flags(names::d3d12_states(), s);
+}
+std::string layout_name(uint32_t l) {
+  return names::format_enum(names::d3d12_layouts(), l);
+}
+std::string sync_name(uint32_t s) {
+  return names::format_flags(names::d3d12_syncs(), s);
+}
+std::string access_name(uint32_t a) {
+  return names::format_flags(names::d3d12_accesses(), a);
+}
+
+Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out) {}
+
+void Replay::run() {
+  create_resources();
+  for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
+}
+
+void Replay::create_resources() {
+  out_.at_creation();
+  shadows_.resize(trace_.resources.size());
+  for (size_t i = 0; i < trace_.resources.size(); ++i) {
+    const TraceResource& r = trace_.resources[i];
+    const int ri = static_cast<int>(i);
+    Shadow init;
+    if (r.initial_is_layout) {
+      init.enhanced = true;
+      init.layout = r.buffer ? ly::common : r.initial;
+    } else {
+      init.state = r.initial;
+    }
+    // Heap resources have one state forever; buffers are created COMMON whatever was asked.
+    const uint32_t forced = r.heap == Heap::upload     ? st::generic_read
+                            : r.heap == Heap::readback ? st::copy_dest
+                            : r.buffer                 ? st::common
+                                                       : init.state;
+    if (!r.initial_is_layout && forced != init.state) {
+      out_.report(MessageId::createresource_state_ignored, ri, -1, state_name(forced),
+                  state_name(init.state));
+      init.state = forced;
+    }
+    if (r.heap != Heap::default_heap) {  // enhanced or not, heap resources stay in their state
+      init.enhanced = false;
+      init.state = forced;
+    }
+    init.needs_init = !r.buffer && (r.flags & flag::placed) != 0 &&
+                      (r.flags & (flag::render_target | flag::depth_stencil)) != 0;
+    shadows_[i].assign(r.subresource_count(), init);
+  }
+}
+
+void Replay::execute(int submission) {
+  const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
+  for (int li : sub.lists) {
+    const TraceList& list = trace_.lists[static_cast<size_t>(li)];
+    list_type_ = list.type;
+    for (size_t c = 0; c < list.commands.size(); ++c) {
+      out_.at_command(li, static_cast<int>(c));
+      const Command& cmd = list.commands[c];
+      if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
+        std::set<std::pair<int, uint32_t>> seen;  // 1008: one transition per subresource per call
+        for (const Barrier& barrier : b->barriers) {
+          if (const auto* t = std::get_if<LegacyTransition>(&barrier))
+            legacy_transition(*t, seen);
+          else if (const auto* a = std::get_if<LegacyAliasing>(&barrier))
+            legacy_aliasing(*a);
+          else if (const auto* u = std::get_if<LegacyUav>(&barrier)) {
+            // The debug layer requires no UAV barrier; a split flag on one is invalid.
+            if (u->split != Split::none)
+              out_.report(MessageId::barrier_invalid_split_barrier, u->resource, -1,
+                          "split flags are for transitions only", "a UAV barrier with a split flag");
+          } else if (const auto* e = std::get_if<EnhancedBarrier>(&barrier))
+            enhanced_barrier(*e);
+        }
+      } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
+        use(u->resource, u->subresources, u->as.d3d12_state, false);
+      } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
+        use(cl->resource, cl->subresources, cl->as.d3d12_state, true);
+      } else if (const auto* d = std::get_if<DiscardCmd>(&cmd)) {
+        discard(d->resource, d->subresources);
+      }
+    }
+  }
+  out_.at_submission(submission);
+  end_of_ecl(sub.type);
+  for (int r : sub.present) present(r);
+}
+
+std::vector<uint32_t> Replay::subresources_of(int resource, const Subresources& s) const {
+  const TraceResource& r = res(resource);
+  std::vector<uint32_t> out;
+  if (s.index != kAllSubresources) {
+    out.push_back(static_cast<uint32_t>(s.index));
+  } else if (s.range.all) {
+    for (uint32_t i = 0; i < r.subresource_count(); ++i) out.push_back(i);
+  } else {  // bounds were checked by the loader
+    for (uint32_t p = s.range.plane0; p < s.range.plane0 + s.range.planes; ++p)
+      for (uint32_t l = s.range.layer0; l < s.range.layer0 + s.range.layers; ++l)
+        for (uint32_t m = s.range.mip0; m < s.range.mip0 + s.range.mips; ++m)
+          out.push_back(m + l * r.mips + p * r.mips * r.layers);
+  }
+  return out;
+}
+
+// A copy queue sees every resource in COMMON: the first touch in an ECL on a copy queue checks it
+// (1431) and then treats it as COMMON so one mistake gives one message.
+void Replay::enter_copy_queue(int resource, uint32_t sub, Shadow& sh) {
+  if (list_type_ != QueueType::copy || sh.touched || res(resource).heap != Heap::default_heap) return;
+  // UNDEFINED is fine: the contents are garbage anyway, and a barrier from UNDEFINED brings it to COMMON.
+  const bool common = sh.enhanced
+                          ? (sh.layout == ly::common || sh.layout == ly::undefined || res(resource).buffer)
+                          : sh.state == st::common;
+  if (common) return;
+  out_.report(MessageId::non_common_resource_in_copy_queue, resource, sub, "COMMON",
+              sh.enhanced ? layout_name(sh.layout) : state_name(sh.state));
+  sh.state = st::common;
+  sh.layout = ly::common;
+}
+
+void Replay::use(int resource, const Subresources& s, uint32_t need, bool is_clear) {
+  const TraceResource& r = res(resource);
+  const Class cls = class_of(r);
+  for (uint32_t sub : subresources_of(resource, s)) {
+    Shadow& sh = shadow(resource, sub);
+    out_.visit(resource, sub);
+    enter_copy_queue(resource, sub, sh);
+    sh.touched = true;
+    sh.has_prev_sync = false;  // an access now sits between the last barrier and the next
+    if (sh.pending) {
+      out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need),
+                  "a split barrier still pending (begun, not ended)");
+      continue;
+    }
+    // 1422: a placed RT/DS texture must be initialized by a Clear, Discard or Copy first.
+    if (sh.needs_init && !is_clear && (need & st::copy_dest) == 0) {
+      out_.report(MessageId::render_target_or_depth_stencil_not_initialized, resource, sub,
+                  "a full Clear, DiscardResource or Copy", state_name(need));
+    }
+    if (is_clear || (need & st::copy_dest) != 0) sh.needs_init = false;
+    if (r.heap != Heap::default_heap) {
+      const uint32_t fixed = r.heap == Heap::upload ? st::generic_read : st::copy_dest;
+      if ((need & ~fixed) != 0)
+        out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), state_name(fixed));
+      continue;
+    }
+    if (sh.enhanced) {
+      // Under enhanced barriers the use is checked as the access it stands for against the layout.
+      const AccessSync as = access_of_state(need);
+      if (sh.no_access) {
+        out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), "NO_ACCESS");
+      } else if (!r.buffer) {
+        const bool queue_ok = list_type_ == QueueType::copy ? sh.layout == ly::common
+                                                            : layout_allowed_on(list_type_, sh.layout);
+        if (sh.layout == ly::undefined || (as.access & ~allowed_accesses(sh.layout)) != 0 || !queue_ok)
+          out_.report(MessageId::invalid_subresource_state, resource, sub,
+                      fmt::format("a layout allowing {}", access_name(as.access)), layout_name(sh.layout));
+      }
+      continue;
+    }
+    if (sh.state != st::common && (need & ~sh.state) == 0) continue;  // already there
+    // Implicit promotion: out of COMMON to one write or to reads; promoted reads accumulate.
+    const bool from_common = sh.state == st::common && !sh.promoted;
+    const bool accumulate = sh.promoted && is_read_only(sh.state) && is_read_only(need);
+    if ((from_common || accumulate) && promotable(cls, need)) {
+      sh.state |= need;
+      sh.promoted = true;
+      continue;
+    }
+    out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), state_name(sh.state));
+  }
+}
+
+void Replay::discard(int resource, const Subresources& s) {
+  const TraceResource& r = res(resource);
+  // DiscardResource needs RENDER_TARGET or DEPTH_WRITE (UNORDERED_ACCESS on compute lists).
+  const uint32_t states =
+      list_type_ == QueueType::compute ? st::unordered_access : st::render_target | st::depth_write;
+  for (uint32_t sub : subresources_of(resource, s)) {
+    Shadow& sh = shadow(resource, sub);
+    out_.visit(resource, sub);
+    sh.touched = true;
+    sh.has_prev_sync = false;
+    sh.needs_init = false;
+    if (r.buffer) continue;
+    if (sh.enhanced) {
+      const bool ok = list_type_ == QueueType::compute
+                          ? (sh.layout == ly::unordered_access || sh.layout == ly::compute_uav)
+                          : (sh.layout == ly::render_target || sh.layout == ly::depth_stencil_write ||
+                             sh.layout == ly::unordered_access || sh.layout == ly::direct_uav);
+      if (!ok)
+        out_.report(MessageId::invalid_subresource_state, resource, sub,
+                    "a RENDER_TARGET, DEPTH_STENCIL_WRITE or UNORDERED_ACCESS layout",
+                    layout_name(sh.layout));
+    } else if ((sh.state & states) == 0) {
+      out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(states),
+                  state_name(sh.state));
+    }
+  }
+}
+
+void Replay::end_of_ecl(QueueType queue) {
+  for (size_t ri = 0; ri < shadows_.size(); ++ri) {
+    const TraceResource& r = trace_.resources[ri];
+    const Class cls = class_of(r);
+    for (size_t si = 0; si < shadows_[ri].size(); ++si) {
+      Shadow& sh = shadows_[ri][si];
+      if (sh.pending) {
+        if (sh.pending_is_enhanced) {
+          out_.report(MessageId::unused_cross_execute_split_barrier, static_cast<int>(ri),
+                      static_cast<int64_t>(si), "", "SyncAfter SPLIT");
+        } else {
+          out_.report(MessageId::barrier_unmatched_begin, static_cast<int>(ri), static_cast<int64_t>(si), "",
+                      fmt::format("{} -> {}", state_name(sh.pending_legacy.before),
+                                  state_name(sh.pending_legacy.after)));
+          sh.state = sh.pending_legacy.after;
+        }
+        sh.pending = false;
+      }
+      if (sh.touched && r.heap == Heap::default_heap) {
+        if (!sh.enhanced) {
+          // Decay: copy queues, buffers and simultaneous-access textures always; other textures only
+          // out of promoted read states (a texture promoted to COPY_DEST stays there).
+          if (queue == QueueType::copy || cls != Class::texture || (sh.promoted && is_read_only(sh.state)))
+            sh.state = st::common;
+        } else if (cls != Class::texture) {
+          sh.layout = ly::common;  // only texture layouts carry across ExecuteCommandLists
+        }
+      }
+      sh.promoted = false;
+      sh.touched = false;
+      sh.no_access = false;
+      sh.has_prev_sync = false;
+    }
+  }
+}
+
+void Replay::present(int resource) {
+  // Present needs COMMON (= PRESENT); under enhanced barriers layout COMMON, not DIRECT_QUEUE_COMMON.
+  for (uint32_t sub = 0; sub < res(resource).subresource_count(); ++sub) {
+    const Shadow& sh = shadow(resource, sub);
+    const bool ok = sh.enhanced ? sh.layout == ly::common : sh.state == st::common;
+    if (!ok)
+      out_.report(MessageId::invalid_subresource_state, resource, sub, "COMMON (PRESENT) for Present",
+                  sh.enhanced ? layout_name(sh.layout) : state_name(sh.state));
+  }
+}
+
+}  // namespace baton::validate::d3d12

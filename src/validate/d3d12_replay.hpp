@@ -1,0 +1,77 @@
+// D3D12 replay: per-subresource shadow state driven by legacy and enhanced barriers in one model
+// (a subresource is under one model at a time; the interop rules 1350/1351 govern the switch).
+// The methods live in d3d12_replay.cpp (submissions, uses, decay), d3d12_legacy.cpp (legacy
+// barriers) and d3d12_enhanced.cpp (enhanced barriers).
+#pragma once
+
+#include <baton/validate.hpp>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "d3d12_rules.hpp"
+#include "report.hpp"
+
+namespace baton::validate::d3d12 {
+
+struct Shadow {
+  // Legacy model: the current D3D12_RESOURCE_STATES and whether it came from implicit promotion
+  // in the current ExecuteCommandLists (promoted reads decay at its end).
+  uint32_t state = st::common;
+  bool promoted = false;
+  // Enhanced model: the current layout (textures; buffers have none).
+  bool enhanced = false;
+  uint32_t layout = ly::common;
+  // A split barrier begun and not yet ended.
+  bool pending = false;
+  LegacyTransition pending_legacy;
+  EnhancedBarrier pending_enhanced;
+  bool pending_is_enhanced = false;
+  // Per ExecuteCommandLists: touched at all (SyncBefore NONE, copy-queue entry), made NO_ACCESS,
+  // the previous barrier's SyncAfter (the next SyncBefore must cover it).
+  bool touched = false;
+  bool no_access = false;
+  bool has_prev_sync = false;
+  uint32_t prev_sync_after = 0;
+  // Placed render-target/depth texture not yet initialized since creation or aliasing (1422).
+  bool needs_init = false;
+};
+
+class Replay {
+ public:
+  Replay(const Trace& t, Reporter& out);
+  void run();
+
+ private:
+  // d3d12_replay.cpp
+  void create_resources();
+  void execute(int submission);
+  void end_of_ecl(QueueType queue);
+  void use(int resource, const Subresources& s, uint32_t state, bool is_clear);
+  void discard(int resource, const Subresources& s);
+  void present(int resource);
+  void enter_copy_queue(int resource, uint32_t sub, Shadow& sh);
+  // d3d12_legacy.cpp
+  void legacy_transition(const LegacyTransition& b, std::set<std::pair<int, uint32_t>>& seen);
+  void legacy_aliasing(const LegacyAliasing& b);
+  // d3d12_enhanced.cpp
+  void enhanced_barrier(const EnhancedBarrier& b);
+  void enhanced_checks(const EnhancedBarrier& b);
+  void enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, Shadow& sh);
+
+  std::vector<uint32_t> subresources_of(int resource, const Subresources& s) const;
+  const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
+  Shadow& shadow(int r, uint32_t sub) { return shadows_[static_cast<size_t>(r)][sub]; }
+
+  const Trace& trace_;
+  Reporter& out_;
+  std::vector<std::vector<Shadow>> shadows_;
+  QueueType list_type_ = QueueType::direct;
+};
+
+std::string state_name(uint32_t s);
+std::string layout_name(uint32_t l);
+std::string sync_name(uint32_t s);
+std::string access_name(uint32_t a);
+
+}  // namespace baton::validate::d3d12

@@ -1,0 +1,43 @@
+// Collects messages during a replay. One message per (command, id, resource): when a command hits
+// the same problem on several subresources, the first is named and the rest are counted, which is
+// how a reader wants "all 12 mips are in the wrong state" to look.
+#pragma once
+
+#include <baton/validate.hpp>
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace baton::validate {
+
+class Reporter {
+ public:
+  explicit Reporter(const Trace& t);
+
+  // Location of the following messages: a command of a list, or a submission (command -1).
+  void at_command(int list, int command);
+  void at_submission(int submission);
+  void at_creation();
+
+  // resource: index or kNoResource; subresource: index or -1.
+  void report(MessageId id, int resource, int64_t subresource, const std::string& expected,
+              const std::string& actual);
+
+  // A command touched this subresource (coverage for --compare).
+  void visit(int resource, uint32_t subresource);
+
+  ValidationResult finish();
+
+ private:
+  void flush();  // closes the current command's aggregation
+  std::string location(int resource, int64_t subresource) const;
+
+  const Trace& trace_;
+  int list_ = -1, command_ = -1, submission_ = -1;
+  ValidationResult result_;
+  std::vector<std::vector<bool>> visited_;
+  std::map<std::tuple<uint32_t, int>, std::pair<size_t, int>>
+      this_command_;  // (id, resource) -> (message, extra)
+};
+
+}  // namespace baton::validate

@@ -1,0 +1,515 @@
+// Trace loading: JSON -> typed Trace. Every name is resolved here, so the replays never see an
+// unknown state, resource or list; any problem is one baton::Error line naming the file and the
+// JSON path (the CLI turns it into exit code 2).
+#include <fmt/format.h>
+
+#include <baton/core.hpp>
+#include <baton/validate.hpp>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "d3d12_rules.hpp"
+#include "names.hpp"
+
+namespace baton::validate {
+
+namespace {
+using nlohmann::json;
+
+class Loader {
+ public:
+  explicit Loader(std::string_view source) : source_(source) {}
+
+  Trace load(const json& root) {
+    Trace t;
+    t.source = source_;
+    require_object(root, "trace");
+    const std::string api = string_field(root, "api", "trace");
+    if (api == "d3d12")
+      t.api = Api::d3d12;
+    else if (api == "vulkan")
+      t.api = Api::vulkan;
+    else
+      fail("api", fmt::format("unknown api '{}' (expected d3d12 or vulkan)", api));
+    api_ = t.api;
+    const json& resources = array_field(root, "resources", "trace");
+    for (size_t i = 0; i < resources.size(); ++i)
+      t.resources.push_back(resource(resources[i], fmt::format("resources[{}]", i)));
+    for (size_t i = 0; i < t.resources.size(); ++i) {
+      if (!resource_index_.emplace(t.resources[i].name, static_cast<int>(i)).second)
+        fail(fmt::format("resources[{}].name", i),
+             fmt::format("duplicate resource '{}'", t.resources[i].name));
+    }
+    resources_ = &t.resources;
+    const json& lists = array_field(root, "lists", "trace");
+    for (size_t i = 0; i < lists.size(); ++i) t.lists.push_back(list(lists[i], fmt::format("lists[{}]", i)));
+    std::map<std::string, int, std::less<>> list_index;
+    for (size_t i = 0; i < t.lists.size(); ++i) {
+      if (!list_index.emplace(t.lists[i].name, static_cast<int>(i)).second)
+        fail(fmt::format("lists[{}].name", i), fmt::format("duplicate list '{}'", t.lists[i].name));
+    }
+    const json& subs = array_field(root, "submissions", "trace");
+    std::map<std::string, bool, std::less<>> signaled;
+    for (size_t i = 0; i < subs.size(); ++i) {
+      const std::string path = fmt::format("submissions[{}]", i);
+      TraceSubmission s = submission(subs[i], path, list_index, t.lists);
+      for (size_t w = 0; w < s.wait.size(); ++w) {
+        if (!signaled.contains(s.wait[w]))
+          fail(fmt::format("{}.wait[{}]", path, w),
+               fmt::format("semaphore '{}' is not signaled by an earlier submission", s.wait[w]));
+      }
+      for (const std::string& sig : s.signal) signaled[sig] = true;
+      t.submissions.push_back(std::move(s));
+    }
+    return t;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw Error(fmt::format("{}: {}: {}", source_, path, what));
+  }
+  void require_object(const json& j, const std::string& path) const {
+    if (!j.is_object()) fail(path, "expected an object");
+  }
+  std::string string_field(const json& j, const char* key, const std::string& path) const {
+    const auto it = j.find(key);
+    if (it == j.end()) fail(path, fmt::format("missing \"{}\"", key));
+    if (!it->is_string()) fail(fmt::format("{}.{}", path, key), "expected a string");
+    return it->get<std::string>();
+  }
+  std::string optional_string(const json& j, const char* key, const std::string& path,
+                              std::string def) const {
+    return j.contains(key) ? string_field(j, key, path) : def;
+  }
+  const json& array_field(const json& j, const char* key, const std::string& path) const {
+    static const json kEmpty = json::array();
+    const auto it = j.find(key);
+    if (it == j.end()) return kEmpty;
+    if (!it->is_array()) fail(fmt::format("{}.{}", path, key), "expected an array");
+    return *it;
+  }
+  uint32_t uint_field(const json& j, const char* key, const std::string& path, uint32_t def) const {
+    const auto it = j.find(key);
+    if (it == j.end()) return def;
+    if (!it->is_number_unsigned() || it->get<uint64_t>() > 0xffffffffu)
+      fail(fmt::format("{}.{}", path, key), "expected a non-negative integer");
+    return it->get<uint32_t>();
+  }
+  uint64_t names_of(std::span<const names::Name> table, const json& j, const std::string& path,
+                    const char* what) const {
+    if (!j.is_string()) fail(path, fmt::format("expected a {} name string", what));
+    const auto v = names::parse_flags(table, j.get<std::string>());
+    if (!v) fail(path, fmt::format("unknown {} '{}'", what, j.get<std::string>()));
+    return *v;
+  }
+  uint64_t named_field(const json& j, const char* key, const std::string& path,
+                       std::span<const names::Name> table, const char* what,
+                       std::optional<uint64_t> def = std::nullopt) const {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+      if (def) return *def;
+      fail(path, fmt::format("missing \"{}\"", key));
+    }
+    return names_of(table, *it, fmt::format("{}.{}", path, key), what);
+  }
+  uint32_t enum_field(const json& j, const char* key, const std::string& path,
+                      std::span<const names::Name> table, const char* what,
+                      std::optional<uint32_t> def = std::nullopt) const {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+      if (def) return *def;
+      fail(path, fmt::format("missing \"{}\"", key));
+    }
+    if (!it->is_string()) fail(fmt::format("{}.{}", path, key), fmt::format("expected a {} name", what));
+    const auto v = names::parse_enum(table, it->get<std::string>());
+    if (!v)
+      fail(fmt::format("{}.{}", path, key), fmt::format("unknown {} '{}'", what, it->get<std::string>()));
+    return static_cast<uint32_t>(*v);
+  }
+  QueueType queue_type(const json& j, const std::string& path) const {
+    const std::string s = optional_string(j, "type", path, "direct");
+    if (s == "direct" || s == "graphics") return QueueType::direct;
+    if (s == "compute") return QueueType::compute;
+    if (s == "copy" || s == "transfer") return QueueType::copy;
+    fail(path + ".type", fmt::format("unknown list/queue type '{}' (expected direct, compute or copy)", s));
+  }
+
+  TraceResource resource(const json& j, const std::string& path) const {
+    require_object(j, path);
+    TraceResource r;
+    r.name = string_field(j, "name", path);
+    const std::string type = optional_string(j, "type", path, "texture");
+    if (type == "buffer")
+      r.buffer = true;
+    else if (type != "texture")
+      fail(path + ".type", fmt::format("unknown resource type '{}'", type));
+    r.mips = uint_field(j, "mips", path, 1);
+    r.layers = uint_field(j, "layers", path, 1);
+    r.planes = uint_field(j, "planes", path, 1);
+    if (r.mips == 0 || r.layers == 0 || r.planes == 0)
+      fail(path, "mips, layers and planes must be at least 1");
+    if (uint64_t{r.mips} * r.layers * r.planes > 1u << 20) fail(path, "too many subresources");
+    if (r.buffer && r.subresource_count() != 1) fail(path, "a buffer has exactly one subresource");
+    const json& flags = array_field(j, "flags", path);
+    static constexpr std::pair<std::string_view, uint32_t> kFlags[] = {
+        {"simultaneous_access", flag::simultaneous_access},
+        {"render_target", flag::render_target},
+        {"depth_stencil", flag::depth_stencil},
+        {"unordered_access", flag::unordered_access},
+        {"placed", flag::placed},
+        {"swapchain", flag::swapchain},
+        {"concurrent", flag::concurrent}};
+    for (size_t i = 0; i < flags.size(); ++i) {
+      const std::string fpath = fmt::format("{}.flags[{}]", path, i);
+      if (!flags[i].is_string()) fail(fpath, "expected a flag name");
+      bool found = false;
+      for (const auto& [name, bit] : kFlags) {
+        if (flags[i].get<std::string>() == name) {
+          r.flags |= bit;
+          found = true;
+        }
+      }
+      if (!found) fail(fpath, fmt::format("unknown flag '{}'", flags[i].get<std::string>()));
+    }
+    const std::string heap = optional_string(j, "heap", path, "default");
+    if (heap == "upload")
+      r.heap = Heap::upload;
+    else if (heap == "readback")
+      r.heap = Heap::readback;
+    else if (heap != "default")
+      fail(path + ".heap", fmt::format("unknown heap '{}'", heap));
+    if (api_ == Api::vulkan) {
+      r.initial = enum_field(j, "initial", path, names::vk_layouts(), "VkImageLayout", 0u);
+      r.initial_is_layout = true;
+    } else if (j.contains("initial_layout")) {
+      if (j.contains("initial"))
+        fail(path, "give \"initial\" (legacy state) or \"initial_layout\", not both");
+      r.initial = enum_field(j, "initial_layout", path, names::d3d12_layouts(), "D3D12_BARRIER_LAYOUT");
+      r.initial_is_layout = true;
+    } else {
+      r.initial = static_cast<uint32_t>(
+          named_field(j, "initial", path, names::d3d12_states(), "D3D12_RESOURCE_STATES", uint64_t{0}));
+      if (!d3d12::valid_combination(r.initial)) fail(path + ".initial", "not a valid state combination");
+    }
+    return r;
+  }
+
+  int resource_ref(const json& j, const char* key, const std::string& path, bool optional) const {
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+      if (optional) return kNoResource;
+      fail(path, fmt::format("missing \"{}\"", key));
+    }
+    if (!it->is_string()) fail(fmt::format("{}.{}", path, key), "expected a resource name");
+    const auto found = resource_index_.find(it->get<std::string>());
+    if (found == resource_index_.end())
+      fail(fmt::format("{}.{}", path, key), fmt::format("unknown resource '{}'", it->get<std::string>()));
+    return found->second;
+  }
+
+  // A barrier range: bounds are NOT checked here (out-of-bounds ranges are messages).
+  TraceRange range(const json& j, const std::string& path) const {
+    TraceRange r;
+    const auto it = j.find("range");
+    if (it == j.end() || (it->is_string() && it->get<std::string>() == "all")) return r;
+    if (!it->is_object()) fail(path + ".range", "expected \"all\" or {\"mips\":[first,count],...}");
+    r.all = false;
+    auto axis = [&](const char* key, uint32_t& first, uint32_t& count) {
+      const auto a = it->find(key);
+      if (a == it->end()) {
+        first = 0;
+        count = kAllCount;
+        return;
+      }
+      if (!a->is_array() || a->size() != 2 || !(*a)[0].is_number_unsigned() ||
+          !(*a)[1].is_number_unsigned() || (*a)[0].get<uint64_t>() > 0xffffffu ||
+          (*a)[1].get<uint64_t>() > 0xffffffu)
+        fail(fmt::format("{}.range.{}", path, key), "expected [first, count]");
+      first = (*a)[0].get<uint32_t>();
+      count = (*a)[1].get<uint32_t>();
+    };
+    axis("mips", r.mip0, r.mips);
+    axis("layers", r.layer0, r.layers);
+    axis("planes", r.plane0, r.planes);
+    return r;
+  }
+
+  // Subresources of a use/clear/discard: bounds ARE checked (a bad index is a broken trace).
+  Subresources subresources(const json& j, int res, const std::string& path) const {
+    const TraceResource& r = (*resources_)[static_cast<size_t>(res)];
+    Subresources s;
+    if (j.contains("range")) {
+      if (j.contains("subresource")) fail(path, "give \"subresource\" or \"range\", not both");
+      s.range = range(j, path);
+      if (!s.range.all) {
+        auto check = [&](const char* axis, uint32_t first, uint32_t& count, uint32_t size) {
+          if (count == kAllCount) count = size - std::min(first, size);
+          if (count == 0 || first >= size || count > size - first)
+            fail(fmt::format("{}.range.{}", path, axis),
+                 fmt::format("out of range for resource '{}' ({} {})", r.name, size, axis));
+        };
+        check("mips", s.range.mip0, s.range.mips, r.mips);
+        check("layers", s.range.layer0, s.range.layers, r.layers);
+        check("planes", s.range.plane0, s.range.planes, r.planes);
+      }
+      return s;
+    }
+    const auto it = j.find("subresource");
+    if (it == j.end() || (it->is_string() && it->get<std::string>() == "all")) return s;
+    if (!it->is_number_unsigned()) fail(path + ".subresource", "expected a subresource index or \"all\"");
+    if (it->get<uint64_t>() >= r.subresource_count())
+      fail(path + ".subresource",
+           fmt::format("subresource {} out of range for resource '{}' ({} subresources)", it->get<uint64_t>(),
+                       r.name, r.subresource_count()));
+    s.index = it->get<int64_t>();
+    return s;
+  }
+
+  Split split(const json& j, const std::string& path) const {
+    const auto it = j.find("flags");
+    if (it == j.end()) return Split::none;
+    std::string f;
+    if (it->is_string())
+      f = it->get<std::string>();
+    else if (it->is_array() && it->size() == 1 && (*it)[0].is_string())
+      f = (*it)[0].get<std::string>();
+    else if (it->is_array() && it->empty())
+      return Split::none;
+    else
+      fail(path + ".flags", "expected \"begin_only\" or \"end_only\"");
+    if (f == "begin_only") return Split::begin_only;
+    if (f == "end_only") return Split::end_only;
+    if (f == "none") return Split::none;
+    fail(path + ".flags", fmt::format("unknown barrier flag '{}'", f));
+  }
+
+  uint32_t family_field(const json& j, const char* key, const std::string& path) const {
+    const auto it = j.find(key);
+    if (it == j.end() || (it->is_string() && it->get<std::string>() == "IGNORED"))
+      return kVkQueueFamilyIgnored;
+    return uint_field(j, key, path, kVkQueueFamilyIgnored);
+  }
+
+  Barrier barrier(const json& j, const std::string& path) const {
+    require_object(j, path);
+    const std::string type = string_field(j, "type", path);
+    if (api_ == Api::d3d12) {
+      if (type == "transition") {
+        LegacyTransition b;
+        b.resource = resource_ref(j, "resource", path, false);
+        const auto sub = j.find("subresource");
+        if (sub != j.end() && !(sub->is_string() && sub->get<std::string>() == "all")) {
+          if (!sub->is_number_unsigned() || sub->get<uint64_t>() > 0xffffffffu)
+            fail(path + ".subresource", "expected a subresource index or \"all\"");
+          b.subresource = sub->get<int64_t>();  // range checked by the replay (521)
+        }
+        b.before = static_cast<uint32_t>(
+            named_field(j, "before", path, names::d3d12_states(), "D3D12_RESOURCE_STATES"));
+        b.after = static_cast<uint32_t>(
+            named_field(j, "after", path, names::d3d12_states(), "D3D12_RESOURCE_STATES"));
+        b.split = split(j, path);
+        return b;
+      }
+      if (type == "uav") return LegacyUav{resource_ref(j, "resource", path, true), split(j, path)};
+      if (type == "aliasing")
+        return LegacyAliasing{resource_ref(j, "before", path, true), resource_ref(j, "after", path, true),
+                              split(j, path)};
+      EnhancedBarrier b;
+      if (type == "texture")
+        b.kind = EnhancedKind::texture;
+      else if (type == "buffer")
+        b.kind = EnhancedKind::buffer;
+      else if (type == "global")
+        b.kind = EnhancedKind::global;
+      else
+        fail(path + ".type", fmt::format("unknown D3D12 barrier type '{}'", type));
+      if (b.kind != EnhancedKind::global) b.resource = resource_ref(j, "resource", path, false);
+      b.range = range(j, path);
+      b.sync_before = static_cast<uint32_t>(
+          named_field(j, "sync_before", path, names::d3d12_syncs(), "D3D12_BARRIER_SYNC"));
+      b.sync_after = static_cast<uint32_t>(
+          named_field(j, "sync_after", path, names::d3d12_syncs(), "D3D12_BARRIER_SYNC"));
+      b.access_before = static_cast<uint32_t>(
+          named_field(j, "access_before", path, names::d3d12_accesses(), "D3D12_BARRIER_ACCESS"));
+      b.access_after = static_cast<uint32_t>(
+          named_field(j, "access_after", path, names::d3d12_accesses(), "D3D12_BARRIER_ACCESS"));
+      if (b.kind == EnhancedKind::texture) {
+        b.layout_before =
+            enum_field(j, "layout_before", path, names::d3d12_layouts(), "D3D12_BARRIER_LAYOUT");
+        b.layout_after = enum_field(j, "layout_after", path, names::d3d12_layouts(), "D3D12_BARRIER_LAYOUT");
+      }
+      if (j.contains("discard")) {
+        if (!j["discard"].is_boolean()) fail(path + ".discard", "expected true or false");
+        b.discard = j["discard"].get<bool>();
+      }
+      return b;
+    }
+    VkBarrier b;
+    if (type == "image")
+      b.kind = VkBarrierKind::image;
+    else if (type == "buffer")
+      b.kind = VkBarrierKind::buffer;
+    else if (type == "memory")
+      b.kind = VkBarrierKind::memory;
+    else
+      fail(path + ".type", fmt::format("unknown Vulkan barrier type '{}'", type));
+    if (b.kind != VkBarrierKind::memory) b.resource = resource_ref(j, "resource", path, false);
+    if (b.resource != kNoResource) {
+      const bool is_buffer = (*resources_)[static_cast<size_t>(b.resource)].buffer;
+      if (is_buffer != (b.kind == VkBarrierKind::buffer))
+        fail(path + ".type", fmt::format("{} barrier on {} '{}'", type, is_buffer ? "buffer" : "image",
+                                         (*resources_)[static_cast<size_t>(b.resource)].name));
+    }
+    b.range = range(j, path);
+    if (b.kind == VkBarrierKind::image && !b.range.all) {  // Vulkan has no message for this: a broken trace
+      const TraceResource& r = (*resources_)[static_cast<size_t>(b.resource)];
+      auto inside = [](uint32_t first, uint32_t n, uint32_t size) {
+        return first < size && (n == kAllCount || (n > 0 && n <= size - first));
+      };
+      if (!inside(b.range.mip0, b.range.mips, r.mips) || !inside(b.range.layer0, b.range.layers, r.layers) ||
+          !inside(b.range.plane0, b.range.planes, r.planes))
+        fail(path + ".range", fmt::format("out of range for image '{}'", r.name));
+    }
+    b.src_stage = named_field(j, "src_stage", path, names::vk_stages(), "VkPipelineStageFlags2", uint64_t{0});
+    b.src_access = named_field(j, "src_access", path, names::vk_accesses(), "VkAccessFlags2", uint64_t{0});
+    b.dst_stage = named_field(j, "dst_stage", path, names::vk_stages(), "VkPipelineStageFlags2", uint64_t{0});
+    b.dst_access = named_field(j, "dst_access", path, names::vk_accesses(), "VkAccessFlags2", uint64_t{0});
+    if (b.kind == VkBarrierKind::image) {
+      b.old_layout = enum_field(j, "old_layout", path, names::vk_layouts(), "VkImageLayout");
+      b.new_layout = enum_field(j, "new_layout", path, names::vk_layouts(), "VkImageLayout");
+    }
+    b.src_family = family_field(j, "src_queue_family", path);
+    b.dst_family = family_field(j, "dst_queue_family", path);
+    return b;
+  }
+
+  UseState use_state(const json& j, const std::string& path, bool buffer) const {
+    const auto it = j.find("as");
+    if (it == j.end()) fail(path, "missing \"as\"");
+    UseState u;
+    const std::string apath = path + ".as";
+    if (api_ == Api::d3d12) {
+      u.d3d12_state =
+          static_cast<uint32_t>(names_of(names::d3d12_states(), *it, apath, "D3D12_RESOURCE_STATES"));
+      if (u.d3d12_state == 0) fail(apath, "a use needs a non-COMMON state");
+      if (!d3d12::valid_combination(u.d3d12_state)) fail(apath, "not a valid state combination");
+      return u;
+    }
+    if (!it->is_object()) fail(apath, "expected {\"stage\",\"access\",\"layout\"}");
+    u.vk_stage = named_field(*it, "stage", apath, names::vk_stages(), "VkPipelineStageFlags2");
+    u.vk_access = named_field(*it, "access", apath, names::vk_accesses(), "VkAccessFlags2");
+    if (!buffer) u.vk_layout = enum_field(*it, "layout", apath, names::vk_layouts(), "VkImageLayout");
+    return u;
+  }
+
+  Command command(const json& j, const std::string& path) const {
+    require_object(j, path);
+    if (j.size() != 1) fail(path, "a command has exactly one key: barrier, use, discard or clear");
+    const auto& [key, body] = *j.items().begin();
+    const std::string bpath = fmt::format("{}.{}", path, key);
+    if (key == "barrier") {
+      BarrierCmd c;
+      const json& arr = body.is_array() ? body : json::array({body});
+      for (size_t i = 0; i < arr.size(); ++i)
+        c.barriers.push_back(barrier(arr[i], fmt::format("{}[{}]", bpath, i)));
+      return c;
+    }
+    require_object(body, bpath);
+    const int res = resource_ref(body, "resource", bpath, false);
+    const bool is_buffer = (*resources_)[static_cast<size_t>(res)].buffer;
+    if (key == "use") return UseCmd{res, subresources(body, res, bpath), use_state(body, bpath, is_buffer)};
+    if (key == "clear")
+      return ClearCmd{res, subresources(body, res, bpath), use_state(body, bpath, is_buffer)};
+    if (key == "discard") {
+      if (api_ == Api::vulkan)
+        fail(bpath, "discard is a D3D12 command (Vulkan: an image barrier from UNDEFINED)");
+      return DiscardCmd{res, subresources(body, res, bpath)};
+    }
+    fail(path, fmt::format("unknown command '{}' (expected barrier, use, discard or clear)", key));
+  }
+
+  TraceList list(const json& j, const std::string& path) const {
+    require_object(j, path);
+    TraceList l;
+    l.name = string_field(j, "name", path);
+    l.type = queue_type(j, path);
+    const json& cmds = array_field(j, "commands", path);
+    for (size_t i = 0; i < cmds.size(); ++i)
+      l.commands.push_back(command(cmds[i], fmt::format("{}.commands[{}]", path, i)));
+    return l;
+  }
+
+  std::vector<std::string> strings(const json& j, const char* key, const std::string& path) const {
+    std::vector<std::string> out;
+    const json& arr = array_field(j, key, path);
+    for (size_t i = 0; i < arr.size(); ++i) {
+      if (!arr[i].is_string()) fail(fmt::format("{}.{}[{}]", path, key, i), "expected a string");
+      out.push_back(arr[i].get<std::string>());
+    }
+    return out;
+  }
+
+  TraceSubmission submission(const json& j, const std::string& path,
+                             const std::map<std::string, int, std::less<>>& index,
+                             const std::vector<TraceList>& lists) const {
+    require_object(j, path);
+    TraceSubmission s;
+    s.queue = optional_string(j, "queue", path, "queue0");
+    s.type = queue_type(j, path);
+    s.family = uint_field(j, "family", path, static_cast<uint32_t>(s.type));
+    const std::vector<std::string> names = strings(j, "lists", path);
+    for (size_t i = 0; i < names.size(); ++i) {
+      const auto it = index.find(names[i]);
+      if (it == index.end())
+        fail(fmt::format("{}.lists[{}]", path, i), fmt::format("unknown list '{}'", names[i]));
+      if (lists[static_cast<size_t>(it->second)].type != s.type)
+        fail(fmt::format("{}.lists[{}]", path, i),
+             fmt::format("list '{}' has a different type than queue '{}'", names[i], s.queue));
+      s.lists.push_back(it->second);
+    }
+    s.wait = strings(j, "wait", path);
+    s.signal = strings(j, "signal", path);
+    const std::vector<std::string> present = strings(j, "present", path);
+    for (size_t i = 0; i < present.size(); ++i) {
+      const auto it = resource_index_.find(present[i]);
+      if (it == resource_index_.end())
+        fail(fmt::format("{}.present[{}]", path, i), fmt::format("unknown resource '{}'", present[i]));
+      s.present.push_back(it->second);
+    }
+    return s;
+  }
+
+  static constexpr uint32_t kAllCount = 0xffffffffu;
+  std::string source_;
+  Api api_ = Api::d3d12;
+  std::map<std::string, int, std::less<>> resource_index_;
+  const std::vector<TraceResource>* resources_ = nullptr;
+};
+}  // namespace
+
+Trace load_trace(std::string_view text, std::string_view source) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    throw Error(fmt::format("{}: malformed JSON: {}", source, what));
+  }
+  try {
+    return Loader(source).load(root);
+  } catch (const json::exception& e) {  // defensive: a type error the loader did not anticipate
+    throw Error(fmt::format("{}: invalid trace: {}", source, e.what()));
+  }
+}
+
+Trace load_trace_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open the trace file", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_trace(ss.str(), path);
+}
+
+}  // namespace baton::validate

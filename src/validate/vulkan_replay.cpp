@@ -1,0 +1,336 @@
+// Vulkan replay: submissions in order, barriers (layout transitions, ownership transfers, scopes),
+// uses (layout, ownership, hazards), present.
+#include "vulkan_replay.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <baton/core.hpp>
+
+#include "names.hpp"
+
+namespace baton::validate::vulkan {
+
+namespace {
+constexpr uint64_t kLayoutTransition = uint64_t{1} << 63;  // pseudo stage/access of a transition
+constexpr uint32_t kPresentSrc = 1000001002;
+constexpr uint32_t kUndefined = 0;
+
+std::string stage_name(uint64_t s) {
+  return names::format_flags(names::vk_stages(), s);
+}
+std::string access_name(uint64_t a) {
+  return names::format_flags(names::vk_accesses(), a);
+}
+std::string layout_name(uint32_t l) {
+  return names::format_enum(names::vk_layouts(), l);
+}
+}  // namespace
+
+Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out) {}
+
+void Replay::run() {
+  shadows_.resize(trace_.resources.size());
+  for (size_t i = 0; i < trace_.resources.size(); ++i) {
+    Shadow init;
+    init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
+    shadows_[i].assign(trace_.resources[i].subresource_count(), init);
+  }
+  happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
+  for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
+}
+
+void Replay::execute(int submission) {
+  const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
+  const auto q = queues_.try_emplace(sub.queue, static_cast<int>(queues_.size())).first->second;
+  family_ = sub.family;
+  // Semaphores: a wait makes the signaling submission (and all it waited for) visible. Waits seen
+  // by earlier submissions on this queue stay in effect for later ones.
+  std::vector<bool>& hb = happens_before_[static_cast<size_t>(submission)];
+  for (int earlier = submission - 1; earlier >= 0; --earlier) {
+    if (trace_.submissions[static_cast<size_t>(earlier)].queue == sub.queue) {
+      hb = happens_before_[static_cast<size_t>(earlier)];
+      break;
+    }
+  }
+  for (const std::string& sem : sub.wait) {
+    for (int earlier = submission - 1; earlier >= 0; --earlier) {  // the latest signal of that semaphore
+      const auto& signals = trace_.submissions[static_cast<size_t>(earlier)].signal;
+      if (std::find(signals.begin(), signals.end(), sem) == signals.end()) continue;
+      hb[static_cast<size_t>(earlier)] = true;
+      const auto& theirs = happens_before_[static_cast<size_t>(earlier)];
+      for (size_t k = 0; k < theirs.size(); ++k) hb[k] = hb[k] || theirs[k];
+      break;
+    }
+  }
+  now_.queue = q;
+  now_.submission = submission;
+  for (int li : sub.lists) {
+    const TraceList& list = trace_.lists[static_cast<size_t>(li)];
+    now_.list = li;
+    for (size_t c = 0; c < list.commands.size(); ++c) {
+      now_.command = static_cast<int>(c);
+      out_.at_command(li, static_cast<int>(c));
+      const Command& cmd = list.commands[c];
+      if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
+        for (const Barrier& one : b->barriers) barrier(std::get<VkBarrier>(one));
+      } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
+        use(*u);
+      } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
+        use(UseCmd{cl->resource, cl->subresources, cl->as});
+      }
+    }
+  }
+  out_.at_submission(submission);
+  now_.list = now_.command = -1;
+  for (int r : sub.present) {
+    for (uint32_t s = 0; s < res(r).subresource_count(); ++s) {
+      if (shadows_[static_cast<size_t>(r)][s].layout != kPresentSrc)
+        out_.report(MessageId::vk_invalid_image_layout, r, s, layout_name(kPresentSrc),
+                    layout_name(shadows_[static_cast<size_t>(r)][s].layout));
+    }
+  }
+}
+
+bool Replay::synced(const Where& w) const {
+  return w.submission >= 0 &&
+         happens_before_[static_cast<size_t>(now_.submission)][static_cast<size_t>(w.submission)];
+}
+
+std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {
+  std::string what = layout_transition ? "a layout transition"
+                                       : fmt::format("{} at {}", access_name(access), stage_name(stage));
+  if (w.list >= 0)
+    what += fmt::format(" (list '{}' command {})", trace_.lists[static_cast<size_t>(w.list)].name, w.command);
+  return what;
+}
+
+std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bool& in_bounds) const {
+  const TraceResource& t = res(resource);
+  in_bounds = true;
+  std::vector<uint32_t> out;
+  if (r.all) {
+    for (uint32_t i = 0; i < t.subresource_count(); ++i) out.push_back(i);
+    return out;
+  }
+  auto count = [](uint32_t first, uint32_t n, uint32_t size) {
+    return n == 0xffffffffu ? (first < size ? size - first : 0) : n;
+  };
+  const uint32_t mips = count(r.mip0, r.mips, t.mips), layers = count(r.layer0, r.layers, t.layers),
+                 planes = count(r.plane0, r.planes, t.planes);
+  auto inside = [](uint32_t first, uint32_t n, uint32_t size) {
+    return n > 0 && first < size && n <= size - first;
+  };
+  if (!inside(r.mip0, mips, t.mips) || !inside(r.layer0, layers, t.layers) ||
+      !inside(r.plane0, planes, t.planes)) {
+    in_bounds = false;
+    return out;
+  }
+  for (uint32_t p = r.plane0; p < r.plane0 + planes; ++p)
+    for (uint32_t l = r.layer0; l < r.layer0 + layers; ++l)
+      for (uint32_t m = r.mip0; m < r.mip0 + mips; ++m) out.push_back(m + l * t.mips + p * t.mips * t.layers);
+  return out;
+}
+
+// A barrier's effect on earlier accesses of this queue (others are ordered only by semaphores).
+void Replay::apply(Shadow& sh, const Scope& s) {
+  Write& w = sh.write;
+  if (w.valid && w.where.queue == now_.queue) {
+    const bool in_scope =
+        ((w.stage & s.src_exec) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0;
+    if (in_scope) {
+      w.visible.emplace_back(s.dst_exec, s.dst_access);
+      w.chain |= s.dst_exec;
+    }
+  }
+  for (Read& r : sh.reads) {
+    if (r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0))
+      r.barriers |= s.dst_exec;
+  }
+}
+
+// A layout transition is a write performed by the barrier: it must be ordered after every earlier
+// access (first scope), and is visible only to the second scope.
+void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) {
+  const Write& w = sh.write;
+  bool reads_ok = true;
+  for (const Read& r : sh.reads) {
+    if (synced(r.where)) continue;
+    const bool ordered =
+        r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0);
+    if (!ordered) {
+      out_.report(MessageId::vk_hazard_write_after_read, resource, sub,
+                  describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
+      reads_ok = false;
+      break;
+    }
+  }
+  if (reads_ok && sh.reads.empty() && w.valid && !synced(w.where)) {
+    const bool ordered =
+        w.where.queue == now_.queue &&
+        (((w.stage & s.src_exec) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0);
+    if (!ordered)
+      out_.report(MessageId::vk_hazard_write_after_write, resource, sub,
+                  describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
+  }
+  sh.reads.clear();
+  sh.write =
+      Write{true, kLayoutTransition, kLayoutTransition, true, now_, {{s.dst_exec, s.dst_access}}, s.dst_exec};
+}
+
+bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
+  if ((res(resource).flags & flag::concurrent) != 0) return true;
+  if (sh.in_transfer || (sh.owner != kNoOwner && sh.owner != family_)) {
+    out_.report(
+        MessageId::vk_queue_family_not_owner, resource, sub,
+        sh.in_transfer ? fmt::format("none (released to {})", sh.transfer_to) : std::to_string(sh.owner),
+        std::to_string(family_));
+    return false;
+  }
+  sh.owner = family_;
+  return true;
+}
+
+void Replay::barrier(const VkBarrier& b) {
+  const Scope scope{src_exec_scope(b.src_stage), expand_accesses(b.src_access), dst_exec_scope(b.dst_stage),
+                    expand_accesses(b.dst_access)};
+  if (b.kind == VkBarrierKind::memory) {
+    for (auto& subs : shadows_)
+      for (Shadow& sh : subs) apply(sh, scope);
+    return;
+  }
+  bool in_bounds = true;
+  const std::vector<uint32_t> subs =
+      subresources(b.resource, b.kind == VkBarrierKind::image ? b.range : TraceRange{}, in_bounds);
+  if (!in_bounds)
+    throw Error(fmt::format("{}: list '{}' command {}: image barrier range out of bounds for '{}'",
+                            trace_.source, trace_.lists[static_cast<size_t>(now_.list)].name, now_.command,
+                            res(b.resource).name));
+  const bool image = b.kind == VkBarrierKind::image;
+  const bool transfer = b.src_family != b.dst_family && b.src_family != kVkQueueFamilyIgnored &&
+                        b.dst_family != kVkQueueFamilyIgnored &&
+                        (res(b.resource).flags & flag::concurrent) == 0;
+  for (uint32_t sub : subs) {
+    Shadow& sh = shadows_[static_cast<size_t>(b.resource)][sub];
+    out_.visit(b.resource, sub);
+    if (transfer && family_ == b.dst_family) {
+      // Acquire: must match a release to this family; the layout transition happened at release.
+      if (!sh.in_transfer || sh.transfer_to != family_ ||
+          (image && (sh.transfer_old != b.old_layout || sh.transfer_new != b.new_layout)))
+        out_.report(
+            MessageId::vk_queue_family_unmatched_acquire, b.resource, sub,
+            sh.in_transfer ? fmt::format("release to family {}", sh.transfer_to) : "no release in flight",
+            fmt::format("{} -> {}", b.src_family, b.dst_family));
+      sh.in_transfer = false;
+      sh.owner = family_;
+      if (image) sh.layout = b.new_layout;
+      apply(sh, scope);
+      continue;
+    }
+    if (transfer) {
+      // Release: recorded on the owning family.
+      if (family_ != b.src_family || (sh.owner != kNoOwner && sh.owner != family_))
+        out_.report(MessageId::vk_queue_family_release_not_owner, b.resource, sub,
+                    sh.owner == kNoOwner ? "no owner yet"
+                                         : fmt::format("owner {}, recorded on {}", sh.owner, family_),
+                    fmt::format("{} -> {}", b.src_family, b.dst_family));
+    } else if (image && b.old_layout == kUndefined) {
+      sh.owner = family_;  // discarding contents: any family may take the image
+      sh.in_transfer = false;
+    } else if (!ownership(b.resource, sub, sh)) {
+      continue;
+    }
+    if (image) {
+      if (b.old_layout != kUndefined && b.old_layout != sh.layout)
+        out_.report(MessageId::vk_barrier_old_layout, b.resource, sub, layout_name(sh.layout),
+                    layout_name(b.old_layout));
+      if (b.old_layout != b.new_layout)
+        transition(b.resource, sub, sh, scope);
+      else
+        apply(sh, scope);
+      sh.layout = b.new_layout;
+    } else {
+      apply(sh, scope);
+    }
+    if (transfer) {
+      sh.in_transfer = true;
+      sh.transfer_to = b.dst_family;
+      sh.transfer_old = b.old_layout;
+      sh.transfer_new = b.new_layout;
+      sh.owner = kNoOwner;
+    }
+  }
+}
+
+void Replay::use(const UseCmd& u) {
+  const TraceResource& r = res(u.resource);
+  TraceRange range = u.subresources.range;
+  std::vector<uint32_t> subs;
+  if (u.subresources.index != kAllSubresources)
+    subs.push_back(static_cast<uint32_t>(u.subresources.index));
+  else {
+    bool in_bounds = true;  // checked by the loader
+    subs = subresources(u.resource, range, in_bounds);
+  }
+  const uint64_t stage = expand_stages(u.as.vk_stage);
+  for (uint32_t sub : subs) {
+    Shadow& sh = shadows_[static_cast<size_t>(u.resource)][sub];
+    out_.visit(u.resource, sub);
+    ownership(u.resource, sub, sh);
+    if (!r.buffer && sh.layout != u.as.vk_layout)
+      out_.report(MessageId::vk_invalid_image_layout, u.resource, sub, layout_name(u.as.vk_layout),
+                  layout_name(sh.layout));
+    access(u.resource, sub, sh, stage, u.as.vk_access);
+  }
+}
+
+// Hazard detection for one access, then the access becomes the newest in the shadow.
+void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t acc) {
+  const uint64_t bits = expand_accesses(acc);
+  const std::string me = describe(now_, stage, acc, false);
+  Write& w = sh.write;
+  auto visible = [&](const Write& wr) {
+    if (synced(wr.where)) return true;
+    if (wr.where.queue != now_.queue) return false;
+    for (const auto& [vs, va] : wr.visible) {
+      if ((stage & ~vs) == 0 && (bits & ~va) == 0) return true;
+    }
+    return false;
+  };
+  if (has_write(acc)) {
+    bool war = false;
+    for (const Read& rd : sh.reads) {
+      if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
+      out_.report(MessageId::vk_hazard_write_after_read, resource, sub,
+                  describe(rd.where, rd.stage, rd.access, false), me);
+      war = true;
+      break;
+    }
+    // With reads since the write, only WAR is checked (the reads were checked against the write).
+    // A read-modify-write access reports the read side first, as the Khronos layer does.
+    if (!war && sh.reads.empty() && w.valid && !visible(w))
+      out_.report(
+          has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
+          resource, sub, describe(w.where, w.stage, w.access, w.layout_transition), me);
+    sh.reads.clear();
+    sh.write = Write{true, stage, bits, false, now_, {}, 0};
+    return;
+  }
+  // A read after an earlier read of the same stages that was already checked adds nothing.
+  uint64_t read_barriers = 0;
+  for (const Read& rd : sh.reads) {
+    if (rd.where.queue == now_.queue) read_barriers |= rd.barriers;
+  }
+  if (w.valid && (stage & read_barriers) == 0 && !visible(w))
+    out_.report(MessageId::vk_hazard_read_after_write, resource, sub,
+                describe(w.where, w.stage, w.access, w.layout_transition), me);
+  for (Read& rd : sh.reads) {
+    if (rd.stage == stage && rd.where.queue == now_.queue) {
+      rd = Read{stage, bits, 0, now_};
+      return;
+    }
+  }
+  sh.reads.push_back(Read{stage, bits, 0, now_});
+}
+
+}  // namespace baton::validate::vulkan

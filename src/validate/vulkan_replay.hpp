@@ -1,0 +1,82 @@
+// Vulkan replay: image layouts, queue-family ownership, and a synchronization model after the
+// Khronos synchronization validator: per subresource the last write (with the barrier scopes that
+// made it visible: stage x access pairs, plus the execution-dependency chain) and the reads since
+// it (with the stages they are ordered before). A barrier orders an earlier access if the access is
+// in its first scope, directly or through the chain; semaphores order whole submissions.
+#pragma once
+
+#include <baton/validate.hpp>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report.hpp"
+
+namespace baton::validate::vulkan {
+
+struct Where {
+  int list = -1, command = -1, queue = -1, submission = -1;
+};
+struct Write {
+  bool valid = false;
+  uint64_t stage = 0, access = 0;
+  bool layout_transition = false;
+  Where where;
+  std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses) it is visible to
+  uint64_t chain = 0;                                  // stages ordered after it
+};
+struct Read {
+  uint64_t stage = 0, access = 0;
+  uint64_t barriers = 0;  // stages ordered after this read
+  Where where;
+};
+inline constexpr uint32_t kNoOwner = 0xffffffffu;
+struct Shadow {
+  uint32_t layout = 0;
+  Write write;
+  std::vector<Read> reads;
+  uint32_t owner = kNoOwner;  // exclusive sharing: the family that owns it
+  bool in_transfer = false;   // released, not yet acquired
+  uint32_t transfer_to = 0, transfer_old = 0, transfer_new = 0;
+};
+
+class Replay {
+ public:
+  Replay(const Trace& t, Reporter& out);
+  void run();
+
+ private:
+  struct Scope {
+    uint64_t src_exec, src_access, dst_exec, dst_access;
+  };
+  void execute(int submission);
+  void barrier(const VkBarrier& b);
+  void use(const UseCmd& u);
+  void apply(Shadow& sh, const Scope& s);
+  void transition(int resource, uint32_t sub, Shadow& sh, const Scope& s);
+  void access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t access);
+  bool synced(const Where& w) const;  // ordered before the current submission by semaphores
+  bool ownership(int resource, uint32_t sub, Shadow& sh);
+  std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
+  std::string describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const;
+  const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
+
+  const Trace& trace_;
+  Reporter& out_;
+  std::vector<std::vector<Shadow>> shadows_;
+  std::map<std::string, int> queues_;
+  std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s
+  Where now_;
+  uint32_t family_ = 0;
+};
+
+// Stage / access set algebra (exposed for tests).
+uint64_t expand_stages(uint64_t stages);      // meta stages -> the real stages they stand for
+uint64_t src_exec_scope(uint64_t stages);     // plus logically earlier stages
+uint64_t dst_exec_scope(uint64_t stages);     // plus logically later stages
+uint64_t expand_accesses(uint64_t accesses);  // MEMORY_*/SHADER_* -> the bits they stand for
+bool has_write(uint64_t accesses);
+bool has_read(uint64_t accesses);
+
+}  // namespace baton::validate::vulkan

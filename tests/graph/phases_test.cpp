@@ -1,0 +1,255 @@
+// Phase behaviour on small graphs, and every check failing when fed a corrupted intermediate result.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "baton/graph.hpp"
+
+namespace baton::graph {
+namespace {
+
+Resource texture(std::string name, uint32_t size, bool transient) {
+  Resource r;
+  r.desc.name = std::move(name);
+  r.desc.width = r.desc.height = size;
+  r.desc.usage = bit(Access::unordered_access) | bit(Access::shader_resource);
+  r.transient = transient;
+  return r;
+}
+
+PassUse use(uint32_t r, Access a, Stages s = kNoStages) { return PassUse{r, a, s, {}}; }
+
+// The chain shape: pass i writes r_i (UAV) and reads r_{i-1}, r_{i-2}; all transient; the last
+// pass copies into a persistent output.
+Graph chain(size_t n, bool async_odd = false) {
+  Graph g;
+  const uint32_t sizes[] = {256, 512, 1024};
+  for (size_t i = 0; i < n; ++i) g.resources.push_back(texture("r" + std::to_string(i), sizes[i % 3], true));
+  Resource out = texture("out", 256, false);
+  out.desc.usage = bit(Access::copy_dest) | bit(Access::shader_resource);
+  g.resources.push_back(out);
+  const Stages cs = stages(Stage::compute);
+  for (uint32_t i = 0; i < n; ++i) {
+    Pass p;
+    p.name = "p" + std::to_string(i);
+    p.queue = Queue::compute;
+    p.async = async_odd && (i % 2 == 1);
+    p.uses.push_back(use(i, Access::unordered_access, cs));
+    if (i >= 1) p.uses.push_back(use(i - 1, Access::shader_resource, cs));
+    if (i >= 2) p.uses.push_back(use(i - 2, Access::shader_resource, cs));
+    g.passes.push_back(std::move(p));
+  }
+  Pass c;
+  c.name = "copy_out";
+  c.uses = {use(static_cast<uint32_t>(n - 1), Access::copy_source), use(static_cast<uint32_t>(n), Access::copy_dest)};
+  g.passes.push_back(std::move(c));
+  g.outputs.push_back(static_cast<uint32_t>(n));
+  return g;
+}
+
+TEST(GraphPhases, ChainAliasesDownToTheLowerBound) {
+  const Graph g = chain(300);
+  const GraphCompileResult r = compile_graph(g);
+  EXPECT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  EXPECT_EQ(r.aliasing.heap_size, r.aliasing.lower_bound);
+  EXPECT_LT(r.aliasing.heap_size * 50, r.aliasing.unaliased);
+  CompileOptions off;
+  off.aliasing.enabled = false;
+  EXPECT_EQ(compile_graph(g, off).aliasing.heap_size, r.aliasing.unaliased);
+}
+
+TEST(GraphPhases, CullListsWhyAndKeepsWhatOutputsNeed) {
+  Graph g = chain(5);
+  Pass dead;
+  dead.name = "dead";
+  dead.queue = Queue::compute;
+  g.resources.push_back(texture("scratch", 64, true));
+  dead.uses = {use(1, Access::shader_resource, stages(Stage::compute)),
+               use(static_cast<uint32_t>(g.resources.size() - 1), Access::unordered_access, stages(Stage::compute))};
+  g.passes.push_back(dead);
+  const GraphCompileResult r = compile_graph(g);
+  ASSERT_EQ(r.culled.culled.size(), 1u);
+  EXPECT_EQ(g.passes[r.culled.culled[0].pass].name, "dead");
+  EXPECT_NE(r.culled.culled[0].why.find("'scratch'"), std::string::npos);
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(GraphPhases, CrossQueueWaitsAreTransitivelyReduced) {
+  // Three async compute passes, then a graphics pass reading all three results, and a copy pass
+  // (async) that needs the graphics pass and the first compute pass.
+  Graph g;
+  const Stages cs = stages(Stage::compute);
+  for (int i = 0; i < 4; ++i) g.resources.push_back(texture("a" + std::to_string(i), 64, false));
+  g.resources[3].desc.usage = bit(Access::copy_dest) | bit(Access::render_target);
+  for (uint32_t i = 0; i < 3; ++i) {
+    Pass p;
+    p.name = "c" + std::to_string(i);
+    p.queue = Queue::compute;
+    p.async = true;
+    p.uses = {use(i, Access::unordered_access, cs)};
+    if (i) p.uses.push_back(use(i - 1, Access::shader_resource, cs));
+    g.passes.push_back(p);
+  }
+  Pass gfx;
+  gfx.name = "gfx";
+  gfx.uses = {use(0, Access::shader_resource, stages(Stage::pixel)), use(1, Access::shader_resource, stages(Stage::pixel)),
+              use(2, Access::shader_resource, stages(Stage::pixel)), use(3, Access::render_target)};
+  g.passes.push_back(gfx);
+  Pass cp;
+  cp.name = "copy";
+  cp.queue = Queue::copy;
+  cp.async = true;
+  cp.side_effect = true;
+  cp.after = {0, 3};
+  g.passes.push_back(cp);
+  g.outputs = {3};
+  const GraphCompileResult r = compile_graph(g);
+  EXPECT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  EXPECT_EQ(r.sched.cross_queue_edges, 5u);  // gfx <- c0, c1, c2; copy <- c0, gfx
+  ASSERT_EQ(r.sched.syncs.size(), 2u);       // gfx waits for c2 only; copy waits for gfx only
+  EXPECT_EQ(g.passes[r.sched.syncs[0].signal].name, "c2");
+  EXPECT_EQ(g.passes[r.sched.syncs[1].signal].name, "gfx");
+}
+
+TEST(GraphPhases, RandomValidOrdersPassEveryCheck) {
+  Graph g = chain(30, true);
+  // Independent side branches give the random order freedom.
+  for (uint32_t i = 0; i < 10; ++i) {
+    g.resources.push_back(texture("side" + std::to_string(i), 128, false));
+    Pass p;
+    p.name = "side" + std::to_string(i);
+    p.side_effect = true;
+    p.uses = {use(static_cast<uint32_t>(g.resources.size() - 1), Access::unordered_access, stages(Stage::compute)),
+              use(i * 2, Access::shader_resource, stages(Stage::compute))};
+    g.passes.push_back(p);
+  }
+  std::vector<std::vector<uint32_t>> orders;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    CompileOptions o;
+    o.schedule.order = Order::random;
+    o.schedule.seed = seed;
+    const GraphCompileResult r = compile_graph(g, o);
+    EXPECT_TRUE(r.findings.empty()) << "seed " << seed << ": " << dump(g, r, "checks");
+    orders.push_back(r.sched.serial);
+  }
+  std::sort(orders.begin(), orders.end());
+  EXPECT_GT(std::unique(orders.begin(), orders.end()) - orders.begin(), 1);
+}
+
+TEST(GraphPhases, DumpsEveryPhaseAndRejectsUnknownOnes) {
+  const Graph g = chain(6, true);
+  const GraphCompileResult r = compile_graph(g);
+  for (std::string_view p : kPhases) EXPECT_FALSE(dump(g, r, p).empty()) << p;
+  EXPECT_THROW(dump(g, r, "nope"), Error);
+}
+
+// ---- every check fails on a corrupted intermediate result ------------------------------------
+
+TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(check_coverage(g, r.sched, r.trans).empty());
+  // Drop the barrier that makes p3's read of r2 possible.
+  bool dropped = false;
+  for (CompiledGroup& cg : r.trans.compiled)
+    for (size_t li = 0; li < cg.lists.size() && !dropped; ++li) {
+      CompiledList& cl = cg.lists[li];
+      if (cl.name != "p3") continue;
+      for (size_t b = 0; b < cl.barriers.size(); ++b)
+        if (r.trans.table[cl.barriers[b].resource].name == "r2") {
+          cl.barriers[b].after = cl.barriers[b].before;  // the transition into the read state is gone
+          dropped = true;
+          break;
+        }
+    }
+  ASSERT_TRUE(dropped);
+  EXPECT_FALSE(check_coverage(g, r.sched, r.trans).empty());
+}
+
+TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(check_resting(r.trans, r.finals).empty());
+  bool dropped = false;
+  for (CompiledGroup& cg : r.trans.compiled)
+    for (CompiledList& cl : cg.lists)
+      for (Barrier& b : cl.barriers)
+        if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") {
+          b.after = b.before;
+          dropped = true;
+        }
+  ASSERT_TRUE(dropped);
+  const FinalStates f = final_states(r.trans);
+  EXPECT_FALSE(check_resting(r.trans, f).empty());
+}
+
+TEST(GraphChecks, AliasingFailsWhenTwoLiveResourcesShareMemory) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(check_aliasing(g, r.sched, r.aliasing).empty());
+  Aliasing bad = r.aliasing;
+  // r4 and r5 are live together (p5 reads r4 while writing r5): put them at one offset.
+  bad.placements[bad.placement_of[5]].offset = bad.placements[bad.placement_of[4]].offset;
+  EXPECT_FALSE(check_aliasing(g, r.sched, bad).empty());
+}
+
+TEST(GraphChecks, AliasingFailsForResourcesOnConcurrentQueues) {
+  const Graph g = chain(8, true);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(check_aliasing(g, r.sched, r.aliasing).empty());
+  Schedule loose = r.sched;
+  loose.syncs.clear();  // nothing orders the queues any more
+  for (uint32_t p : loose.serial) {
+    const size_t q = qi(exec_queue(g.passes[p]));
+    for (size_t k = 0; k < kQueues; ++k)
+      if (k != q) loose.clock[p][k] = 0;
+  }
+  EXPECT_FALSE(check_aliasing(g, loose, r.aliasing).empty());
+}
+
+TEST(GraphChecks, SerialOrderFailsWhenDependentPassesSwapOrAWaitIsLost) {
+  const Graph g = chain(8, true);
+  const GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(check_serial_order(g, r.validated, r.culled, r.sched).empty());
+  Schedule swapped = r.sched;
+  std::swap(swapped.serial[2], swapped.serial[3]);
+  EXPECT_FALSE(check_serial_order(g, r.validated, r.culled, swapped).empty());
+  Schedule no_wait = r.sched;
+  ASSERT_FALSE(no_wait.syncs.empty());
+  no_wait.syncs.erase(no_wait.syncs.begin() + 1);
+  EXPECT_FALSE(check_serial_order(g, r.validated, r.culled, no_wait).empty());
+}
+
+TEST(GraphPhases, ResourceSetMembersGetTheirOwnBarriers) {
+  Graph g;
+  Resource set;
+  set.desc.name = "emitters";
+  set.desc.type = ResourceType::buffer;
+  set.desc.size = 4096;
+  set.desc.usage = bit(Access::unordered_access) | bit(Access::shader_resource);
+  set.count = 3;
+  g.resources.push_back(set);
+  Resource target = texture("target", 64, false);
+  target.desc.usage = bit(Access::render_target);
+  g.resources.push_back(target);
+  Pass sim;
+  sim.name = "simulate";
+  sim.queue = Queue::compute;
+  sim.uses = {use(0, Access::unordered_access, stages(Stage::compute))};
+  Pass draw;
+  draw.name = "draw";
+  draw.uses = {use(0, Access::shader_resource, stages(Stage::vertex)), use(1, Access::render_target)};
+  g.passes = {sim, draw};
+  g.outputs = {1};
+  const GraphCompileResult r = compile_graph(g);
+  EXPECT_TRUE(r.findings.empty());
+  size_t member_barriers = 0;
+  for (const CompiledGroup& cg : r.trans.compiled)
+    for (const CompiledList& cl : cg.lists)
+      if (cl.name == "draw")
+        for (const Barrier& b : cl.barriers) member_barriers += r.trans.table[b.resource].name.starts_with("emitters[");
+  EXPECT_EQ(member_barriers, 3u);
+}
+
+}  // namespace
+}  // namespace baton::graph

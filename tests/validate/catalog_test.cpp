@@ -1,0 +1,119 @@
+// The catalog and the name tables: ids unique and findable, and every name table row equal to the
+// value in the real API headers (Debian's directx-headers and vulkan_core.h).
+// clang-format off
+#include <wsl/winadapter.h>  // Linux: must come before the D3D12 headers
+#include <directx/d3d12.h>
+// clang-format on
+#include <gtest/gtest.h>
+#include <vulkan/vulkan_core.h>
+
+#include <baton/validate.hpp>
+#include <set>
+
+#include "../../src/validate/names.hpp"
+
+namespace baton::validate {
+namespace {
+
+TEST(Catalog, IdsAreUniqueAndFindable) {
+  std::set<uint32_t> seen;
+  for (const CatalogEntry& e : catalog()) {
+    EXPECT_TRUE(seen.insert(number(e.id)).second) << e.name;
+    EXPECT_EQ(&catalog_entry(e.id), &e);
+    EXPECT_FALSE(e.name.empty());
+    EXPECT_NE(e.text.find('{'), std::string_view::npos) << e.name << ": the text names expected/actual";
+  }
+}
+
+TEST(Catalog, D3D12IdsMatchTheHeaders) {
+  // Ids up to 1362 exist in Debian's headers; later ones are carried by the catalog itself.
+  const std::pair<MessageId, D3D12_MESSAGE_ID> all[] = {
+      {MessageId::barrier_invalid_subresource, D3D12_MESSAGE_ID_RESOURCE_BARRIER_INVALID_SUBRESOURCE},
+      {MessageId::barrier_matching_states, D3D12_MESSAGE_ID_RESOURCE_BARRIER_MATCHING_STATES},
+      {MessageId::barrier_invalid_combination, D3D12_MESSAGE_ID_RESOURCE_BARRIER_INVALID_COMBINATION},
+      {MessageId::barrier_invalid_split_barrier, D3D12_MESSAGE_ID_RESOURCE_BARRIER_INVALID_SPLIT_BARRIER},
+      {MessageId::barrier_unmatched_end, D3D12_MESSAGE_ID_RESOURCE_BARRIER_UNMATCHED_END},
+      {MessageId::barrier_unmatched_begin, D3D12_MESSAGE_ID_RESOURCE_BARRIER_UNMATCHED_BEGIN},
+      {MessageId::barrier_invalid_command_list_type,
+       D3D12_MESSAGE_ID_RESOURCE_BARRIER_INVALID_COMMAND_LIST_TYPE},
+      {MessageId::barrier_mismatching_begin_end, D3D12_MESSAGE_ID_RESOURCE_BARRIER_MISMATCHING_BEGIN_END},
+      {MessageId::createresource_state_ignored, D3D12_MESSAGE_ID_CREATERESOURCE_STATE_IGNORED},
+      {MessageId::incompatible_barrier_values, D3D12_MESSAGE_ID_INCOMPATIBLE_BARRIER_VALUES},
+      {MessageId::incompatible_barrier_access, D3D12_MESSAGE_ID_INCOMPATIBLE_BARRIER_ACCESS},
+      {MessageId::incompatible_barrier_sync, D3D12_MESSAGE_ID_INCOMPATIBLE_BARRIER_SYNC},
+      {MessageId::incompatible_barrier_type, D3D12_MESSAGE_ID_INCOMPATIBLE_BARRIER_TYPE},
+      {MessageId::unsupported_barrier_layout, D3D12_MESSAGE_ID_UNSUPPORTED_BARRIER_LAYOUT},
+      {MessageId::barrier_interop_invalid_layout, D3D12_MESSAGE_ID_BARRIER_INTEROP_INVALID_LAYOUT},
+  };
+  for (const auto& [ours, theirs] : all)
+    EXPECT_EQ(number(ours), static_cast<uint32_t>(theirs)) << catalog_entry(ours).name;
+  EXPECT_EQ(number(MessageId::barrier_before_after_mismatch),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_RESOURCE_BARRIER_BEFORE_AFTER_MISMATCH));
+  EXPECT_EQ(number(MessageId::invalid_subresource_state),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_INVALID_SUBRESOURCE_STATE));
+  EXPECT_EQ(number(MessageId::barrier_invalid_heap),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_RESOURCE_BARRIER_INVALID_HEAP));
+  EXPECT_EQ(number(MessageId::barrier_duplicate_subresource_transitions),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_RESOURCE_BARRIER_DUPLICATE_SUBRESOURCE_TRANSITIONS));
+  EXPECT_EQ(number(MessageId::incompatible_barrier_layout),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_INCOMPATIBLE_BARRIER_LAYOUT));
+  EXPECT_EQ(number(MessageId::barrier_interop_invalid_state),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_BARRIER_INTEROP_INVALID_STATE));
+  EXPECT_EQ(number(MessageId::texture_barrier_subresources_out_of_bounds),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_TEXTURE_BARRIER_SUBRESOURCES_OUT_OF_BOUNDS));
+  EXPECT_EQ(number(MessageId::unused_cross_execute_split_barrier),
+            static_cast<uint32_t>(D3D12_MESSAGE_ID_UNUSED_CROSS_EXECUTE_SPLIT_BARRIER));
+}
+
+struct Expect {
+  std::span<const names::Name> (*table)();
+  const char* name;
+  uint64_t value;
+};
+
+TEST(Names, MatchTheApiHeaders) {
+  const Expect rows[] = {
+      {names::d3d12_states, "GENERIC_READ", D3D12_RESOURCE_STATE_GENERIC_READ},
+      {names::d3d12_states, "PIXEL_SHADER_RESOURCE", D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE},
+      {names::d3d12_states, "RESOLVE_SOURCE", D3D12_RESOURCE_STATE_RESOLVE_SOURCE},
+      {names::d3d12_states, "SHADING_RATE_SOURCE", D3D12_RESOURCE_STATE_SHADING_RATE_SOURCE},
+      {names::d3d12_states, "RAYTRACING_ACCELERATION_STRUCTURE",
+       D3D12_RESOURCE_STATE_RAYTRACING_ACCELERATION_STRUCTURE},
+      {names::d3d12_syncs, "INPUT_ASSEMBLER", D3D12_BARRIER_SYNC_INPUT_ASSEMBLER},
+      {names::d3d12_syncs, "CLEAR_UNORDERED_ACCESS_VIEW", D3D12_BARRIER_SYNC_CLEAR_UNORDERED_ACCESS_VIEW},
+      {names::d3d12_syncs, "SPLIT", D3D12_BARRIER_SYNC_SPLIT},
+      {names::d3d12_accesses, "SHADING_RATE_SOURCE", D3D12_BARRIER_ACCESS_SHADING_RATE_SOURCE},
+      {names::d3d12_accesses, "NO_ACCESS", D3D12_BARRIER_ACCESS_NO_ACCESS},
+      {names::d3d12_layouts, "UNDEFINED", D3D12_BARRIER_LAYOUT_UNDEFINED},
+      {names::d3d12_layouts, "DIRECT_QUEUE_COMMON", D3D12_BARRIER_LAYOUT_DIRECT_QUEUE_COMMON},
+      {names::d3d12_layouts, "COMPUTE_QUEUE_COPY_DEST", D3D12_BARRIER_LAYOUT_COMPUTE_QUEUE_COPY_DEST},
+      {names::d3d12_layouts, "VIDEO_QUEUE_COMMON", D3D12_BARRIER_LAYOUT_VIDEO_QUEUE_COMMON},
+      {names::vk_stages, "FRAGMENT_SHADER", VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT},
+      {names::vk_stages, "PRE_RASTERIZATION_SHADERS", VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT},
+      {names::vk_stages, "CLEAR", VK_PIPELINE_STAGE_2_CLEAR_BIT},
+      {names::vk_stages, "ALL_COMMANDS", VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT},
+      {names::vk_accesses, "SHADER_SAMPLED_READ", VK_ACCESS_2_SHADER_SAMPLED_READ_BIT},
+      {names::vk_accesses, "SHADER_STORAGE_WRITE", VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
+      {names::vk_accesses, "MEMORY_WRITE", VK_ACCESS_2_MEMORY_WRITE_BIT},
+      {names::vk_layouts, "SHADER_READ_ONLY_OPTIMAL", VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+      {names::vk_layouts, "ATTACHMENT_OPTIMAL", VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL},
+      {names::vk_layouts, "PRESENT_SRC_KHR", VK_IMAGE_LAYOUT_PRESENT_SRC_KHR},
+      {names::vk_layouts, "DEPTH_READ_ONLY_OPTIMAL", VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL},
+  };
+  for (const Expect& e : rows)
+    EXPECT_EQ(names::parse_enum(e.table(), e.name), std::optional<uint64_t>(e.value)) << e.name;
+}
+
+TEST(Names, FlagsRoundTrip) {
+  const auto v = names::parse_flags(names::d3d12_states(), "PIXEL_SHADER_RESOURCE|NON_PIXEL_SHADER_RESOURCE");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(*v, 0xc0u);
+  EXPECT_EQ(names::format_flags(names::d3d12_states(), *v),
+            "NON_PIXEL_SHADER_RESOURCE|PIXEL_SHADER_RESOURCE");
+  EXPECT_EQ(names::format_flags(names::d3d12_states(), 0), "COMMON");
+  EXPECT_FALSE(names::parse_flags(names::d3d12_states(), "PIXEL_SHADER_RESOURCE|"));
+  EXPECT_FALSE(names::parse_flags(names::d3d12_states(), ""));
+}
+
+}  // namespace
+}  // namespace baton::validate

@@ -1,0 +1,186 @@
+// Vulkan rules: image layouts, hazards between accesses not ordered by barriers or semaphores, and
+// queue-family ownership, one case per rule with its expected id.
+#include "cases.hpp"
+
+namespace baton::validate::testing {
+namespace {
+
+using M = MessageId;
+
+constexpr const char* kImg = R"({"name":"img","mips":2})";
+constexpr const char* kBuf = R"({"name":"buf","type":"buffer"})";
+constexpr const char* kShared = R"({"name":"buf","type":"buffer","flags":["concurrent"]})";
+
+std::string use(std::string_view r, std::string_view stage, std::string_view access,
+                std::string_view layout = "") {
+  if (layout.empty())
+    return fmt::format(R"({{"use":{{"resource":"{}","as":{{"stage":"{}","access":"{}"}}}}}})", r, stage,
+                       access);
+  return fmt::format(R"({{"use":{{"resource":"{}","as":{{"stage":"{}","access":"{}","layout":"{}"}}}}}})", r,
+                     stage, access, layout);
+}
+std::string img(std::string_view ss, std::string_view sa, std::string_view ds, std::string_view da,
+                std::string_view ol, std::string_view nl, std::string_view extra = "") {
+  return fmt::format(
+      R"({{"barrier":[{{"type":"image","resource":"img","src_stage":"{}","src_access":"{}","dst_stage":"{}",)"
+      R"("dst_access":"{}","old_layout":"{}","new_layout":"{}"{}}}]}})",
+      ss, sa, ds, da, ol, nl, extra);
+}
+std::string buf(std::string_view ss, std::string_view sa, std::string_view ds, std::string_view da,
+                std::string_view extra = "") {
+  return fmt::format(
+      R"({{"barrier":[{{"type":"buffer","resource":"buf","src_stage":"{}","src_access":"{}","dst_stage":"{}",)"
+      R"("dst_access":"{}"{}}}]}})",
+      ss, sa, ds, da, extra);
+}
+std::string vk(std::string_view resources, std::initializer_list<std::string> cmds) {
+  std::string c;
+  for (const std::string& s : cmds) c += (c.empty() ? "" : ",") + s;
+  return one_list("vulkan", resources, c);
+}
+// Two queues: list A on "gfx" (family 0), list B on "comp" (family 1); `sem` adds a semaphore.
+std::string two_queues(std::string_view resources, std::string_view a, std::string_view b, bool sem) {
+  return fmt::format(
+      R"({{"api":"vulkan","resources":[{}],"lists":[)"
+      R"({{"name":"A","type":"direct","commands":[{}]}},{{"name":"B","type":"compute","commands":[{}]}}],)"
+      R"("submissions":[{{"queue":"gfx","type":"direct","lists":["A"]{}}},)"
+      R"({{"queue":"comp","type":"compute","lists":["B"]{}}}]}})",
+      resources, a, b, sem ? R"(,"signal":["s"])" : "", sem ? R"(,"wait":["s"])" : "");
+}
+
+const std::string kWriteBuf = use("buf", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE");
+const std::string kReadBuf = use("buf", "COMPUTE_SHADER", "SHADER_STORAGE_READ");
+
+class Vulkan : public ::testing::TestWithParam<Case> {};
+TEST_P(Vulkan, ExpectedIds) {
+  check_case(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sync2, Vulkan,
+    ::testing::Values(
+        Case{"RenderThenSample",
+             vk(kImg,
+                {img("NONE", "NONE", "COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE", "UNDEFINED",
+                     "COLOR_ATTACHMENT_OPTIMAL"),
+                 use("img", "COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE", "COLOR_ATTACHMENT_OPTIMAL"),
+                 img("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE", "FRAGMENT_SHADER",
+                     "SHADER_SAMPLED_READ", "COLOR_ATTACHMENT_OPTIMAL", "SHADER_READ_ONLY_OPTIMAL"),
+                 use("img", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "SHADER_READ_ONLY_OPTIMAL")}),
+             {}},
+        // ---- layouts ----
+        Case{"OldLayoutMismatch",
+             vk(kImg, {img("NONE", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "TRANSFER_DST_OPTIMAL",
+                           "SHADER_READ_ONLY_OPTIMAL")}),
+             ids({{M::vk_barrier_old_layout, 1}})},
+        Case{"UseInWrongLayout",
+             vk(kImg, {img("NONE", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL"),
+                       use("img", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "SHADER_READ_ONLY_OPTIMAL")}),
+             ids({{M::vk_invalid_image_layout, 1}, {M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "PresentNeedsPresentSrc",
+            R"({"api":"vulkan","resources":[{"name":"sc","flags":["swapchain"],"initial":"COLOR_ATTACHMENT_OPTIMAL"}],)"
+            R"("lists":[{"name":"L","commands":[]}],"submissions":[{"queue":"q","lists":["L"],"present":["sc"]}]})",
+            ids({{M::vk_invalid_image_layout, 1}})},
+        // ---- hazards ----
+        Case{"ReadAfterWriteWithoutBarrier", vk(kBuf, {kWriteBuf, kReadBuf}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"ReadAfterWriteWithBarrier",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_STORAGE_READ"),
+                       kReadBuf}),
+             {}},
+        Case{"BarrierWithWrongDstAccess",
+             vk(kBuf,
+                {kWriteBuf, buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "UNIFORM_READ"),
+                 kReadBuf}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "BarrierWithWrongSrcStage",
+            vk(kBuf, {kWriteBuf,
+                      buf("FRAGMENT_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_STORAGE_READ"),
+                      kReadBuf}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "MemoryBarrierOrdersEverything",
+            vk(kBuf,
+               {kWriteBuf,
+                R"({"barrier":[{"type":"memory","src_stage":"ALL_COMMANDS","src_access":"MEMORY_WRITE","dst_stage":"ALL_COMMANDS","dst_access":"MEMORY_READ|MEMORY_WRITE"}]})",
+                kReadBuf}),
+            {}},
+        Case{"WriteAfterReadWithoutBarrier", vk(kBuf, {kReadBuf, kWriteBuf}),
+             ids({{M::vk_hazard_write_after_read, 1}})},
+        Case{"WriteAfterReadNeedsOnlyExecutionDependency",
+             vk(kBuf, {kReadBuf, buf("COMPUTE_SHADER", "NONE", "COMPUTE_SHADER", "NONE"), kWriteBuf}),
+             {}},
+        Case{"WriteAfterWriteWithoutBarrier", vk(kBuf, {kWriteBuf, kWriteBuf}),
+             ids({{M::vk_hazard_write_after_write, 1}})},
+        Case{"ReadsDoNotHazard", vk(kBuf, {kReadBuf, kReadBuf, use("buf", "COPY", "TRANSFER_READ")}), {}},
+        Case{"DependencyChain",
+             vk(kBuf, {kWriteBuf, buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COPY", "NONE"),
+                       buf("COPY", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ"),
+                       use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
+             {}},
+        Case{"BrokenChain",
+             vk(kBuf, {kWriteBuf, buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COPY", "NONE"),
+                       buf("BLIT", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ"),
+                       use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"EarlierStagesAreInTheFirstScope",
+             vk(kBuf, {use("buf", "VERTEX_SHADER", "SHADER_STORAGE_READ"),
+                       buf("FRAGMENT_SHADER", "NONE", "COPY", "NONE"), use("buf", "COPY", "TRANSFER_WRITE")}),
+             {}},
+        Case{"LayoutTransitionAfterUnorderedRead",
+             vk(kImg, {img("NONE", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "UNDEFINED",
+                           "SHADER_READ_ONLY_OPTIMAL"),
+                       use("img", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "SHADER_READ_ONLY_OPTIMAL"),
+                       img("COMPUTE_SHADER", "NONE", "COPY", "TRANSFER_WRITE", "SHADER_READ_ONLY_OPTIMAL",
+                           "TRANSFER_DST_OPTIMAL")}),
+             ids({{M::vk_hazard_write_after_read, 1}})},
+        Case{"LayoutTransitionAfterUnorderedWrite",
+             vk(kImg, {img("NONE", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL"),
+                       use("img", "COPY", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                       img("FRAGMENT_SHADER", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ",
+                           "TRANSFER_DST_OPTIMAL", "SHADER_READ_ONLY_OPTIMAL")}),
+             ids({{M::vk_hazard_write_after_write, 1}})},
+        Case{"TransitionIsVisibleToDstScope",
+             vk(kImg, {img("NONE", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL"),
+                       use("img", "COPY", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL")}),
+             {}},
+        Case{"TransitionNotVisibleOutsideDstScope",
+             vk(kImg, {img("NONE", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "GENERAL"),
+                       use("img", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "GENERAL")}),
+             ids({{M::vk_hazard_write_after_write, 1}})},
+        // ---- queues ----
+        Case{"CrossQueueWithoutSemaphore", two_queues(kShared, kWriteBuf, kReadBuf, false),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"CrossQueueWithSemaphore", two_queues(kShared, kWriteBuf, kReadBuf, true), {}},
+        Case{"ExclusiveUsedOnOtherFamily", two_queues(kBuf, kWriteBuf, kReadBuf, true),
+             ids({{M::vk_queue_family_not_owner, 1}})},
+        Case{"OwnershipTransfer",
+             two_queues(kBuf,
+                        kWriteBuf + "," +
+                            buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "NONE", "NONE",
+                                R"(,"src_queue_family":0,"dst_queue_family":1)"),
+                        buf("NONE", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_READ",
+                            R"(,"src_queue_family":0,"dst_queue_family":1)") +
+                            "," + kReadBuf,
+                        true),
+             {}},
+        Case{"AcquireWithoutRelease",
+             two_queues(kBuf, kWriteBuf,
+                        buf("NONE", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_READ",
+                            R"(,"src_queue_family":0,"dst_queue_family":1)") +
+                            "," + kReadBuf,
+                        true),
+             ids({{M::vk_queue_family_unmatched_acquire, 1}})},
+        Case{"ReleaseFromNonOwner",
+             two_queues(kBuf, kWriteBuf,
+                        buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "NONE", "NONE",
+                            R"(,"src_queue_family":1,"dst_queue_family":0)"),
+                        true),
+             ids({{M::vk_queue_family_release_not_owner, 1}})}),
+    case_name);
+
+}  // namespace
+}  // namespace baton::validate::testing

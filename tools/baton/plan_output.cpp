@@ -1,0 +1,133 @@
+#include "plan_output.hpp"
+
+#include <fmt/format.h>
+
+namespace baton::cli {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+std::string resource_name(const Recording& rec, ResourceId id) {
+  if (id == kGlobalResource) return "(global)";
+  return id < rec.resources.size() ? rec.resources[id].name : fmt::format("(resource {})", id);
+}
+
+// The recorded operation behind a lowered point; nullptr if the shapes disagree (never expected,
+// but printing must not crash on it).
+const Operation* op_at(const Recording& rec, size_t group, size_t list, uint32_t op) {
+  if (group >= rec.groups.size()) return nullptr;
+  const auto& lists = rec.groups[group]->lists();
+  if (list >= lists.size() || op >= lists[list]->ops().size()) return nullptr;
+  return &lists[list]->ops()[op];
+}
+
+std::string point_header(const LoweredPoint& p, const Operation* op) {
+  std::string what = op ? std::string(to_string(op->kind)) : "?";
+  if (op && !op->label.empty()) what += fmt::format(" \"{}\"", op->label);
+  return fmt::format("{} op {} ({})", to_string(p.where), p.op, what);
+}
+
+std::string barrier_line(const Recording& rec, const LoweredBarrier& b) {
+  std::string why(to_string(b.reason));
+  if (b.omitted) why += "; omitted: " + b.omitted_why;
+  if (!b.omitted && b.api_barriers != 1) why += fmt::format("; {} API barriers", b.api_barriers);
+  return fmt::format("{}{}[{}] {} -> {} ({})", b.omitted ? "omitted " : "", resource_name(rec, b.resource),
+                     b.range, b.before, b.after, why);
+}
+
+}  // namespace
+
+Summary summarize(std::span<const LoweredGroup> groups) {
+  Summary s;
+  for (const LoweredGroup& g : groups) {
+    s.barriers += g.barrier_count();
+    s.calls += g.call_count();
+    for (const LoweredList& l : g.lists)
+      for (const LoweredPoint& p : l.points)
+        for (const LoweredBarrier& b : p.barriers) s.omitted += b.omitted ? 1 : 0;
+  }
+  return s;
+}
+
+std::string plan_text(const Recording& rec, Api api, std::span<const LoweredGroup> groups) {
+  std::string out = fmt::format("plan for {}\n", to_string(api));
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const LoweredGroup& g = groups[gi];
+    out += fmt::format("group {} ({} queue)\n", g.name, to_string(g.queue));
+    for (size_t li = 0; li < g.lists.size(); ++li) {
+      const LoweredList& l = g.lists[li];
+      if (l.points.empty()) {
+        out += fmt::format("  list {}: no barriers\n", l.name);
+        continue;
+      }
+      out += fmt::format("  list {}\n", l.name);
+      for (const LoweredPoint& p : l.points) {
+        out += fmt::format("    {}:{}\n", point_header(p, op_at(rec, gi, li, p.op)),
+                           p.needs_call() ? "" : " no API call");
+        for (const LoweredBarrier& b : p.barriers) out += "      " + barrier_line(rec, b) + "\n";
+      }
+    }
+  }
+  const Summary s = summarize(groups);
+  out += fmt::format("summary: {} barriers in {} calls, {} omitted\n", s.barriers, s.calls, s.omitted);
+  return out;
+}
+
+OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> groups) {
+  OJson lists = OJson::array();
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const LoweredGroup& g = groups[gi];
+    for (size_t li = 0; li < g.lists.size(); ++li) {
+      const LoweredList& l = g.lists[li];
+      OJson points = OJson::array();
+      for (const LoweredPoint& p : l.points) {
+        OJson barriers = OJson::array();
+        for (const LoweredBarrier& b : p.barriers) {
+          OJson bj;
+          bj["resource"] = resource_name(rec, b.resource);
+          bj["range"] = b.range;
+          bj["before"] = b.before;
+          bj["after"] = b.after;
+          bj["reason"] = to_string(b.reason);
+          bj["omitted"] = b.omitted;
+          if (b.omitted) bj["omitted_why"] = b.omitted_why;
+          bj["api_barriers"] = b.api_barriers;
+          barriers.push_back(bj);
+        }
+        const Operation* op = op_at(rec, gi, li, p.op);
+        OJson pj;
+        pj["op"] = p.op;
+        pj["kind"] = op ? to_string(op->kind) : "?";
+        if (op && !op->label.empty()) pj["label"] = op->label;
+        pj["where"] = to_string(p.where);
+        pj["call"] = p.needs_call();
+        pj["barriers"] = barriers;
+        points.push_back(pj);
+      }
+      OJson lj;
+      lj["name"] = l.name;
+      lj["group"] = g.name;
+      lj["queue"] = to_string(l.queue);
+      lj["points"] = points;
+      lists.push_back(lj);
+    }
+  }
+  const Summary s = summarize(groups);
+  OJson root;
+  root["api"] = to_string(api);
+  root["lists"] = lists;
+  root["summary"] = {{"barriers", s.barriers}, {"calls", s.calls}, {"omitted", s.omitted}};
+  return root;
+}
+
+std::vector<CompiledGroup> compile_recording(Recording& rec) {
+  const std::vector<CommandListGroup*> groups = rec.group_ptrs();
+  return compile_all(rec.resources, groups, fresh_history(rec.resources)).groups;
+}
+
+std::vector<LoweredGroup> lower_recording(const Recording& rec, Api api,
+                                          std::span<const CompiledGroup> groups) {
+  return lower(api, rec.resources, groups);
+}
+
+}  // namespace baton::cli

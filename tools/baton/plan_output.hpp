@@ -1,0 +1,33 @@
+// Printing lowered plans: the text form people read and the JSON form tools read. Both are pure
+// functions of the recording and the lowered groups, so the same input gives the same bytes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+
+#include "baton/lower.hpp"
+#include "baton/recording.hpp"
+
+namespace baton::cli {
+
+struct Summary {
+  size_t barriers = 0;  // API barriers issued
+  size_t calls = 0;     // API barrier calls (one per barrier point that issues anything)
+  size_t omitted = 0;   // neutral barriers the API does not need (shown, not issued)
+};
+Summary summarize(std::span<const LoweredGroup> groups);
+
+// Per group, per list, per barrier point: a header line, then one line per barrier
+// `resource[range] before -> after (reason)`.
+std::string plan_text(const Recording& rec, Api api, std::span<const LoweredGroup> groups);
+// {"api", "lists":[{"name","group","queue","points":[{"op","kind","where","barriers":[...]}]}], "summary"}
+nlohmann::ordered_json plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> groups);
+
+// Plans, compiles and lowers a recording for one API (the recording's lists end up Compiled,
+// so call compile_recording once and lower_recording per API).
+std::vector<CompiledGroup> compile_recording(Recording& rec);
+std::vector<LoweredGroup> lower_recording(const Recording& rec, Api api,
+                                          std::span<const CompiledGroup> groups);
+
+}  // namespace baton::cli
