@@ -1,6 +1,14 @@
 // `baton compile FILE [--api d3d12|d3d12-legacy|vulkan] [--format text|json]`
+// FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
+// take `--dump PHASE`, `--order program|random --seed N` and `--no-aliasing`.
+#include <fstream>
 #include <iostream>
 #include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "baton/graph.hpp"
 
 #include "commands.hpp"
 #include "output.hpp"
@@ -13,20 +21,66 @@ struct CompileOptions {
   std::string file;
   std::string api = "d3d12";
   std::string format = "text";
+  std::string dump;            // graphs: print one phase's result instead of the plan
+  std::string order = "program";
+  uint64_t seed = 1;
+  bool no_aliasing = false;
 };
 
-Recording load(const std::string& file) {
-  if (file != "-") return load_recording_file(file);
-  const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  return load_recording(text, "<stdin>");
+std::string read_input(const std::string& file) {
+  if (file == "-") return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(file + ": cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A graph file has "passes" (docs/graph-format.md); anything else is read as a recording, whose
+// loader reports syntax errors with their position.
+bool looks_like_graph(const std::string& text) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return !j.is_discarded() && graph::is_graph_json(j);
+}
+
+int run_graph(const CompileOptions& o, Api api, const std::string& text) {
+  const std::string source = o.file == "-" ? "<stdin>" : o.file;
+  std::string out;
+  bool findings = false;
+  try {
+    const graph::Graph g = graph::load_graph_text(text, source);
+    graph::CompileOptions co;
+    co.schedule.order = o.order == "random" ? graph::Order::random : graph::Order::program;
+    co.schedule.seed = o.seed;
+    co.aliasing.enabled = !o.no_aliasing;
+    const graph::GraphCompileResult r = graph::compile_graph(g, co);
+    if (!o.dump.empty())
+      out = graph::dump(g, r, o.dump);
+    else
+      out = o.format == "json" ? graph::plan_json(g, r, api).dump(2) + "\n" : graph::plan_text(g, r, api);
+    findings = !r.findings.empty();
+  } catch (const std::exception& e) {
+    const std::string m = e.what();
+    return report_error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
+  }
+  write_stdout(out);
+  return findings ? 1 : 0;
 }
 
 int run_compile(const CompileOptions& o) {
   const std::optional<Api> api = parse_api(o.api);
   if (!api) return report_error("unknown --api '" + o.api + "' (expected d3d12, d3d12-legacy or vulkan)");
+  std::string text;
+  try {
+    text = read_input(o.file);
+  } catch (const std::exception& e) {
+    return report_error(e.what());
+  }
+  if (looks_like_graph(text)) return run_graph(o, *api, text);
+  if (!o.dump.empty()) return report_error(o.file + ": --dump applies to frame graphs only (this is a recording)");
   Recording rec;
   try {
-    rec = load(o.file);  // messages already start with the file position
+    rec = load_recording(text, o.file == "-" ? "<stdin>" : o.file);  // messages start with the file position
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
@@ -46,12 +100,18 @@ int run_compile(const CompileOptions& o) {
 
 void register_compile(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<CompileOptions>();
-  CLI::App* sub = app.add_subcommand("compile", "Compile a JSON recording and print its barrier plan");
-  sub->add_option("file", opts->file, "Recording file (docs/recording-format.md); - reads stdin")->required();
+  CLI::App* sub = app.add_subcommand("compile", "Compile a JSON recording or frame graph and print its barrier plan");
+  sub->add_option("file", opts->file, "Recording (docs/recording-format.md) or frame graph (docs/graph-format.md); - reads stdin")->required();
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
   sub->add_option("--format", opts->format, "Output format (default text)")
       ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--dump", opts->dump, "Graphs: print one phase (validate, cull, schedule, lifetimes, aliasing, "
+                                        "transitions, restores, checks)");
+  sub->add_option("--order", opts->order, "Graphs: schedule order (default program)")
+      ->check(CLI::IsMember({"program", "random"}));
+  sub->add_option("--seed", opts->seed, "Graphs: seed of --order random");
+  sub->add_flag("--no-aliasing", opts->no_aliasing, "Graphs: give every transient resource its own memory");
   sub->callback([opts, &exit_code] { exit_code = run_compile(*opts); });
 }
 
