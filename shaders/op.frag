@@ -19,7 +19,7 @@ layout(location = 3) out uint c3;
 void main() {
   uvec2 p = uvec2(gl_FragCoord.xy);
   uint j = p.y * pc.area_w + p.x;
-  uint dg = digest(vd, j, 1u);
+  uint dg = digest(spin(vd), j, 1u);
 #if NCOLOR > 0
   c0 = bmix(dg, out_seed(16u));
 #endif

@@ -25,6 +25,7 @@ layout(push_constant) uniform PC {
   uint masks[2];
   uint area_w;
   uint area_h;
+  uint spin;  // extra ALU iterations per invocation (bench/gpu_barrier_cost); results unchanged
 } pc;
 
 const uint kFlagStorageWrites = 2u;  // this pass performs the storage writes of the operation
@@ -42,6 +43,14 @@ uint bmix(uint h, uint v) {
   h *= 0x85EBCA6Bu;
   h ^= h >> 13;
   return h;
+}
+
+// Makes an operation take longer without changing what it writes: `pc.spin` rounds of mixing whose
+// result is folded in only for a spin count nobody uses (the compiler cannot drop the loop).
+uint spin(uint h) {
+  uint acc = h;
+  for (uint i = 0u; i < pc.spin; ++i) acc = bmix(acc, i);
+  return pc.spin == 0xFFFFFFFFu ? acc : h;
 }
 
 uint count_of(uint s, uint category) { return (pc.counts[s] >> (4u * category)) & 15u; }

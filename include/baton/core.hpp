@@ -138,44 +138,50 @@ constexpr SyncMask shading_sync(Stages s) {
   if (s & static_cast<Stages>(Stage::compute)) m |= sync::compute_shading;
   return m;
 }
-// The sync scope of one access performed in the given shader stages.
+namespace core_detail {
+// The rows behind sync_of() and layout_of(): the compiler asks them several times per use, and a table
+// lookup is cheaper than a switch. Indexed by Access.
+inline constexpr std::array<SyncMask, kAccessCount> kSyncOfAccess = {
+    sync::render_target,    // render_target
+    sync::depth_stencil,    // depth_write
+    sync::depth_stencil,    // depth_read
+    sync::none,             // shader_resource: by stages
+    sync::none,             // unordered_access: by stages
+    sync::copy,             // copy_source
+    sync::copy,             // copy_dest
+    sync::resolve,          // resolve_source
+    sync::resolve,          // resolve_dest
+    sync::vertex_input,     // vertex_buffer
+    sync::index_input,      // index_buffer
+    sync::none,             // constant_buffer: by stages
+    sync::execute_indirect,  // indirect_argument
+    sync::all,              // present
+    sync::host,             // host_read
+    sync::host,             // host_write
+};
+inline constexpr std::array<SyncMask, 8> kShadingSync = {shading_sync(0), shading_sync(1), shading_sync(2),
+                                                          shading_sync(3), shading_sync(4), shading_sync(5),
+                                                          shading_sync(6), shading_sync(7)};
+// Buffer-only accesses are never asked for on textures: common.
+inline constexpr std::array<Layout, kAccessCount> kLayoutOfAccess = {
+    Layout::render_target,   Layout::depth_write,    Layout::depth_read,     Layout::shader_resource,
+    Layout::unordered_access, Layout::copy_source,   Layout::copy_dest,      Layout::resolve_source,
+    Layout::resolve_dest,    Layout::common,         Layout::common,         Layout::common,
+    Layout::common,          Layout::present,        Layout::common,         Layout::common};
+}  // namespace core_detail
+
+// The sync scope of one access performed in the given shader stages (no stages: every shading stage).
 constexpr SyncMask sync_of(Access a, Stages st) {
-  switch (a) {
-    case Access::render_target: return sync::render_target;
-    case Access::depth_write:
-    case Access::depth_read: return sync::depth_stencil;
-    case Access::shader_resource:
-    case Access::unordered_access:
-    case Access::constant_buffer: return shading_sync(st == kNoStages ? kAllShading : st);
-    case Access::copy_source:
-    case Access::copy_dest: return sync::copy;
-    case Access::resolve_source:
-    case Access::resolve_dest: return sync::resolve;
-    case Access::vertex_buffer: return sync::vertex_input;
-    case Access::index_buffer: return sync::index_input;
-    case Access::indirect_argument: return sync::execute_indirect;
-    case Access::present: return sync::all;
-    case Access::host_read:
-    case Access::host_write: return sync::host;
-  }
-  return sync::all;
+  const auto i = static_cast<unsigned>(a);
+  if (i >= kAccessCount) return sync::all;
+  if (is_shader_access(a)) return core_detail::kShadingSync[(st == kNoStages ? kAllShading : st) & 7u];
+  return core_detail::kSyncOfAccess[i];
 }
 
 // The single-access layout of an access on a texture (never asked for buffer-only accesses).
 constexpr Layout layout_of(Access a) {
-  switch (a) {
-    case Access::render_target: return Layout::render_target;
-    case Access::depth_write: return Layout::depth_write;
-    case Access::depth_read: return Layout::depth_read;
-    case Access::shader_resource: return Layout::shader_resource;
-    case Access::unordered_access: return Layout::unordered_access;
-    case Access::copy_source: return Layout::copy_source;
-    case Access::copy_dest: return Layout::copy_dest;
-    case Access::resolve_source: return Layout::resolve_source;
-    case Access::resolve_dest: return Layout::resolve_dest;
-    case Access::present: return Layout::present;
-    default: return Layout::common;  // buffer-only accesses: never asked for on textures
-  }
+  const auto i = static_cast<unsigned>(a);
+  return i < kAccessCount ? core_detail::kLayoutOfAccess[i] : Layout::common;
 }
 
 // The layout for a set of read accesses on a texture; present only ever stands alone.
@@ -208,9 +214,28 @@ struct ResourceDesc {
 // on. Textures: swapchain -> present; depth formats -> depth_write; render target only ->
 // render_target; UAV only -> unordered_access; sampled -> shader_resource; the per-resource override
 // wins. Buffers have no resting layout (std::nullopt).
-std::optional<Access> resting_access(const ResourceDesc& d);
-// The neutral resting state (buffers: "any previous access" with every sync).
-State resting_state(const ResourceDesc& d);
+inline std::optional<Access> resting_access(const ResourceDesc& d) {
+  if (d.type == ResourceType::buffer) return std::nullopt;
+  if (d.resting) return d.resting;
+  if (d.swapchain) return Access::present;
+  if (d.format != FormatClass::color) return Access::depth_write;
+  const AccessMask u = d.usage;
+  if (u & bit(Access::shader_resource)) return Access::shader_resource;
+  if (u & bit(Access::unordered_access)) return Access::unordered_access;
+  if (u & bit(Access::render_target)) return Access::render_target;
+  if (u & bit(Access::copy_dest)) return Access::copy_dest;
+  if (u & bit(Access::copy_source)) return Access::copy_source;
+  return Access::shader_resource;
+}
+
+// The neutral resting state (buffers: "any previous access" with every sync). Inline: the compiler
+// asks it for every resource a group touches.
+inline State resting_state(const ResourceDesc& d) {
+  const std::optional<Access> a = resting_access(d);
+  if (!a) return State{sync::all, kAnyAccess, Layout::none};
+  return State{sync_of(*a, kAllShading), bit(*a), layout_of(*a)};
+}
+
 // State before the first-ever touch since creation or aliasing activation.
 inline constexpr State kFirstTouch{sync::none, 0, Layout::undefined};
 inline constexpr State kFirstTouchBuffer{sync::none, 0, Layout::none};
@@ -241,6 +266,12 @@ struct SubresourceRange {
   uint32_t plane_first = 0, plane_count = kAll;
   friend bool operator==(const SubresourceRange&, const SubresourceRange&) = default;
 };
+
+// Whether the range is the default one, "the whole resource" (the common case); cheaper than
+// comparing with SubresourceRange{} field by field.
+constexpr bool is_whole(const SubresourceRange& r) {
+  return (r.mip_first | r.layer_first | r.plane_first) == 0 && (r.mip_count & r.layer_count & r.plane_count) == kAll;
+}
 
 // A resolved, non-empty box [begin, end) on each axis.
 struct Box {

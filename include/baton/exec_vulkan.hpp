@@ -29,6 +29,10 @@ std::string_view to_string(DeviceKind d);
 struct ContextOptions {
   DeviceKind device = DeviceKind::lavapipe;
   bool validation = true;  // the Khronos layer with synchronization validation + submit-time checks
+  // Also create a queue of a compute-only family (when the device has one) and run compute groups
+  // there. Resources are then created VK_SHARING_MODE_CONCURRENT over both families (see
+  // docs/executor.md, "Async compute"). Without such a family this changes nothing.
+  bool async_compute = false;
 };
 
 // VALIDATION-type messages of the layer, counted by message id (other types are ignored: the
@@ -89,6 +93,9 @@ struct RunOptions {
   // lets a driver discard contents: lavapipe keeps them, compressed GPU images may not, so this
   // applies on lavapipe only; elsewhere such reads leave their results unchecked.
   bool seed_textures = true;
+  // Extra ALU rounds per compute and fragment invocation, so that each operation takes long enough
+  // to time (bench/gpu_barrier_cost). Results are unchanged. Keep it below 2^31.
+  uint32_t spin = 0;
 };
 
 // One subresource whose contents differ from the reference model.
@@ -111,6 +118,12 @@ struct RunReport {
   // the data check cannot see them, only the validation layer can.
   std::vector<std::string> undefined;
   double record_ms = 0, gpu_ms = 0, check_ms = 0;
+  // GPU time of the whole frame from timestamp queries (first command of the first group to the
+  // end of the last group), in microseconds; negative when not measured (no timestamp support, or
+  // groups on more than one queue).
+  double frame_gpu_us = -1;
+  uint32_t queues_used = 0;      // distinct queues the groups were submitted to
+  uint32_t semaphore_waits = 0;  // timeline waits between groups on different queues
   bool clean() const { return validation.empty() && mismatches.empty(); }
 };
 
@@ -135,6 +148,11 @@ class VulkanContext {
   VkQueue queue() const;
   uint32_t queue_family() const;
   uint32_t host_memory_type() const;
+  // The compute-only queue family and its queue, when ContextOptions::async_compute found one.
+  std::optional<uint32_t> compute_family() const;
+  VkQueue compute_queue() const;
+  // Queue families of the physical device that have compute but not graphics.
+  static std::vector<uint32_t> compute_only_families(VkPhysicalDevice physical);
 
   struct Impl;
   Impl& impl() { return *impl_; }

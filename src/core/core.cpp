@@ -119,26 +119,6 @@ std::string_view to_string(FormatClass f) {
   return "?";
 }
 
-std::optional<Access> resting_access(const ResourceDesc& d) {
-  if (d.type == ResourceType::buffer) return std::nullopt;
-  if (d.resting) return d.resting;
-  if (d.swapchain) return Access::present;
-  if (d.format != FormatClass::color) return Access::depth_write;
-  const AccessMask u = d.usage;
-  if (u & bit(Access::shader_resource)) return Access::shader_resource;
-  if (u & bit(Access::unordered_access)) return Access::unordered_access;
-  if (u & bit(Access::render_target)) return Access::render_target;
-  if (u & bit(Access::copy_dest)) return Access::copy_dest;
-  if (u & bit(Access::copy_source)) return Access::copy_source;
-  return Access::shader_resource;
-}
-
-State resting_state(const ResourceDesc& d) {
-  const std::optional<Access> a = resting_access(d);
-  if (!a) return State{sync::all, kAnyAccess, Layout::none};
-  return State{sync_of(*a, kAllShading), bit(*a), layout_of(*a)};
-}
-
 ResourceId ResourceTable::add(ResourceDesc d) {
   if (d.name.empty()) throw Error("resource with an empty name");
   if (find(d.name)) throw Error(fmt::format("resource '{}' declared twice", d.name));
@@ -188,7 +168,7 @@ void resolve_axis(const ResourceDesc& d, std::string_view axis, uint32_t first, 
 }  // namespace
 
 Box resolve(const ResourceDesc& d, const SubresourceRange& r) {
-  if (r == SubresourceRange{}) return full_box(d);  // the common case: the whole resource
+  if (is_whole(r)) return full_box(d);  // the common case: the whole resource
   Box b;
   resolve_axis(d, "mip", r.mip_first, r.mip_count, d.mips, b.m0, b.m1);
   resolve_axis(d, "layer", r.layer_first, r.layer_count, d.layers, b.l0, b.l1);

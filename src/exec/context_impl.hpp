@@ -28,6 +28,11 @@ struct VulkanContext::Impl {
   VkDevice device = VK_NULL_HANDLE;
   uint32_t family = 0;
   VkQueue queue = VK_NULL_HANDLE;
+  // ContextOptions::async_compute on a device with a compute-only family: that family, its queue
+  // and a command pool for it. Resources are then shared CONCURRENT between `family` and this one.
+  std::optional<uint32_t> compute_family;
+  VkQueue compute_queue = VK_NULL_HANDLE;
+  VkCommandPool compute_pool = VK_NULL_HANDLE;
   uint32_t memory_type = 0;  // host-visible, host-coherent
   bool separate_depth_stencil_layouts = false;
 
@@ -54,7 +59,8 @@ struct VulkanContext::Impl {
   // Submits one command buffer, waits for it (host), and returns the elapsed milliseconds.
   double submit_and_wait(VkCommandBuffer cb);
   VkCommandBuffer begin_commands();
-  uint32_t find_memory(uint32_t bits) const;
+  // host_visible: host-visible coherent memory (buffers, staging); otherwise device-local (images).
+  uint32_t find_memory(uint32_t bits, bool host_visible = true) const;
 };
 
 void create_pipelines(VulkanContext::Impl& c);

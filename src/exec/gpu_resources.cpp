@@ -1,5 +1,6 @@
 #include "gpu_resources.hpp"
 
+#include <array>
 #include <cstring>
 
 #include "model.hpp"
@@ -29,6 +30,20 @@ VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane) {
   return plane == 0 ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_STENCIL_BIT;
 }
 
+namespace {
+// With an async-compute queue, every resource is VK_SHARING_MODE_CONCURRENT over the graphics and
+// the compute-only family: Baton's Vulkan lowering leaves queue family indices IGNORED (it plans no
+// ownership transfers), which is valid only for concurrent resources (docs/executor.md).
+template <class CreateInfo>
+void share(const VulkanContext::Impl& c, CreateInfo& ci, std::array<uint32_t, 2>& families) {
+  if (!c.compute_family) return;
+  families = {c.family, *c.compute_family};
+  ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
+  ci.queueFamilyIndexCount = 2;
+  ci.pQueueFamilyIndices = families.data();
+}
+}  // namespace
+
 GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes) {
   GpuBuffer b;
   b.bytes = bytes;
@@ -38,6 +53,8 @@ GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes) {
              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
              VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  std::array<uint32_t, 2> families{};
+  share(c_, bi, families);
   BATON_VK(vkCreateBuffer(c_.device, &bi, nullptr, &b.buffer));
   VkMemoryRequirements mr;
   vkGetBufferMemoryRequirements(c_.device, b.buffer, &mr);
@@ -73,12 +90,14 @@ GpuImage GpuResources::make_image(const Geometry& g, bool dummy) {
              (g.depth() ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
                         : VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
   ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  std::array<uint32_t, 2> families{};
+  share(c_, ii, families);
   BATON_VK(vkCreateImage(c_.device, &ii, nullptr, &im.image));
   VkMemoryRequirements mr;
   vkGetImageMemoryRequirements(c_.device, im.image, &mr);
   VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   ai.allocationSize = mr.size;
-  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
+  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits, /*host_visible=*/false);
   BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &im.memory));
   BATON_VK(vkBindImageMemory(c_.device, im.image, im.memory, 0));
   for (uint32_t l = 0; l < g.layers; ++l)

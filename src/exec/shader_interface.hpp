@@ -27,6 +27,7 @@ struct PushConstants {
   uint32_t counts[2] = {0, 0};
   uint32_t masks[2] = {0, 0};  // structural bits 0..5, read-modify-write bits 8..13 / 16..21
   uint32_t area_w = 0, area_h = 0;
+  uint32_t spin = 0;  // RunOptions::spin: extra ALU rounds per compute/fragment invocation
 };
 
 inline constexpr VkShaderStageFlags kPushStages =

@@ -1,5 +1,6 @@
 // Instance, validation messenger and device of the Vulkan executor.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -182,18 +183,28 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
     device_extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
 
   const float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  qci.queueFamilyIndex = family;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
+  std::array<VkDeviceQueueCreateInfo, 2> qci{};
+  qci[0] = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci[0].queueFamilyIndex = family;
+  qci[0].queueCount = 1;
+  qci[0].pQueuePriorities = &priority;
+  if (o.async_compute) {
+    const std::vector<uint32_t> async = VulkanContext::compute_only_families(physical);
+    if (!async.empty()) {
+      compute_family = async.front();
+      qci[1] = qci[0];
+      qci[1].queueFamilyIndex = *compute_family;
+    }
+  }
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.pNext = &f;
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
+  dci.queueCreateInfoCount = compute_family ? 2u : 1u;
+  dci.pQueueCreateInfos = qci.data();
   dci.enabledExtensionCount = static_cast<uint32_t>(device_extensions.size());
   dci.ppEnabledExtensionNames = device_extensions.data();
   BATON_VK(vkCreateDevice(physical, &dci, nullptr, &device));
   vkGetDeviceQueue(device, family, 0, &queue);
+  if (compute_family) vkGetDeviceQueue(device, *compute_family, 0, &compute_queue);
 
   VkPhysicalDeviceMemoryProperties mp;
   vkGetPhysicalDeviceMemoryProperties(physical, &mp);
@@ -217,6 +228,10 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
   cpi.queueFamilyIndex = family;
   cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   BATON_VK(vkCreateCommandPool(device, &cpi, nullptr, &pool));
+  if (compute_family) {
+    cpi.queueFamilyIndex = *compute_family;
+    BATON_VK(vkCreateCommandPool(device, &cpi, nullptr, &compute_pool));
+  }
 
   VkSamplerCreateInfo smi{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   smi.magFilter = smi.minFilter = VK_FILTER_NEAREST;
@@ -234,6 +249,7 @@ void VulkanContext::Impl::destroy() {
     if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
     if (sampler) vkDestroySampler(device, sampler, nullptr);
     if (pool) vkDestroyCommandPool(device, pool, nullptr);
+    if (compute_pool) vkDestroyCommandPool(device, compute_pool, nullptr);
     if (timeline) vkDestroySemaphore(device, timeline, nullptr);
     vkDestroyDevice(device, nullptr);
   }
@@ -245,9 +261,20 @@ void VulkanContext::Impl::destroy() {
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 
-uint32_t VulkanContext::Impl::find_memory(uint32_t bits) const {
-  if (!(bits & (1u << memory_type))) throw Error("Vulkan: a resource cannot live in host-visible memory");
-  return memory_type;
+uint32_t VulkanContext::Impl::find_memory(uint32_t bits, bool host_visible) const {
+  if (host_visible) {
+    if (!(bits & (1u << memory_type))) throw Error("Vulkan: a resource cannot live in host-visible memory");
+    return memory_type;
+  }
+  // Optimal-tiling images on a discrete GPU cannot be host-visible: device-local memory, read back
+  // through a staging buffer.
+  VkPhysicalDeviceMemoryProperties mp;
+  vkGetPhysicalDeviceMemoryProperties(physical, &mp);
+  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+    if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) return i;
+  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+    if (bits & (1u << i)) return i;
+  throw Error("Vulkan: no memory type for an image");
 }
 
 VkCommandBuffer VulkanContext::Impl::begin_commands() {
@@ -319,6 +346,24 @@ uint32_t VulkanContext::queue_family() const {
 }
 uint32_t VulkanContext::host_memory_type() const {
   return impl_->memory_type;
+}
+std::optional<uint32_t> VulkanContext::compute_family() const {
+  return impl_->compute_family;
+}
+VkQueue VulkanContext::compute_queue() const {
+  return impl_->compute_queue;
+}
+
+std::vector<uint32_t> VulkanContext::compute_only_families(VkPhysicalDevice physical) {
+  uint32_t nf = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, nullptr);
+  std::vector<VkQueueFamilyProperties> families(nf);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &nf, families.data());
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < nf; ++i)
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+      out.push_back(i);
+  return out;
 }
 
 std::string VulkanContext::device_name() const {

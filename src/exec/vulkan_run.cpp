@@ -3,6 +3,7 @@
 // back and compares it with the CPU reference model.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <tuple>
@@ -77,6 +78,14 @@ SlotCounts count_slots(const std::vector<OpWork>& work) {
   return n;
 }
 
+uint32_t queue_timestamp_bits(const VulkanContext::Impl& c) {
+  uint32_t nf = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, nullptr);
+  std::vector<VkQueueFamilyProperties> families(nf);
+  vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, families.data());
+  return c.family < nf ? families[c.family].timestampValidBits : 0u;
+}
+
 bool seeds(const VulkanContext::Impl& c, const RunOptions& o) {
   return o.seed_textures && c.options.device == DeviceKind::lavapipe;
 }
@@ -106,10 +115,19 @@ class Runner {
     dpi.poolSizeCount = kCategories;
     dpi.pPoolSizes = sizes.data();
     BATON_VK(vkCreateDescriptorPool(c.device, &dpi, nullptr, &pool_));
+    timestamp_bits_ = queue_timestamp_bits(c);
+    if (timestamp_bits_ > 0) {
+      VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      qi.queryCount = 2;
+      BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &timestamps_));
+    }
   }
   ~Runner() {
     vkDeviceWaitIdle(c_.device);
     vkDestroyDescriptorPool(c_.device, pool_, nullptr);
+    if (timestamps_) vkDestroyQueryPool(c_.device, timestamps_, nullptr);
+    for (VkSemaphore b : binary_) vkDestroySemaphore(c_.device, b, nullptr);
     vkDestroyBuffer(c_.device, staging_.buffer, nullptr);
     vkFreeMemory(c_.device, staging_.memory, nullptr);
   }
@@ -129,6 +147,7 @@ class Runner {
   VkDescriptorSet make_set(const StageSet& s);
   uint32_t stage_masks(const StageSet& s) const;
   void read_back(RunReport& report);
+  VkCommandBuffer begin(VkCommandPool pool);
 
   VulkanContext::Impl& c_;
   const Recording& rec_;
@@ -144,7 +163,29 @@ class Runner {
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, Where>, std::vector<size_t>> points_;
   GpuBuffer staging_;
   uint32_t barriers_ = 0, calls_ = 0;
+  VkQueryPool timestamps_ = VK_NULL_HANDLE;  // [0] frame start, [1] frame end
+  std::vector<VkSemaphore> binary_;          // cross-queue hand-offs, one per signal
+  VkSemaphore make_binary() {
+    VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    binary_.push_back(VK_NULL_HANDLE);
+    BATON_VK(vkCreateSemaphore(c_.device, &ci, nullptr, &binary_.back()));
+    return binary_.back();
+  }
+  uint32_t timestamp_bits_ = 0;
 };
+
+VkCommandBuffer Runner::begin(VkCommandPool pool) {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cb;
+  BATON_VK(vkAllocateCommandBuffers(c_.device, &ai, &cb));
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  BATON_VK(vkBeginCommandBuffer(cb, &bi));
+  return cb;
+}
 
 void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where) {
   if (opt_.source != BarrierSource::plan) {
@@ -300,6 +341,7 @@ void Runner::record(VkCommandBuffer cb, const ComputeWork& w) {
   pc.flags = w.indirect ? kFlagIndirect : 0;
   pc.counts[0] = w.set.counts();
   pc.masks[0] = stage_masks(w.set);
+  pc.spin = opt_.spin;
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c_.compute);
   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c_.pipeline_layout, 0, 1, &set, 0, nullptr);
   vkCmdPushConstants(cb, c_.pipeline_layout, kPushStages, 0, sizeof(pc), &pc);
@@ -357,6 +399,7 @@ void Runner::record(VkCommandBuffer cb, const DrawPass& w) {
   pc.masks[1] = stage_masks(w.fs);
   pc.area_w = w.area_w;
   pc.area_h = w.area_h;
+  pc.spin = opt_.spin;
 
   vkCmdBeginRendering(cb, &ri);
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c_.graphics_pipeline(key));
@@ -469,15 +512,28 @@ RunReport Runner::run() {
   const auto t0 = Clock::now();
   // One command buffer per list; one submission per group.
   std::vector<std::vector<VkCommandBuffer>> groups(rec_.groups.size());
+  std::vector<bool> on_compute(rec_.groups.size(), false);
+  for (uint32_t gi = 0; gi < rec_.groups.size(); ++gi)
+    on_compute[gi] = c_.compute_family && rec_.groups[gi]->queue() == Queue::compute;
+  const bool one_queue = std::count(on_compute.begin(), on_compute.end(), true) == 0;
+  // Timestamps bracket the frame when every group runs on the one queue (timestamps of two queues
+  // are not on one clock without calibrated timestamps).
+  bool timed = one_queue && timestamps_ != VK_NULL_HANDLE;
   size_t next = 0;
   bool first = true;
+  VkCommandBuffer last_cb = VK_NULL_HANDLE;
   for (uint32_t gi = 0; gi < rec_.groups.size(); ++gi) {
     const CommandListGroup& group = *rec_.groups[gi];
     for (uint32_t li = 0; li < group.lists().size(); ++li) {
-      VkCommandBuffer cb = c_.begin_commands();
+      VkCommandBuffer cb = begin(on_compute[gi] ? c_.compute_pool : c_.pool);
       groups[gi].push_back(cb);
+      if (first && timed) {
+        vkCmdResetQueryPool(cb, timestamps_, 0, 2);
+        vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, timestamps_, 0);
+      }
       if (first && opt_.source != BarrierSource::plan) record_reference_barrier(cb, true);
       first = false;
+      last_cb = cb;
       const CommandList& list = *group.lists()[li];
       for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
         const OpWork& w = work_.at(next++);
@@ -490,16 +546,24 @@ RunReport Runner::run() {
         record_points(cb, gi, li, oi, Where::after);
         ++report.ops;
       }
-      BATON_VK(vkEndCommandBuffer(cb));
     }
   }
+  timed = timed && last_cb;  // a recording without lists has nothing to time
+  if (timed) vkCmdWriteTimestamp2(last_cb, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
+  for (auto& cbs : groups)
+    for (VkCommandBuffer cb : cbs) BATON_VK(vkEndCommandBuffer(cb));
   report.record_ms = ms_since(t0);
 
-  // Groups run in submission order on the one queue, so no semaphore waits between them (a wait
-  // would be a full dependency and hide missing cross-group barriers). Each group signals the
-  // timeline; the host waits for the last value.
+  // Groups run in submission order. Consecutive groups on one queue get no semaphore wait (a wait
+  // would be a full dependency and hide missing cross-group barriers). A group on another queue
+  // than the group before it waits for that group's timeline value: Baton plans groups serially in
+  // submission order, and this wait is what makes the other queue honour that order. Each group
+  // signals the timeline; the host waits for the last value.
   const auto t1 = Clock::now();
-  for (auto& cbs : groups) {
+  std::optional<bool> previous_on_compute;
+  VkSemaphore pending_binary = VK_NULL_HANDLE;  // signalled by the last submission, not yet waited on
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const auto& cbs = groups[gi];
     if (cbs.empty()) continue;
     std::vector<VkCommandBufferSubmitInfo> infos;
     for (VkCommandBuffer cb : cbs)
@@ -513,17 +577,62 @@ RunReport Runner::run() {
     si.pCommandBufferInfos = infos.data();
     si.signalSemaphoreInfoCount = 1;
     si.pSignalSemaphoreInfos = &signal;
-    BATON_VK(vkQueueSubmit2(c_.queue, 1, &si, VK_NULL_HANDLE));
+    // Cross-queue hand-off: the timeline wait carries the dependency. A binary semaphore pair
+    // says the same thing again, in case the layer's synchronization validation (1.3.239 on these
+    // machines) does not follow timeline waits between queues; to the driver it is redundant.
+    std::array<VkSemaphoreSubmitInfo, 2> signals{signal, signal};
+    std::array<VkSemaphoreSubmitInfo, 2> waits{};
+    const bool hand_off = previous_on_compute && *previous_on_compute != on_compute[gi];
+    const bool next_hands_off = gi + 1 < groups.size() && on_compute[gi + 1] != on_compute[gi];
+    if (hand_off) {
+      waits[0] = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+      waits[0].semaphore = c_.timeline;
+      waits[0].value = signal.value - 1;
+      waits[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      waits[1] = waits[0];
+      waits[1].semaphore = pending_binary;
+      waits[1].value = 0;
+      si.waitSemaphoreInfoCount = pending_binary ? 2u : 1u;
+      pending_binary = VK_NULL_HANDLE;
+      si.pWaitSemaphoreInfos = waits.data();
+      ++report.semaphore_waits;
+    }
+    if (next_hands_off) {
+      signals[1].semaphore = pending_binary = make_binary();
+      signals[1].value = 0;
+      si.signalSemaphoreInfoCount = 2;
+      si.pSignalSemaphoreInfos = signals.data();
+    }
+    previous_on_compute = on_compute[gi];
+    BATON_VK(vkQueueSubmit2(on_compute[gi] ? c_.compute_queue : c_.queue, 1, &si, VK_NULL_HANDLE));
     ++report.submits;
   }
+  report.queues_used = one_queue ? 1u : 2u;
   VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wi.semaphoreCount = 1;
   wi.pSemaphores = &c_.timeline;
   wi.pValues = &c_.timeline_value;
   BATON_VK(vkWaitSemaphores(c_.device, &wi, UINT64_MAX));
+  // Layer 1.3.239 orders later submissions after a queue-idle wait, not after a host wait on a
+  // timeline: the read-back (graphics queue) must not look like it races with the compute queue.
+  if (!one_queue) BATON_VK(vkQueueWaitIdle(c_.compute_queue));
   report.gpu_ms = ms_since(t1);
-  for (auto& cbs : groups)
-    if (!cbs.empty()) vkFreeCommandBuffers(c_.device, c_.pool, static_cast<uint32_t>(cbs.size()), cbs.data());
+  std::array<uint64_t, 2> ts{};
+  if (timed) {
+    const VkResult got = vkGetQueryPoolResults(c_.device, timestamps_, 0, 2, sizeof(ts), ts.data(),
+                                               sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (got != VK_NOT_READY) vk_check(got, "vkGetQueryPoolResults (frame timestamps)");
+    timed = got == VK_SUCCESS;
+  }
+  if (timed) {
+    const uint64_t mask = timestamp_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << timestamp_bits_) - 1;
+    const uint64_t ticks = (ts[1] - ts[0]) & mask;
+    report.frame_gpu_us = static_cast<double>(ticks) * static_cast<double>(c_.properties.limits.timestampPeriod) / 1000.0;
+  }
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    if (!groups[gi].empty())
+      vkFreeCommandBuffers(c_.device, on_compute[gi] ? c_.compute_pool : c_.pool,
+                           static_cast<uint32_t>(groups[gi].size()), groups[gi].data());
 
   report.groups = static_cast<uint32_t>(rec_.groups.size());
   report.barriers = barriers_;

@@ -1,12 +1,16 @@
 // Compiling one group: a pure function of the group's lists and the facts the plan decided.
 //
 // Two passes over the group's operations (all lists, in order):
-//  1. backward: for every read, the merged read set of the run of readers it starts (every read of
-//     the same subresources until the next write), so that one transition serves all of them
-//     (invariant 5); and for every resource the operation that uses it last in the group;
-//  2. forward: per-subresource current state in a RangeMap; a barrier wherever a use is not
-//     satisfied by the current state, the discard at its owner, and after each resource's last use
-//     the restore to rest or the hand-on to the next group's declared entry state (invariant 4).
+//  1. backward: one slot per resource the group touches and, per use, its slot and box; for every
+//     read, the merged read set of the run of readers it starts (every read of the same subresources
+//     until the next write), so that one transition serves all of them (invariant 5); and for every
+//     resource the operation that uses it last in the group;
+//  2. forward: per-subresource current state; a barrier wherever a use is not satisfied by the
+//     current state, the discard at its owner, and after each resource's last use the restore to
+//     rest or the hand-on to the next group's declared entry state (invariant 4).
+// A slot whose uses all cover the whole resource (by far the common case) keeps its state as one
+// plain value; a slot becomes a range map at its first use of part of the resource, which the
+// backward pass meets last-first, so the values recorded before that are whole-resource values.
 // Barriers land in the reserved point of the operation that needs them, one batch per point, with
 // contiguous ranges merged (invariant 6).
 #include <algorithm>
@@ -17,11 +21,13 @@
 
 #include "baton/plan.hpp"
 #include "baton/range_map.hpp"
+#include "uses.hpp"
 
 namespace baton {
 namespace {
 
 constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kFullBox = 0xffffffffu;  // UseRec::box of a use that covers its whole resource
 
 enum class Origin : uint8_t { first_touch, entry, rest, list };
 
@@ -36,27 +42,62 @@ struct Track {
   friend bool operator==(const Track&, const Track&) = default;
 };
 
-struct ReadAcc {
-  AccessMask access = 0;
-  SyncMask sync = 0;
-  bool to_end = false;  // no write follows in the group: the run ends where the group hands the resource on
-  friend bool operator==(const ReadAcc&, const ReadAcc&) = default;
+// The merged reads of a run of readers, packed into 32 bits so that every read can keep its own copy
+// cheaply: accesses in bits 0-15 (reads never carry kAnyAccess), sync in bits 16-27, and whether no
+// write follows in the group (the run ends where the group hands the resource on) in bit 28.
+struct ReadRun {
+  static_assert(kAccessCount <= 16 && sync::all < (1u << 12));
+  static constexpr uint32_t kToEnd = 1u << 28;
+  uint32_t bits = 0;
+  AccessMask access() const { return bits & 0xffffu; }
+  SyncMask sync() const { return (bits >> 16) & 0xfffu; }
+  bool to_end() const { return (bits & kToEnd) != 0; }
+  void add(Access a, SyncMask s) { bits |= bit(a) | (s << 16); }
+  friend bool operator==(const ReadRun&, const ReadRun&) = default;
 };
+constexpr ReadRun kRunToEnd{ReadRun::kToEnd};  // nothing read yet, and no write follows
+constexpr ReadRun kPresentRun{bit(Access::present) | (sync::all << 16)};
 
 struct Piece {
   Box box;
-  AccessMask access;
-  SyncMask sync;
-  bool to_end;
+  ReadRun run;
 };
 
-struct OpRef {
-  uint32_t list, op;
-  const Operation* o;
-  uint32_t first_use;
+// Per use, in group order.
+struct UseRec {
+  uint32_t slot;
+  uint32_t box;     // kFullBox, or an index into Scratch::boxes
+  uint32_t read;    // reads: the ReadRun bits of a whole-resource run, or the first of its pieces
+  uint32_t pieces;  // reads: how many pieces; 0: `read` holds one whole-resource run
 };
 
-enum class Kind : uint8_t { read, write };
+// Per resource the group touches, in the order of its last use (the backward pass creates them), so
+// the forward pass meets their last uses from the back of the list.
+// One cache line each.
+struct Slot {
+  Track t;  // whole slots: the state of the whole resource, once `started`
+  ResourceId res = 0;
+  uint32_t map = kNone;      // other slots: index into Scratch::cur and Scratch::runs
+  uint32_t last_op = kNone;  // the last operation that uses it
+  uint32_t first = kNone;    // its index in the order of first touch (the facts' entry history)
+  ReadRun run = kRunToEnd;   // backward pass, whole slots: the run of reads after the current operation
+  State exit{};              // if has_exit: the hand-on state, or rest for a texture
+  bool has_exit = false;     // buffers that are not handed on have no exit state (never restored)
+  bool whole = true;         // every use covers the whole resource
+  bool buffer = false;
+  bool started = false;        // forward pass: the state has been seeded from the entry history
+  bool never_written = false;  // from the entry history
+  bool handed_on = false;      // a later group declared an entry state for it
+  const State* exit_state() const { return has_exit ? &exit : nullptr; }
+};
+static_assert(sizeof(Slot) <= 64);
+
+// The operation being compiled.
+struct OpAt {
+  uint32_t list, op, gi, first_use;  // gi: flattened index; first_use: index of its first use
+  const Operation& o;
+  bool shared;  // some resource has two uses in it (plan_detail::shares_a_resource)
+};
 
 // A read is satisfied when the current state is a read-only state that already includes its access
 // in its sync scope (read after read in the same layout needs nothing: invariant 7).
@@ -66,7 +107,6 @@ bool satisfies(const State& s, Access a, SyncMask need) {
   return (s.sync & sync::all) || (s.sync & need) == need;
 }
 
-// The state `cur` needs no barrier to be described as `target` by the next group.
 // The state `cur` needs no barrier to be described as `target` by the next group: same layout, and
 //  - a write state: the next group's barrier from `target` waits for the writes (target's sync covers them);
 //  - a read-only state: exactly target's stages (see below).
@@ -80,23 +120,23 @@ bool covered_by(const State& cur, const State& target) {
   return cur.access == target.access && (cur.sync == target.sync || (target.sync & sync::all));
 }
 
+// state_of_use() without the call: it runs for every write.
+State use_state(bool buffer, Access a, Stages s) {
+  return State{sync_of(a, s), bit(a), buffer ? Layout::none : layout_of(a)};
+}
+
 // Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
 // every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
 struct Scratch {
-  std::vector<OpRef> ops;
-  std::vector<uint32_t> slot_of;  // kNone everywhere between compiles
-  std::vector<ResourceId> slot_res;
-  std::vector<Box> use_box;
-  std::vector<uint32_t> piece_first, piece_count;
+  std::vector<uint32_t> slot_of;  // per resource id; kNone everywhere between compiles
+  std::vector<Slot> slots;
+  // Sized up, never down: every compile writes each element before reading it.
+  std::vector<UseRec> uses;
+  std::vector<uint8_t> op_shared;  // per operation: plan_detail::shares_a_resource
+  std::vector<Box> boxes;          // boxes of the uses that do not cover their whole resource
   std::vector<Piece> pieces;
-  std::vector<std::pair<uint32_t, uint32_t>> ends;
-  std::vector<RangeMap<Track>> cur;
-  std::vector<RangeMap<ReadAcc>> acc;
-  std::vector<uint8_t> seen;
-  std::vector<ReadAcc> whole_acc;
-  std::vector<uint8_t> whole_only;  // per slot: every use in the group covers the whole resource
-  std::vector<std::optional<State>> exit_state;  // per slot
-  std::vector<uint8_t> never_written;             // per slot, from the group's entry history
+  std::vector<RangeMap<Track>> cur;     // per slot that is not whole
+  std::vector<RangeMap<ReadRun>> runs;  // per slot that is not whole
 };
 
 Scratch& thread_scratch() {
@@ -107,184 +147,288 @@ Scratch& thread_scratch() {
 class GroupCompiler {
  public:
   GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f) : rt_(rt), g_(g), f_(f) {
-    ops_.clear();
-    slot_res_.clear();
-    exit_state_.clear();
-    whole_only_.clear();
-    use_box_.clear();
+    slots_.clear();
+    boxes_.clear();
     pieces_.clear();
-    ends_.clear();
     if (slot_of_.size() < rt.size()) slot_of_.resize(rt.size(), kNone);
   }
   ~GroupCompiler() {
-    for (ResourceId r : slot_res_) slot_of_[r] = kNone;
+    for (const Slot& s : slots_) slot_of_[s.res] = kNone;
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
 
   CompiledGroup run() {
-    flatten();
+    prepare();
     backward();
     forward();
     return std::move(out_);
   }
 
  private:
-  void flatten() {
+  const ResourceDesc& desc(ResourceId r) const { return rt_.all()[r]; }  // ids were checked by slot_for()
+
+  // The result's lists, and room for the per-use and per-operation records.
+  void prepare() {
     out_.name = g_.name();
     out_.queue = g_.queue();
-    uint32_t uses = 0;
-    for (uint32_t li = 0; li < g_.lists().size(); ++li) {
-      const CommandList& l = *g_.lists()[li];
+    size_t total = 0;
+    for (const CommandList* l : g_.lists()) {
       CompiledList cl;
-      cl.name = l.name();
-      cl.queue = l.queue();
+      cl.name = l->name();
+      cl.queue = l->queue();
+      // Most uses need at most one barrier and most operations at most one point: reserve that much up
+      // front, so the result is written once.
+      size_t uses = 0;
+      for (const Operation& o : l->ops()) uses += o.uses.size();
+      cl.barriers.reserve(uses + 8);
+      cl.points.reserve(l->ops().size() + 8);
+      total += uses;
+      ops_ += static_cast<uint32_t>(l->ops().size());
       out_.lists.push_back(std::move(cl));
-      for (uint32_t oi = 0; oi < l.ops().size(); ++oi) {
-        const Operation& o = l.ops()[oi];
-        ops_.push_back({li, oi, &o, uses});
-        for (const Use& u : o.uses) {
-          if (slot_of_[u.resource] == kNone) {
-            slot_of_[u.resource] = static_cast<uint32_t>(slot_res_.size());
-            slot_res_.push_back(u.resource);
-            exit_state_.push_back(compute_exit_state(u.resource));
-            whole_only_.push_back(1);
-          }
-          const ResourceDesc& d = rt_[u.resource];
-          use_box_.push_back(resolve(d, u.range));
-          if (use_box_.back() != full_box(d)) whole_only_[slot_of_[u.resource]] = 0;
-          ++uses;
-        }
-      }
     }
-    piece_first_.assign(uses, 0);
-    piece_count_.assign(uses, 0);
-    pieces_.reserve(uses);
-    ends_.reserve(slot_res_.size());
-    // Most uses need at most one barrier: reserve that much per list up front.
-    std::vector<size_t> per_list(out_.lists.size(), 0);
-    for (const OpRef& op : ops_) per_list[op.list] += op.o->uses.size();
-    for (size_t li = 0; li < per_list.size(); ++li) out_.lists[li].barriers.reserve(per_list[li] / 2 + 8);
+    uses_total_ = static_cast<uint32_t>(total);
+    if (uses_.size() < total) uses_.resize(total);
+    if (op_shared_.size() < ops_) op_shared_.resize(ops_);
   }
 
-  // Pass 1 (reverse order): merged read runs and last uses.
+  // The slot of resource r, created at its last use in the group (the backward pass meets that first).
+  uint32_t slot_for(ResourceId r, uint32_t gi) {
+    const uint32_t s = slot_of_[r];
+    return s != kNone ? s : new_slot(r, gi);
+  }
+
+  uint32_t new_slot(ResourceId r, uint32_t gi) {
+    const auto s = static_cast<uint32_t>(slots_.size());
+    slot_of_[r] = s;
+    Slot& n = slots_.emplace_back();
+    n.res = r;
+    n.buffer = rt_[r].type == ResourceType::buffer;
+    n.last_op = gi;
+    return s;
+  }
+
+  // The box of use u, kFullBox when it covers the whole resource. The first use of part of a resource
+  // turns its slot into range maps, starting from the whole-resource run recorded so far.
+  uint32_t box_for(const Use& u, Slot& s) {
+    if (is_whole(u.range)) return kFullBox;
+    const ResourceDesc& d = desc(u.resource);
+    Box b;
+    try {
+      b = resolve(d, u.range);
+    } catch (const Error&) {
+      throw_first_range_error();
+    }
+    if (b == full_box(d)) return kFullBox;
+    if (s.whole) {
+      s.whole = false;
+      s.map = static_cast<uint32_t>(runs_.size());
+      runs_.emplace_back(full_box(d), s.run);
+      cur_.emplace_back();
+    }
+    boxes_.push_back(b);
+    return static_cast<uint32_t>(boxes_.size() - 1);
+  }
+
+  // A range out of bounds (which the plan reports first): name the first one in group order.
+  [[noreturn]] void throw_first_range_error() const {
+    for (const CommandList* l : g_.lists())
+      for (const Operation& o : l->ops())
+        for (const Use& u : o.uses) (void)resolve(rt_[u.resource], u.range);
+    throw Error(fmt::format("group '{}': a range is out of bounds", g_.name()));  // not reached
+  }
+
+  Box use_box(const UseRec& rec, ResourceId r) const {
+    return rec.box == kFullBox ? full_box(desc(r)) : boxes_[rec.box];
+  }
+
+  // Calls f(piece) for the read runs of read `rec` of resource r, in storage order.
+  template <class F>
+  void for_each_piece(const UseRec& rec, ResourceId r, F&& f) const {
+    if (rec.pieces == 0) {
+      f(Piece{full_box(desc(r)), ReadRun{rec.read}});
+      return;
+    }
+    for (uint32_t k = 0; k < rec.pieces; ++k) f(pieces_[rec.read + k]);
+  }
+
+  // Pass 1 (reverse order): slots, boxes, merged read runs and last uses.
   void backward() {
-    std::vector<RangeMap<ReadAcc>>& acc = scratch_.acc;
-    std::vector<ReadAcc>& whole_acc = scratch_.whole_acc;  // resources only ever used whole: one box
-    std::vector<uint8_t>& seen = scratch_.seen;
-    acc.clear();
-    acc.resize(slot_res_.size());
-    whole_acc.assign(slot_res_.size(), ReadAcc{0, 0, true});
-    seen.assign(slot_res_.size(), 0);
-    for (size_t gi = ops_.size(); gi-- > 0;) {
-      const OpRef& op = ops_[gi];
-      const std::vector<Use>& uses = op.o->uses;
-      for (size_t i = 0; i < uses.size(); ++i) {
-        const uint32_t s = slot_of_[uses[i].resource];
-        if (!seen[s]) {
-          seen[s] = 1;
-          ends_.push_back({static_cast<uint32_t>(gi), s});
-          if (!whole_only_[s]) acc[s] = RangeMap<ReadAcc>(full_box(rt_[uses[i].resource]), ReadAcc{0, 0, true});
-        }
-      }
-      for (size_t i = 0; i < uses.size(); ++i) {
-        const Use& u = uses[i];
-        if (is_write(u.access) || u.access == Access::present) continue;
-        const SyncMask sy = sync_of(u.access, u.stages);
-        const uint32_t s = slot_of_[u.resource];
-        if (whole_only_[s]) {
-          whole_acc[s].access |= bit(u.access);
-          whole_acc[s].sync |= sy;
+    cur_.clear();
+    runs_.clear();
+    uint32_t gi = ops_;
+    uint32_t ui = uses_total_;
+    const std::vector<CommandList*>& lists = g_.lists();
+    for (size_t li = lists.size(); li-- > 0;) {
+      const std::vector<Operation>& ops = lists[li]->ops();
+      for (size_t oi = ops.size(); oi-- > 0;) {
+        const std::vector<Use>& uses = ops[oi].uses;
+        --gi;
+        ui -= static_cast<uint32_t>(uses.size());
+        UseRec* recs = uses_.data() + ui;
+        const bool shared = plan_detail::shares_a_resource(uses);
+        op_shared_[gi] = shared;
+        if (shared) {
+          for (size_t i = 0; i < uses.size(); ++i) {
+            const uint32_t si = slot_for(uses[i].resource, gi);
+            recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0};
+          }
+          backward_shared(uses, recs);
           continue;
         }
-        RangeMap<ReadAcc>& m = acc[s];
-        m.update(use_box_[op.first_use + i], [&](const Box&, ReadAcc& a) {
-          a.access |= bit(u.access);
-          a.sync |= sy;
-        });
-        m.coalesce();
-      }
-      for (size_t i = 0; i < uses.size(); ++i) {
-        const Use& u = uses[i];
-        if (is_write(u.access)) continue;
-        const uint32_t ui = op.first_use + static_cast<uint32_t>(i);
-        const uint32_t s = slot_of_[u.resource];
-        piece_first_[ui] = static_cast<uint32_t>(pieces_.size());
-        if (u.access == Access::present) {
-          pieces_.push_back({use_box_[ui], bit(Access::present), sync::all, false});
-        } else if (whole_only_[s]) {
-          const ReadAcc& a = whole_acc[s];
-          pieces_.push_back({use_box_[ui], a.access, a.sync, a.to_end});
-        } else {
-          acc[s].for_each(use_box_[ui], [&](const Box& b, const ReadAcc& a) {
-            pieces_.push_back({b, a.access, a.sync, a.to_end});
-          });
+        // Each resource has one use here: join, record and end the run in one step.
+        for (size_t i = 0; i < uses.size(); ++i) {
+          const Use& u = uses[i];
+          const uint32_t si = slot_for(u.resource, gi);
+          Slot& s = slots_[si];
+          UseRec& rec = recs[i];
+          rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
+          if (!s.whole) {
+            backward_one(s, rec, u);
+          } else if (is_write(u.access)) {
+            s.run = ReadRun{};
+          } else if (u.access == Access::present) {
+            rec.read = kPresentRun.bits;
+            s.run = ReadRun{};
+          } else {
+            s.run.add(u.access, sync_of(u.access, u.stages));
+            rec.read = s.run.bits;
+          }
         }
-        piece_count_[ui] = static_cast<uint32_t>(pieces_.size()) - piece_first_[ui];
-      }
-      // A write (or a present, which never merges with other reads) ends the run before it.
-      for (size_t i = 0; i < uses.size(); ++i) {
-        const Use& u = uses[i];
-        if (!is_write(u.access) && u.access != Access::present) continue;
-        const uint32_t s = slot_of_[u.resource];
-        if (whole_only_[s])
-          whole_acc[s] = ReadAcc{0, 0, false};
-        else
-          acc[s].assign(use_box_[op.first_use + i], ReadAcc{0, 0, false});
       }
     }
+  }
+
+  // The only use of a resource in its operation, on a slot with range maps: the general form of the
+  // whole-resource steps in backward().
+  void backward_one(Slot& s, UseRec& rec, const Use& u) {
+    if (is_write(u.access)) {
+      end_run(s, rec, u.resource);
+      return;
+    }
+    if (u.access != Access::present) join_run(s, rec, u);
+    record_run(s, rec, u);
+    if (u.access == Access::present) end_run(s, rec, u.resource);
+  }
+
+  // An operation with several uses of one resource: all of its reads join the run before any of them
+  // records it, so that they open with one state; its writes end the run only after that.
+  void backward_shared(const std::vector<Use>& uses, UseRec* recs) {
+    for (size_t i = 0; i < uses.size(); ++i) {
+      const Use& u = uses[i];
+      if (!is_write(u.access) && u.access != Access::present) join_run(slots_[recs[i].slot], recs[i], u);
+    }
+    for (size_t i = 0; i < uses.size(); ++i)
+      if (!is_write(uses[i].access)) record_run(slots_[recs[i].slot], recs[i], uses[i]);
+    // A write (or a present, which never merges with other reads) ends the run before it.
+    for (size_t i = 0; i < uses.size(); ++i)
+      if (is_write(uses[i].access) || uses[i].access == Access::present)
+        end_run(slots_[recs[i].slot], recs[i], uses[i].resource);
+  }
+
+  // The read `u` joins the run of reads that follows it.
+  void join_run(Slot& s, const UseRec& rec, const Use& u) {
+    const SyncMask sy = sync_of(u.access, u.stages);
+    if (s.whole) {
+      s.run.add(u.access, sy);
+      return;
+    }
+    RangeMap<ReadRun>& m = runs_[s.map];
+    m.update(use_box(rec, u.resource), [&](const Box&, ReadRun& a) { a.add(u.access, sy); });
+    m.coalesce();
+  }
+
+  // The read (or present) `u` keeps the run it opens: one value, or pieces over the run's map.
+  void record_run(const Slot& s, UseRec& rec, const Use& u) {
+    if (s.whole) {
+      rec.read = u.access == Access::present ? kPresentRun.bits : s.run.bits;
+      return;
+    }
+    rec.read = static_cast<uint32_t>(pieces_.size());
+    const Box b = use_box(rec, u.resource);
+    if (u.access == Access::present)
+      pieces_.push_back({b, kPresentRun});
+    else
+      runs_[s.map].for_each(b, [&](const Box& x, const ReadRun& a) { pieces_.push_back({x, a}); });
+    rec.pieces = static_cast<uint32_t>(pieces_.size()) - rec.read;
+  }
+
+  // A write or present: the reads before it belong to another run, which it does not reach.
+  void end_run(Slot& s, const UseRec& rec, ResourceId r) {
+    if (s.whole)
+      s.run = ReadRun{};
+    else
+      runs_[s.map].assign(use_box(rec, r), ReadRun{});
   }
 
   void forward() {
-    cur_.clear();
-    cur_.resize(slot_res_.size());
-    never_written_.assign(slot_res_.size(), 0);
     size_t next_discard = 0;
     std::vector<GroupFacts::DiscardOwner> discards = f_.discards;
     std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
       return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
     });
-    for (uint32_t gi = 0; gi < ops_.size(); ++gi) {
-      const OpRef& op = ops_[gi];
-      if (op.o->full_barrier) {
-        const State any{sync::all, kAnyAccess, Layout::none};
-        emit(op.list, op.op, Where::before, Barrier{kGlobalResource, Box{}, any, any, Reason::full_barrier, false});
-      }
-      while (next_discard < discards.size() && discards[next_discard].list == op.list &&
-             discards[next_discard].op == op.op) {
-        discard(gi, discards[next_discard].resource);
-        ++next_discard;
-      }
-      const std::vector<Use>& uses = op.o->uses;
-      for (uint32_t i = 0; i < uses.size(); ++i) {
-        if (is_write(uses[i].access))
-          write(gi, i);
-        else
-          read(gi, i);
-      }
-      while (!ends_.empty() && ends_.back().first == gi) {
-        exit(gi, ends_.back().second);
-        ends_.pop_back();
+    uint32_t gi = 0, ui = 0;
+    size_t next_exit = slots_.size();
+    const std::vector<CommandList*>& lists = g_.lists();
+    for (uint32_t li = 0; li < lists.size(); ++li) {
+      const std::vector<Operation>& ops = lists[li]->ops();
+      for (uint32_t oi = 0; oi < ops.size(); ++oi, ++gi) {
+        const OpAt op{li, oi, gi, ui, ops[oi], op_shared_[gi] != 0};
+        const std::vector<Use>& uses = op.o.uses;
+        ui += static_cast<uint32_t>(uses.size());
+        if (op.o.full_barrier) {
+          const State any{sync::all, kAnyAccess, Layout::none};
+          emit(li, oi, Where::before, kGlobalResource, Box{}, any, any, Reason::full_barrier);
+        }
+        if (next_discard < discards.size() && discards[next_discard].list == li &&
+            discards[next_discard].op == oi) {
+          // A discard seeds its slot before the operation's other uses: number them all first.
+          for (uint32_t i = 0; i < uses.size(); ++i) number(slots_[uses_[op.first_use + i].slot]);
+          do {
+            discard(op, discards[next_discard].resource);
+            ++next_discard;
+          } while (next_discard < discards.size() && discards[next_discard].list == li &&
+                   discards[next_discard].op == oi);
+        }
+        for (uint32_t i = 0; i < uses.size(); ++i) {
+          const Use& u = uses[i];
+          const UseRec& rec = uses_[op.first_use + i];
+          Slot& s = slots_[rec.slot];
+          if (!s.started) start(s, li);
+          if (is_write(u.access))
+            write(op, u, rec, s);
+          else
+            read(op, u, rec, s);
+        }
+        // Slots are in the order of their last use, latest first. The exits of one operation share
+        // its after-point, which sorts them by resource.
+        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi) exit(op, slots_[--next_exit]);
       }
     }
     for (CompiledList& l : out_.lists) close_point(l);
   }
 
-  RangeMap<Track>& track(uint32_t s, uint32_t list) {
-    RangeMap<Track>& m = cur_[s];
-    if (m.box_count() != 0) return m;
-    const ResourceId r = slot_res_[s];
-    const ResourceDesc& d = rt_[r];
+  // Numbers the slot in the order of first touch, which the forward pass follows.
+  void number(Slot& s) {
+    if (s.first == kNone) s.first = next_first_++;
+  }
+
+  // Seeds the slot's state when the group first touches it, in list `list`.
+  void start(Slot& s, uint32_t list) {
+    number(s);
+    const ResourceId r = s.res;
+    const ResourceDesc& d = desc(r);
     Track t;
     const EntryState* entry = nullptr;
     for (const EntryState& e : g_.lists()[list]->entry_states())
       if (e.resource == r) entry = &e;
     // Work before the group may have written the resource unless its history says otherwise.
-    // The plan lists the group's resources in first-touch order, which is the slot order.
-    if (s >= f_.entry_history.size() || f_.entry_history[s].first != r)
+    // The plan lists the group's resources in first-touch order.
+    const size_t si = s.first;
+    if (si >= f_.entry_history.size() || f_.entry_history[si].first != r)
       throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
-    const ResourceHistory hist = f_.entry_history[s].second;
-    never_written_[s] = !hist.written;
+    const ResourceHistory hist = f_.entry_history[si].second;
+    s.never_written = !hist.written;
     t.dirty = hist.written;
     if (entry) {
       t.state = state_of_use(d, entry->access, entry->stages);
@@ -292,14 +436,28 @@ class GroupCompiler {
       // A declared write state stands for a write done before the group, outside Baton's history.
       t.dirty = t.dirty || (t.state.access & kWriteAccesses) != 0;
     } else if (!hist.touched) {
-      t.state = d.type == ResourceType::buffer ? kFirstTouchBuffer : kFirstTouch;
+      t.state = s.buffer ? kFirstTouchBuffer : kFirstTouch;
       t.origin = Origin::first_touch;
     } else {
       t.state = resting_state(d);
       t.origin = Origin::rest;
     }
-    m = RangeMap<Track>(full_box(d), t);
-    return m;
+    // The state the group leaves the resource in: the next group's declared entry state, or rest for
+    // textures. Buffers that are not handed on have none (they are never restored).
+    if (const GroupFacts::HandOn* h = hand_on_of(r)) {
+      s.handed_on = true;
+      s.has_exit = true;
+      s.exit = h->state;
+    } else {
+      s.handed_on = false;
+      s.has_exit = !s.buffer;
+      if (s.has_exit) s.exit = t.origin == Origin::rest ? t.state : resting_state(d);
+    }
+    if (s.whole)
+      s.t = t;
+    else
+      cur_[s.map] = RangeMap<Track>(full_box(d), t);
+    s.started = true;
   }
 
   static Reason reason_for(const Track& t, uint32_t list, Reason own) {
@@ -315,123 +473,130 @@ class GroupCompiler {
   }
 
   // The sync of every use of `r` with access `a` in the operation: uses of one access merge.
-  SyncMask op_sync(uint32_t gi, ResourceId r, Access a) const {
+  static SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
+    if (!op.shared) return sync_of(a, st);  // the only use of r
     SyncMask m = 0;
-    for (const Use& u : ops_[gi].o->uses)
+    for (const Use& u : op.o.uses)
       if (u.resource == r && u.access == a) m |= sync_of(u.access, u.stages);
     return m;
   }
 
-  void read(uint32_t gi, uint32_t i) {
-    const OpRef& op = ops_[gi];
-    const Use& u = op.o->uses[i];
-    const uint32_t ui = op.first_use + i;
-    const ResourceDesc& d = rt_[u.resource];
-    const bool buffer = d.type == ResourceType::buffer;
-    RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
-    const bool never_written = never_written_[slot_of_[u.resource]] != 0;
+  // Reads and writes apply one rule (read_one, write_one) to the whole-resource state of a whole slot
+  // or to every box of a range map. The rules are forced inline: a call per use costs more than the
+  // rule itself on the common path.
+  void read(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
     const SyncMask need = sync_of(u.access, u.stages);
-    const std::optional<State>& exit_state = exit_state_[slot_of_[u.resource]];
-    for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
-      const Piece& p = pieces_[piece_first_[ui] + k];
-      const State target = read_target(p, buffer, exit_state);
-      const bool merged = target.access != bit(u.access) || target.sync != need;
-      m.update(p.box, [&](const Box& b, Track& t) {
-        if (satisfies(t.state, u.access, need)) {
-          t.last_list = op.list;
-          t.last_op = gi;
-          return;
-        }
-        // Buffers have no layout: a read needs nothing on a first touch or when the contents were never
-        // written (read after read). The state keeps what came before, so a later write still waits for it.
-        if (buffer && t.origin == Origin::first_touch) {
-          t = Track{target, gi, op.list, Origin::list};
-          return;
-        }
-        if (buffer && never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
-          t.state.access |= target.access;
-          t.state.sync |= target.sync;
-          t.last_op = gi;
-          t.last_list = op.list;
-          return;
-        }
-        const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-        emit(op.list, op.op, Where::before, Barrier{u.resource, b, t.state, target, why, false});
-        t = Track{target, gi, op.list, Origin::list};
-      });
-      m.coalesce();
+    if (s.whole) {
+      read_one(op, u, s, need, ReadRun{rec.read}, full_box(desc(u.resource)), s.t);
+      return;
     }
+    RangeMap<Track>& m = cur_[s.map];
+    for_each_piece(rec, u.resource, [&](const Piece& p) {
+      m.update(p.box, [&](const Box& b, Track& t) { read_one(op, u, s, need, p.run, b, t); });
+      m.coalesce();
+    });
   }
 
-  void write(uint32_t gi, uint32_t i) {
-    const OpRef& op = ops_[gi];
-    const Use& u = op.o->uses[i];
-    const ResourceDesc& d = rt_[u.resource];
-    const bool buffer = d.type == ResourceType::buffer;
-    State target = state_of_use(d, u.access, u.stages);
-    target.sync = op_sync(gi, u.resource, u.access);
-    RangeMap<Track>& m = track(slot_of_[u.resource], op.list);
-    m.update(use_box_[op.first_use + i], [&](const Box& b, Track& t) {
-      // Another use of this operation, or a state a barrier already opened with nothing written since:
-      // this write is inside that barrier's scope.
-      const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
-                          ((t.state.sync & sync::all) || (t.state.sync & target.sync) == target.sync);
-      if (t.state == target ? (t.last_op == gi || !t.dirty) : (inside && !t.dirty)) {
-        t.state = target;
-        t.last_op = gi;
-        t.last_list = op.list;
-        t.dirty = true;
-        return;
-      }
-      if (!(buffer && t.origin == Origin::first_touch)) {
-        const bool same = t.state.layout == target.layout && t.state.access == target.access;
-        const Reason own =
-            same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-        emit(op.list, op.op, Where::before, Barrier{u.resource, b, t.state, target, reason_for(t, op.list, own), false});
-      }
-      t = Track{target, gi, op.list, Origin::list, true};
-    });
+  // The read `u` of box `b`, in state `t`, opening the read run `run`.
+  [[gnu::always_inline]] void read_one(const OpAt& op, const Use& u, const Slot& s, SyncMask need,
+                                       ReadRun run, const Box& b, Track& t) {
+    if (satisfies(t.state, u.access, need)) {
+      t.last_list = op.list;
+      t.last_op = op.gi;
+      return;
+    }
+    const State target = read_target(run, s.buffer, s.exit_state());
+    // Buffers have no layout: a read needs nothing on a first touch or when the contents were never
+    // written (read after read). The state keeps what came before, so a later write still waits for it.
+    if (s.buffer && t.origin == Origin::first_touch) {
+      t = Track{target, op.gi, op.list, Origin::list};
+      return;
+    }
+    if (s.buffer && s.never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
+      t.state.access |= target.access;
+      t.state.sync |= target.sync;
+      t.last_op = op.gi;
+      t.last_list = op.list;
+      return;
+    }
+    const bool merged = target.access != bit(u.access) || target.sync != need;
+    const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
+    emit(op.list, op.op, Where::before, u.resource, b, t.state, target, why);
+    t = Track{target, op.gi, op.list, Origin::list};
+  }
+
+  void write(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
+    State target = use_state(s.buffer, u.access, u.stages);
+    target.sync = op_sync(op, u.resource, u.access, u.stages);
+    if (s.whole) {
+      write_one(op, u, s, target, full_box(desc(u.resource)), s.t);
+      return;
+    }
+    RangeMap<Track>& m = cur_[s.map];
+    m.update(use_box(rec, u.resource), [&](const Box& b, Track& t) { write_one(op, u, s, target, b, t); });
     m.coalesce();
+  }
+
+  // The write `u` of box `b`, in state `t`, into `target`.
+  [[gnu::always_inline]] void write_one(const OpAt& op, const Use& u, const Slot& s, const State& target,
+                                        const Box& b, Track& t) {
+    // Another use of this operation, or a state a barrier already opened with nothing written since:
+    // this write is inside that barrier's scope.
+    const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
+                        ((t.state.sync & sync::all) || (t.state.sync & target.sync) == target.sync);
+    if (t.state == target ? (t.last_op == op.gi || !t.dirty) : (inside && !t.dirty)) {
+      t.state = target;
+      t.last_op = op.gi;
+      t.last_list = op.list;
+      t.dirty = true;
+      return;
+    }
+    if (!(s.buffer && t.origin == Origin::first_touch)) {
+      const bool same = t.state.layout == target.layout && t.state.access == target.access;
+      const Reason own =
+          same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
+      emit(op.list, op.op, Where::before, u.resource, b, t.state, target, reason_for(t, op.list, own));
+    }
+    t = Track{target, op.gi, op.list, Origin::list, true};
   }
 
   // Invariant 3: the first-ever write of a placed render-target or depth texture opens with a discard
   // of the whole resource into the state of that write.
-  void discard(uint32_t gi, ResourceId r) {
-    const OpRef& op = ops_[gi];
+  void discard(const OpAt& op, ResourceId r) {
     const Use* w = nullptr;
-    for (const Use& u : op.o->uses)
+    for (const Use& u : op.o.uses)
       if (u.resource == r && is_write(u.access)) {
         w = &u;
         break;
       }
     if (!w) return;
-    const ResourceDesc& d = rt_[r];
-    State target = state_of_use(d, w->access, w->stages);
-    target.sync = op_sync(gi, r, w->access);
+    Slot& s = slots_[slot_of_[r]];
+    if (!s.started) start(s, op.list);
+    const ResourceDesc& d = desc(r);
+    State target = use_state(false, w->access, w->stages);
+    target.sync = op_sync(op, r, w->access, w->stages);
     // The discard opens every subresource straight into what this operation does with it: the write's
     // state, or the state of another use of the same operation (one barrier per subresource per point).
     RangeMap<State> into(full_box(d), target);
-    const std::optional<State>& exit_state = exit_state_[slot_of_[r]];
-    for (uint32_t i = 0; i < op.o->uses.size(); ++i) {
-      const Use& u = op.o->uses[i];
+    for (uint32_t i = 0; i < op.o.uses.size(); ++i) {
+      const Use& u = op.o.uses[i];
       if (u.resource != r || &u == w) continue;
-      const uint32_t ui = op.first_use + i;
+      const UseRec& rec = uses_[op.first_use + i];
       if (is_write(u.access)) {
-        State ws = state_of_use(d, u.access, u.stages);
-        ws.sync = op_sync(gi, r, u.access);
-        into.assign(use_box_[ui], ws);
+        State ws = use_state(false, u.access, u.stages);
+        ws.sync = op_sync(op, r, u.access, u.stages);
+        into.assign(use_box(rec, r), ws);
       } else {
-        for (uint32_t k = 0; k < piece_count_[ui]; ++k) {
-          const Piece& p = pieces_[piece_first_[ui] + k];
-          into.assign(p.box, read_target(p, false, exit_state));
-        }
+        for_each_piece(rec, r,
+                       [&](const Piece& p) { into.assign(p.box, read_target(p.run, false, s.exit_state())); });
       }
     }
-    RangeMap<Track>& m = track(slot_of_[r], op.list);
+    // A whole slot is one box, so both maps hold a single entry here.
+    RangeMap<Track> m = s.whole ? RangeMap<Track>(full_box(d), s.t) : std::move(cur_[s.map]);
     for (const auto& e : m.entries()) {
       const State before{e.value.state.sync, 0, Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, Barrier{r, b, before, after, Reason::discard, true});
+        emit(op.list, op.op, Where::before, r, b, before, after, Reason::discard, true);
       });
     }
     // Nothing is written yet: the operation's own uses are inside the discard's scope.
@@ -441,60 +606,62 @@ class GroupCompiler {
       m.update(e.box, [&](const Box&, Track& t) { t.state = st; });
     }
     m.coalesce();
+    if (s.whole)
+      s.t = m.entries()[0].value;
+    else
+      cur_[s.map] = std::move(m);
   }
 
   // The state a read run opens with: its merged reads; a run that lasts to the end of the group opens
   // visible to every stage the exit state names, so the group can hand the resource on without a second
   // barrier (invariant 4 at no extra cost).
-  static State read_target(const Piece& p, bool buffer, const std::optional<State>& exit_state) {
-    State target{p.sync, p.access, buffer ? Layout::none : read_layout_of(p.access)};
-    if (p.to_end && exit_state && exit_state->layout == target.layout &&
+  static State read_target(ReadRun run, bool buffer, const State* exit_state) {
+    const AccessMask access = run.access();
+    State target{run.sync(), access, buffer ? Layout::none : read_layout_of(access)};
+    if (run.to_end() && exit_state && exit_state->layout == target.layout &&
         (target.access & ~exit_state->access) == 0 && !(exit_state->access & kAnyAccess))
       target.sync |= exit_state->sync;
     return target;
   }
 
   // After the last use in the group: rest, or the entry state the next group declared (invariant 4).
-  void exit(uint32_t gi, uint32_t s) {
-    const OpRef& op = ops_[gi];
-    const ResourceId r = slot_res_[s];
-    const ResourceDesc& d = rt_[r];
-    const GroupFacts::HandOn* h = hand_on_of(r);
-    const bool handed_on = h != nullptr;
-    if (!handed_on && d.type == ResourceType::buffer) return;  // buffers never pay a restore barrier
-    const State target = handed_on ? h->state : resting_state(d);
-    for (const auto& e : cur_[s].entries()) {
-      if (covered_by(e.value.state, target)) continue;
-      const Reason why = e.value.origin == Origin::first_touch ? Reason::first_touch
-                         : handed_on                           ? Reason::hand_on
-                                                               : Reason::restore;
-      emit(op.list, op.op, Where::after, Barrier{r, e.box, e.value.state, target, why, false});
+  void exit(const OpAt& op, const Slot& s) {
+    if (!s.has_exit) return;  // buffers never pay a restore barrier
+    const State target = s.exit;
+    const auto one = [&](const Box& b, const Track& t) {
+      if (covered_by(t.state, target)) return;
+      const Reason why = t.origin == Origin::first_touch ? Reason::first_touch
+                         : s.handed_on                   ? Reason::hand_on
+                                                         : Reason::restore;
+      emit(op.list, op.op, Where::after, s.res, b, t.state, target, why);
+    };
+    if (s.whole) {
+      one(full_box(desc(s.res)), s.t);
+      return;
     }
+    for (const auto& e : cur_[s.map].entries()) one(e.box, e.value);
   }
 
   const GroupFacts::HandOn* hand_on_of(ResourceId r) const {
+    if (f_.hand_on.empty()) return nullptr;
     const auto it = std::lower_bound(f_.hand_on.begin(), f_.hand_on.end(), r,
                                      [](const GroupFacts::HandOn& h, ResourceId x) { return h.resource < x; });
     return it != f_.hand_on.end() && it->resource == r ? &*it : nullptr;
   }
 
-  // The state the group leaves the resource in: the next group's declared entry state, or rest for
-  // textures. Buffers that are not handed on have none (they are never restored).
-  std::optional<State> compute_exit_state(ResourceId r) const {
-    if (const GroupFacts::HandOn* h = hand_on_of(r)) return h->state;
-    const ResourceDesc& d = rt_[r];
-    if (d.type == ResourceType::buffer) return std::nullopt;
-    return resting_state(d);
+  // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
+  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, const Box& box,
+                                   const State& before, const State& after, Reason why, bool discard = false) {
+    CompiledList& l = out_.lists[list];
+    if (l.points.empty() || l.points.back().op != op || l.points.back().where != where)
+      open_point(l, op, where);
+    l.barriers.push_back(Barrier{r, box, before, after, why, discard});
+    ++l.points.back().count;
   }
 
-  void emit(uint32_t list, uint32_t op, Where where, const Barrier& b) {
-    CompiledList& l = out_.lists[list];
-    if (l.points.empty() || l.points.back().op != op || l.points.back().where != where) {
-      close_point(l);
-      l.points.push_back({op, where, static_cast<uint32_t>(l.barriers.size()), 0});
-    }
-    l.barriers.push_back(b);
-    ++l.points.back().count;
+  static void open_point(CompiledList& l, uint32_t op, Where where) {
+    close_point(l);
+    l.points.push_back({op, where, static_cast<uint32_t>(l.barriers.size()), 0});
   }
 
   // Orders a point's barriers by resource and merges barriers of one resource that are identical but
@@ -505,6 +672,10 @@ class GroupCompiler {
     if (p.count < 2) return;
     Barrier* b = l.barriers.data() + p.first;
     const size_t n = p.count;
+    if (n == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
+      if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
+      return;
+    }
     // Points are small: a stable insertion sort by resource, in place.
     for (size_t i = 1; i < n; ++i)
       for (size_t j = i; j > 0 && b[j - 1].resource > b[j].resource; --j) std::swap(b[j - 1], b[j]);
@@ -544,18 +715,17 @@ class GroupCompiler {
   const CommandListGroup& g_;
   const GroupFacts& f_;
   Scratch& scratch_ = thread_scratch();
-  std::vector<OpRef>& ops_ = scratch_.ops;
   std::vector<uint32_t>& slot_of_ = scratch_.slot_of;
-  std::vector<ResourceId>& slot_res_ = scratch_.slot_res;
-  std::vector<Box>& use_box_ = scratch_.use_box;
-  std::vector<uint32_t>& piece_first_ = scratch_.piece_first;
-  std::vector<uint32_t>& piece_count_ = scratch_.piece_count;
+  std::vector<Slot>& slots_ = scratch_.slots;
+  std::vector<UseRec>& uses_ = scratch_.uses;
+  std::vector<uint8_t>& op_shared_ = scratch_.op_shared;
+  std::vector<Box>& boxes_ = scratch_.boxes;
   std::vector<Piece>& pieces_ = scratch_.pieces;
-  std::vector<std::pair<uint32_t, uint32_t>>& ends_ = scratch_.ends;  // (op, slot), latest op first
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
-  std::vector<std::optional<State>>& exit_state_ = scratch_.exit_state;
-  std::vector<uint8_t>& never_written_ = scratch_.never_written;
-  std::vector<uint8_t>& whole_only_ = scratch_.whole_only;
+  std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
+  uint32_t ops_ = 0;         // operations in the group
+  uint32_t uses_total_ = 0;  // uses in the group
+  uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
 };
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "baton/plan.hpp"
+#include "uses.hpp"
 
 namespace baton {
 
@@ -72,19 +73,34 @@ struct Where_ {
   }
 };
 
+// Whether one use (or entry state) is illegal for the resource, its shader stages or the queue. Inline:
+// the plan asks it for every use; report_access() says why.
+inline bool bad_access(const ResourceDesc& d, Access a, Stages s, Queue q) {
+  // The accesses the resource cannot have: texture-only ones on a buffer (which include present, depth
+  // and render target); on a texture buffer-only ones, present unless it is a swapchain image, and
+  // depth or render target by format.
+  constexpr AccessMask depth = bit(Access::depth_write) | bit(Access::depth_read);
+  constexpr AccessMask shader = bit(Access::shader_resource) | bit(Access::unordered_access) |
+                                bit(Access::constant_buffer);  // is_shader_access()
+  const AccessMask illegal = d.type == ResourceType::buffer
+                                 ? kTextureOnlyAccesses
+                                 : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
+                                       (d.format == FormatClass::color ? depth : bit(Access::render_target));
+  return (illegal & bit(a)) != 0 || ((shader & bit(a)) != 0) == (s == kNoStages) || !queue_allows(q, a, s);
+}
+
+[[noreturn]] void report_access(const std::string& where, const ResourceDesc& d, Access a, Stages s, Queue q);
+
 // `where` is only formatted when there is something to report.
 template <class Where>
-void check_access(const ResourceTable& rt, const Where& where_fn, ResourceId r, Access a, Stages s, Queue q) {
-  if (r >= rt.size()) throw Error(fmt::format("{}: unknown resource id {}", where_fn(), r));
-  const ResourceDesc& d = rt[r];
-  const bool bad = (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses)) ||
-                   (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses)) ||
-                   (a == Access::present && !d.swapchain) ||
-                   ((a == Access::depth_write || a == Access::depth_read) && d.format == FormatClass::color) ||
-                   (a == Access::render_target && d.format != FormatClass::color) ||
-                   (is_shader_access(a) == (s == kNoStages)) || !queue_allows(q, a, s);
-  if (!bad) return;
-  const std::string where = where_fn();
+void check_access(std::span<const ResourceDesc> descs, const Where& where_fn, ResourceId r, Access a, Stages s,
+                  Queue q) {
+  if (r >= descs.size()) throw Error(fmt::format("{}: unknown resource id {}", where_fn(), r));
+  const ResourceDesc& d = descs[r];
+  if (bad_access(d, a, s, q)) report_access(where_fn(), d, a, s, q);
+}
+
+void report_access(const std::string& where, const ResourceDesc& d, Access a, Stages s, Queue q) {
   if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses))
     throw Error(fmt::format("{}: resource '{}' is a buffer; access {} needs a texture", where, d.name, to_string(a)));
   if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses))
@@ -104,15 +120,19 @@ void check_access(const ResourceTable& rt, const Where& where_fn, ResourceId r, 
   if (!queue_allows(q, a, s))
     throw Error(fmt::format("{}: resource '{}' access {}{} is not allowed on a {} list", where, d.name, to_string(a),
                             s ? fmt::format(" ({})", stages_to_string(s)) : std::string(), to_string(q)));
+  throw Error(fmt::format("{}: resource '{}' access {} is illegal", where, d.name, to_string(a)));  // unreachable
 }
 
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
 // anything else has no order between the two and is an error naming both.
 template <class Where>
 void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Operation& op,
-                        const std::vector<Box>& boxes, std::vector<uint32_t>& idx) {
+                        std::vector<Box>& boxes, std::vector<uint32_t>& idx) {
   const size_t n = op.uses.size();
-  if (n < 2) return;
+  if (n < 2 || !plan_detail::shares_a_resource(op.uses)) return;
+  // The ranges were checked before: resolving cannot fail here.
+  boxes.clear();
+  for (const Use& u : op.uses) boxes.push_back(resolve(rt[u.resource], u.range));
   idx.resize(n);
   for (uint32_t i = 0; i < n; ++i) idx[i] = i;
   if (n <= 16) {  // small operations: insertion sort, no allocation
@@ -155,11 +175,12 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   std::vector<Box> boxes;
   std::vector<uint32_t> scratch;
   std::unordered_map<ResourceId, ResourceHistory> group_start;
+  const std::span<const ResourceDesc> descs = rt.all();
 
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     const CommandListGroup& g = *groups[gi];
     GroupFacts& facts = out.groups[gi];
-    std::vector<ResourceId> touched_here;
+    const Queue queue = g.queue();
     // History as the group starts, for the resources it touches (kept before this group changes it).
     const auto entry_snapshot = [&](ResourceId r) {
       if (group_start.empty()) return history[r];
@@ -184,30 +205,29 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
       for (size_t oi = 0; oi < list.ops().size(); ++oi) {
         const Operation& op = list.ops()[oi];
         const auto where = [&] { return Where_{g, list, oi}.prefix(); };
-        boxes.clear();
+        // One pass per use: its checks, then its effect on the history (an error discards the whole plan).
         for (const Use& u : op.uses) {
-          check_access(rt, where, u.resource, u.access, u.stages, g.queue());
-          try {
-            boxes.push_back(resolve(rt[u.resource], u.range));
-          } catch (const Error& e) {
-            throw Error(fmt::format("{}: {}", where(), e.what()));
+          check_access(descs, where, u.resource, u.access, u.stages, queue);
+          if (!is_whole(u.range)) {  // the whole resource needs no bounds check
+            try {
+              (void)resolve(descs[u.resource], u.range);
+            } catch (const Error& e) {
+              throw Error(fmt::format("{}: {}", where(), e.what()));
+            }
           }
-        }
-        check_op_conflicts(rt, where, op, boxes, scratch);
-        for (const Use& u : op.uses) {
           const ResourceId r = u.resource;
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
-            touched_here.push_back(r);
             facts.entry_history.push_back({r, entry_snapshot(r)});
           }
           if (is_write(u.access) && !history[r].written) {
-            if (needs_discard(rt[r]))
+            if (needs_discard(descs[r]))
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
             history[r].written = true;
           }
           history[r].touched = true;
         }
+        check_op_conflicts(rt, where, op, boxes, scratch);
       }
     }
 
@@ -218,7 +238,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
       for (const EntryState& e : list.entry_states()) {
         const auto where_fn = [&] { return fmt::format("group '{}' list '{}' entry state", g.name(), list.name()); };
         const std::string where = where_fn();
-        check_access(rt, where_fn, e.resource, e.access, e.stages, g.queue());
+        check_access(descs, where_fn, e.resource, e.access, e.stages, g.queue());
         const ResourceDesc& d = rt[e.resource];
         if (first_list[e.resource] == kNone)
           throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where, d.name));
@@ -233,7 +253,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         }
       }
     }
-    for (ResourceId r : touched_here) {
+    for (const auto& [r, h] : facts.entry_history) {  // the resources the group touches
       last_group[r] = static_cast<uint32_t>(gi);
       first_list[r] = kNone;
     }

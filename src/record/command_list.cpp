@@ -13,30 +13,6 @@ std::string_view to_string(Queue q) {
   return "?";
 }
 
-bool queue_allows(Queue q, Access a, Stages s) {
-  switch (q) {
-    case Queue::direct: return true;
-    case Queue::copy: return a == Access::copy_source || a == Access::copy_dest;
-    case Queue::compute:
-      switch (a) {
-        case Access::render_target:
-        case Access::depth_write:
-        case Access::depth_read:
-        case Access::resolve_source:
-        case Access::resolve_dest:
-        case Access::vertex_buffer:
-        case Access::index_buffer:
-        case Access::present: return false;
-        case Access::shader_resource:
-        case Access::unordered_access:
-        case Access::constant_buffer:
-          return (s & static_cast<Stages>(Stage::vertex | Stage::pixel)) == 0;
-        default: return true;
-      }
-  }
-  return false;
-}
-
 std::string_view to_string(OpKind k) {
   switch (k) {
     case OpKind::draw: return "draw";

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "baton/exec_vulkan.hpp"
@@ -13,15 +16,30 @@
 
 namespace baton::exec::test {
 
+// The device the suite runs on: BATON_VK_DEVICE=lavapipe|gpu (default lavapipe, as in CI), so
+// that the same test_exec binary runs the same suite on the GPU machine (scripts/h200.sh).
+inline DeviceKind test_device() {
+  const char* v = std::getenv("BATON_VK_DEVICE");
+  if (!v || !*v) return DeviceKind::lavapipe;
+  const std::optional<DeviceKind> d = parse_device_kind(v);
+  if (!d) throw Error(std::string("BATON_VK_DEVICE must be lavapipe or gpu, not '") + v + "'");
+  return *d;
+}
+
 // Created on first use, destroyed by the test environment before main() returns: tearing a
-// Vulkan device down from a static destructor hangs in lavapipe's threads.
+// Vulkan device down from a static destructor hangs in lavapipe's threads. (Named for CI's device;
+// it is the device test_device() picks.)
 inline std::unique_ptr<VulkanContext>& lavapipe_slot() {
   static std::unique_ptr<VulkanContext> ctx;
   return ctx;
 }
 inline VulkanContext& lavapipe() {
   auto& ctx = lavapipe_slot();
-  if (!ctx) ctx = std::make_unique<VulkanContext>(ContextOptions{DeviceKind::lavapipe, true});
+  if (!ctx) {
+    ctx = std::make_unique<VulkanContext>(ContextOptions{test_device(), true});
+    std::printf("test_exec device: %s (%s)\n", ctx->device_name().c_str(),
+                std::string(to_string(ctx->device_kind())).c_str());
+  }
   return *ctx;
 }
 class LavapipeEnvironment : public ::testing::Environment {

@@ -24,7 +24,9 @@ TEST(Oracle, DemoWithFullBarriersIsCleanAndCorrect) {
   std::printf("demo (full barriers): %u subresources checked, %u undefined\n", r.subresources_checked,
               r.subresources_undefined);
   for (const std::string& u : r.undefined) std::printf("  undefined: %s\n", u.c_str());
-  EXPECT_GT(r.subresources_checked, 10u);
+  // Lavapipe seeds textures, so reads before the first write are checkable there; on a GPU they are
+  // undefined and skipped (docs/executor.md), which leaves 9 of the demo's subresources.
+  EXPECT_GT(r.subresources_checked, lavapipe().device_kind() == DeviceKind::lavapipe ? 10u : 8u);
 }
 
 TEST(Oracle, DemoWithoutBarriersShowsHazards) {

@@ -1,6 +1,7 @@
 // `baton compile FILE [--api d3d12|d3d12-legacy|vulkan] [--format text|json]`
 // FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
 // take `--dump PHASE`, `--order program|random --seed N` and `--no-aliasing`.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -27,12 +28,17 @@ struct CompileOptions {
   bool no_aliasing = false;
 };
 
+// The same checks and messages as load_recording_file, for a file that may be a recording or a graph.
 std::string read_input(const std::string& file) {
   if (file == "-") return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw Error(file + ": cannot read: not a regular file or does not exist");
+  if (std::filesystem::file_size(file, ec) > (uint64_t{256} << 20)) throw Error(file + ": cannot read: larger than 256 MiB");
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(file + ": cannot open the file");
   std::stringstream ss;
   ss << in.rdbuf();
+  if (!in) throw Error(file + ": cannot read");
   return ss.str();
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs Baton's Vulkan proofs on the NVIDIA H200 machine (issue 3, items 6 and 8), from the
+# repository root, with binaries built on the Debian machine:
+#
+#   OUT=/path/to/logs scripts/h200.sh BIN_DIR
+#
+# BIN_DIR holds test_exec, gpu_barrier_cost and baton; shared libraries are taken from
+# $LIB_DIR (default: BIN_DIR/../lib). The Vulkan loader and the Khronos validation layer come
+# from unpacked Debian .deb files: set DEB_ROOT to the unpack root (adds its
+# usr/lib/x86_64-linux-gnu to LD_LIBRARY_PATH and its explicit_layer.d to VK_LAYER_PATH), or put
+# the libraries in LIB_DIR and set VK_LAYER_PATH yourself.
+#
+# Runs: the whole test_exec suite with BATON_VK_DEVICE=gpu (includes AsyncCompute.*), `baton run
+# demo --device gpu --format json`, and gpu_barrier_cost (a, b, c interleaved, then a under the
+# layer). Logs go to $OUT; a summary goes to stdout. Each step has a timeout; all together < 8 min.
+set -u
+if [ $# -lt 1 ] || [ -z "${OUT:-}" ]; then
+  echo "usage: OUT=/path/to/logs $0 BIN_DIR" >&2
+  exit 2
+fi
+BIN=$(cd "$1" && pwd)
+LIB=${LIB_DIR:-$BIN/../lib}
+[ -d "$LIB" ] && LIB=$(cd "$LIB" && pwd)
+mkdir -p "$OUT"
+
+export LD_LIBRARY_PATH="$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -n "${DEB_ROOT:-}" ]; then
+  export LD_LIBRARY_PATH="$DEB_ROOT/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH"
+  export VK_LAYER_PATH="${VK_LAYER_PATH:-$DEB_ROOT/usr/share/vulkan/explicit_layer.d}"
+fi
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+# Submit-time synchronization checks exist only through this variable; colon-separated (a comma
+# silently disables everything). The executor sets the same value itself when it loads the layer.
+export VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT:VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT
+export BATON_VK_DEVICE=gpu
+
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "host: $(uname -a)"
+  command -v nvidia-smi >/dev/null && nvidia-smi -L
+  echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  echo "VK_DRIVER_FILES=$VK_DRIVER_FILES"
+  echo "VK_LAYER_PATH=${VK_LAYER_PATH:-}"
+  for b in test_exec gpu_barrier_cost baton; do
+    echo "== ldd $b"
+    ldd "$BIN/$b" 2>&1
+  done
+} >"$OUT/env.log" 2>&1
+if grep -q "not found" "$OUT/env.log"; then
+  echo "missing shared libraries (see $OUT/env.log):"
+  grep "not found" "$OUT/env.log" | sort -u
+fi
+
+echo "== 1/3 test_exec (BATON_VK_DEVICE=gpu)"
+timeout 330 "$BIN/test_exec" --gtest_output="xml:$OUT/test_exec.xml" >"$OUT/test_exec.log" 2>&1
+rc_tests=$?
+grep -E "^test_exec device:|^\[  (PASSED|FAILED|  SKIPPED) |^demo|^async compute|detection|^\[==========\]" \
+  "$OUT/test_exec.log" | sort -u | head -40
+echo "test_exec exit code: $rc_tests"
+
+echo "== 2/3 baton run demo --device gpu --format json"
+timeout 60 "$BIN/baton" run demo --device gpu --format json >"$OUT/baton_run_demo.json" 2>"$OUT/baton_run_demo.err"
+rc_run=$?
+head -c 1500 "$OUT/baton_run_demo.json"
+echo
+tail -5 "$OUT/baton_run_demo.err"
+echo "baton run exit code: $rc_run"
+
+echo "== 3/3 gpu_barrier_cost --device gpu"
+timeout 150 "$BIN/gpu_barrier_cost" --device gpu --frames 20 --spin "${BATON_SPIN:-4000}" \
+  >"$OUT/gpu_barrier_cost.log" 2>&1
+rc_bench=$?
+head -40 "$OUT/gpu_barrier_cost.log"
+echo "gpu_barrier_cost exit code: $rc_bench"
+
+echo "== summary: test_exec $rc_tests, baton run $rc_run, gpu_barrier_cost $rc_bench (0 = clean); logs in $OUT"
+[ $rc_tests -eq 0 ] && [ $rc_run -eq 0 ] && [ $rc_bench -eq 0 ]
