@@ -407,7 +407,9 @@ class Loader {
   Command command(const json& j, const std::string& path) const {
     require_object(j, path);
     if (j.size() != 1) fail(path, "a command has exactly one key: barrier, use, discard or clear");
-    const auto& [key, body] = *j.items().begin();
+    // Not `*j.items().begin()`: that binds to a proxy inside a temporary iterator (found by ASan).
+    const std::string key = j.begin().key();
+    const json& body = j.begin().value();
     const std::string bpath = fmt::format("{}.{}", path, key);
     if (key == "barrier") {
       BarrierCmd c;
