@@ -56,4 +56,36 @@ struct FlagName {
 std::string join_flags(uint64_t mask, std::span<const FlagName> names, std::string_view prefix,
                        std::string_view none);
 
+// Walks every barrier point of every list of every group, in order, building the API's native plan
+// (PlanT.groups of GroupT{name, queue, lists} of ListT{name, queue, points} of PointT) with
+// lower_one(site, barrier, point) -> LoweredBarrier, and the text view when `view` is given. Points
+// that end up with no API barrier are left out of the native plan (they need no call).
+template <class PlanT, class GroupT, class ListT, class PointT, class LowerOne>
+PlanT walk_groups(const ResourceTable& resources, std::span<const CompiledGroup> groups,
+                  std::vector<LoweredGroup>* view, LowerOne&& lower_one) {
+  PlanT plan;
+  if (view) *view = view_skeleton(groups);
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const CompiledGroup& g = groups[gi];
+    GroupT& ng = plan.groups.emplace_back(GroupT{g.name, g.queue, {}});
+    for (size_t li = 0; li < g.lists.size(); ++li) {
+      const CompiledList& l = g.lists[li];
+      ListT& nl = ng.lists.emplace_back(ListT{l.name, l.queue, {}});
+      for (size_t pi = 0; pi < l.points.size(); ++pi) {
+        const BarrierPoint& p = l.points[pi];
+        const Site site{resources, g, l, p};
+        PointT np;
+        np.op = p.op;
+        np.where = p.where;
+        for (const Barrier& b : l.barriers_at(p)) {
+          LoweredBarrier v = lower_one(site, b, np);
+          if (view) (*view)[gi].lists[li].points[pi].barriers.push_back(std::move(v));
+        }
+        if (np.size() > 0) nl.points.push_back(std::move(np));
+      }
+    }
+  }
+  return plan;
+}
+
 }  // namespace baton::lower_detail

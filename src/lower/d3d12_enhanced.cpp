@@ -240,29 +240,8 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
 
 D3D12EnhancedPlan lower_d3d12_enhanced(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                                        std::vector<LoweredGroup>* view) {
-  D3D12EnhancedPlan plan;
-  if (view) *view = view_skeleton(groups);
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    const CompiledGroup& g = groups[gi];
-    D3D12EnhancedGroup& ng = plan.groups.emplace_back(D3D12EnhancedGroup{g.name, g.queue, {}});
-    for (size_t li = 0; li < g.lists.size(); ++li) {
-      const CompiledList& l = g.lists[li];
-      D3D12EnhancedList& nl = ng.lists.emplace_back(D3D12EnhancedList{l.name, l.queue, {}});
-      for (size_t pi = 0; pi < l.points.size(); ++pi) {
-        const BarrierPoint& p = l.points[pi];
-        const Site site{resources, g, l, p};
-        D3D12EnhancedPoint np;
-        np.op = p.op;
-        np.where = p.where;
-        for (const Barrier& b : l.barriers_at(p)) {
-          LoweredBarrier v = lower_one(site, b, np);
-          if (view) (*view)[gi].lists[li].points[pi].barriers.push_back(std::move(v));
-        }
-        if (np.size() > 0) nl.points.push_back(std::move(np));
-      }
-    }
-  }
-  return plan;
+  return walk_groups<D3D12EnhancedPlan, D3D12EnhancedGroup, D3D12EnhancedList, D3D12EnhancedPoint>(
+      resources, groups, view, [](const Site& site, const Barrier& b, D3D12EnhancedPoint& np) { return lower_one(site, b, np); });
 }
 
 }  // namespace lower_detail

@@ -181,29 +181,8 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, VulkanPoint& point)
 
 VulkanPlan lower_vulkan(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                         std::vector<LoweredGroup>* view) {
-  VulkanPlan plan;
-  if (view) *view = view_skeleton(groups);
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    const CompiledGroup& g = groups[gi];
-    VulkanGroup& ng = plan.groups.emplace_back(VulkanGroup{g.name, g.queue, {}});
-    for (size_t li = 0; li < g.lists.size(); ++li) {
-      const CompiledList& l = g.lists[li];
-      VulkanList& nl = ng.lists.emplace_back(VulkanList{l.name, l.queue, {}});
-      for (size_t pi = 0; pi < l.points.size(); ++pi) {
-        const BarrierPoint& p = l.points[pi];
-        const Site site{resources, g, l, p};
-        VulkanPoint np;
-        np.op = p.op;
-        np.where = p.where;
-        for (const Barrier& b : l.barriers_at(p)) {
-          LoweredBarrier v = lower_one(site, b, np);
-          if (view) (*view)[gi].lists[li].points[pi].barriers.push_back(std::move(v));
-        }
-        if (np.size() > 0) nl.points.push_back(std::move(np));
-      }
-    }
-  }
-  return plan;
+  return walk_groups<VulkanPlan, VulkanGroup, VulkanList, VulkanPoint>(
+      resources, groups, view, [](const Site& site, const Barrier& b, VulkanPoint& np) { return lower_one(site, b, np); });
 }
 
 }  // namespace lower_detail
