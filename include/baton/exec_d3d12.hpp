@@ -246,8 +246,14 @@ class FenceWatermark {
 // only when poll() hands the frame back. Checked on every poll: a handed-back frame's readback slot
 // already holds its payload (never early) and every frame <= the completed value read just before
 // the poll is handed back by it (never held past one poll after completion).
+// A handed-back frame whose payload is not there yet is classified: `late_landings` counts those
+// whose payload appeared afterwards without any further work of ours (the fence underneath reported
+// completion before the copy's writes were visible: seen on vkd3d 1.2 over lavapipe under heavy
+// load, see docs/d3d12.md); `early` counts those whose payload never appeared (lost or recycled
+// too soon). `first_anomaly` describes the first of either.
 struct WatermarkLoadResult {
-  uint64_t frames = 0, polls = 0, early = 0, held = 0, max_in_flight = 0;
+  uint64_t frames = 0, polls = 0, early = 0, late_landings = 0, held = 0, max_in_flight = 0;
+  std::string first_anomaly;
   ValidationLog validation;
   double ms = 0;
 };

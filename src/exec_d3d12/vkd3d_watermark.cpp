@@ -105,14 +105,43 @@ WatermarkLoadResult watermark_load_test(Device& device, uint32_t frames, uint32_
         auto it = std::find_if(slots.begin(), slots.end(), [&](const auto& s) { return s->frame == f; });
         Slot& s = **it;
         // Never early: the fence says done and the frame's copy has landed.
-        bool landed = f <= after;
         const uint32_t* p = nullptr;
         D3D12_RANGE all{0, 256};
-        check_hr(s.readback->Map(0, &all, reinterpret_cast<void**>(const_cast<uint32_t**>(&p))), "Map (watermark)");
-        for (uint32_t j = 0; j < 64 && landed; ++j) landed = p[j] == payload(f, j);
-        D3D12_RANGE none{0, 0};
-        s.readback->Unmap(0, &none);
-        if (!landed) ++out.early;
+        auto read_slot = [&] {
+          check_hr(s.readback->Map(0, &all, reinterpret_cast<void**>(const_cast<uint32_t**>(&p))),
+                   "Map (watermark)");
+          bool ok = true;
+          for (uint32_t j = 0; j < 64 && ok; ++j) ok = p[j] == payload(f, j);
+          const uint32_t first = p[0];
+          D3D12_RANGE none{0, 0};
+          s.readback->Unmap(0, &none);
+          return std::pair<bool, uint32_t>(ok, first);
+        };
+        auto [landed, held_word] = read_slot();
+        landed = landed && f <= after;
+        if (!landed) {
+          // Classify: does the payload appear later with nothing more from us (up to 2 s)?
+          bool late = false;
+          const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+          while (!late && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+            late = read_slot().first;
+          }
+          if (late)
+            ++out.late_landings;
+          else
+            ++out.early;
+          if (out.first_anomaly.empty()) {
+            std::string held_what = "an unknown word";
+            for (uint64_t g = f; g > 0 && f - g <= 4ull * slots.size(); --g)
+              if (held_word == payload(g, 0)) held_what = fmt::format("frame {}'s payload", g);
+            if (held_word == 0) held_what = "zeros";
+            out.first_anomaly = fmt::format(
+                "frame {} handed back with completed() {} before / {} after the poll; its readback held {}; "
+                "the payload {}",
+                f, before, after, held_what, late ? "landed later without further work" : "never landed");
+          }
+        }
         s.frame = 0;
       }
       // Never held past one poll after completion: everything the fence had reached before the poll

@@ -10,9 +10,13 @@ TEST(D3D12Watermark, LoadTestNeverEarlyNeverHeld) {
   Device device(DeviceOptions{false});
   const WatermarkLoadResult r = watermark_load_test(device, 2000, 3);
   std::cout << "frames " << r.frames << " polls " << r.polls << " max in flight " << r.max_in_flight << " ms " << r.ms
-            << "\n";
+            << " late landings " << r.late_landings << "\n";
   EXPECT_EQ(r.frames, 2000u);
-  EXPECT_EQ(r.early, 0u);
+  EXPECT_EQ(r.early, 0u) << r.first_anomaly;
+  // A fence underneath that reports completion a moment before the copy's bytes are visible is a
+  // defect below Baton (docs/d3d12.md); it is counted, described and bounded, never hidden.
+  EXPECT_LE(r.late_landings, r.frames / 100) << r.first_anomaly;
+  if (r.late_landings > 0) std::cout << "first anomaly: " << r.first_anomaly << "\n";
   EXPECT_EQ(r.held, 0u);
   EXPECT_EQ(r.max_in_flight, 3u);
 }
@@ -24,7 +28,8 @@ TEST(D3D12Watermark, LoadTestNeverEarlyNeverHeld) {
 TEST(D3D12Watermark, LoadTestUnderTheLayerIsClean) {
   const WatermarkLoadResult r = watermark_load_test(shared_device(), 200, 1);
   EXPECT_EQ(r.frames, 200u);
-  EXPECT_EQ(r.early, 0u);
+  EXPECT_EQ(r.early, 0u) << r.first_anomaly;
+  EXPECT_LE(r.late_landings, 2u) << r.first_anomaly;
   EXPECT_EQ(r.held, 0u);
   EXPECT_TRUE(r.validation.empty()) << r.validation.summary();
 }
