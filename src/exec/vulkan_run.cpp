@@ -615,7 +615,14 @@ RunReport Runner::run() {
   BATON_VK(vkWaitSemaphores(c_.device, &wi, UINT64_MAX));
   // Layer 1.3.239 orders later submissions after a queue-idle wait, not after a host wait on a
   // timeline: the read-back (graphics queue) must not look like it races with the compute queue.
-  if (!one_queue) BATON_VK(vkQueueWaitIdle(c_.compute_queue));
+  // Both queues idle: the last graphics group's accesses also reached the compute queue's view
+  // through the semaphore wait of a later compute group, and the layer only retires them there
+  // when the graphics queue idles too (on the H200 the read-back's transition of a render target
+  // was reported as racing the frame's first-touch transition of it without this).
+  if (!one_queue) {
+    BATON_VK(vkQueueWaitIdle(c_.compute_queue));
+    BATON_VK(vkQueueWaitIdle(c_.queue));
+  }
   report.gpu_ms = ms_since(t1);
   std::array<uint64_t, 2> ts{};
   if (timed) {

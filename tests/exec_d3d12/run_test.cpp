@@ -7,7 +7,7 @@
 namespace baton::d3d12::test {
 namespace {
 
-constexpr const char* kCopyFrame = "tests/exec_d3d12/recordings/copy_frame.json";
+constexpr const char* kCopyFrame = "examples/copy_frame.json";
 
 // "group/list/op N where: resource sub S BEFORE -> AFTER" for barrier k of the plan.
 std::string describe_barrier(const Recording& rec, const PlainPlan& plan, size_t k) {
