@@ -3,10 +3,12 @@
 // (an unsafe lower bound: its data is not checked), interleaved a,b,c,a,b,c,... without the
 // validation layer; then (a) once more with the layer, which must report nothing.
 //
-//   gpu_barrier_cost [--device lavapipe|gpu] [--frames N] [--spin N]
+//   gpu_barrier_cost [--device lavapipe|gpu] [--frames N] [--spin N] [--side N] [--words N]
 //
 // --spin sets RunOptions::spin (extra ALU rounds per compute/fragment invocation) so that each
-// operation takes tens of microseconds on a real GPU. Prints the median frame time of each variant
+// operation takes tens of microseconds on a real GPU. --side / --words set RunOptions::max_side /
+// max_words: with large sizes every operation fills the GPU by itself (many workgroups, many
+// fragments), the way a real frame's passes do, instead of one small workgroup spinning. Prints the median frame time of each variant
 // and the ratios a/b and a/c against the targets (a <= 0.90 b, a <= 1.05 c). Exit code 1 when the
 // layer run of (a) is not clean or (a)/(b) computed wrong data; timing targets are reported, not
 // enforced (the lavapipe smoke test runs with tiny sizes).
@@ -32,6 +34,7 @@ struct Args {
   DeviceKind device = DeviceKind::gpu;
   uint32_t frames = 20;
   uint32_t spin = 4000;
+  uint32_t side = 16, words = 256;
 };
 
 Args parse(int argc, char** argv) {
@@ -51,8 +54,12 @@ Args parse(int argc, char** argv) {
       a.frames = static_cast<uint32_t>(std::stoul(value()));
     } else if (k == "--spin") {
       a.spin = static_cast<uint32_t>(std::stoul(value()));
+    } else if (k == "--side") {
+      a.side = static_cast<uint32_t>(std::stoul(value()));
+    } else if (k == "--words") {
+      a.words = static_cast<uint32_t>(std::stoul(value()));
     } else {
-      throw Error("gpu_barrier_cost: unknown option '" + k + "' (--device, --frames, --spin)");
+      throw Error("gpu_barrier_cost: unknown option '" + k + "' (--device, --frames, --spin, --side, --words)");
     }
   }
   if (a.frames == 0) a.frames = 1;
@@ -91,13 +98,16 @@ int run_bench(const Args& args) {
   {
     VulkanContext ctx(ContextOptions{args.device, false});
     device_name = ctx.device_name();
-    fmt::print("device: {} ({}), demo frame, spin {}, {} frames per variant, interleaved a,b,c\n", device_name,
-               to_string(args.device), args.spin, args.frames);
+    fmt::print("device: {} ({}), demo frame, spin {}, textures up to {}x{}, buffers up to {} words, {} frames per "
+               "variant, interleaved a,b,c\n",
+               device_name, to_string(args.device), args.spin, args.side, args.side, args.words, args.frames);
     for (uint32_t f = 0; f < args.frames + 1; ++f) {
       for (Variant& var : v) {
         RunOptions o;
         o.source = var.source;
         o.spin = args.spin;
+        o.max_side = args.side;
+        o.max_words = args.words;
         // (c) has no barriers: its data is expected to be wrong on a real GPU.
         o.check_data = var.source != BarrierSource::none;
         const RunReport r = run(ctx, rec, var.source == BarrierSource::plan ? plan : none, o);
@@ -130,6 +140,8 @@ int run_bench(const Args& args) {
   VulkanContext checked(ContextOptions{args.device, true});
   RunOptions o;
   o.spin = args.spin;
+  o.max_side = args.side;
+  o.max_words = args.words;
   const RunReport r = run(checked, rec, plan, o);
   fmt::print("(a) with validation layer: {} messages ({} hazards), {} mismatches, {} subresources checked\n",
              r.validation.total(), r.validation.hazards(), r.mismatches.size(), r.subresources_checked);

@@ -93,6 +93,12 @@ struct RunOptions {
   // lets a driver discard contents: lavapipe keeps them, compressed GPU images may not, so this
   // applies on lavapipe only; elsewhere such reads leave their results unchecked.
   bool seed_textures = true;
+  // Work sizes. Textures are created at most max_side texels on a side and buffers hold
+  // 64..max_words words (the declared sizes are scaled down: the data check compares every
+  // texel). Above the defaults a direct dispatch is spread over enough workgroups to cover the
+  // largest resource, so that a real GPU is filled by each operation (bench/gpu_barrier_cost).
+  uint32_t max_side = 16;
+  uint32_t max_words = 256;
   // Extra ALU rounds per compute and fragment invocation, so that each operation takes long enough
   // to time (bench/gpu_barrier_cost). Results are unchanged. Keep it below 2^31.
   uint32_t spin = 0;
@@ -173,6 +179,13 @@ CanaryResult run_canary(VulkanContext& ctx);
 // group), reads every subresource back and compares it with the reference model. Throws Error
 // for uses the executor cannot turn into work (one line naming group, list, op, resource).
 RunReport run(VulkanContext& ctx, const Recording& rec, const ExecPlan& plan, const RunOptions& options = {});
+// The same for a recording whose resources do not all start untouched: every resource history_in
+// marks touched (a frame graph's non-transient resources) starts at rest. The executor puts such
+// textures into their resting layout in a set-up submission of its own before the first group,
+// so the plan's first barrier (from_rest) names the layout they are in; the others start
+// UNDEFINED. An empty history means every resource is untouched.
+RunReport run(VulkanContext& ctx, const Recording& rec, const History& history_in, const ExecPlan& plan,
+              const RunOptions& options = {});
 
 // Checks that every use of the recording can be turned into work, without a device. Throws Error.
 void check_executable(const Recording& rec);

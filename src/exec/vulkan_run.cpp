@@ -10,6 +10,7 @@
 
 #include "gpu_resources.hpp"
 #include "model.hpp"
+#include "vulkan_at_rest.hpp"
 
 namespace baton::exec {
 namespace {
@@ -97,12 +98,17 @@ class Runner {
         rec_(rec),
         plan_(plan),
         opt_(opt),
-        geo_(make_geometry(rec)),
+        geo_(make_geometry(rec, opt.max_side, opt.max_words)),
         work_(plan_work(rec, geo_)),
         slots_(count_slots(work_)),
         res_(c, geo_, slots_.uav_dummies, seeds(c, opt)),
         layouts_(geo_),
         model_(geo_, seeds(c, opt)) {
+    if (opt.max_side > 16 || opt.max_words > 256) {
+      uint64_t most = 0;
+      for (const Geometry& g : geo_) most = std::max<uint64_t>(most, g.buffer ? g.words : uint64_t{g.width} * g.height);
+      dispatch_groups_ = static_cast<uint32_t>(std::clamp<uint64_t>((most + 63) / 64, 1, 65535));
+    }
     for (size_t i = 0; i < plan.points.size(); ++i) {
       const ExecBarrierPoint& p = plan.points[i];
       points_[{p.group, p.list, p.op, p.where}].push_back(i);
@@ -134,7 +140,7 @@ class Runner {
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
-  RunReport run();
+  RunReport run(const History& history_in);
 
  private:
   void record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where);
@@ -163,6 +169,7 @@ class Runner {
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, Where>, std::vector<size_t>> points_;
   GpuBuffer staging_;
   uint32_t barriers_ = 0, calls_ = 0;
+  uint32_t dispatch_groups_ = 1;  // workgroups of 64 per direct dispatch (RunOptions::max_side/max_words)
   VkQueryPool timestamps_ = VK_NULL_HANDLE;  // [0] frame start, [1] frame end
   std::vector<VkSemaphore> binary_;          // cross-queue hand-offs, one per signal
   VkSemaphore make_binary() {
@@ -348,7 +355,7 @@ void Runner::record(VkCommandBuffer cb, const ComputeWork& w) {
   if (w.indirect)
     vkCmdDispatchIndirect(cb, res_.buffer(*w.indirect).buffer, kDispatchArgsOffset);
   else
-    vkCmdDispatch(cb, 1, 1, 1);
+    vkCmdDispatch(cb, dispatch_groups_, 1, 1);
 }
 
 void Runner::record(VkCommandBuffer cb, const DrawPass& w) {
@@ -507,8 +514,12 @@ void Runner::record(VkCommandBuffer cb, const ClearWork& w) {
   }
 }
 
-RunReport Runner::run() {
+RunReport Runner::run(const History& history_in) {
   RunReport report;
+  // Resources the history marks touched start at rest, not untouched (frame graphs).
+  for (const auto& [r, layout] : put_at_rest(c_, res_, geo_, rec_.resources, history_in, seeds(c_, opt_)))
+    layouts_.apply(r, {VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0,
+                       VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}, layout);
   const auto t0 = Clock::now();
   // One command buffer per list; one submission per group.
   std::vector<std::vector<VkCommandBuffer>> groups(rec_.groups.size());
@@ -784,12 +795,17 @@ void check_executable(const Recording& rec) {
 }
 
 RunReport run(VulkanContext& ctx, const Recording& rec, const ExecPlan& plan, const RunOptions& options) {
+  return run(ctx, rec, History{}, plan, options);
+}
+
+RunReport run(VulkanContext& ctx, const Recording& rec, const History& history_in, const ExecPlan& plan,
+              const RunOptions& options) {
   VulkanContext::Impl& c = ctx.impl();
   (void)ctx.take_messages();  // earlier messages belong to earlier runs
   RunReport report;
   {
     Runner runner(c, rec, plan, options);
-    report = runner.run();
+    report = runner.run(history_in);
   }
   report.validation = ctx.take_messages();
   return report;

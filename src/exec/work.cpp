@@ -9,15 +9,14 @@
 namespace baton::exec {
 namespace {
 
-constexpr uint32_t kMaxSide = 16;
-constexpr uint32_t kMinWords = 64, kMaxWords = 256;
+constexpr uint32_t kMinWords = 64;
 constexpr uint32_t kMaxColors = 4;
 constexpr uint32_t kDefaultArea = 16;
 
 constexpr AccessMask kStructuralAccesses = bit(Access::index_buffer) | bit(Access::indirect_argument);
 
-uint32_t scaled_side(uint32_t side) {
-  return std::min(side, kMaxSide);
+uint32_t scaled_side(uint32_t side, uint32_t max_side) {
+  return std::min(side, std::max(1u, max_side));
 }
 
 // Where an operation is, for error messages.
@@ -64,34 +63,72 @@ bool has(Stages s, Stage st) {
   return (s & static_cast<Stages>(st)) != 0;
 }
 
-void add_slot(const OpWhere& at, const Use& u, StageSet& set, Category c, const Sub& s) {
-  if (set.slots[c].size() >= kSlots)
+bool is_storage(Category c) {
+  return c == uav_buf || c == uav_tex;
+}
+
+// How many bindings of one kind a stage set may collect before they are spread (see spread()):
+// dispatches spread every kind, draws only reads; the rest is an error.
+enum class Spread : uint8_t { nothing, reads, everything };
+
+void add_slot(const OpWhere& at, const Use& u, StageSet& set, Category c, const Sub& s, Spread spread) {
+  const bool unbounded = spread == Spread::everything || (spread == Spread::reads && !is_storage(c));
+  if (!unbounded && set.slots[c].size() >= kSlots)
     at.fail(&u, fmt::format("more than {} bindings of one kind in one shader stage", kSlots));
   set.slots[c].push_back(s);
 }
 
+// Slice i of a stage set that collected more than kSlots bindings of a kind (a frame graph's UAV
+// over 10 mips, a read of 64 layers): storage slots are cut into consecutive, disjoint slices
+// (each subresource written by exactly one work item: no write-after-write inside an operation);
+// read slots wrap around, so that with enough slices every subresource is read by one of them.
+StageSet slice(const StageSet& all, size_t i) {
+  StageSet out = all;
+  for (uint32_t c = 0; c < kCategories; ++c) {
+    const std::vector<Sub>& v = all.slots[c];
+    if (v.size() <= kSlots) continue;
+    std::vector<Sub>& o = out.slots[c];
+    o.clear();
+    for (size_t k = 0; k < kSlots; ++k) {
+      const size_t j = i * kSlots + k;
+      if (is_storage(static_cast<Category>(c)) && j >= v.size()) break;
+      o.push_back(v[j % v.size()]);
+    }
+  }
+  return out;
+}
+// How many slices cover every binding of a stage set.
+size_t slices(const StageSet& all, bool storage_too) {
+  size_t n = 1;
+  for (uint32_t c = 0; c < kCategories; ++c)
+    if (storage_too || !is_storage(static_cast<Category>(c)))
+      n = std::max(n, (all.slots[c].size() + kSlots - 1) / kSlots);
+  return n;
+}
+
 // Binds a shader access (shader_resource, unordered_access, constant_buffer) into a stage set.
 // `write` says whether this stage performs the storage writes of an unordered access.
-void bind_shader_use(const OpWhere& at, const Use& u, const Geometry& g, StageSet& set, bool write) {
+void bind_shader_use(const OpWhere& at, const Use& u, const Geometry& g, StageSet& set, bool write,
+                     Spread spread = Spread::nothing) {
   const ResourceDesc& d = at.rec.resources[u.resource];
   for (const Sub& s : subs_of(u, d)) {
     switch (u.access) {
       case Access::shader_resource:
         if (g.buffer)
-          add_slot(at, u, set, srv_buf, s);
+          add_slot(at, u, set, srv_buf, s, spread);
         else if (g.depth()) {
           // The stencil plane of a depth_stencil texture is not sampled (the view has the depth
           // aspect only), so a missing barrier on that plane alone cannot be seen here.
-          if (s.plane == 0) add_slot(at, u, set, srv_depth, s);
+          if (s.plane == 0) add_slot(at, u, set, srv_depth, s, spread);
         } else
-          add_slot(at, u, set, srv_tex, s);
+          add_slot(at, u, set, srv_tex, s, spread);
         break;
       case Access::constant_buffer:
-        add_slot(at, u, set, cbuf, s);
+        add_slot(at, u, set, cbuf, s, spread);
         break;
       case Access::unordered_access:
         if (g.depth()) at.fail(&u, "unordered access to a depth format is not possible in Vulkan");
-        if (write) add_slot(at, u, set, g.buffer ? uav_buf : uav_tex, s);
+        if (write) add_slot(at, u, set, g.buffer ? uav_buf : uav_tex, s, spread);
         break;
       default:
         at.fail(&u, "not a shader access");
@@ -140,9 +177,17 @@ void plan_dispatch(const OpWhere& at, const Operation& op, const std::vector<Geo
     if (!is_shader_access(u.access))
       at.fail(&u, "a dispatch performs only shader accesses and indirect reads");
     if (!has(effective_stages(u), Stage::compute)) at.fail(&u, "a dispatch runs only the compute stage");
-    bind_shader_use(at, u, geo[u.resource], w.set, true);
+    bind_shader_use(at, u, geo[u.resource], w.set, true, Spread::everything);
   }
-  out.items.emplace_back(std::move(w));
+  // More than kSlots bindings of a kind: several dispatches, one per slice (work items of one
+  // operation, no barrier between them: their writes are disjoint, their reads unchanged).
+  const size_t n = slices(w.set, true);
+  for (size_t i = 0; i < n; ++i) {
+    ComputeWork part = w;
+    part.set = slice(w.set, i);
+    part.seed = i == 0 ? seed : bmix(seed, static_cast<uint32_t>(0x300u + i));
+    out.items.emplace_back(std::move(part));
+  }
 }
 
 void plan_draw(const OpWhere& at, const Operation& op, const std::vector<Geometry>& geo, OpWork& out,
@@ -191,8 +236,8 @@ void plan_draw(const OpWhere& at, const Operation& op, const std::vector<Geometr
         if (!has(s, Stage::vertex) && !has(s, Stage::pixel))
           at.fail(&u, "a draw runs only vertex and pixel stages");
         // Unordered access is written in the last stage that declares it, read-only elsewhere.
-        if (has(s, Stage::vertex)) bind_shader_use(at, u, g, base.vs, !has(s, Stage::pixel));
-        if (has(s, Stage::pixel)) bind_shader_use(at, u, g, base.fs, true);
+        if (has(s, Stage::vertex)) bind_shader_use(at, u, g, base.vs, !has(s, Stage::pixel), Spread::reads);
+        if (has(s, Stage::pixel)) bind_shader_use(at, u, g, base.fs, true, Spread::reads);
         break;
       }
       default:
@@ -201,8 +246,13 @@ void plan_draw(const OpWhere& at, const Operation& op, const std::vector<Geometr
   }
   size_t passes = std::max<size_t>(1, depth.size());
   for (const auto& c : colors) passes = std::max(passes, c.size());
+  // Reads beyond kSlots of a kind are spread over the passes (one per attachment subresource);
+  // with fewer passes than slices, the rest is not bound (docs/executor.md). Extra passes would
+  // render into the same attachments twice without a barrier.
   for (size_t p = 0; p < passes; ++p) {
     DrawPass pass = base;
+    pass.vs = slice(base.vs, p);
+    pass.fs = slice(base.fs, p);
     pass.seed = bmix(seed, static_cast<uint32_t>(p));
     pass.storage_writes = p == 0;
     pass.area_w = pass.area_h = UINT32_MAX;
@@ -344,7 +394,7 @@ bool StageSet::empty() const {
   return std::all_of(slots.begin(), slots.end(), [](const auto& s) { return s.empty(); });
 }
 
-std::vector<Geometry> make_geometry(const Recording& rec) {
+std::vector<Geometry> make_geometry(const Recording& rec, uint32_t max_side, uint32_t max_words) {
   std::vector<Geometry> out;
   std::vector<bool> structural(rec.resources.size(), false);
   for (const auto& list : rec.lists)
@@ -357,7 +407,7 @@ std::vector<Geometry> make_geometry(const Recording& rec) {
     Geometry g;
     if (d.type == ResourceType::buffer) {
       g.buffer = true;
-      g.words = static_cast<uint32_t>(std::clamp<uint64_t>(d.size / 4, kMinWords, kMaxWords));
+      g.words = static_cast<uint32_t>(std::clamp<uint64_t>(d.size / 4, kMinWords, std::max(kMinWords, max_words)));
       g.structural = structural[i] || (d.usage & kStructuralAccesses) != 0;
     } else {
       g.buffer = false;
@@ -365,8 +415,8 @@ std::vector<Geometry> make_geometry(const Recording& rec) {
       g.mips = d.mips;
       g.layers = d.layers;
       g.planes = d.planes;
-      g.width = scaled_side(d.width);
-      g.height = scaled_side(d.height);
+      g.width = scaled_side(d.width, max_side);
+      g.height = scaled_side(d.height, max_side);
       // Vulkan needs max(w, h) >= 2^(mips-1): grow a side back towards its declared size.
       const uint64_t need = uint64_t{1} << std::min<uint32_t>(d.mips - 1, 31);
       if (std::max(g.width, g.height) < need)

@@ -36,7 +36,8 @@ struct Geometry {
   uint32_t texels(const Sub& s) const { return buffer ? words : w(s.mip) * h(s.mip); }
   bool depth() const { return !buffer && format != FormatClass::color; }
 };
-std::vector<Geometry> make_geometry(const Recording& rec);
+// Declared sizes scaled down to at most max_side texels per side and 64..max_words words.
+std::vector<Geometry> make_geometry(const Recording& rec, uint32_t max_side = 16, uint32_t max_words = 256);
 
 // Every subresource of a resource, in (plane, layer, mip) order.
 std::vector<Sub> all_subs(ResourceId r, const Geometry& g);
