@@ -27,8 +27,12 @@ struct VulkanExternal {
 };
 
 struct VulkanHandoff {
-  // Across families: the release half, for the giving queue (Baton's on export, the other
-  // renderer's on import). Empty within one family.
+  // Across families, for the giving queue (Baton's on export, the other renderer's on import), in
+  // this order: the layout change as an ordinary barrier, then the release half without a layout
+  // change. (The transition could ride in the release/acquire pair; synchronization validation of
+  // layer 1.3.239 then reports the taker's next barrier as WRITE_AFTER_WRITE against it, seen on
+  // the H200, so the change happens before ownership moves.) Both empty within one family.
+  std::optional<VkImageMemoryBarrier2> before_release;
   std::optional<VkImageMemoryBarrier2> release;
   // The acquire half across families; within one family the whole barrier. Recorded by the taking
   // side (the other renderer on export, Baton on import).

@@ -238,6 +238,7 @@ VulkanHandoffResult run_vulkan_handoff(VulkanContext& ctx, const VulkanHandoffOp
   record_point(before, upload, Where::before, rig.image, rig.staging, rig.out, ids);
   vkCmdCopyBufferToImage(before, rig.staging, rig.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
   record_point(before, upload, Where::after, rig.image, rig.staging, rig.out, ids);
+  if (r.exported.before_release) barrier(before, *r.exported.before_release, rig.image);
   if (r.exported.release) barrier(before, *r.exported.release, rig.image);
 
   // The renderer: Baton's export acquire (within one family the whole barrier), its own barriers
@@ -246,6 +247,7 @@ VulkanHandoffResult run_vulkan_handoff(VulkanContext& ctx, const VulkanHandoffOp
   barrier(theirs, r.exported.acquire, rig.image);
   Renderer renderer{o.renderer_seed.value_or(r.exported.acquire.newLayout), {}};
   renderer.render(theirs, rig.image, kRendered);
+  if (r.imported.before_release) barrier(theirs, *r.imported.before_release, rig.image);
   if (r.imported.release) barrier(theirs, *r.imported.release, rig.image);
   r.renderer_barriers = renderer.issued;
 

@@ -54,9 +54,18 @@ VulkanHandoff make(const ResourceDesc& d, const Side& from, const Side& to) {
     h.acquire = b;
     return h;
   }
+  if (from.layout != to.layout) {
+    VkImageMemoryBarrier2 change = base(d, from, Side{to.stages, to.access, to.layout, from.family});
+    change.srcStageMask = from.stages;
+    change.srcAccessMask = from.access;
+    change.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;  // chained by the release's source scope
+    change.dstAccessMask = VK_ACCESS_2_NONE;
+    h.before_release = change;
+    b.oldLayout = to.layout;
+  }
   VkImageMemoryBarrier2 release = b;
-  release.srcStageMask = from.stages;
-  release.srcAccessMask = from.access;
+  release.srcStageMask = h.before_release ? VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT : from.stages;
+  release.srcAccessMask = h.before_release ? VK_ACCESS_2_NONE : from.access;
   h.release = release;
   b.dstStageMask = to.stages;
   b.dstAccessMask = to.access;

@@ -28,6 +28,7 @@ TEST(VulkanHandoff, OneFamilyBothWaysIsCleanAndReadsTheRenderersContents) {
   // Within one family: one barrier each way, no release half, no ownership transfer.
   EXPECT_FALSE(r.exported.release.has_value());
   EXPECT_FALSE(r.imported.release.has_value());
+  EXPECT_FALSE(r.exported.before_release.has_value());
   EXPECT_EQ(baton::describe(r.exported.acquire),
             "SHADER_READ_ONLY_OPTIMAL -> GENERAL, family - -> -, src VERTEX_SHADER|FRAGMENT_SHADER|COMPUTE_SHADER "
             "SHADER_SAMPLED_READ -> dst CLEAR TRANSFER_WRITE");
@@ -109,6 +110,13 @@ TEST(VulkanHandoff, AcrossQueueFamiliesReleaseAndAcquireAreCleanAndCorrect) {
     EXPECT_EQ(h->release->srcQueueFamilyIndex, h->acquire.srcQueueFamilyIndex);
     EXPECT_EQ(h->release->dstQueueFamilyIndex, h->acquire.dstQueueFamilyIndex);
   }
+  // The layout changes before ownership moves: SHADER_READ_ONLY -> GENERAL on Baton's queue (export);
+  // the renderer leaves GENERAL and Baton rests in SHADER_READ_ONLY (import: change on its queue).
+  ASSERT_TRUE(r.exported.before_release.has_value());
+  EXPECT_EQ(r.exported.before_release->oldLayout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  EXPECT_EQ(r.exported.before_release->newLayout, VK_IMAGE_LAYOUT_GENERAL);
+  EXPECT_EQ(r.exported.release->oldLayout, VK_IMAGE_LAYOUT_GENERAL);
+  EXPECT_EQ(r.exported.release->newLayout, VK_IMAGE_LAYOUT_GENERAL);
   EXPECT_EQ(r.exported.release->srcQueueFamilyIndex, r.baton_family);
   EXPECT_EQ(r.exported.release->dstQueueFamilyIndex, r.renderer_family);
   EXPECT_EQ(r.imported.release->srcQueueFamilyIndex, r.renderer_family);
