@@ -16,6 +16,7 @@ done
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
+  "$here/install-node-deps.sh"
   exit 0
 fi
 
@@ -27,3 +28,4 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 "${sudo[@]}" apt-get update
 "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+"$here/install-node-deps.sh"

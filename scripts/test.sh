@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test twice: with the `default` preset, and
-# with the `asan` preset (AddressSanitizer + UndefinedBehaviorSanitizer). Used by CI (.ci/run).
+# with the `asan` preset (AddressSanitizer + UndefinedBehaviorSanitizer); then the frame-graph tests
+# (parallel recording) under the `tsan` preset; then runs the fuzz targets for a short fixed time
+# (scripts/fuzz.sh). Used by CI (.ci/run).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,4 +16,13 @@ for preset in default asan; do
   cmake --build --preset "$preset"
   ctest --preset "$preset" --parallel "$jobs"
 done
-echo "=== all tests passed (default and asan)"
+# ThreadSanitizer on the frame-graph tests only (the parallel recorder, tests/graph): one target,
+# kept small so that this step adds little CI time.
+echo "=== tsan: configure, build test_graph, run the graph tests"
+cmake --preset tsan
+cmake --build --preset tsan --target test_graph
+ctest --preset tsan -R '^(ParallelRecord|GraphPhases|GraphErrors|Examples)\.' --parallel "$jobs"
+# libFuzzer targets (clang, ASan + UBSan), 20 s each on a copy of the seed corpus.
+echo "=== fuzz: build and run each target"
+./scripts/fuzz.sh 20
+echo "=== all tests passed (default, asan, tsan graph tests) and fuzzing found nothing"

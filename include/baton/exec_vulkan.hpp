@@ -102,6 +102,11 @@ struct RunOptions {
   // Extra ALU rounds per compute and fragment invocation, so that each operation takes long enough
   // to time (bench/gpu_barrier_cost). Results are unchanged. Keep it below 2^31.
   uint32_t spin = 0;
+  // A group whose queue (Queue::direct / compute) differs from the group before it waits for that
+  // group (timeline + binary semaphore, as between two VkQueues) even when both run on one VkQueue.
+  // Frame graphs use it: the schedule's cross-queue signal/wait pairs are part of their plan (a
+  // compute group's barriers name compute stages only), so a one-queue run waits where they do.
+  bool sync_queue_switches = false;
 };
 
 // One subresource whose contents differ from the reference model.

@@ -242,6 +242,7 @@ struct Numbers {
   struct PerApi {
     Api api;
     size_t barriers = 0, calls = 0;
+    std::string error;  // the plan cannot be lowered for this API (then no counts); the others still count
   };
   std::vector<PerApi> apis;
 };

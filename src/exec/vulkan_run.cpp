@@ -425,6 +425,16 @@ void Runner::record(VkCommandBuffer cb, const DrawPass& w) {
       vkCmdDrawIndexedIndirect(cb, args, kDrawArgsOffset, 1, 0);
     else
       vkCmdDrawIndirect(cb, args, kDrawArgsOffset, 1, 0);
+    if (!w.more_indirect.empty()) {  // the same draw again, storage writes off (work.hpp)
+      pc.flags &= ~kFlagStorageWrites;
+      vkCmdPushConstants(cb, c_.pipeline_layout, kPushStages, 0, sizeof(pc), &pc);
+    }
+    for (ResourceId r : w.more_indirect) {
+      if (w.index)
+        vkCmdDrawIndexedIndirect(cb, res_.buffer(r).buffer, kDrawArgsOffset, 1, 0);
+      else
+        vkCmdDrawIndirect(cb, res_.buffer(r).buffer, kDrawArgsOffset, 1, 0);
+    }
   } else if (w.index) {
     vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
   } else {
@@ -593,8 +603,15 @@ RunReport Runner::run(const History& history_in) {
     // machines) does not follow timeline waits between queues; to the driver it is redundant.
     std::array<VkSemaphoreSubmitInfo, 2> signals{signal, signal};
     std::array<VkSemaphoreSubmitInfo, 2> waits{};
-    const bool hand_off = previous_on_compute && *previous_on_compute != on_compute[gi];
-    const bool next_hands_off = gi + 1 < groups.size() && on_compute[gi + 1] != on_compute[gi];
+    // RunOptions::sync_queue_switches: a switch of the groups' own queue counts as a hand-off even
+    // when both groups run on one VkQueue (frame graphs; see the option).
+    auto logical_switch = [&](size_t g) {
+      return opt_.sync_queue_switches && g > 0 && rec_.groups[g]->queue() != rec_.groups[g - 1]->queue();
+    };
+    const bool hand_off =
+        previous_on_compute && (*previous_on_compute != on_compute[gi] || logical_switch(gi));
+    const bool next_hands_off =
+        gi + 1 < groups.size() && (on_compute[gi + 1] != on_compute[gi] || logical_switch(gi + 1));
     if (hand_off) {
       waits[0] = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
       waits[0].semaphore = c_.timeline;

@@ -226,8 +226,10 @@ void plan_draw(const OpWhere& at, const Operation& op, const std::vector<Geometr
         base.index = u.resource;
         break;
       case Access::indirect_argument:
-        if (base.indirect) at.fail(&u, "more than one indirect argument buffer");
-        base.indirect = u.resource;
+        if (base.indirect)
+          base.more_indirect.push_back(u.resource);
+        else
+          base.indirect = u.resource;
         break;
       case Access::shader_resource:
       case Access::constant_buffer:

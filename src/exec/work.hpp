@@ -71,6 +71,10 @@ struct DrawPass {
   bool depth_write = false;
   bool stencil = false;  // depth_stencil texture: the stencil plane is attached too (loaded, kept)
   std::optional<ResourceId> vertex, index, indirect;
+  // Further argument buffers (a frame-graph pass drawing from two culling phases' arguments): the
+  // same draw again from each, in the same rendering pass with storage writes off, so it writes
+  // the same colour and depth values and the outputs do not change.
+  std::vector<ResourceId> more_indirect;
   bool storage_writes = false;  // only the first pass of an operation writes storage
   uint32_t seed = 0;
   uint32_t area_w = 16, area_h = 16;

@@ -38,11 +38,14 @@ Numbers numbers(const Graph&, const GraphCompileResult& r) {
   n.syncs = r.sched.syncs.size();
   n.groups = r.trans.groups.size();
   for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) {
-    const std::vector<LoweredGroup> lowered = lower(api, r.trans.table, r.trans.compiled);
-    Numbers::PerApi x{api, 0, 0};
-    for (const LoweredGroup& lg : lowered) {
-      x.barriers += lg.barrier_count();
-      x.calls += lg.call_count();
+    Numbers::PerApi x{api, 0, 0, {}};
+    try {
+      for (const LoweredGroup& lg : lower(api, r.trans.table, r.trans.compiled)) {
+        x.barriers += lg.barrier_count();
+        x.calls += lg.call_count();
+      }
+    } catch (const Error& e) {
+      x.error = e.what();
     }
     n.apis.push_back(x);
   }
@@ -57,9 +60,13 @@ std::string numbers_text(const Numbers& n) {
                    mib(n.transient_unaliased), mib(n.transient_aliased), mib(n.lower_bound),
                    n.lower_bound ? static_cast<double>(n.transient_aliased) / static_cast<double>(n.lower_bound) : 1.0);
   s += fmt::format("groups: {}, signal/wait pairs: {}, aliasing barriers: {}\n", n.groups, n.syncs, n.aliasing_barriers);
-  for (const Numbers::PerApi& a : n.apis)
-    s += fmt::format("{:<13} {} barriers in {} API calls (+ {} aliasing barriers)\n", to_string(a.api), a.barriers,
-                     a.calls, n.aliasing_barriers);
+  for (const Numbers::PerApi& a : n.apis) {
+    if (!a.error.empty())
+      s += fmt::format("{:<13} cannot be lowered: {}\n", to_string(a.api), a.error);
+    else
+      s += fmt::format("{:<13} {} barriers in {} API calls (+ {} aliasing barriers)\n", to_string(a.api), a.barriers,
+                       a.calls, n.aliasing_barriers);
+  }
   return s;
 }
 

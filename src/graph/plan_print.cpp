@@ -113,8 +113,12 @@ nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Ap
   nj["lower_bound"] = n.lower_bound;
   nj["aliasing_barriers"] = n.aliasing_barriers;
   nj["signal_wait_pairs"] = n.syncs;
-  for (const Numbers::PerApi& a : n.apis)
-    nj["apis"][std::string(to_string(a.api))] = {{"barriers", a.barriers}, {"calls", a.calls}};
+  for (const Numbers::PerApi& a : n.apis) {
+    if (!a.error.empty())
+      nj["apis"][std::string(to_string(a.api))] = {{"error", a.error}};
+    else
+      nj["apis"][std::string(to_string(a.api))] = {{"barriers", a.barriers}, {"calls", a.calls}};
+  }
   j["numbers"] = std::move(nj);
   return j;
 }

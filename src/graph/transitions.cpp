@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "baton/graph.hpp"
 
@@ -135,6 +136,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   std::vector<Decl> decls;
   auto name_of = [&](uint32_t p) -> const std::string& { return g.passes[p].name; };
   auto queue_of = [&](const Entry& x) { return t.info[x.group].queue; };
+  auto x_queue = queue_of;
   struct Run {
     uint32_t begin = 0, end = 0;
     bool multi = false, valid = false;
@@ -212,8 +214,18 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
       Stages st = first.stages;
       if (xr && x.single_access && xr->access == first.access) st = xr->stages;  // the run, all in this group
       if (xr && !xr->valid) st = first.stages;
-      if (queue_allows(queue_of(prev), first.access, st) && (!is_shader_access(first.access) || st))
+      if (queue_allows(queue_of(prev), first.access, st) && (!is_shader_access(first.access) || st)) {
         decls.push_back({x.pass, r, first.access, st});
+        continue;
+      }
+      // Neither this group's state nor the resting state (whose stages include vertex and pixel) can
+      // be expressed on the previous toucher's queue (an async compute pass writing what graphics
+      // reads): it hands the resource on as it used it, and this group makes the transition.
+      const std::optional<Access> rest = resting_access(g.resources[r].desc);
+      const bool rest_ok = !rest || queue_allows(queue_of(prev), *rest, is_shader_access(*rest) ? kAllShading : kNoStages);
+      const PassUse& last = g.passes[prev.pass].uses[prev.first_use];
+      if (!rest_ok && prev.single_access && queue_allows(x_queue(x), last.access, prev.stages))
+        decls.push_back({x.pass, r, last.access, prev.stages});
     }
   }
 

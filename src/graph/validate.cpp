@@ -173,9 +173,9 @@ Validated validate(const Graph& g) {
             break;
           }
       }
-      std::string text;
-      for (size_t i = path.size(); i-- > seen[p];) text += "'" + g.passes[path[i]].name + "' -> ";
-      text += "'" + g.passes[p].name + "'";
+      // path[i + 1] runs before path[i], and p before path.back(): print in execution order.
+      std::string text = "'" + g.passes[p].name + "'";
+      for (size_t i = path.size(); i-- > seen[p];) text += " -> '" + g.passes[path[i]].name + "'";
       const Edge* resource_edge = nullptr;
       for (size_t i = seen[p]; i < path.size() && !resource_edge; ++i)
         for (uint32_t e = v.in_first[path[i]]; e < v.in_first[path[i] + 1]; ++e)

@@ -1,6 +1,10 @@
 // Bad input never crashes and never prints partial output: exit code 2, exactly one line on
 // stderr naming the file position (line:column or JSON path), group, list, op and resource, and
-// nothing on stdout. One case per file in tests/cli/bad/.
+// nothing on stdout. One case per file in tests/cli/bad/: recordings and frame graphs go through
+// `baton compile` (all three APIs), traces through `baton validate` (text and JSON). No command
+// writes a file of its own (results go to stdout, built in memory and written only on success), so
+// "no partial output file" is checked by redirecting stdout into a file in an empty directory: after
+// the failure the directory holds that one file, empty.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,10 +16,15 @@
 namespace baton::test {
 namespace {
 
+enum class Command { compile, validate };
+
 struct BadCase {
   const char* file;
   std::vector<std::string> fragments;  // each must appear in the error line
+  Command command = Command::compile;
 };
+
+constexpr Command kTrace = Command::validate;
 
 const std::vector<BadCase>& bad_cases() {
   static const std::vector<BadCase> cases = {
@@ -55,6 +64,34 @@ const std::vector<BadCase>& bad_cases() {
       {"huge_count.json", {"/resources/0/layers:", "resource 'color'", "2147483648 is out of range"}},
       {"missing_stages.json", {"op 0 (dispatch)", "resource 'buf'", "needs \"stages\""}},
       {"buffer_access_on_texture.json", {"resource 'color'", "vertex_buffer is for buffers"}},
+      {"huge_mips.json", {"/resources/0/mips:", "resource 'color'", "2147483647 is out of range [1, 9]"}},
+      {"range_overflow.json",
+       {"/uses/0/layers/0:", "op 0 (dispatch)", "resource 'color'", "4294967295 is out of range"}},
+      {"range_past_end_layers.json",
+       {"/uses/0:", "op 0 (dispatch)", "resource 'color'", "layer range [3, 5) is out of bounds (it has 4)"}},
+      {"zero_width.json", {"/resources/0/width:", "resource 'color'", "0 is out of range [1, 65536]"}},
+      {"uses_not_array.json", {"/ops/0/uses:", "op 0 (draw)", "expected an array, found object"}},
+      // Frame graphs (docs/graph-format.md).
+      {"graph_cycle.json", {"pass 'p1'", "dependency cycle 'p1' -> 'p2' -> 'p1'", "resource 'a'"}},
+      {"graph_unknown_resource.json",
+       {"/passes/0/uses/0/resource:", "pass 'lighting'", "resource 'gbuffer'", "unknown resource"}},
+      {"graph_culled_output.json", {"output 'b'", "no pass writes it", "culled"}},
+      {"graph_duplicate_pass.json", {"/passes/1/name:", "pass 'blur' declared twice"}},
+      {"graph_transient_read_before_write.json",
+       {"pass 'p'", "resource 't'", "transient resource read before any pass writes it"}},
+      {"graph_unknown_pass_in_after.json", {"/passes/0/after/0:", "pass 'p'", "unknown pass 'shadow'"}},
+      {"graph_huge_count.json", {"/resources/0/count:", "resource 'emitters'", "2147483647 is outside [1, 4096]"}},
+      // API-level traces (docs/trace-format.md).
+      {"trace_unknown_resource.json", {"lists[0].commands[0].use.resource:", "unknown resource 'lightz'"}, kTrace},
+      {"trace_unknown_state.json",
+       {"barrier[0].after:", "unknown D3D12_RESOURCE_STATES 'SHADER_RESOURCE'"}, kTrace},
+      {"trace_subresource_out_of_range.json",
+       {"use.subresource:", "subresource 4 out of range for resource 'tex' (4 subresources)"}, kTrace},
+      {"trace_range_past_end.json", {"use.range.mips:", "out of range for resource 'img' (4 mips)"}, kTrace},
+      {"trace_duplicate_list.json", {"lists[1].name:", "duplicate list 'L'"}, kTrace},
+      {"trace_unknown_list.json", {"submissions[0].lists[1]:", "unknown list 'M'"}, kTrace},
+      {"trace_truncated.json", {"malformed JSON", "unexpected end of input"}, kTrace},
+      {"trace_huge_mips.json", {"resources[0]:", "too many subresources"}, kTrace},
   };
   return cases;
 }
@@ -72,16 +109,43 @@ void expect_one_error_line(const RunResult& r, const std::vector<std::string>& f
 
 class BadInput : public ::testing::TestWithParam<BadCase> {};
 
+// The command lines a case runs: every API for compile, both formats for validate.
+std::vector<std::string> command_lines(const BadCase& c, const std::string& path) {
+  if (c.command == Command::validate) return {"validate " + path, "validate " + path + " --format json"};
+  std::vector<std::string> lines;
+  for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) lines.push_back("compile " + path + " --api " + api);
+  return lines;
+}
+
 TEST_P(BadInput, ExitsWithCodeTwoAndOneNamedErrorLine) {
   const BadCase& c = GetParam();
   const std::string path = std::string("tests/cli/bad/") + c.file;
-  for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
-    SCOPED_TRACE(api);
-    const RunResult r = run_baton("compile " + path + " --api " + api);
+  for (const std::string& line : command_lines(c, path)) {
+    SCOPED_TRACE(line);
+    const RunResult r = run_baton(line);
     std::vector<std::string> fragments = c.fragments;
     fragments.push_back("baton: error: " + path + ":");
     expect_one_error_line(r, fragments);
   }
+}
+
+TEST_P(BadInput, LeavesNoPartialOutputFile) {
+  const BadCase& c = GetParam();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("baton_bad_output_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = std::string(BATON_SOURCE_DIR) + "/tests/cli/bad/" + c.file;
+  const std::string line = command_lines(c, "'" + path + "'").front();
+  const std::string cmd = "cd '" + dir.string() + "' && '" BATON_CLI "' " + line + " >out.txt 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal: " << line;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << line;
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"out.txt"}) << "files left behind by: " << line;
+  EXPECT_EQ(fs::file_size(dir / "out.txt"), 0u) << "partial output from: " << line;
+  fs::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, BadInput, ::testing::ValuesIn(bad_cases()),
@@ -98,7 +162,7 @@ TEST(BadInputFiles, EveryFileHasACaseAndEveryCaseAFile) {
     files.insert(e.path().filename().string());
   for (const BadCase& c : bad_cases()) cases.insert(c.file);
   EXPECT_EQ(files, cases);
-  EXPECT_GE(cases.size(), 15u);
+  EXPECT_GE(cases.size(), 30u);
 }
 
 TEST(BadUsage, MissingFileIsOneLine) {

@@ -1,6 +1,7 @@
 // `baton compile FILE [--api d3d12|d3d12-legacy|vulkan] [--format text|json]`
 // FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
-// take `--dump PHASE`, `--order program|random --seed N` and `--no-aliasing`.
+// take `--dump PHASE`, `--order program|random --seed N` and `--no-aliasing`. `--dot` prints Graphviz
+// of passes, resources and barriers instead (src/view/dot.cpp).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "baton/graph.hpp"
+#include "baton/view.hpp"
 
 #include "commands.hpp"
 #include "output.hpp"
@@ -26,6 +28,7 @@ struct CompileOptions {
   std::string order = "program";
   uint64_t seed = 1;
   bool no_aliasing = false;
+  bool dot = false;
 };
 
 // The same checks and messages as load_recording_file, for a file that may be a recording or a graph.
@@ -82,6 +85,21 @@ int run_compile(const CompileOptions& o) {
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
+  if (o.dot) {
+    if (!o.dump.empty()) return report_error("--dot and --dump cannot be combined");
+    std::string out;
+    bool findings = false;
+    try {
+      const view::Frame frame = view::build_frame(text, o.file == "-" ? "<stdin>" : o.file);
+      if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(o.file + ": " + e);
+      out = view::render_dot(frame, *api);
+      findings = !frame.findings.empty();
+    } catch (const std::exception& e) {
+      return report_error(e.what());
+    }
+    write_stdout(out);
+    return findings ? 1 : 0;
+  }
   if (looks_like_graph(text)) return run_graph(o, *api, text);
   if (!o.dump.empty()) return report_error(o.file + ": --dump applies to frame graphs only (this is a recording)");
   Recording rec;
@@ -117,6 +135,7 @@ void register_compile(CLI::App& app, int& exit_code) {
   sub->add_option("--order", opts->order, "Graphs: schedule order (default program)")
       ->check(CLI::IsMember({"program", "random"}));
   sub->add_option("--seed", opts->seed, "Graphs: seed of --order random");
+  sub->add_flag("--dot", opts->dot, "Print Graphviz (dot) of passes, resources and barriers for --api");
   sub->add_flag("--no-aliasing", opts->no_aliasing, "Graphs: give every transient resource its own memory");
   sub->callback([opts, &exit_code] { exit_code = run_compile(*opts); });
 }

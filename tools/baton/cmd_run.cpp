@@ -1,4 +1,5 @@
 // `baton run [FILE|demo] [--device lavapipe|gpu|d3d12] [--format text|json]`: executes a recording
+// (or a frame graph, compiled first; Vulkan devices only)
 // with Baton's Vulkan barriers on a real device (or, with d3d12, Baton's legacy D3D12 barriers
 // through vkd3d on lavapipe) under the Khronos validation layer, after the canary has shown the
 // layer is live, and checks the data against the reference model.
@@ -6,11 +7,15 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <iterator>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "baton/exec_vulkan.hpp"
+#include "baton/graph_recording.hpp"
 #include "baton/lower_vulkan.hpp"
 #ifdef BATON_HAVE_D3D12_EXEC
 #include "baton/exec_d3d12.hpp"
@@ -27,11 +32,50 @@ struct RunCliOptions {
   std::string format = "text";
 };
 
-Recording load_for_run(const std::string& file) {
-  if (file == "demo") return demo_recording();
-  if (file != "-") return load_recording_file(file);
-  const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  return load_recording(text, "<stdin>");
+// What `baton run` executes: a recording (planned here, every resource untouched at the start), or
+// a frame graph compiled by the graph compiler, which brings its own plan and starts its
+// non-transient resources at rest (history_in).
+struct RunInput {
+  Recording rec;
+  bool graph = false;
+  History history_in;                   // graphs: per resource, touched = starts at rest
+  std::vector<CompiledGroup> compiled;  // graphs: the plan
+};
+
+RunInput load_for_run(const std::string& file) {
+  RunInput in;
+  if (file == "demo") {
+    in.rec = demo_recording();
+    return in;
+  }
+  std::string text;
+  if (file == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec) || std::filesystem::file_size(file, ec) > (uint64_t{256} << 20)) {
+      in.rec = load_recording_file(file);  // throws the loader's own one-line error
+      return in;
+    }
+    std::ifstream f(file, std::ios::binary);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    text = ss.str();
+  }
+  const std::string source = file == "-" ? "<stdin>" : file;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !graph::is_graph_json(j)) {
+    in.rec = load_recording(text, source);
+    return in;
+  }
+  const graph::Graph g = graph::load_graph(j, source);
+  graph::GraphCompileResult r = graph::compile_graph(g);
+  if (!r.findings.empty()) throw Error(source + ": graph check failed: " + r.findings.front());
+  in.graph = true;
+  in.history_in = r.trans.history_in;
+  in.compiled = std::move(r.trans.compiled);
+  in.rec = graph::recording_from(std::move(r.trans));
+  return in;
 }
 
 std::string text_report(const std::string& device, const exec::CanaryResult& canary,
@@ -162,30 +206,37 @@ int run_d3d12_cli(const RunCliOptions& o, const Recording& rec) {
 int run_run(const RunCliOptions& o) {
   if (o.device == "d3d12") {
 #ifdef BATON_HAVE_D3D12_EXEC
-    Recording rec;
+    RunInput in;
     try {
-      rec = load_for_run(o.file);
+      in = load_for_run(o.file);
     } catch (const std::exception& e) {
       return report_error(e.what());
     }
-    return run_d3d12_cli(o, rec);
+    if (in.graph)
+      return report_error(o.file + ": --device d3d12 runs recordings only; run frame graphs on lavapipe or gpu");
+    return run_d3d12_cli(o, in.rec);
 #else
     return report_error("--device d3d12: this baton was built without the D3D12 executor (libvkd3d-dev missing)");
 #endif
   }
   const std::optional<exec::DeviceKind> device = exec::parse_device_kind(o.device);
   if (!device) return report_error("unknown --device '" + o.device + "' (expected lavapipe or gpu)");
-  Recording rec;
+  RunInput in;
   try {
-    rec = load_for_run(o.file);
+    in = load_for_run(o.file);
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
+  const Recording& rec = in.rec;
   exec::ExecPlan plan;
   try {
     exec::check_executable(rec);  // before the device: a use the executor cannot run is bad input
-    const CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
-    plan = exec::to_exec_plan(lower_vulkan(rec.resources, compiled.groups));
+    if (in.graph) {
+      plan = exec::to_exec_plan(lower_vulkan(rec.resources, in.compiled));
+    } else {
+      const CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+      plan = exec::to_exec_plan(lower_vulkan(rec.resources, compiled.groups));
+    }
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());
   }
@@ -199,7 +250,9 @@ int run_run(const RunCliOptions& o) {
               << " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE\n";
     return 1;
   }
-  const exec::RunReport report = exec::run(ctx, rec, plan);
+  exec::RunOptions run_options;
+  run_options.sync_queue_switches = in.graph;  // a graph's compute groups hand off through the schedule's waits
+  const exec::RunReport report = exec::run(ctx, rec, in.history_in, plan, run_options);
   const std::string name = ctx.device_name();
   write_stdout(o.format == "json" ? json_report(name, canary, report).dump(2) + "\n"
                                   : text_report(name, canary, report));
@@ -212,8 +265,8 @@ void register_run(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<RunCliOptions>();
   CLI::App* sub = app.add_subcommand(
       "run",
-      "Execute a recording with Baton's Vulkan barriers under the validation layer and check the data");
-  sub->add_option("file", opts->file, "Recording file, - for stdin, or demo (default)");
+      "Execute a recording or frame graph with Baton's Vulkan barriers under the validation layer and check the data");
+  sub->add_option("file", opts->file, "Recording or frame-graph file, - for stdin, or demo (default)");
   sub->add_option("--device", opts->device,
                   "lavapipe (default), gpu (the first non-CPU device) or d3d12 (legacy D3D12 barriers through vkd3d "
                   "on lavapipe; copies, clears and discards only)")

@@ -13,8 +13,11 @@ void register_compile(CLI::App& app, int& exit_code);
 int run_demo();
 // `baton demo [--recording]`: the demo (like no arguments), or the demo frame as a JSON recording.
 void register_demo(CLI::App& app, int& exit_code);
+// `baton view FILE -o frame.html [--api ...]`: the frame as one self-contained HTML page.
+void register_view(CLI::App& app, int& exit_code);
 #ifdef BATON_HAVE_VALIDATE
-void register_validate(CLI::App& app, int& exit_code);  // baton validate / emit-trace / triage
+void register_validate(CLI::App& app, int& exit_code);  // baton validate / emit-trace
+void register_triage(CLI::App& app, int& exit_code);    // baton triage
 #endif
 #ifdef BATON_HAVE_VULKAN_EXEC
 void register_run(CLI::App& app, int& exit_code);  // baton run

@@ -16,8 +16,10 @@ int main(int argc, char** argv) {
     int exit_code = 0;
     register_compile(app, exit_code);
     register_demo(app, exit_code);
+    register_view(app, exit_code);
 #ifdef BATON_HAVE_VALIDATE
     register_validate(app, exit_code);
+    register_triage(app, exit_code);
 #endif
 #ifdef BATON_HAVE_VULKAN_EXEC
     register_run(app, exit_code);

@@ -1,0 +1,403 @@
+// The benchmark report (scripts/bench-report.sh): every figure measured in this one run and written
+// as Markdown and JSON.
+//
+//   bench_report [OUT_DIR]   -> OUT_DIR/bench-report.md, OUT_DIR/bench-report.json (default: build)
+//
+// 1. Compile throughput (plan + compile of every group, one core): ns per use and the scaling
+//    T(10N)/T(N) on three workloads: "chain" (dispatch i writes r_i, reads r_{i-1}, r_{i-2}),
+//    "deferred" (the built-in deferred-renderer frame replicated over N/20 frames) and "random"
+//    (seeded draws and dispatches over textures with mips and layers, random mip ranges).
+// 2. Barriers: Baton's per-subresource transitions against the brute-force minimum and its barrier
+//    structs and calls against the naive tracker (report_baselines.hpp); the reference model of
+//    tests/plan (reference_model.hpp) replays each plan and counts missing barriers.
+// 3. API calls and barriers per frame for each backend (the deferred frame as a recording, and
+//    examples/deferred.json as a frame graph).
+// 4. Transient memory of examples/deferred.json against the lower bound (the most bytes live at once).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "baton/graph.hpp"
+#include "baton/lower.hpp"
+#include "baton/plan.hpp"
+#include "baton/recording.hpp"
+#include "reference_model.hpp"
+#include "report_baselines.hpp"
+
+namespace {
+
+using namespace baton;
+using json = nlohmann::ordered_json;
+
+struct Workload {
+  std::string name;
+  size_t n = 0;  // the size parameter (operations)
+  ResourceTable rt;
+  std::vector<std::unique_ptr<CommandList>> lists;
+  std::vector<std::unique_ptr<CommandListGroup>> groups;
+  std::vector<const CommandListGroup*> ptrs;
+  size_t uses = 0, ops = 0;
+
+  // Closes the lists not yet in a group into one direct group, then counts.
+  void finish() {
+    std::unique_ptr<CommandListGroup> g;
+    for (auto& l : lists) {
+      if (l->group()) continue;
+      l->close();
+      if (!g) g = std::make_unique<CommandListGroup>(name, Queue::direct);
+      g->add(*l);
+    }
+    if (g) groups.push_back(std::move(g));
+    for (auto& x : groups) ptrs.push_back(x.get());
+    for (auto& l : lists) {
+      ops += l->ops().size();
+      for (const Operation& o : l->ops()) uses += o.uses.size();
+    }
+  }
+};
+
+std::unique_ptr<Workload> chain(size_t n) {
+  auto w = std::make_unique<Workload>();
+  w->name = "chain";
+  w->n = n;
+  const uint32_t sizes[] = {256, 512, 1024};
+  for (size_t i = 0; i < n; ++i) {
+    ResourceDesc d;
+    d.name = "r" + std::to_string(i);
+    d.width = d.height = sizes[i % 3];
+    d.usage = bit(Access::unordered_access) | bit(Access::shader_resource);
+    w->rt.add(d);
+  }
+  ResourceDesc sc;
+  sc.name = "swapchain";
+  sc.usage = bit(Access::render_target);
+  sc.swapchain = true;
+  const ResourceId swap = w->rt.add(sc);
+  w->lists.push_back(std::make_unique<CommandList>("chain", Queue::direct));
+  CommandList& l = *w->lists.back();
+  const Stages cs = stages(Stage::compute);
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<Use> uses{{static_cast<ResourceId>(i), Access::unordered_access, cs, {}}};
+    if (i >= 1) uses.push_back({static_cast<ResourceId>(i - 1), Access::shader_resource, cs, {}});
+    if (i >= 2) uses.push_back({static_cast<ResourceId>(i - 2), Access::shader_resource, cs, {}});
+    l.request_break();
+    l.record(OpKind::dispatch, uses);
+  }
+  const Use draw[] = {{static_cast<ResourceId>(n - 1), Access::shader_resource, stages(Stage::pixel), {}},
+                      {swap, Access::render_target, kNoStages, {}}};
+  l.request_break();
+  l.record(OpKind::draw, draw);
+  w->finish();
+  return w;
+}
+
+std::unique_ptr<Workload> random_workload(size_t n) {
+  auto w = std::make_unique<Workload>();
+  w->name = "random";
+  w->n = n;
+  std::mt19937 rng(static_cast<uint32_t>(n));
+  const size_t resources = std::max<size_t>(8, n / 8);
+  for (size_t i = 0; i < resources; ++i) {
+    ResourceDesc d;
+    d.name = "t" + std::to_string(i);
+    d.width = d.height = 512;
+    d.mips = 1 + static_cast<uint32_t>(rng() % 4);
+    d.layers = 1 + static_cast<uint32_t>(rng() % 2);
+    d.usage = bit(Access::render_target) | bit(Access::shader_resource) | bit(Access::unordered_access);
+    w->rt.add(d);
+  }
+  const size_t lists = std::max<size_t>(1, n / 1000);
+  for (size_t li = 0; li < lists; ++li)
+    w->lists.push_back(std::make_unique<CommandList>("l" + std::to_string(li), Queue::direct));
+  for (size_t i = 0; i < n; ++i) {
+    CommandList& l = *w->lists[i * lists / n];  // contiguous runs of operations per list
+    const bool draw = rng() % 2 == 0;
+    std::vector<Use> uses;
+    std::vector<ResourceId> picked;
+    for (int k = 0; k < 3; ++k) {
+      const auto r = static_cast<ResourceId>(rng() % resources);
+      if (std::find(picked.begin(), picked.end(), r) != picked.end()) continue;
+      picked.push_back(r);
+      const uint32_t m = static_cast<uint32_t>(rng() % w->rt[r].mips);
+      const SubresourceRange range{m, 1, 0, kAll, 0, kAll};
+      if (k == 0)
+        uses.push_back(draw ? Use{r, Access::render_target, kNoStages, range}
+                            : Use{r, Access::unordered_access, stages(Stage::compute), range});
+      else
+        uses.push_back({r, Access::shader_resource, draw ? stages(Stage::pixel) : stages(Stage::compute), range});
+    }
+    l.request_break();
+    l.record(draw ? OpKind::draw : OpKind::dispatch, uses);
+  }
+  w->finish();
+  return w;
+}
+
+// The built-in deferred frame (demo_recording) replicated over `frames` frames: each frame's groups
+// and lists copied with their operations, in order.
+std::unique_ptr<Workload> deferred(size_t frames) {
+  const Recording demo = demo_recording();
+  auto w = std::make_unique<Workload>();
+  w->name = "deferred";
+  w->rt = demo.resources;
+  for (size_t f = 0; f < frames; ++f)
+    for (const auto& g : demo.groups) {
+      auto ng = std::make_unique<CommandListGroup>(fmt::format("{}#{}", g->name(), f), g->queue());
+      for (const CommandList* l : g->lists()) {
+        w->lists.push_back(std::make_unique<CommandList>(fmt::format("{}#{}", l->name(), f), l->queue()));
+        CommandList& nl = *w->lists.back();
+        for (const EntryState& e : l->entry_states()) nl.declare_entry(e.resource, e.access, e.stages);
+        for (const Operation& o : l->ops()) nl.append_operation(o);
+        nl.close();
+        ng->add(nl);
+      }
+      w->groups.push_back(std::move(ng));
+    }
+  w->finish();
+  w->n = w->ops;
+  return w;
+}
+
+std::vector<CompiledGroup> compile_groups(const Workload& w) {
+  const Plan p = plan(w.rt, w.ptrs, fresh_history(w.rt));
+  std::vector<CompiledGroup> out;
+  out.reserve(w.ptrs.size());
+  for (size_t i = 0; i < w.ptrs.size(); ++i) out.push_back(compile(w.rt, *w.ptrs[i], p.groups[i]));
+  return out;
+}
+
+// CPU time of this thread in nanoseconds: on a shared machine, wall time also counts the time other
+// processes held the core, which would make the scaling ratios meaningless.
+double thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+double median(std::vector<double> runs) {
+  std::nth_element(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(runs.size() / 2), runs.end());
+  return runs[runs.size() / 2];
+}
+
+// Median CPU time of repeated plan + compile runs (at least 5 runs and 0.3 s of CPU).
+double time_compile_ns(const Workload& w) {
+  std::vector<double> runs;
+  double total = 0;
+  while (runs.size() < 5 || (total < 3e8 && runs.size() < 1000)) {
+    const double t0 = thread_cpu_ns();
+    std::vector<CompiledGroup> c = compile_groups(w);
+    const double t1 = thread_cpu_ns();
+    if (c.size() != w.ptrs.size()) throw Error("compile lost a group");
+    runs.push_back(t1 - t0);
+    total += t1 - t0;
+  }
+  return median(std::move(runs));
+}
+
+double ratio(double a, double b) { return b == 0 ? 0.0 : a / b; }
+
+struct Barriers {
+  uint64_t structs = 0, calls = 0, transitions = 0, globals = 0;
+  std::map<std::string, uint64_t> by_reason;  // transitions per Reason
+};
+
+Barriers count_baton(const std::vector<CompiledGroup>& c) {
+  Barriers b;
+  for (const CompiledGroup& g : c)
+    for (const CompiledList& l : g.lists) {
+      b.structs += l.barriers.size();
+      b.calls += l.points.size();
+      for (const Barrier& x : l.barriers) {
+        if (x.resource == kGlobalResource)
+          ++b.globals;
+        else {
+          b.transitions += x.box.volume();
+          b.by_reason[std::string(to_string(x.reason))] += x.box.volume();
+        }
+      }
+    }
+  return b;
+}
+
+json api_counts(const Workload& w, const std::vector<CompiledGroup>& c) {
+  json out = json::object();
+  for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) {
+    size_t barriers = 0, calls = 0;
+    for (const LoweredGroup& g : lower(api, w.rt, c)) {
+      barriers += g.barrier_count();
+      calls += g.call_count();
+    }
+    out[std::string(to_string(api))] = {{"barriers", barriers}, {"calls", calls}};
+  }
+  return out;
+}
+
+std::string fmt_ratio(double r) { return fmt::format("{:.2f}", r); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  const fs::path out_dir = argc > 1 ? fs::path(argv[1]) : fs::path("build");
+  fs::create_directories(out_dir);
+  json report;
+  std::string md = "# Baton benchmark report\n\nEvery figure below was measured in one run of `bench_report` "
+                   "(scripts/bench-report.sh); ratios are computed from the same run.\n\n";
+
+  // 1. Throughput and scaling.
+  struct Family {
+    const char* name;
+    std::unique_ptr<Workload> (*make)(size_t);
+    std::vector<size_t> sizes;
+  };
+  const Family families[] = {{"chain", chain, {1000, 10000, 100000}},
+                             {"deferred", deferred, {10, 100, 1000}},  // frames of ~20 operations
+                             {"random", random_workload, {1000, 10000, 100000}}};
+  md += "## Compile throughput (plan + compile, one core, median CPU time)\n\n| workload | ops | uses | median time | ns/use | "
+        "T(10N)/T(N) |\n|---|---:|---:|---:|---:|---:|\n";
+  json throughput = json::array();
+  for (const Family& f : families) {
+    double prev = 0;
+    for (size_t n : f.sizes) {
+      const auto w = f.make(n);
+      const double ns = time_compile_ns(*w);
+      const double scaling = prev > 0 ? ns / prev : 0.0;
+      throughput.push_back({{"workload", f.name},
+                            {"ops", w->ops},
+                            {"uses", w->uses},
+                            {"ns", ns},
+                            {"ns_per_use", ns / static_cast<double>(w->uses)},
+                            {"scaling_vs_previous", prev > 0 ? json(scaling) : json(nullptr)}});
+      md += fmt::format("| {} | {} | {} | {:.3f} ms | {:.1f} | {} |\n", f.name, w->ops, w->uses, ns / 1e6,
+                        ns / static_cast<double>(w->uses), prev > 0 ? fmt_ratio(scaling) : "-");
+      prev = ns;
+    }
+  }
+  report["throughput"] = throughput;
+
+  // 2. Barrier counts against the minimum and the naive tracker.
+  md += "\n## Barriers against the brute-force minimum and a naive tracker\n\n"
+        "*transitions* are per subresource (one barrier over a range of k subresources counts k). "
+        "*minimum*: transitions a brute-force per-subresource model requires (a hazard or a layout "
+        "change, restores to rest at group ends). *missing*: violations the reference model of "
+        "tests/plan finds when replaying Baton's plan (must be 0). *naive*: a barrier after every "
+        "write, per-use transitions, every resource restored after every list.\n\n"
+        "| workload | ops | minimum | Baton | Baton/min | missing | Baton barriers | naive barriers | "
+        "naive/Baton | Baton calls | naive calls | naive/Baton calls |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  json barrier_rows = json::array();
+  std::vector<std::unique_ptr<Workload>> counted;
+  counted.push_back(chain(1000));
+  counted.push_back(deferred(1));
+  counted.push_back(deferred(10));
+  counted.push_back(random_workload(1000));
+  counted.push_back(random_workload(10000));
+  for (const auto& w : counted) {
+    const std::vector<CompiledGroup> c = compile_groups(*w);
+    const Barriers b = count_baton(c);
+    const bench::MinimumCount min = bench::minimum_transitions(w->rt, w->ptrs);
+    const bench::NaiveCount naive = bench::naive_tracker(w->rt, w->ptrs);
+    test::ModelOptions mo;
+    mo.max_violations = 1000000;
+    const size_t missing = test::check_plan(w->rt, w->ptrs, c, mo).size();
+    const std::string label = w->name == "deferred" ? fmt::format("deferred x{}", w->groups.size() / 2)
+                                                    : fmt::format("{} N={}", w->name, w->n);
+    barrier_rows.push_back({{"workload", label},
+                            {"ops", w->ops},
+                            {"minimum_transitions", min.transitions},
+                            {"minimum_restores", min.restores},
+                            {"baton_transitions", b.transitions},
+                            {"baton_global_barriers", b.globals},
+                            {"baton_transitions_by_reason", b.by_reason},
+                            {"baton_over_minimum", ratio(static_cast<double>(b.transitions), static_cast<double>(min.transitions))},
+                            {"missing", missing},
+                            {"baton_barriers", b.structs},
+                            {"baton_calls", b.calls},
+                            {"naive_barriers", naive.barriers},
+                            {"naive_calls", naive.calls},
+                            {"naive_over_baton_barriers", ratio(static_cast<double>(naive.barriers), static_cast<double>(b.structs))},
+                            {"naive_over_baton_calls", ratio(static_cast<double>(naive.calls), static_cast<double>(b.calls))},
+                            {"api", api_counts(*w, c)}});
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", label, w->ops, min.transitions,
+                      b.transitions, fmt_ratio(ratio(static_cast<double>(b.transitions), static_cast<double>(min.transitions))),
+                      missing, b.structs, naive.barriers,
+                      fmt_ratio(ratio(static_cast<double>(naive.barriers), static_cast<double>(b.structs))), b.calls,
+                      naive.calls, fmt_ratio(ratio(static_cast<double>(naive.calls), static_cast<double>(b.calls))));
+  }
+  report["barriers"] = barrier_rows;
+
+  // 3. API calls per frame, per backend.
+  md += "\n## API barrier calls and barriers per frame\n\n| frame | backend | barriers | calls |\n|---|---|---:|---:|\n";
+  json per_frame = json::object();
+  {
+    const json& demo_api = barrier_rows[1]["api"];
+    for (const auto& [api, v] : demo_api.items())
+      md += fmt::format("| deferred recording (demo) | {} | {} | {} |\n", api, v["barriers"].get<size_t>(),
+                        v["calls"].get<size_t>());
+    per_frame["deferred_recording"] = demo_api;
+  }
+  const std::string graph_file = std::string(BATON_SOURCE_DIR) + "/examples/deferred.json";
+  const graph::Graph g = graph::load_graph_file(graph_file);
+  const graph::GraphCompileResult gr = graph::compile_graph(g);
+  const graph::Numbers num = graph::numbers(g, gr);
+  {
+    json apis = json::object();
+    for (const auto& a : num.apis) {
+      apis[std::string(to_string(a.api))] = {{"barriers", a.barriers}, {"calls", a.calls}};
+      md += fmt::format("| examples/deferred.json (graph) | {} | {} | {} |\n", to_string(a.api), a.barriers, a.calls);
+    }
+    per_frame["deferred_graph"] = apis;
+  }
+  report["per_frame"] = per_frame;
+
+  // Graph compile time for the same file (every phase, checks included).
+  {
+    std::vector<double> runs;
+    for (int i = 0; i < 51; ++i) {
+      const double t0 = thread_cpu_ns();
+      const graph::GraphCompileResult r = graph::compile_graph(g);
+      runs.push_back(thread_cpu_ns() - t0);
+      if (r.trans.groups.empty()) throw Error("graph compiled to nothing");
+    }
+    const double ns = median(std::move(runs));
+    size_t uses = 0;
+    for (const graph::Pass& p : g.passes) uses += p.uses.size();
+    report["graph_compile"] = {{"file", "examples/deferred.json"}, {"passes", g.passes.size()}, {"uses", uses},
+                               {"ns", ns}, {"ns_per_use", ns / static_cast<double>(uses)}};
+    md += fmt::format("\nFrame graph examples/deferred.json: {} passes, {} uses, all phases in {:.1f} us of CPU "
+                      "({:.0f} ns/use, median of 51).\n",
+                      g.passes.size(), uses, ns / 1e3, ns / static_cast<double>(uses));
+  }
+
+  // 4. Transient memory.
+  const double mib = 1024.0 * 1024.0;
+  report["transient_memory"] = {{"file", "examples/deferred.json"},
+                                {"unaliased_bytes", num.transient_unaliased},
+                                {"aliased_bytes", num.transient_aliased},
+                                {"lower_bound_bytes", num.lower_bound},
+                                {"aliased_over_lower_bound", ratio(static_cast<double>(num.transient_aliased), static_cast<double>(num.lower_bound))},
+                                {"unaliased_over_lower_bound", ratio(static_cast<double>(num.transient_unaliased), static_cast<double>(num.lower_bound))}};
+  md += fmt::format("\n## Transient memory (examples/deferred.json)\n\n| | MiB | / lower bound |\n|---|---:|---:|\n"
+                    "| lower bound (most bytes live at once) | {:.2f} | 1.00 |\n| aliased heap | {:.2f} | {} |\n"
+                    "| every transient in its own memory | {:.2f} | {} |\n",
+                    static_cast<double>(num.lower_bound) / mib, static_cast<double>(num.transient_aliased) / mib,
+                    fmt_ratio(ratio(static_cast<double>(num.transient_aliased), static_cast<double>(num.lower_bound))),
+                    static_cast<double>(num.transient_unaliased) / mib,
+                    fmt_ratio(ratio(static_cast<double>(num.transient_unaliased), static_cast<double>(num.lower_bound))));
+
+  std::ofstream(out_dir / "bench-report.json") << report.dump(2) << "\n";
+  std::ofstream(out_dir / "bench-report.md") << md;
+  std::fwrite(md.data(), 1, md.size(), stdout);
+  std::printf("\nwritten: %s, %s\n", (out_dir / "bench-report.md").c_str(), (out_dir / "bench-report.json").c_str());
+  return 0;
+}

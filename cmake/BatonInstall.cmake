@@ -1,0 +1,33 @@
+# `cmake --install` gives a CMake package usable with find_package(baton) (docs/integration.md):
+# the static libraries, the public headers, and batonConfig.cmake / batonTargets.cmake. Exported
+# names drop the prefix: baton::core, baton::plan, baton::baton, baton::graph, baton::validate.
+# The executors (Vulkan, vkd3d) are not part of the package: they are the project's test rigs.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(baton_installed baton_warnings baton_core baton_plan baton)
+foreach(optional baton_graph baton_validate)
+  if(TARGET ${optional})
+    list(APPEND baton_installed ${optional})
+  endif()
+endforeach()
+foreach(t ${baton_installed})
+  string(REGEX REPLACE "^baton_" "" export_name ${t})
+  set_target_properties(${t} PROPERTIES EXPORT_NAME ${export_name})
+endforeach()
+
+# baton_warnings travels only because the static libraries name it privately ($<LINK_ONLY:...>);
+# it adds no flags to a consumer.
+install(TARGETS ${baton_installed} EXPORT batonTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/baton DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.hpp")
+install(EXPORT batonTargets NAMESPACE baton:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/baton)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/batonConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/batonConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/baton)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/batonConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/batonConfig.cmake ${PROJECT_BINARY_DIR}/batonConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/baton)

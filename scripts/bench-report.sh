@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds and runs the benchmark report (bench/bench_report.cpp): compile throughput and scaling,
+# barriers against a brute-force minimum and a naive tracker, API calls per frame, transient
+# memory against the lower bound, all measured in one run. Writes build/bench-report.md and
+# build/bench-report.json (docs/benchmarks.md explains the figures).
+#
+#   scripts/bench-report.sh            # the `default` preset (build/default)
+#   BATON_BUILD_DIR=build/x scripts/bench-report.sh   # another build folder, same flags
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build="${BATON_BUILD_DIR:-build/default}"
+if [ "$build" = "build/default" ]; then
+  cmake --preset default >/dev/null
+else
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
+fi
+cmake --build "$build" --target bench_report -j "$(nproc 2>/dev/null || echo 2)"
+"$build/bench/bench_report" build

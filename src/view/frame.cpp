@@ -1,0 +1,195 @@
+// Builds the frame model of `baton view` and `baton compile --dot` from a recording or a frame
+// graph: compile once, lower for every API, and keep what a picture needs (slots, lanes, uses,
+// waits, barriers with their reasons, the transient heap).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "baton/graph.hpp"
+#include "baton/recording.hpp"
+#include "baton/view.hpp"
+#include "names.hpp"
+
+namespace baton::view {
+namespace {
+
+// Resources of a frame, plus one "(global)" lane that appears only when a full barrier exists.
+struct ResourceLanes {
+  std::vector<ResourceInfo>* out;
+  uint32_t global = kGlobalResource;
+  uint32_t lane(ResourceId r) {
+    if (r != kGlobalResource) return r;
+    if (global == kGlobalResource) {
+      global = static_cast<uint32_t>(out->size());
+      out->push_back({"(global)", false, false});
+    }
+    return global;
+  }
+};
+
+// The uses of one list, merged per resource (a resource written by any operation counts as written).
+void add_uses(Frame& f, uint32_t pass, const CommandList& list) {
+  std::unordered_map<ResourceId, size_t> at;
+  for (const Operation& op : list.ops())
+    for (const baton::Use& u : op.uses) {
+      const auto [it, fresh] = at.emplace(u.resource, f.uses.size());
+      if (fresh)
+        f.uses.push_back({pass, u.resource, is_write(u.access)});
+      else
+        f.uses[it->second].write |= is_write(u.access);
+    }
+}
+
+// Lowers for every API; one that cannot express the frame keeps its message. `pass_of[g][l]` is
+// the frame pass of list l in group g.
+void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGroup> compiled,
+               const std::vector<std::vector<uint32_t>>& pass_of, const StageFn& on_stage) {
+  ResourceLanes lanes{&f.resources};
+  for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) {
+    Lowering& low = f.lowerings[static_cast<size_t>(api)];
+    low.api = api;
+    if (on_stage) on_stage("lower " + std::string(to_string(api)));
+    std::vector<LoweredGroup> lowered;
+    try {
+      lowered = lower(api, table, compiled);
+    } catch (const std::exception& e) {
+      low.error = e.what();
+      continue;
+    }
+    for (size_t gi = 0; gi < lowered.size(); ++gi) {
+      low.issued += lowered[gi].barrier_count();
+      low.calls += lowered[gi].call_count();
+      for (size_t li = 0; li < lowered[gi].lists.size(); ++li)
+        for (const LoweredPoint& p : lowered[gi].lists[li].points)
+          for (const LoweredBarrier& b : p.barriers)
+            low.barriers.push_back({pass_of[gi][li], p.op, p.where, lanes.lane(b.resource), b.range, b.before,
+                                    b.after, b.reason, b.note, b.omitted, b.omitted_why});
+    }
+  }
+}
+
+Frame from_recording(std::string_view text, std::string_view source, const StageFn& on_stage) {
+  if (on_stage) on_stage("compile");
+  Recording rec = load_recording(text, source);
+  Frame f;
+  f.source = std::string(source);
+  for (const ResourceDesc& d : rec.resources.all())
+    f.resources.push_back({d.name, d.type == ResourceType::buffer, d.placed});
+  std::vector<std::vector<uint32_t>> pass_of;
+  for (const auto& g : rec.groups) {
+    pass_of.emplace_back();
+    for (const CommandList* l : g->lists()) {
+      const auto p = static_cast<uint32_t>(f.passes.size());
+      pass_of.back().push_back(p);
+      f.passes.push_back({l->name(), g->name(), l->queue(), p,
+                          std::max<uint32_t>(1, static_cast<uint32_t>(l->ops().size()))});
+      add_uses(f, p, *l);
+    }
+  }
+  std::vector<CompiledGroup> compiled;
+  try {
+    compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources)).groups;
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("{}: {}", source, e.what()));
+  }
+  lower_all(f, rec.resources, compiled, pass_of, on_stage);
+  return f;
+}
+
+Frame from_graph(std::string_view text, std::string_view source, const StageFn& on_stage) {
+  if (on_stage) on_stage("compile");
+  const graph::Graph g = graph::load_graph_text(text, source);
+  graph::GraphCompileResult r;
+  try {
+    r = graph::compile_graph(g);
+  } catch (const std::exception& e) {
+    const std::string m = e.what();
+    throw Error(m.rfind(source, 0) == 0 ? m : fmt::format("{}: {}", source, m));
+  }
+  const graph::Transitions& t = r.trans;
+  Frame f;
+  f.source = std::string(source);
+  f.graph = true;
+  for (ResourceId m = 0; m < t.table.size(); ++m)
+    f.resources.push_back({t.table[m].name, t.table[m].type == ResourceType::buffer, false});
+  for (size_t gr = 0; gr < g.resources.size(); ++gr)
+    if (g.resources[gr].transient)
+      for (uint32_t k = 0; k < g.resources[gr].count; ++k)
+        f.resources[t.first_member[gr] + k].transient = true;
+
+  std::vector<uint32_t> frame_pass(g.passes.size(), graph::kNone);
+  std::vector<std::vector<uint32_t>> pass_of;
+  for (size_t gi = 0; gi < t.info.size(); ++gi) {
+    pass_of.emplace_back();
+    for (size_t li = 0; li < t.info[gi].passes.size(); ++li) {
+      const uint32_t gp = t.info[gi].passes[li];
+      const auto p = static_cast<uint32_t>(f.passes.size());
+      pass_of.back().push_back(p);
+      if (gp != graph::kNone) frame_pass[gp] = p;
+      const std::string name = gp == graph::kNone ? "(frame end)" : g.passes[gp].name;
+      const uint32_t slot = gp == graph::kNone ? p : r.sched.serial_of[gp];
+      f.passes.push_back({name, t.groups[gi]->name(), t.info[gi].queue, slot, 1});
+      add_uses(f, p, *t.groups[gi]->lists()[li]);
+    }
+  }
+  for (const graph::Sync& y : r.sched.syncs)
+    if (frame_pass[y.signal] != graph::kNone && frame_pass[y.wait] != graph::kNone)
+      f.waits.push_back({frame_pass[y.signal], frame_pass[y.wait]});
+
+  for (const graph::Placement& pl : r.aliasing.placements) {
+    const graph::Lifetime& lt = r.lifetimes[pl.resource];
+    f.memory.blocks.push_back({g.resources[pl.resource].desc.name, pl.offset, pl.size, lt.first, lt.last});
+  }
+  for (const graph::AliasBarrier& b : r.aliasing.barriers) {
+    AliasMark m{frame_pass[b.pass], g.resources[b.resource].desc.name, {}};
+    for (uint32_t x : b.previous) m.previous.push_back(g.resources[x].desc.name);
+    if (m.pass != graph::kNone) f.memory.aliasing.push_back(std::move(m));
+  }
+  f.memory.heap_size = r.aliasing.heap_size;
+  f.memory.unaliased = r.aliasing.unaliased;
+  f.memory.lower_bound = r.aliasing.lower_bound;
+  for (const graph::Culled& c : r.culled.culled) f.culled.push_back(g.passes[c.pass].name + ": " + c.why);
+  f.findings = r.findings;
+  lower_all(f, t.table, t.compiled, pass_of, on_stage);
+  return f;
+}
+
+}  // namespace
+
+Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage) {
+  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  // Anything that is not a graph is read as a recording, whose loader reports syntax errors with
+  // their position.
+  if (!j.is_discarded() && graph::is_graph_json(j)) return from_graph(json_text, source, on_stage);
+  return from_recording(json_text, source, on_stage);
+}
+
+std::string_view rule_of(Reason r) {
+  // Indexed by Reason; each sentence names the invariant of DESIGN.md (or the API rule) it serves.
+  static constexpr std::array<std::string_view, 12> kRules = {
+      "invariant 2: SyncBefore NONE (Vulkan: srcStage NONE, oldLayout UNDEFINED) only on the first-ever "
+      "touch "
+      "since creation or aliasing",
+      "invariant 4: the list declared an entry state, so the group starts from it instead of the resting "
+      "layout",
+      "invariant 4: a group's first barrier on a resource leaves the resting layout the previous group left",
+      "invariant 5: lists of one group hand the resource directly to each other, never through the resting "
+      "layout",
+      "a change of use inside one list: the new access waits for the previous one",
+      "invariant 5: consecutive readers share one transition into the merged read state",
+      "unordered access after unordered access from a different operation must wait for it (UAV barrier)",
+      "the same write again from a different operation is ordered after the first",
+      "invariant 3: the first write of a placed render-target or depth texture carries the initializing "
+      "discard "
+      "over the whole resource",
+      "invariant 4: a group leaves every resource it does not hand on in its resting layout",
+      "invariant 4: the group leaves the resource in the entry state the next group declared",
+      "escape hatch: the recording asked for a full barrier (every stage, every access)",
+  };
+  const auto i = static_cast<size_t>(r);
+  return i < kRules.size() ? kRules[i] : std::string_view("(unknown reason)");
+}
+
+}  // namespace baton::view
