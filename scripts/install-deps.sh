@@ -9,6 +9,8 @@ mapfile -t packages < <(grep -v '^\s*#' "$here/packages.txt" | sed '/^\s*$/d')
 
 missing=()
 for p in "${packages[@]}"; do
+  # A nodejs that bundles npm (not Debian's) conflicts with Debian's npm package: the command is enough.
+  if [ "$p" = npm ] && command -v npm >/dev/null; then continue; fi
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
     missing+=("$p")
   fi
