@@ -135,3 +135,18 @@ TEST(GraphExamples, DeferredWithFullBarriersIsCorrect) {
 
 }  // namespace
 }  // namespace baton::exec::test
+
+namespace baton::exec::test {
+namespace {
+
+// As on a GPU: textures not seeded at creation (undefined until written), on lavapipe.
+TEST(GraphExamples, DeferredWithoutSeededTexturesIsCorrect) {
+  GraphRun g = compile_example("deferred.json");
+  RunOptions o = graph_options();
+  o.seed_textures = false;
+  const RunReport r = run(lavapipe(), g.rec, g.history_in, g.plan, o);
+  EXPECT_TRUE(r.clean()) << summary(r);
+}
+
+}  // namespace
+}  // namespace baton::exec::test
