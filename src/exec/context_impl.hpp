@@ -58,7 +58,8 @@ struct VulkanContext::Impl {
   void add_message(const char* id, const char* text);
   // Submits one command buffer, waits for it (host), and returns the elapsed milliseconds.
   double submit_and_wait(VkCommandBuffer cb);
-  VkCommandBuffer begin_commands();
+  VkCommandBuffer begin_commands();  // from `pool`
+  VkCommandBuffer begin_commands(VkCommandPool from);  // one-time submit, from any pool of this device
   // host_visible: host-visible coherent memory (buffers, staging); otherwise device-local (images).
   uint32_t find_memory(uint32_t bits, bool host_visible = true) const;
 };

@@ -277,9 +277,11 @@ uint32_t VulkanContext::Impl::find_memory(uint32_t bits, bool host_visible) cons
   throw Error("Vulkan: no memory type for an image");
 }
 
-VkCommandBuffer VulkanContext::Impl::begin_commands() {
+VkCommandBuffer VulkanContext::Impl::begin_commands() { return begin_commands(pool); }
+
+VkCommandBuffer VulkanContext::Impl::begin_commands(VkCommandPool from) {
   VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  ai.commandPool = pool;
+  ai.commandPool = from;
   ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   ai.commandBufferCount = 1;
   VkCommandBuffer cb;

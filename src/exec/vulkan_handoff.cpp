@@ -62,18 +62,7 @@ struct Rig {
     semaphores.push_back(s);
     return s;
   }
-  VkCommandBuffer begin(VkCommandPool pool) {
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    VkCommandBuffer cb;
-    BATON_VK(vkAllocateCommandBuffers(c.device, &ai, &cb));
-    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    BATON_VK(vkBeginCommandBuffer(cb, &bi));
-    return cb;
-  }
+  VkCommandBuffer begin(VkCommandPool pool) { return c.begin_commands(pool); }
   void submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkSemaphore signal) {
     BATON_VK(vkEndCommandBuffer(cb));
     VkCommandBufferSubmitInfo ci{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cb, 0};

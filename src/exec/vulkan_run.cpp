@@ -181,18 +181,7 @@ class Runner {
   uint32_t timestamp_bits_ = 0;
 };
 
-VkCommandBuffer Runner::begin(VkCommandPool pool) {
-  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  ai.commandPool = pool;
-  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  ai.commandBufferCount = 1;
-  VkCommandBuffer cb;
-  BATON_VK(vkAllocateCommandBuffers(c_.device, &ai, &cb));
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  BATON_VK(vkBeginCommandBuffer(cb, &bi));
-  return cb;
-}
+VkCommandBuffer Runner::begin(VkCommandPool pool) { return c_.begin_commands(pool); }
 
 void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where) {
   if (opt_.source != BarrierSource::plan) {

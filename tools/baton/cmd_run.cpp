@@ -95,28 +95,42 @@ std::string text_report(const std::string& device, const exec::CanaryResult& can
   return s;
 }
 
-nlohmann::json json_report(const std::string& device, const exec::CanaryResult& canary,
-                           const exec::RunReport& r) {
+// The fields both executors report: canary, hazards, messages by id (and their first texts), and
+// data mismatches (where() names the subresource the executor's way).
+template <class Log, class MismatchList, class Where>
+nlohmann::json common_report(const std::string& device, bool canary_live, const Log& log,
+                             const MismatchList& mismatches, Where where) {
   nlohmann::json j;
   j["device"] = device;
-  j["canary_live"] = canary.live;
-  j["hazards"] = r.validation.hazards();
+  j["canary_live"] = canary_live;
+  uint32_t hazards = 0;
+  for (const auto& [id, n] : log.counts)
+    if (id.rfind("SYNC-HAZARD-", 0) == 0) hazards += n;
+  j["hazards"] = hazards;
   j["validation_messages"] = nlohmann::json::object();
-  for (const auto& [id, n] : r.validation.counts) j["validation_messages"][id] = n;
+  for (const auto& [id, n] : log.counts) j["validation_messages"][id] = n;
   j["messages"] = nlohmann::json::array();
-  for (const auto& [id, text] : r.validation.texts) j["messages"].push_back({{"id", id}, {"text", text}});
-  j["mismatches"] = r.mismatches.size();
+  for (const auto& [id, text] : log.texts) j["messages"].push_back({{"id", id}, {"text", text}});
+  j["mismatches"] = mismatches.size();
   j["mismatch_details"] = nlohmann::json::array();
-  for (const exec::Mismatch& m : r.mismatches)
-    j["mismatch_details"].push_back({{"resource", m.resource_name},
-                                     {"mip", m.mip},
-                                     {"layer", m.layer},
-                                     {"plane", m.plane},
-                                     {"wrong", m.wrong},
-                                     {"checked", m.checked},
-                                     {"first_texel", m.first_texel},
-                                     {"expected", m.expected},
-                                     {"got", m.got}});
+  for (const auto& m : mismatches) {
+    nlohmann::json d = where(m);
+    d["resource"] = m.resource_name;
+    d["wrong"] = m.wrong;
+    d["checked"] = m.checked;
+    d["first_texel"] = m.first_texel;
+    d["expected"] = m.expected;
+    d["got"] = m.got;
+    j["mismatch_details"].push_back(std::move(d));
+  }
+  return j;
+}
+
+nlohmann::json json_report(const std::string& device, const exec::CanaryResult& canary,
+                           const exec::RunReport& r) {
+  nlohmann::json j = common_report(device, canary.live, r.validation, r.mismatches, [](const exec::Mismatch& m) {
+    return nlohmann::json{{"mip", m.mip}, {"layer", m.layer}, {"plane", m.plane}};
+  });
   j["groups"] = r.groups;
   j["operations"] = r.ops;
   j["barriers"] = r.barriers;
@@ -146,27 +160,8 @@ std::string d3d12_text_report(const d3d12::D3D12RunResult& r) {
 }
 
 nlohmann::json d3d12_json_report(const d3d12::D3D12RunResult& r) {
-  nlohmann::json j;
-  j["device"] = "d3d12";
-  j["canary_live"] = r.canary_live;
-  uint32_t hazards = 0;
-  for (const auto& [id, n] : r.validation.counts)
-    if (id.rfind("SYNC-HAZARD", 0) == 0) hazards += n;
-  j["hazards"] = hazards;
-  j["validation_messages"] = nlohmann::json::object();
-  for (const auto& [id, n] : r.validation.counts) j["validation_messages"][id] = n;
-  j["messages"] = nlohmann::json::array();
-  for (const auto& [id, text] : r.validation.texts) j["messages"].push_back({{"id", id}, {"text", text}});
-  j["mismatches"] = r.mismatches.size();
-  j["mismatch_details"] = nlohmann::json::array();
-  for (const d3d12::Mismatch& m : r.mismatches)
-    j["mismatch_details"].push_back({{"resource", m.resource_name},
-                                     {"subresource", m.subresource},
-                                     {"wrong", m.wrong},
-                                     {"checked", m.checked},
-                                     {"first_texel", m.first_texel},
-                                     {"expected", m.expected},
-                                     {"got", m.got}});
+  nlohmann::json j = common_report("d3d12", r.canary_live, r.validation, r.mismatches,
+                                   [](const d3d12::Mismatch& m) { return nlohmann::json{{"subresource", m.subresource}}; });
   j["groups"] = r.groups;
   j["lists"] = r.lists;
   j["operations"] = r.ops;
