@@ -146,6 +146,7 @@ class Runner {
   void record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where);
   void record_reference_barrier(VkCommandBuffer cb, bool setup);
   void record(VkCommandBuffer cb, const Work& w);
+  void order_slices(VkCommandBuffer cb, const ComputeWork& earlier);
   void record(VkCommandBuffer cb, const ComputeWork& w);
   void record(VkCommandBuffer cb, const DrawPass& w);
   void record(VkCommandBuffer cb, const CopyWork& w);
@@ -324,6 +325,42 @@ uint32_t Runner::stage_masks(const StageSet& s) const {
   for (uint32_t k = 0; k < s.slots[uav_buf].size(); ++k)
     if (geo_[s.slots[uav_buf][k].res].structural) m |= 1u << k;
   return m;
+}
+
+// Between two slices of one wide dispatch: the earlier slice's storage writes happen before, and are
+// visible to, the later slice (which mixes them into its own, as the model does). Only the storage
+// the slice wrote is named, so a missing plan barrier for anything else stays visible to the layer.
+void Runner::order_slices(VkCommandBuffer cb, const ComputeWork& earlier) {
+  std::vector<VkBufferMemoryBarrier2> buffers;
+  std::vector<VkImageMemoryBarrier2> images;
+  auto scopes = [](auto& b) {
+    b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    b.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  };
+  for (const Sub& s : earlier.set.slots[uav_buf]) {
+    VkBufferMemoryBarrier2 b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+    scopes(b);
+    b.buffer = res_.buffer(s.res).buffer;
+    b.size = VK_WHOLE_SIZE;
+    buffers.push_back(b);
+  }
+  for (const Sub& s : earlier.set.slots[uav_tex]) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    scopes(b);
+    b.oldLayout = b.newLayout = layouts_.get(s);
+    b.image = res_.image(s.res).image;
+    b.subresourceRange = {aspect_of_plane(geo_[s.res], s.plane), s.mip, 1, s.layer, 1};
+    images.push_back(b);
+  }
+  if (buffers.empty() && images.empty()) return;
+  VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  di.bufferMemoryBarrierCount = static_cast<uint32_t>(buffers.size());
+  di.pBufferMemoryBarriers = buffers.data();
+  di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
+  di.pImageMemoryBarriers = images.data();
+  vkCmdPipelineBarrier2(cb, &di);
 }
 
 void Runner::record(VkCommandBuffer cb, const Work& w) {
@@ -548,8 +585,12 @@ RunReport Runner::run(const History& history_in) {
       for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
         const OpWork& w = work_.at(next++);
         record_points(cb, gi, li, oi, Where::before);
-        for (Work item : w.items) {
+        for (size_t i = 0; i < w.items.size(); ++i) {
+          Work item = w.items[i];
           model_.prepare(item);
+          // Slices of one wide dispatch (work.cpp) write the same storage one after the other.
+          const auto* previous = i > 0 ? std::get_if<ComputeWork>(&w.items[i - 1]) : nullptr;
+          if (previous && std::holds_alternative<ComputeWork>(item)) order_slices(cb, *previous);
           record(cb, item);
           model_.apply(item);
         }

@@ -79,9 +79,11 @@ void add_slot(const OpWhere& at, const Use& u, StageSet& set, Category c, const 
 }
 
 // Slice i of a stage set that collected more than kSlots bindings of a kind (a frame graph's UAV
-// over 10 mips, a read of 64 layers): storage slots are cut into consecutive, disjoint slices
-// (each subresource written by exactly one work item: no write-after-write inside an operation);
-// read slots wrap around, so that with enough slices every subresource is read by one of them.
+// over 10 mips, a read of 64 layers): storage slots that overflow are cut into consecutive,
+// disjoint slices; storage slots that fit stay in every slice (each slice mixes its reads into
+// them, so every read stays observable), and the executor orders the slices' writes with a
+// barrier of its own on that storage (Runner::order_slices); read slots wrap around, so that with
+// enough slices every subresource is read by one of them.
 StageSet slice(const StageSet& all, size_t i) {
   StageSet out = all;
   for (uint32_t c = 0; c < kCategories; ++c) {
