@@ -36,6 +36,13 @@ TEST(Examples, AsyncRunsSsaoAndParticlesOnTheComputeQueue) {
   size_t compute_groups = 0;
   for (const GroupInfo& i : r.trans.info) compute_groups += i.queue == Queue::compute;
   EXPECT_GE(compute_groups, 1u);
+  // Every API can express the plan: the async passes hand on what they wrote (no restore to a
+  // pixel-shader state on a compute list), and linear_depth, last read on the compute queue,
+  // declares that it rests in unordered access.
+  for (const Numbers::PerApi& a : numbers(g, r).apis) {
+    EXPECT_TRUE(a.error.empty()) << to_string(a.api) << ": " << a.error;
+    EXPECT_GT(a.barriers, 0u) << to_string(a.api);
+  }
   if (std::getenv("BATON_GRAPH_DUMP"))
     for (std::string_view p : kPhases) std::cout << "== " << p << "\n" << dump(g, r, p);
 }

@@ -93,10 +93,9 @@ void expect_parallel_matches_serial(const Transitions& t, Api api, uint64_t seed
 }
 
 TEST(ParallelRecord, ExamplesRecordIdenticallyOnOneToEightThreads) {
-  // D3D12 legacy cannot express async.json (a compute list would restore a pixel-shader state).
   const std::vector<std::pair<const char*, std::vector<Api>>> cases = {
       {"deferred.json", {Api::vulkan, Api::d3d12, Api::d3d12_legacy}},
-      {"async.json", {Api::vulkan, Api::d3d12}}};
+      {"async.json", {Api::vulkan, Api::d3d12, Api::d3d12_legacy}}};
   for (const auto& [file, apis] : cases) {
     const GraphCompileResult r = compile_example(file);
     ASSERT_TRUE(r.findings.empty());
