@@ -1,5 +1,6 @@
-// Phase 5: aliasing. Transient resources go into one heap, in order of first use, each at the best
-// fitting gap between the resources it may overlap in time. Two resources may share memory only
+// Phase 5: aliasing. Transient resources go into one heap, each at the best fitting gap between
+// the resources it may overlap in time (placed in order of first use, and again largest first: the
+// smaller heap wins). Two resources may share memory only
 // when every user of the earlier one is ordered before every user of the later one under the
 // schedule (with several queues: through its waits). The heap never grows past what is needed
 // for a resource that fits nowhere else.
@@ -60,40 +61,67 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     return a;
   }
 
-  std::vector<uint32_t> active;  // placements that are not yet free for every later resource
-  std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
+  // Offsets: two greedy passes, each placing a resource at the best fitting gap among the
+  // resources it may overlap in time (one pass in order of first use, one largest first); the
+  // smaller heap wins. Then, in order of first use, who takes over whose memory.
+  auto size_of = [&](uint32_t r) { return estimated_size(g.resources[r]) * g.resources[r].count; };
+  auto overlap = [&](uint32_t x, uint32_t y) { return !before(lt[x], lt[y]) && !before(lt[y], lt[x]); };
+  // `in_time_order`: the sequence is in order of first use, so a resource free before the current
+  // one's first use is free for every later one too and leaves the candidate list for good.
+  auto place = [&](const std::vector<uint32_t>& sequence, std::vector<uint64_t>& offset_of, bool in_time_order) {
+    std::vector<uint32_t> placed;
+    std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
+    uint64_t top = 0;
+    for (uint32_t r : sequence) {
+      const uint64_t size = size_of(r);
+      busy.clear();
+      size_t keep = 0;
+      for (uint32_t q : placed) {
+        if (in_time_order && lt[q].free_at <= lt[r].first) continue;
+        placed[keep++] = q;
+        if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
+      }
+      placed.resize(keep);
+      std::sort(busy.begin(), busy.end());
+      // Best fit among the gaps below the top; ties go to the lowest offset.
+      uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
+      for (const auto& b : busy) {
+        if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
+          best = cursor;
+          best_gap = b.first - cursor;
+        }
+        cursor = std::max(cursor, b.second);
+      }
+      // Otherwise the free tail (possibly empty) grows the heap as little as possible.
+      offset_of[r] = best != kNone ? best : cursor;
+      top = std::max(top, offset_of[r] + size);
+      placed.push_back(r);
+    }
+    return top;
+  };
+  std::vector<uint64_t> offset_of(nr, 0), by_size_offset(nr, 0);
+  uint64_t top = place(order, offset_of, true);
+  // The second pass compares every pair (quadratic): only when the first left room to gain and the
+  // frame has at most kLargestFirstLimit transients (real frames have tens; generated benchmark
+  // chains have thousands and are placed exactly by the first pass).
+  constexpr size_t kLargestFirstLimit = 1024;
+  if (top > a.lower_bound && order.size() <= kLargestFirstLimit) {
+    std::vector<uint32_t> largest_first = order;
+    std::stable_sort(largest_first.begin(), largest_first.end(),
+                     [&](uint32_t x, uint32_t y) { return size_of(x) > size_of(y); });
+    if (const uint64_t t = place(largest_first, by_size_offset, false); t < top) {
+      top = t;
+      offset_of = by_size_offset;
+    }
+  }
+
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> occupant;  // begin -> (end, last resource placed there)
-  uint64_t top = 0;
   for (uint32_t r : order) {
     const Lifetime& l = lt[r];
-    const uint64_t size = estimated_size(g.resources[r]) * g.resources[r].count;
-    busy.clear();
-    size_t keep = 0;
-    for (uint32_t pi : active) {
-      const Placement& p = a.placements[pi];
-      if (lt[p.resource].free_at <= l.first) continue;  // free for this and every later resource
-      active[keep++] = pi;
-      if (!before(lt[p.resource], l)) busy.push_back({p.offset, p.offset + p.size});
-    }
-    active.resize(keep);
-    std::sort(busy.begin(), busy.end());
-    // Best fit among the gaps below the top; ties go to the lowest offset.
-    uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
-    for (const auto& b : busy) {
-      if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
-        best = cursor;
-        best_gap = b.first - cursor;
-      }
-      cursor = std::max(cursor, b.second);
-    }
-    uint64_t offset;
-    if (best != kNone) offset = best;
-    else offset = cursor;  // the free tail (possibly empty) grows the heap as little as possible
-    top = std::max(top, offset + size);
+    const uint64_t size = size_of(r), offset = offset_of[r];
     const uint32_t pi = static_cast<uint32_t>(a.placements.size());
     a.placement_of[r] = pi;
     a.placements.push_back({r, offset, size});
-    active.push_back(pi);
 
     // Whose memory this takes over: the latest occupants of [offset, offset + size).
     AliasBarrier ab{s.serial[l.first], r, {}};
