@@ -181,8 +181,8 @@ class GroupCompiler {
       // front, so the result is written once.
       size_t uses = 0;
       for (const Operation& o : l->ops()) uses += o.uses.size();
-      cl.barriers.reserve(uses + 8);
-      cl.points.reserve(l->ops().size() + 8);
+      cl.barriers.reserve(uses + 2);
+      cl.points.reserve(l->ops().size() + 2);
       total += uses;
       ops_ += static_cast<uint32_t>(l->ops().size());
       out_.lists.push_back(std::move(cl));
