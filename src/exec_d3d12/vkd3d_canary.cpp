@@ -7,21 +7,7 @@ namespace baton::d3d12 {
 namespace {
 
 Com<ID3D12Resource> buffer(ID3D12Device* device, D3D12_HEAP_TYPE heap, D3D12_RESOURCE_STATES initial) {
-  D3D12_HEAP_PROPERTIES hp{};
-  hp.Type = heap;
-  D3D12_RESOURCE_DESC d{};
-  d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-  d.Width = 4096;
-  d.Height = 1;
-  d.DepthOrArraySize = 1;
-  d.MipLevels = 1;
-  d.Format = DXGI_FORMAT_UNKNOWN;
-  d.SampleDesc.Count = 1;
-  d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-  Com<ID3D12Resource> r;
-  check_hr(device->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, initial, nullptr, IID_ID3D12Resource, r.out()),
-           "CreateCommittedResource (canary)");
-  return r;
+  return committed_buffer(device, heap, 4096, initial, "canary");
 }
 
 }  // namespace

@@ -87,4 +87,9 @@ D3D12_COMMAND_LIST_TYPE list_type(Queue q);
 // Blocks until `fence` reaches `value` (vkd3d 1.2: only infinite event waits work).
 void wait_fence(ID3D12Fence* fence, uint64_t value);
 
+// A committed buffer of `bytes` in `heap`, created in `initial` (upload heaps: GENERIC_READ,
+// readback heaps: COPY_DEST, both forever; REFERENCE.md). `what` names it in the error.
+Com<ID3D12Resource> committed_buffer(ID3D12Device* device, D3D12_HEAP_TYPE heap, uint64_t bytes,
+                                     D3D12_RESOURCE_STATES initial, const char* what);
+
 }  // namespace baton::d3d12

@@ -69,6 +69,25 @@ void check_hr(HRESULT hr, const char* what) {
   if (FAILED(hr)) throw Error(fmt::format("D3D12 executor: {} failed (HRESULT {:#010x})", what, static_cast<uint32_t>(hr)));
 }
 
+Com<ID3D12Resource> committed_buffer(ID3D12Device* device, D3D12_HEAP_TYPE heap, uint64_t bytes,
+                                     D3D12_RESOURCE_STATES initial, const char* what) {
+  D3D12_HEAP_PROPERTIES hp{};
+  hp.Type = heap;
+  D3D12_RESOURCE_DESC d{};
+  d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+  d.Width = bytes;
+  d.Height = 1;
+  d.DepthOrArraySize = 1;
+  d.MipLevels = 1;
+  d.Format = DXGI_FORMAT_UNKNOWN;
+  d.SampleDesc.Count = 1;
+  d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+  Com<ID3D12Resource> r;
+  check_hr(device->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, initial, nullptr, IID_ID3D12Resource, r.out()),
+           fmt::format("CreateCommittedResource ({})", what).c_str());
+  return r;
+}
+
 D3D12_COMMAND_LIST_TYPE list_type(Queue q) {
   switch (q) {
     case Queue::direct: return D3D12_COMMAND_LIST_TYPE_DIRECT;

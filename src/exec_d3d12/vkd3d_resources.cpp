@@ -73,21 +73,9 @@ uint64_t Upload::reserve(uint64_t bytes) {
 
 void Upload::create(ID3D12Device* device) {
   if (words.empty()) return;
-  D3D12_HEAP_PROPERTIES hp{};
-  hp.Type = D3D12_HEAP_TYPE_UPLOAD;
-  D3D12_RESOURCE_DESC d{};
-  d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-  d.Width = words.size() * 4;
-  d.Height = 1;
-  d.DepthOrArraySize = 1;
-  d.MipLevels = 1;
-  d.Format = DXGI_FORMAT_UNKNOWN;
-  d.SampleDesc.Count = 1;
-  d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
   // Upload heaps live in GENERIC_READ forever (REFERENCE.md).
-  check_hr(device->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_GENERIC_READ, nullptr,
-                                           IID_ID3D12Resource, buffer.out()),
-           "CreateCommittedResource (upload)");
+  buffer = committed_buffer(device, D3D12_HEAP_TYPE_UPLOAD, words.size() * 4, D3D12_RESOURCE_STATE_GENERIC_READ,
+                            "upload");
   void* p = nullptr;
   D3D12_RANGE none{0, 0};
   check_hr(buffer->Map(0, &none, &p), "Map (upload)");

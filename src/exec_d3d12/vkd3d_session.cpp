@@ -152,24 +152,9 @@ void Session::finish(const LegacyStates& real_states, D3D12RunResult& out) {
       size += pitch * sh.h(sub);
     }
   }
-  Com<ID3D12Resource> readback;
-  {
-    D3D12_HEAP_PROPERTIES hp{};
-    hp.Type = D3D12_HEAP_TYPE_READBACK;
-    D3D12_RESOURCE_DESC d{};
-    d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-    d.Width = std::max<uint64_t>(size, 256);
-    d.Height = 1;
-    d.DepthOrArraySize = 1;
-    d.MipLevels = 1;
-    d.Format = DXGI_FORMAT_UNKNOWN;
-    d.SampleDesc.Count = 1;
-    d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-    // Readback heaps live in COPY_DEST forever (REFERENCE.md).
-    check_hr(device->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &d, D3D12_RESOURCE_STATE_COPY_DEST, nullptr,
-                                             IID_ID3D12Resource, readback.out()),
-             "CreateCommittedResource (readback)");
-  }
+  // Readback heaps live in COPY_DEST forever (REFERENCE.md).
+  Com<ID3D12Resource> readback = committed_buffer(device, D3D12_HEAP_TYPE_READBACK, std::max<uint64_t>(size, 256),
+                                                  D3D12_RESOURCE_STATE_COPY_DEST, "readback");
   Recorder rec(device, Queue::direct);
   ID3D12GraphicsCommandList* cl = rec.list.get();
   // Out of the real states into COPY_SOURCE. COMMON needs no barrier: copy reads promote every
