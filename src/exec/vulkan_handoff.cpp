@@ -247,15 +247,7 @@ VulkanHandoffResult run_vulkan_handoff(VulkanContext& ctx, const VulkanHandoffOp
   record_point(after, readout, Where::before, rig.image, rig.staging, rig.out, ids);
   vkCmdCopyImageToBuffer(after, rig.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rig.out, 1, &region);
   record_point(after, readout, Where::after, rig.image, rig.staging, rig.out, ids);
-  VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-  host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-  host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-  VkDependencyInfo hd{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  hd.memoryBarrierCount = 1;
-  hd.pMemoryBarriers = &host;
-  vkCmdPipelineBarrier2(after, &hd);
+  copy_to_host_barrier(after);
 
   const VkSemaphore to_renderer = o.cross_family ? rig.semaphore() : VK_NULL_HANDLE;
   const VkSemaphore to_baton = o.cross_family ? rig.semaphore() : VK_NULL_HANDLE;

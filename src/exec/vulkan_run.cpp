@@ -777,15 +777,7 @@ void Runner::read_back(RunReport& report) {
     vkCmdCopyImageToBuffer(cb, res_.image(it.sub.res).image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            staging_.buffer, 1, &region);
   }
-  VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-  host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-  host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-  VkDependencyInfo hd{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  hd.memoryBarrierCount = 1;
-  hd.pMemoryBarriers = &host;
-  vkCmdPipelineBarrier2(cb, &hd);
+  copy_to_host_barrier(cb);
   c_.submit_and_wait(cb);
   void* mapped = nullptr;
   BATON_VK(vkMapMemory(c_.device, staging_.memory, 0, VK_WHOLE_SIZE, 0, &mapped));
