@@ -79,12 +79,19 @@ void fail(const Site& site, ResourceId resource, std::string_view what) {
                           site.point.op, resource_name(site.resources, resource), what));
 }
 
-bool before_is_outside(Reason r) {
-  return r == Reason::first_touch || r == Reason::entry_state || r == Reason::from_rest ||
-         r == Reason::discard || r == Reason::full_barrier;
-}
+// A before side names work to wait for. Stages this list's queue cannot run were not run by this
+// list: they come from the state the list started in (resting, declared, or handed on by a group of
+// another queue) and a read that state already covered carried them along. That work is ordered by
+// the submission's wait, so every before side is clamped (the reason no longer matters).
+bool before_is_outside(Reason) { return true; }
 
-bool after_is_outside(Reason r) { return r == Reason::restore || r == Reason::hand_on || r == Reason::full_barrier; }
+// An after side names work to block. Besides the exits to rest and to the next group's entry state,
+// a read merge opens a read state for a run of readers that goes on in groups of other queues (the
+// frame graph's cross-queue read runs): their stages are ordered by those groups' waits. A state
+// change or ordering barrier naming a stage the queue cannot run is a plan error.
+bool after_is_outside(Reason r) {
+  return r == Reason::restore || r == Reason::hand_on || r == Reason::full_barrier || r == Reason::read_merge;
+}
 
 SyncMask queue_sync(Queue q) {
   switch (q) {

@@ -24,7 +24,8 @@ std::string resource_name(const ResourceTable& t, ResourceId id);
 
 // Which side of a barrier describes work outside this list (another group, possibly another queue,
 // ordered by ExecuteCommandLists or a fence/semaphore rather than by this barrier). Only those sides
-// may name stages this list's queue cannot run; they are clamped to the queue.
+// may name stages this list's queue cannot run; they are clamped to the queue. Every before side
+// qualifies (a list never ran stages its queue cannot run); after sides by reason.
 bool before_is_outside(Reason r);
 bool after_is_outside(Reason r);
 

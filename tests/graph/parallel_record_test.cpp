@@ -11,6 +11,8 @@
 #include <random>
 #include <thread>
 
+#include "random_graph.hpp"
+
 namespace baton::graph {
 namespace {
 
@@ -18,52 +20,6 @@ GraphCompileResult compile_example(const std::string& file) {
   return compile_graph(load_graph_file(std::string(BATON_SOURCE_DIR) + "/examples/" + file));
 }
 
-// Random but valid graphs: every write is a read-modify-write (UAV) of one resource, so writes
-// are ordered by declaration; reads only of resources written before (or persistent ones).
-Graph random_graph(uint64_t seed, uint32_t passes) {
-  std::mt19937_64 rng(seed);
-  auto pick = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
-  Graph g;
-  const uint32_t nres = 4 + pick(8);
-  for (uint32_t r = 0; r < nres; ++r) {
-    Resource res;
-    res.desc.name = "r" + std::to_string(r);
-    res.desc.type = pick(3) == 0 ? ResourceType::buffer : ResourceType::texture;
-    if (res.desc.type == ResourceType::buffer) {
-      res.desc.size = 4096;
-    } else {
-      res.desc.width = res.desc.height = 64u << pick(3);
-      res.desc.mips = 1 + pick(3);
-    }
-    res.desc.usage = bit(Access::unordered_access) | bit(Access::shader_resource) | bit(Access::copy_source) |
-                     bit(Access::copy_dest);
-    res.transient = r >= 2 && pick(2) == 0;
-    g.resources.push_back(res);
-  }
-  std::vector<bool> written(nres, false);
-  const Stages cs = stages(Stage::compute);
-  for (uint32_t p = 0; p < passes; ++p) {
-    Pass pass;
-    pass.name = "p" + std::to_string(p);
-    pass.queue = Queue::compute;
-    pass.async = pick(3) == 0;
-    const uint32_t w = pick(nres);
-    pass.uses.push_back({w, Access::unordered_access, cs, {}});
-    for (uint32_t k = 0, reads = pick(3); k < reads; ++k) {
-      const uint32_t r = pick(nres);
-      bool dup = false;
-      for (const PassUse& u : pass.uses) dup |= u.resource == r;
-      if (dup || (g.resources[r].transient && !written[r])) continue;
-      pass.uses.push_back({r, Access::shader_resource, cs, {}});
-    }
-    written[w] = true;
-    pass.side_effect = p + 1 == passes;
-    g.passes.push_back(std::move(pass));
-  }
-  for (uint32_t r = 0; r < nres; ++r)
-    if (!g.resources[r].transient && written[r]) g.outputs.push_back(r);
-  return g;
-}
 
 // Per-job delays from a seed, drawn before any thread starts (the hook only reads them).
 std::vector<std::chrono::microseconds> delays(uint64_t seed, size_t n) {
@@ -107,20 +63,24 @@ TEST(ParallelRecord, ExamplesRecordIdenticallyOnOneToEightThreads) {
 TEST(ParallelRecord, GeneratedGraphsRecordIdenticallyOnOneToEightThreads) {
   size_t compiled = 0;
   for (uint64_t seed = 1; seed <= 16; ++seed) {
-    const Graph g = random_graph(seed, 10 + static_cast<uint32_t>(seed * 5));
+    const Graph g = test::random_graph(seed, 10 + static_cast<uint32_t>(seed * 5));
     GraphCompileResult r;
     try {
       r = compile_graph(g);
       (void)lower(Api::vulkan, r.trans.table, r.trans.compiled);
     } catch (const Error& e) {
-      // A random shape the graph rejects (e.g. readers on two queues with no order) or cannot lower.
+      // The one random shape the graph rejects on purpose: readers on two queues with no order
+      // between them and the pass that returns the resource to rest. Anything else is a defect (a
+      // compute list that cannot express a state used to end up here).
+      const std::string what = e.what();
+      EXPECT_NE(what.find("still read on the"), std::string::npos) << "seed " << seed << ": " << what;
       std::printf("seed %llu skipped: %s\n", static_cast<unsigned long long>(seed), e.what());
       continue;
     }
     ++compiled;
     expect_parallel_matches_serial(r.trans, Api::vulkan, seed, "seed " + std::to_string(seed));
   }
-  EXPECT_GE(compiled, 8u);  // the generator must mostly produce valid graphs, or this tests nothing
+  EXPECT_GE(compiled, 12u);  // the generator must mostly produce valid graphs, or this tests nothing
 }
 
 TEST(ParallelRecord, StreamHoldsEveryOperationAndEveryBarrierCallInSubmissionOrder) {
