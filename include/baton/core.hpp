@@ -251,10 +251,20 @@ class ResourceTable {
   std::optional<ResourceId> find(std::string_view name) const;
   size_t size() const { return resources_.size(); }
   const std::vector<ResourceDesc>& all() const { return resources_; }
+  // Room for n resources, so that a table built in one go (a frame graph's) never rehashes.
+  void reserve(size_t n) {
+    resources_.reserve(n);
+    by_name_.reserve(n);
+  }
 
  private:
+  // Names are looked up as string_views without building a std::string (heterogeneous lookup).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<ResourceDesc> resources_;
-  std::unordered_map<std::string, ResourceId> by_name_;
+  std::unordered_map<std::string, ResourceId, NameHash, std::equal_to<>> by_name_;
 };
 
 // ---------------------------------------------------------------------------------------------

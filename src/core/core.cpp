@@ -143,7 +143,7 @@ ResourceId ResourceTable::add(ResourceDesc d) {
 }
 
 std::optional<ResourceId> ResourceTable::find(std::string_view name) const {
-  const auto it = by_name_.find(std::string(name));
+  const auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
   return it->second;
 }

@@ -65,6 +65,9 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   Transitions t;
   const size_t nr = g.resources.size(), np = g.passes.size();
   t.first_member.resize(nr);
+  size_t members = 0;
+  for (const Resource& res : g.resources) members += res.count;
+  t.table.reserve(members);
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
     for (uint32_t m = 0; m < res.count; ++m) {
