@@ -173,9 +173,18 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
 // waits and signals; resources crossing a group boundary get declared entry states; the core planner
 // then produces the barriers.
 struct GroupInfo {
+  // frame_start / frame_end: a graphics group of one `transition` list (no pass, no work) that moves
+  // textures between their resting state and the state an async compute or copy pass first or last
+  // holds them in, where that queue cannot name the resting state (D3D12 legacy's
+  // PIXEL_SHADER_RESOURCE on a compute list). Submitted first / last.
+  enum class Role : uint8_t { passes, frame_start, frame_end };
   Queue queue = Queue::direct;
-  std::vector<uint32_t> passes;  // op i is passes[i]; kNone for the frame-end join operation
+  std::vector<uint32_t> passes;  // op i is passes[i]; kNone for a frame_start / frame_end list
+  Role role = Role::passes;
+  std::vector<uint32_t> waits;   // groups waited for besides the schedule's syncs (frame_start / frame_end)
 };
+// The list name of a frame_start / frame_end group (also what printers show in place of a pass).
+std::string_view transition_list_name(GroupInfo::Role r);
 struct Transitions {
   ResourceTable table;                        // members expanded
   std::vector<ResourceId> first_member;       // per graph resource

@@ -41,7 +41,9 @@ constexpr bool queue_allows(Queue q, Access a, Stages s) {
   return false;
 }
 
-enum class OpKind : uint8_t { draw, dispatch, copy, clear, resolve, present, external };
+// transition: no work at all; its uses only name states the list moves resources into (the frame
+// graph's graphics-queue transitions on behalf of an async compute or copy queue).
+enum class OpKind : uint8_t { draw, dispatch, copy, clear, resolve, present, external, transition };
 std::string_view to_string(OpKind k);
 
 struct Use {

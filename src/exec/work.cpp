@@ -490,6 +490,8 @@ std::vector<OpWork> plan_work(const Recording& rec, const std::vector<Geometry>&
             at.fail(nullptr, "resolves need multisampled textures, which ResourceDesc cannot describe");
           case OpKind::external:
             at.fail(nullptr, "external work is done by another renderer and cannot be executed here");
+          case OpKind::transition:
+            break;  // no GPU work: only the barriers around it run
         }
         out.push_back(std::move(w));
       }

@@ -186,6 +186,7 @@ std::vector<OpItems> plan_items(const Recording& rec, const std::vector<Shape>& 
           case OpKind::resolve:
             w.fail(first, "resolves need a multisampled source and ResourceDesc has no sample count");
           case OpKind::external: w.fail(first, "external operations are done by other renderers (ExternalRenderer)");
+          case OpKind::transition: break;  // no work: only the barriers around it run
           case OpKind::present:
             for (const Use& u : op.uses)
               if (u.access != Access::present) w.fail(u.resource, "a present may only use present");

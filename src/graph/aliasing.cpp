@@ -6,7 +6,6 @@
 // for a resource that fits nowhere else.
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 #include "baton/graph.hpp"
 
@@ -26,34 +25,49 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   Aliasing a;
   const size_t nr = g.resources.size();
   a.placement_of.assign(nr, kNone);
-  std::vector<uint32_t> order;
+  // Memory estimate per resource, once: the placement loops below ask for it per candidate.
+  std::vector<uint64_t> bytes(nr, 0);
+  // Transient, used resources in order of first use (ties: resource index). A counting sort over
+  // the first serial index: visiting resources in index order keeps ties ordered by index, so the
+  // result equals the former std::sort by (first, index) in linear time.
+  // The resource table is large (names, descriptions); walk it once and sort the short list.
+  uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
+  std::vector<uint32_t> candidates;
   for (uint32_t r = 0; r < nr; ++r)
-    if (g.resources[r].transient && lt[r].used()) order.push_back(r);
-  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-    return lt[x].first != lt[y].first ? lt[x].first < lt[y].first : x < y;
-  });
-  a.placements.reserve(order.size());
-  // Lower bound: the most bytes live at once over the serial order.
-  std::vector<std::pair<uint32_t, int64_t>> events;
-  events.reserve(order.size() * 2);
-  for (uint32_t r : order) {
-    const uint64_t size = estimated_size(g.resources[r]) * g.resources[r].count;
-    a.unaliased += size;
-    events.push_back({lt[r].first, static_cast<int64_t>(size)});
-    events.push_back({lt[r].last + 1, -static_cast<int64_t>(size)});
+    if (g.resources[r].transient && lt[r].used()) {
+      candidates.push_back(r);
+      span = std::max(span, std::max(lt[r].first, lt[r].last) + 1);
+      bytes[r] = estimated_size(g.resources[r]) * g.resources[r].count;
+    }
+  std::vector<uint32_t> order(candidates.size());
+  {
+    std::vector<uint32_t> slot(span + 1, 0);
+    for (uint32_t r : candidates) ++slot[lt[r].first + 1];
+    for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
+    for (uint32_t r : candidates) order[slot[lt[r].first]++] = r;
   }
-  std::sort(events.begin(), events.end(), [](const auto& x, const auto& y) {
-    return x.first != y.first ? x.first < y.first : x.second < y.second;  // frees first
-  });
-  int64_t live = 0;
-  for (const auto& e : events) {
-    live += e.second;
-    a.lower_bound = std::max(a.lower_bound, static_cast<uint64_t>(live));
+  a.placements.reserve(order.size());
+  // Lower bound: the most bytes live at once over the serial order. A resource is live over
+  // [first, last]; a difference array over serial indices gives the live bytes at each index in
+  // one pass (the same maximum as sorting the alloc/free events with frees first, which never
+  // peaks in the middle of an index's events).
+  {
+    std::vector<int64_t> delta(span + 1, 0);
+    for (uint32_t r : order) {
+      a.unaliased += bytes[r];
+      delta[lt[r].first] += static_cast<int64_t>(bytes[r]);
+      delta[lt[r].last + 1] -= static_cast<int64_t>(bytes[r]);
+    }
+    int64_t live = 0;
+    for (const int64_t d : delta) {
+      live += d;
+      a.lower_bound = std::max(a.lower_bound, static_cast<uint64_t>(live));
+    }
   }
 
   if (!o.enabled) {
     for (uint32_t r : order) {
-      const uint64_t size = estimated_size(g.resources[r]) * g.resources[r].count;
+      const uint64_t size = bytes[r];
       a.placement_of[r] = static_cast<uint32_t>(a.placements.size());
       a.placements.push_back({r, a.heap_size, size});
       a.heap_size += size;
@@ -64,7 +78,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // Offsets: two greedy passes, each placing a resource at the best fitting gap among the
   // resources it may overlap in time (one pass in order of first use, one largest first); the
   // smaller heap wins. Then, in order of first use, who takes over whose memory.
-  auto size_of = [&](uint32_t r) { return estimated_size(g.resources[r]) * g.resources[r].count; };
+  auto size_of = [&](uint32_t r) { return bytes[r]; };
   auto overlap = [&](uint32_t x, uint32_t y) { return !before(lt[x], lt[y]) && !before(lt[y], lt[x]); };
   // `in_time_order`: the sequence is in order of first use, so a resource free before the current
   // one's first use is free for every later one too and leaves the candidate list for good.
@@ -115,17 +129,29 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
   }
 
-  std::map<uint64_t, std::pair<uint64_t, uint32_t>> occupant;  // begin -> (end, last resource placed there)
+  // begin -> (end, last resource placed there). Clipping an occupant reuses its node (shorten it
+  // in place, or re-key it with extract/insert), and a node taken out whole is kept for the new
+  // occupant: in the common case a placement allocates nothing. The map holds the same entries as
+  // erasing and re-emplacing would.
+  using Occupants = std::map<uint64_t, std::pair<uint64_t, uint32_t>>;
+  Occupants occupant;
+  std::vector<uint32_t> previous;  // whose memory the current resource takes over (scratch)
+  a.barriers.reserve(order.size());  // at most one per placement
   for (uint32_t r : order) {
     const Lifetime& l = lt[r];
     const uint64_t size = size_of(r), offset = offset_of[r];
     const uint32_t pi = static_cast<uint32_t>(a.placements.size());
     a.placement_of[r] = pi;
-    a.placements.push_back({r, offset, size});
+    // Filled in place: a braced temporary pushed here stalled on store-to-load forwarding.
+    Placement& placement = a.placements.emplace_back();
+    placement.resource = r;
+    placement.offset = offset;
+    placement.size = size;
 
     // Whose memory this takes over: the latest occupants of [offset, offset + size).
-    AliasBarrier ab{s.serial[l.first], r, {}};
+    previous.clear();
     const uint64_t end = offset + size;
+    Occupants::node_type spare;
     auto it = occupant.upper_bound(offset);
     if (it != occupant.begin()) --it;
     while (it != occupant.end() && it->first < end) {
@@ -135,15 +161,35 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         ++it;
         continue;
       }
-      if (std::find(ab.previous.begin(), ab.previous.end(), prev) == ab.previous.end()) ab.previous.push_back(prev);
-      it = occupant.erase(it);
-      if (b < offset) occupant.emplace(b, std::make_pair(offset, prev));
-      if (e > end) occupant.emplace(end, std::make_pair(e, prev));
+      if (std::find(previous.begin(), previous.end(), prev) == previous.end()) previous.push_back(prev);
+      if (b < offset) {  // keeps [b, offset): same key, shorter
+        it->second.first = offset;
+        if (e > end) occupant.emplace(end, std::make_pair(e, prev));
+        ++it;
+      } else if (e > end) {  // keeps [end, e): the same node under key `end`
+        Occupants::node_type nh = occupant.extract(it++);
+        nh.key() = end;
+        occupant.insert(std::move(nh));
+      } else if (spare.empty()) {  // covered whole: gone, its node kept for the new occupant
+        spare = occupant.extract(it++);
+      } else {
+        it = occupant.erase(it);
+      }
     }
-    occupant.emplace(offset, std::make_pair(end, r));
-    if (!ab.previous.empty()) {
-      std::sort(ab.previous.begin(), ab.previous.end());
-      a.barriers.push_back(std::move(ab));
+    // Like emplace: nothing happens when the key is present (a zero-size placement on a begin).
+    if (spare.empty()) {
+      occupant.emplace(offset, std::make_pair(end, r));
+    } else {
+      spare.key() = offset;
+      spare.mapped() = std::make_pair(end, r);
+      occupant.insert(std::move(spare));
+    }
+    if (!previous.empty()) {
+      std::sort(previous.begin(), previous.end());
+      AliasBarrier& ab = a.barriers.emplace_back();
+      ab.pass = s.serial[l.first];
+      ab.resource = r;
+      ab.previous.assign(previous.begin(), previous.end());  // one exact allocation
     }
   }
   a.heap_size = top;

@@ -42,23 +42,42 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule&, const T
   auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur) {
     // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
     if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch || out.size() > 20) return;
+    const uint32_t p = t.info[gi].passes[li];
     out.push_back(fmt::format("pass '{}', resource '{}': barrier starts from layout {} but the resource is in {}",
-                              g.passes[t.info[gi].passes[li]].name, t.table[b.resource].name,
+                              p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
+                              t.table[b.resource].name,
                               to_string(b.before.layout), to_string(cur.layout)));
   };
   auto on_use = [&](uint32_t gi, uint32_t li, detail::Replay& rp) {
     const uint32_t p = t.info[gi].passes[li];
+    if (p == kNone) {  // a frame_start / frame_end transition list: its own uses, already per member
+      for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
+        const ResourceDesc& d = t.table[u.resource];
+        const Box box = full_box(d);
+        for (uint32_t pl = box.p0; pl < box.p1; ++pl)
+          for (uint32_t l = box.l0; l < box.l1; ++l)
+            for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
+              const State& st = rp.state[rp.index(u.resource, mip, l, pl)];
+              if (!covers(st, u.access, u.stages, false) && out.size() < 20)
+                out.push_back(fmt::format("{}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                                          transition_list_name(t.info[gi].role), d.name, mip, l, pl, to_string(st),
+                                          to_string(u.access)));
+            }
+      }
+      return;
+    }
     const Pass& pass = g.passes[p];
     for (const PassUse& u : pass.uses) {
       const Resource& res = g.resources[u.resource];
-      const Box box = resolve(res.desc, u.range);
+      // Whole-resource uses (nearly all) skip the out-of-line resolve; same box either way.
+      const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
       const bool buffer = res.desc.type == ResourceType::buffer;
       for (uint32_t m = 0; m < res.count; ++m) {
         const ResourceId id = t.first_member[u.resource] + m;
         for (uint32_t pl = box.p0; pl < box.p1; ++pl)
           for (uint32_t l = box.l0; l < box.l1; ++l)
             for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
-              State& st = rp.state[rp.index(res.desc, id, mip, l, pl)];
+              State& st = rp.state[rp.index(id, mip, l, pl)];
               // A buffer nobody touched yet needs nothing before its first write.
               if (buffer && st == kFirstTouchBuffer && is_write(u.access)) {
                 st = state_of_use(res.desc, u.access, u.stages);
@@ -120,23 +139,56 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
     return true;
   };
   // Elementary memory intervals; the resources covering each, ordered by first use, must form a chain.
+  // Placements reuse the same few offsets over and over, so a small direct-mapped memo of values
+  // already collected drops most repeats before the sort (which dominated at 100k placements).
+  // Exact: a value is skipped only when it is already in `cuts`; sort + unique still decide.
   std::vector<uint64_t> cuts;
+  std::array<uint64_t, 256> memo{};
+  std::array<bool, 256> memo_used{};
+  auto add_cut = [&](uint64_t x) {
+    const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
+    if (memo_used[h] && memo[h] == x) return;
+    memo_used[h] = true;
+    memo[h] = x;
+    cuts.push_back(x);
+  };
   for (const Placement& p : a.placements) {
-    cuts.push_back(p.offset);
-    cuts.push_back(p.offset + p.size);
+    add_cut(p.offset);
+    add_cut(p.offset + p.size);
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  std::vector<std::vector<uint32_t>> cover(cuts.empty() ? 0 : cuts.size() - 1);
-  for (const Placement& p : a.placements) {
-    if (p.size == 0) continue;
-    const size_t b = static_cast<size_t>(std::lower_bound(cuts.begin(), cuts.end(), p.offset) - cuts.begin());
-    for (size_t k = b; k + 1 < cuts.size() && cuts[k] < p.offset + p.size; ++k) cover[k].push_back(p.resource);
+  // The resources covering each elementary interval k, in placement order, in CSR form:
+  // cover[cover_first[k] .. cover_first[k + 1]). One allocation instead of one vector per interval.
+  const size_t intervals = cuts.empty() ? 0 : cuts.size() - 1;
+  std::vector<uint32_t> cover_first(intervals + 1, 0), first_cut(a.placements.size(), 0);
+  auto each_interval = [&](auto&& f) {
+    for (size_t i = 0; i < a.placements.size(); ++i) {
+      const Placement& p = a.placements[i];
+      if (p.size == 0) continue;
+      for (size_t k = first_cut[i]; k + 1 < cuts.size() && cuts[k] < p.offset + p.size; ++k) f(k, p.resource);
+    }
+  };
+  for (size_t i = 0; i < a.placements.size(); ++i)
+    first_cut[i] = static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), a.placements[i].offset) - cuts.begin());
+  each_interval([&](size_t k, uint32_t) { ++cover_first[k + 1]; });
+  for (size_t k = 0; k < intervals; ++k) cover_first[k + 1] += cover_first[k];
+  std::vector<uint32_t> cover(cover_first[intervals]);
+  {
+    std::vector<uint32_t> fill(cover_first.begin(), cover_first.end() - 1);
+    each_interval([&](size_t k, uint32_t r) { cover[fill[k]++] = r; });
   }
-  for (size_t k = 0; k < cover.size() && out.size() < 20; ++k) {
-    std::vector<uint32_t>& c = cover[k];
-    std::sort(c.begin(), c.end(), [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; });
-    for (size_t i = 1; i < c.size(); ++i)
+  auto by_first = [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; };
+  for (size_t k = 0; k < intervals && out.size() < 20; ++k) {
+    uint32_t* const c = cover.data() + cover_first[k];
+    const size_t n = cover_first[k + 1] - cover_first[k];
+    // Placements usually come in order of first use already. A sequence strictly increasing by
+    // first use is the only order std::sort can produce, so the sort is skipped; otherwise (ties
+    // or disorder) the same std::sort on the same sequence keeps the findings text identical.
+    bool strictly_sorted = true;
+    for (size_t i = 1; i < n && strictly_sorted; ++i) strictly_sorted = by_first(c[i - 1], c[i]);
+    if (!strictly_sorted) std::sort(c, c + n, by_first);
+    for (size_t i = 1; i < n; ++i)
       if (!ordered(c[i - 1], c[i])) {
         out.push_back(fmt::format("resources '{}' and '{}' share memory at offset {} but may be live together",
                                   g.resources[c[i - 1]].desc.name, g.resources[c[i]].desc.name, cuts[k]));
@@ -167,21 +219,30 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   std::vector<uint32_t> pos(np, kNone);
   std::vector<std::array<uint32_t, kQueues>> done(np);
   std::array<std::array<uint32_t, kQueues>, kQueues> last{};
-  std::vector<std::vector<uint32_t>> waits(np);
+  // Per waiting pass, the passes it waits for, in CSR form (one allocation, not one vector per pass).
+  auto wait_ok = [&](const Sync& y) { return at[y.signal] != kNone && at[y.wait] != kNone && at[y.signal] < at[y.wait]; };
+  std::vector<uint32_t> wait_first(np + 1, 0);
   for (const Sync& y : s.syncs) {
-    if (at[y.signal] == kNone || at[y.wait] == kNone || at[y.signal] >= at[y.wait]) {
+    if (!wait_ok(y)) {
       out.push_back(fmt::format("wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
                                 g.passes[y.wait].name, g.passes[y.signal].name));
       continue;
     }
-    waits[y.wait].push_back(y.signal);
+    ++wait_first[y.wait + 1];
+  }
+  for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
+  std::vector<uint32_t> waits(wait_first[np]);
+  {
+    std::vector<uint32_t> fill(wait_first.begin(), wait_first.end() - 1);
+    for (const Sync& y : s.syncs)
+      if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
   }
   for (uint32_t p : s.serial) {
     const size_t q = qi(exec_queue(g.passes[p]));
     pos[p] = count[q]++;
     std::array<uint32_t, kQueues> d = last[q];
-    for (uint32_t w : waits[p])
-      for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[w][k]);
+    for (uint32_t i = wait_first[p]; i < wait_first[p + 1]; ++i)
+      for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[waits[i]][k]);
     d[q] = pos[p] + 1;
     done[p] = d;
     last[q] = d;

@@ -86,6 +86,7 @@ std::string dump_transitions(const Graph& g, const GraphCompileResult& r) {
     for (const Sync& y : r.sched.syncs)
       if (y.wait == t.info[gi].passes.front())
         s += fmt::format("wait for {} ({})\n", g.passes[y.signal].name, qname(exec_queue(g.passes[y.signal])));
+    for (uint32_t w : t.info[gi].waits) s += fmt::format("wait for group {}\n", t.groups[w]->name());
     for (uint32_t p : t.info[gi].passes)
       for (const AliasBarrier& b : r.aliasing.barriers)
         if (b.pass == p) s += fmt::format("aliasing barrier before {}: -> {}\n", g.passes[p].name, g.resources[b.resource].desc.name);
@@ -96,7 +97,7 @@ std::string dump_transitions(const Graph& g, const GraphCompileResult& r) {
     s += baton::dump(t.table, *t.groups[gi], t.compiled[gi]);
     const uint32_t last = t.info[gi].passes.back();
     bool signals = false;
-    for (const Sync& y : r.sched.syncs) signals |= y.signal == last;
+    for (const Sync& y : r.sched.syncs) signals |= last != kNone && y.signal == last;
     if (signals) s += fmt::format("signal after {}\n", g.passes[last].name);
   }
   return s;
@@ -105,7 +106,8 @@ std::string dump_transitions(const Graph& g, const GraphCompileResult& r) {
 std::string dump_restores(const Graph& g, const GraphCompileResult& r) {
   std::string s;
   for (const Restore& x : r.finals.restores)
-    s += fmt::format("{} after {}: {} {} -> {}\n", r.trans.groups[x.group]->name(), g.passes[x.pass].name,
+    s += fmt::format("{} after {}: {} {} -> {}\n", r.trans.groups[x.group]->name(),
+                     x.pass == kNone ? std::string(transition_list_name(r.trans.info[x.group].role)) : g.passes[x.pass].name,
                      r.trans.table[x.member].name, to_string(x.from), to_string(x.to));
   const std::vector<std::string> f = check_resting(r.trans, r.finals);
   s += f.empty() ? "every resource ends the frame at rest\n" : "";

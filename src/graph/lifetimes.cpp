@@ -10,9 +10,11 @@ namespace baton::graph {
 std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   std::vector<Lifetime> lt(g.resources.size());
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
+  std::array<uint32_t, kQueues> on_queue{};  // per queue: 1 + the last position of a scheduled pass
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t p = s.serial[i];
     const size_t q = qi(exec_queue(g.passes[p]));
+    on_queue[q] = std::max(on_queue[q], s.pos[p] + 1);
     for (const PassUse& u : g.passes[p].uses) {
       Lifetime& l = lt[u.resource];
       if (l.first == kNone) l.first = i;
@@ -22,25 +24,32 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
       for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], k == q ? s.pos[p] : s.clock[p][k]);
     }
   }
-  // suffix[i][q]: the least that any pass at serial index >= i knows about queue q.
-  std::vector<std::array<uint32_t, kQueues>> suffix(n + 1);
-  suffix[n].fill(kNone);
-  for (uint32_t i = n; i-- > 0;)
-    for (size_t k = 0; k < kQueues; ++k) suffix[i][k] = std::min(suffix[i + 1][k], s.clock[s.serial[i]][k]);
+  // Memory frees at the smallest serial index i > last such that every pass at index >= i knows
+  // each queue q complete up to the resource's last user there: min over those passes of
+  // clock[q] >= last_pos[q]. That minimum only grows with i, so per queue the answer is the
+  // smallest i whose suffix minimum reaches last_pos[q]; the resource frees at the largest of
+  // those (and after its last user). reach[q][v] tabulates that smallest i for every value v a
+  // last_pos can take (0 .. passes on q), in one backward sweep: O(n) instead of a binary search
+  // over a suffix array per resource (which missed the cache at 100k passes).
+  std::array<std::vector<uint32_t>, kQueues> reach;
+  for (size_t k = 0; k < kQueues; ++k) {
+    std::vector<uint32_t>& rk = reach[k];
+    rk.assign(on_queue[k] + 1, 0);
+    // Invariant: m = min of clock[k] over serial indices >= i + 1; values in (m_new, m] are first
+    // reached at i + 1 once the sweep drops below them.
+    uint32_t m = on_queue[k];  // past the end every value counts as reached (capped at the table)
+    for (uint32_t i = n; i-- > 0;) {
+      const uint32_t c = std::min(m, s.clock[s.serial[i]][k]);
+      for (uint32_t x = c + 1; x <= m; ++x) rk[x] = i + 1;
+      m = c;
+    }
+    // Values <= m are reached from index 0 (already 0).
+  }
   for (Lifetime& l : lt) {
     if (!l.used()) continue;
-    auto covered = [&](uint32_t i) {
-      for (size_t k = 0; k < kQueues; ++k)
-        if (suffix[i][k] < l.last_pos[k]) return false;
-      return true;
-    };
-    uint32_t lo = l.last + 1, hi = n;  // suffix only grows with i: binary search
-    while (lo < hi) {
-      const uint32_t mid = lo + (hi - lo) / 2;
-      if (covered(mid)) hi = mid;
-      else lo = mid + 1;
-    }
-    l.free_at = lo;
+    uint32_t at = l.last + 1;
+    for (size_t k = 0; k < kQueues; ++k) at = std::max(at, reach[k][l.last_pos[k]]);
+    l.free_at = at;
   }
   return lt;
 }

@@ -11,6 +11,14 @@ namespace {
 
 std::string qname(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
+// Whether a frame_start / frame_end arrangement waits for this group (GroupInfo::waits).
+bool waited_by_group(const Transitions& t, size_t gi) {
+  for (const GroupInfo& x : t.info)
+    for (uint32_t w : x.waits)
+      if (w == gi) return true;
+  return false;
+}
+
 std::string barrier_text(const ResourceTable& rt, const LoweredBarrier& b) {
   std::string s = fmt::format("{}[{}] {} -> {} ({})", rt[b.resource].name, b.range, b.before, b.after, to_string(b.reason));
   if (!b.note.empty()) s += " [" + b.note + "]";
@@ -30,9 +38,13 @@ std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api) {
     for (const Sync& y : r.sched.syncs)
       if (y.wait == t.info[gi].passes.front())
         s += fmt::format("  wait for {} ({})\n", g.passes[y.signal].name, qname(exec_queue(g.passes[y.signal])));
+    for (uint32_t w : t.info[gi].waits) s += fmt::format("  wait for group {}\n", lowered[w].name);
     for (size_t li = 0; li < lowered[gi].lists.size(); ++li) {
       const uint32_t p = t.info[gi].passes[li];
-      s += fmt::format("  pass {}\n", g.passes[p].name);
+      if (p == kNone)
+        s += fmt::format("  {} (no work)\n", transition_list_name(t.info[gi].role));
+      else
+        s += fmt::format("  pass {}\n", g.passes[p].name);
       for (const AliasBarrier& b : r.aliasing.barriers) {
         if (b.pass != p) continue;
         std::string prev;
@@ -50,6 +62,7 @@ std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api) {
         s += fmt::format("  signal after {}\n", g.passes[last].name);
         break;
       }
+    if (waited_by_group(t, gi)) s += "  signal at the end of the group\n";
   }
   s += numbers_text(numbers(g, r));
   return s;
@@ -70,11 +83,15 @@ nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Ap
     auto& waits = gj["waits"] = nlohmann::ordered_json::array();
     for (const Sync& y : r.sched.syncs)
       if (y.wait == t.info[gi].passes.front()) waits.push_back(g.passes[y.signal].name);
+    if (!t.info[gi].waits.empty()) {
+      auto& wg = gj["wait_groups"] = nlohmann::ordered_json::array();
+      for (uint32_t w : t.info[gi].waits) wg.push_back(lowered[w].name);
+    }
     auto& passes = gj["passes"] = nlohmann::ordered_json::array();
     for (size_t li = 0; li < lowered[gi].lists.size(); ++li) {
       const uint32_t p = t.info[gi].passes[li];
       nlohmann::ordered_json pj;
-      pj["name"] = g.passes[p].name;
+      pj["name"] = p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name;
       auto& al = pj["aliasing"] = nlohmann::ordered_json::array();
       for (const AliasBarrier& b : r.aliasing.barriers)
         if (b.pass == p) {
@@ -103,7 +120,7 @@ nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Ap
     const uint32_t last = t.info[gi].passes.back();
     bool sig = false;
     for (const Sync& y : r.sched.syncs) sig |= y.signal == last;
-    gj["signal"] = sig;
+    gj["signal"] = sig || waited_by_group(t, gi);
     groups.push_back(std::move(gj));
   }
   const Numbers n = numbers(g, r);

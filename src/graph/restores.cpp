@@ -10,18 +10,15 @@ FinalStates final_states(const Transitions& t) {
   FinalStates f;
   detail::Replay rp = detail::replay(
       t,
-      [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur) {
+      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&) {
         if (b.reason != Reason::restore) return;
         // One entry per barrier, not per subresource: record it at its first subresource.
-        const ResourceDesc& d = t.table[b.resource];
-        (void)d;
-        (void)cur;
         if (!f.restores.empty() && f.restores.back().group == gi && f.restores.back().member == b.resource &&
             f.restores.back().from == b.before && f.restores.back().pass == t.info[gi].passes[li])
           return;
         f.restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
       },
-      nullptr);
+      [](uint32_t, uint32_t, detail::Replay&) {});
   f.first_sub = std::move(rp.first_sub);
   f.final_state = std::move(rp.state);
   return f;

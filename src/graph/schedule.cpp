@@ -27,13 +27,21 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
     for (uint32_t p = 0; p < np; ++p)
       if (c.live[p]) s.serial.push_back(p);
   } else {
-    std::vector<uint32_t> indeg(np, 0);
-    std::vector<std::vector<uint32_t>> out(np);
+    // Live successors in CSR form (counting sort by `from`, keeping edge order, which the random
+    // order depends on): two flat arrays instead of one vector per pass.
+    std::vector<uint32_t> indeg(np, 0), out_first(np + 1, 0);
     for (const Edge& e : v.edges)
       if (c.live[e.from] && c.live[e.to]) {
         ++indeg[e.to];
-        out[e.from].push_back(e.to);
+        ++out_first[e.from + 1];
       }
+    for (size_t p = 0; p < np; ++p) out_first[p + 1] += out_first[p];
+    std::vector<uint32_t> out(out_first[np]);
+    {
+      std::vector<uint32_t> fill(out_first.begin(), out_first.end() - 1);
+      for (const Edge& e : v.edges)
+        if (c.live[e.from] && c.live[e.to]) out[fill[e.from]++] = e.to;
+    }
     std::mt19937_64 rng(o.seed);
     std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> heap;  // program order
     std::vector<uint32_t> ready;                                                 // random order
@@ -52,8 +60,8 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
         ready.pop_back();
       }
       s.serial.push_back(p);
-      for (uint32_t q : out[p])
-        if (--indeg[q] == 0) push(q);
+      for (uint32_t k = out_first[p]; k < out_first[p + 1]; ++k)
+        if (--indeg[out[k]] == 0) push(out[k]);
     }
   }
 

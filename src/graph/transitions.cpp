@@ -61,6 +61,12 @@ Stages allowed_stages(Queue q) {
 
 }  // namespace
 
+std::string_view transition_list_name(GroupInfo::Role r) {
+  return r == GroupInfo::Role::frame_start ? "frame start transitions"
+         : r == GroupInfo::Role::frame_end ? "frame end transitions"
+                                           : "";
+}
+
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   Transitions t;
   const size_t nr = g.resources.size(), np = g.passes.size();
@@ -98,7 +104,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
     uint32_t& cg = current[qi(q)];
     if (cg == kNone || waits[p] || cut[qi(q)]) {
       cg = static_cast<uint32_t>(t.info.size());
-      t.info.push_back({q, {}});
+      t.info.push_back({q, {}, GroupInfo::Role::passes, {}});
     }
     t.info[cg].passes.push_back(p);
     group_of[p] = cg;
@@ -137,6 +143,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   }
 
   std::vector<Decl> decls;
+  std::vector<Decl> frame_start, frame_end;  // the uses of the frame_start / frame_end transition lists
+  std::vector<uint32_t> start_waiters, end_waits;  // groups waiting for frame_start; groups frame_end waits for
   auto name_of = [&](uint32_t p) -> const std::string& { return g.passes[p].name; };
   auto queue_of = [&](const Entry& x) { return t.info[x.group].queue; };
   auto x_queue = queue_of;
@@ -150,12 +158,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   std::vector<uint32_t> run_of;
   for (uint32_t r = 0; r < nr; ++r) {
     const uint32_t b = count[r], e = count[r + 1];
-    if (e - b < 2) continue;
+    if (e == b) continue;
     const std::string& rname = g.resources[r].desc.name;
     // Read runs: maximal stretches of consecutive pure reads.
     runs.clear();
     run_of.assign(e - b, kNone);
-    for (uint32_t i = b; i < e;) {
+    for (uint32_t i = b; i < e && e - b >= 2;) {
       if (!entries[i].pure_read) {
         ++i;
         continue;
@@ -230,6 +238,55 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
       if (!rest_ok && prev.single_access && queue_allows(x_queue(x), last.access, prev.stages))
         decls.push_back({x.pass, r, last.access, prev.stages});
     }
+
+    // The frame's first and last touch of a texture, on a queue that cannot name its resting state
+    // (a compute list and shader_resource for every stage; a copy list and anything but copies):
+    // a graphics group submitted first makes the transition from rest and hands the texture on in
+    // the state the first toucher wants; a graphics group submitted last takes it over as the last
+    // toucher left it and restores it. (Transient textures start untouched: only the end applies.)
+    const Resource& res = g.resources[r];
+    const std::optional<Access> rest = resting_access(res.desc);
+    if (!rest) continue;  // buffers have no resting layout
+    // Only a shader_resource rest is tied to the graphics stages (D3D12 legacy: PIXEL_SHADER_RESOURCE);
+    // an unordered_access rest is one state for every stage, which a compute list can name.
+    const Stages rest_stages = *rest == Access::shader_resource ? kAllShading
+                               : is_shader_access(*rest)        ? stages(Stage::compute)
+                                                                : kNoStages;
+    auto rest_ok_on = [&](Queue q) { return queue_allows(q, *rest, rest_stages); };
+    // The state entry i is in for its whole group: the merged read state of a run it belongs to,
+    // else its pass's first use (all of the pass's stages when the pass uses one access).
+    auto state_at = [&](uint32_t i) {
+      const Entry& x = entries[i];
+      if (x.pure_read && run_of[i - b] != kNone && runs[run_of[i - b]].multi && runs[run_of[i - b]].valid)
+        return Decl{x.pass, r, runs[run_of[i - b]].access, runs[run_of[i - b]].stages};
+      const PassUse& u = g.passes[x.pass].uses[x.first_use];
+      return Decl{x.pass, r, u.access, x.single_access ? x.stages : u.stages};
+    };
+    if (!res.transient && queue_of(entries[b]) != Queue::direct && !rest_ok_on(queue_of(entries[b]))) {
+      const Decl d = state_at(b);
+      decls.push_back(d);
+      frame_start.push_back(d);
+      start_waiters.push_back(entries[b].group);
+    }
+    if (queue_of(entries[e - 1]) != Queue::direct && !rest_ok_on(queue_of(entries[e - 1]))) {
+      frame_end.push_back(state_at(e - 1));
+      end_waits.push_back(entries[e - 1].group);
+    }
+  }
+
+  // The frame_start group goes first (every group index moves up by one), the frame_end group last.
+  if (!frame_start.empty()) {
+    for (uint32_t& gi : end_waits) ++gi;
+    t.info.insert(t.info.begin(), GroupInfo{Queue::direct, {kNone}, GroupInfo::Role::frame_start, {}});
+    for (uint32_t gi : start_waiters) {
+      std::vector<uint32_t>& w = t.info[gi + 1].waits;
+      if (w.empty()) w.push_back(0);
+    }
+  }
+  if (!frame_end.empty()) {
+    std::sort(end_waits.begin(), end_waits.end());
+    end_waits.erase(std::unique(end_waits.begin(), end_waits.end()), end_waits.end());
+    t.info.push_back(GroupInfo{Queue::direct, {kNone}, GroupInfo::Role::frame_end, std::move(end_waits)});
   }
 
   // Lists and groups.
@@ -245,8 +302,28 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   t.groups.reserve(t.info.size());
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
+    if (info.role != GroupInfo::Role::passes) {
+      const bool start = info.role == GroupInfo::Role::frame_start;
+      auto group = std::make_unique<CommandListGroup>(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
+      auto list = std::make_unique<CommandList>(std::string(transition_list_name(info.role)), info.queue);
+      Operation op;
+      op.kind = OpKind::transition;
+      for (const Decl& d : start ? frame_start : frame_end)
+        for (uint32_t m = 0; m < g.resources[d.resource].count; ++m) {
+          op.uses.push_back({t.first_member[d.resource] + m, d.access, d.stages, {}});
+          if (!start) list->declare_entry(t.first_member[d.resource] + m, d.access, d.stages);
+        }
+      list->append_operation(std::move(op));
+      list->close();
+      group->add(*list);
+      t.lists.push_back(std::move(list));
+      t.groups.push_back(std::move(group));
+      continue;
+    }
+    // Pass groups keep their numbers whether or not a frame_start group went in front of them.
+    const uint32_t number = gi - (t.info.front().role == GroupInfo::Role::frame_start ? 1 : 0);
     auto group = std::make_unique<CommandListGroup>(
-        fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), gi),
+        fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), number),
         info.queue);
     for (uint32_t p : info.passes) {
       const Pass& pass = g.passes[p];

@@ -10,28 +10,50 @@
 namespace baton::graph {
 namespace {
 
-// Why access `a` in stages `s` cannot be used on `d` from a pass on queue `q`; empty when it can.
-std::string use_problem(const ResourceDesc& d, Access a, Stages s, Queue q) {
-  if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses))
-    return fmt::format("is a buffer; access {} needs a texture", to_string(a));
-  if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses))
-    return fmt::format("is a texture; access {} needs a buffer", to_string(a));
-  if (a == Access::present && !d.swapchain) return "is presented but is not a swapchain texture";
+// The checks a declared use must pass, split in two so that the common case (no problem) costs a
+// few inline comparisons and no std::string: `use_problem` classifies, `describe` words it.
+enum class Problem : uint8_t {
+  none, texture_access_on_buffer, buffer_access_on_texture, present_not_swapchain, depth_access_on_color,
+  render_target_on_depth, needs_stages, takes_no_stages, queue_cannot
+};
+
+inline Problem use_problem(const ResourceDesc& d, Access a, Stages s, Queue q) {
+  if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses)) return Problem::texture_access_on_buffer;
+  if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses)) return Problem::buffer_access_on_texture;
+  if (a == Access::present && !d.swapchain) return Problem::present_not_swapchain;
   if ((a == Access::depth_write || a == Access::depth_read) && d.format == FormatClass::color)
-    return fmt::format("has a color format; access {} needs a depth format", to_string(a));
-  if (a == Access::render_target && d.format != FormatClass::color) return "has a depth format; it cannot be a render target";
-  if (is_shader_access(a) && s == kNoStages) return fmt::format("access {} needs shader stages", to_string(a));
-  if (!is_shader_access(a) && s != kNoStages) return fmt::format("access {} takes no stages", to_string(a));
-  if (!queue_allows(q, a, s))
-    return fmt::format("access {}{} cannot be performed on the {} queue", to_string(a),
-                       s ? " (" + stages_to_string(s) + ")" : std::string(), q == Queue::direct ? "graphics" : std::string(to_string(q)));
+    return Problem::depth_access_on_color;
+  if (a == Access::render_target && d.format != FormatClass::color) return Problem::render_target_on_depth;
+  if (is_shader_access(a) && s == kNoStages) return Problem::needs_stages;
+  if (!is_shader_access(a) && s != kNoStages) return Problem::takes_no_stages;
+  if (!queue_allows(q, a, s)) return Problem::queue_cannot;
+  return Problem::none;
+}
+
+// Why access `a` in stages `s` cannot be used from a pass on queue `q`.
+std::string describe(Problem p, Access a, Stages s, Queue q) {
+  switch (p) {
+    case Problem::texture_access_on_buffer: return fmt::format("is a buffer; access {} needs a texture", to_string(a));
+    case Problem::buffer_access_on_texture: return fmt::format("is a texture; access {} needs a buffer", to_string(a));
+    case Problem::present_not_swapchain: return "is presented but is not a swapchain texture";
+    case Problem::depth_access_on_color:
+      return fmt::format("has a color format; access {} needs a depth format", to_string(a));
+    case Problem::render_target_on_depth: return "has a depth format; it cannot be a render target";
+    case Problem::needs_stages: return fmt::format("access {} needs shader stages", to_string(a));
+    case Problem::takes_no_stages: return fmt::format("access {} takes no stages", to_string(a));
+    case Problem::queue_cannot:
+      return fmt::format("access {}{} cannot be performed on the {} queue", to_string(a),
+                         s ? " (" + stages_to_string(s) + ")" : std::string(),
+                         q == Queue::direct ? "graphics" : std::string(to_string(q)));
+    case Problem::none: break;
+  }
   return {};
 }
 
 std::string queue_name(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
 struct Touch {
-  uint32_t resource;
+  uint32_t resource = 0;
   bool reads = false;  // pure read, or a write that keeps contents
   bool pure_read = false;
   bool writes = false;
@@ -45,9 +67,26 @@ Validated validate(const Graph& g) {
   Validated v;
   v.in_first.assign(np + 1, 0);
   v.edges.reserve(np * 2);
-  std::vector<uint32_t> last_writer(nr, kNone);
-  std::vector<Box> last_write_box(nr);
-  std::vector<std::vector<uint32_t>> readers(nr);
+  // Per resource, one record (one allocation, one cache line touched per use): the latest writer,
+  // its write box, and the readers of that version. The readers live in one shared pool as
+  // singly linked lists in read order; a write just forgets its list (head = kNone). A vector of
+  // vectors here cost one heap allocation per read resource, which dominated at 100k passes.
+  struct Version {
+    uint32_t last_writer = kNone;
+    uint32_t readers_head = kNone, readers_tail = kNone;  // indices into `reader_pool`
+    uint32_t write_box = kNone;  // index into `partial_boxes`; kNone: the write covered the whole resource
+  };
+  struct Reader {
+    uint32_t pass, next;
+  };
+  std::vector<Version> version(nr);
+  std::vector<Reader> reader_pool;
+  reader_pool.reserve(np * 2);
+  // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
+  std::vector<Box> partial_boxes;
+  auto last_write_box = [&](uint32_t r) {
+    return version[r].write_box == kNone ? full_box(g.resources[r].desc) : partial_boxes[version[r].write_box];
+  };
   struct Candidate {
     uint32_t first, second, resource;
   };
@@ -59,15 +98,23 @@ Validated validate(const Graph& g) {
   for (uint32_t p = 0; p < np; ++p) {
     const Pass& pass = g.passes[p];
     v.in_first[p] = static_cast<uint32_t>(v.edges.size());
-    boxes.clear();
+    // Both scratch lists are sized once per pass and filled by index: building a Touch or Box in
+    // a temporary and push_back-ing it stalled on store-to-load forwarding in this hot loop.
+    boxes.resize(pass.uses.size());
     touches.clear();
-    for (const PassUse& u : pass.uses) {
+    for (size_t i = 0; i < pass.uses.size(); ++i) {
+      const PassUse& u = pass.uses[i];
       if (u.resource >= nr) throw Error(fmt::format("pass '{}': unknown resource #{}", pass.name, u.resource));
       const ResourceDesc& d = g.resources[u.resource].desc;
-      if (std::string why = use_problem(d, u.access, u.stages, pass.queue); !why.empty())
-        throw Error(fmt::format("pass '{}' ({} queue), resource '{}': {}", pass.name, queue_name(pass.queue), d.name, why));
+      if (const Problem why = use_problem(d, u.access, u.stages, pass.queue); why != Problem::none)
+        throw Error(fmt::format("pass '{}' ({} queue), resource '{}': {}", pass.name, queue_name(pass.queue), d.name,
+                                describe(why, u.access, u.stages, pass.queue)));
+      if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
+        boxes[i] = full_box(d);
+        continue;
+      }
       try {
-        boxes.push_back(resolve(d, u.range));
+        boxes[i] = resolve(d, u.range);
       } catch (const Error& e) {
         throw Error(fmt::format("pass '{}': {}", pass.name, e.what()));
       }
@@ -90,8 +137,8 @@ Validated validate(const Graph& g) {
       const PassUse& u = pass.uses[i];
       auto it = std::find_if(touches.begin(), touches.end(), [&](const Touch& t) { return t.resource == u.resource; });
       if (it == touches.end()) {
-        touches.push_back(Touch{u.resource});
-        it = touches.end() - 1;
+        it = touches.emplace(touches.end());
+        it->resource = u.resource;
         it->write_box = Box{0, 0, 0, 0, 0, 0};
       }
       if (is_write(u.access)) {
@@ -111,25 +158,34 @@ Validated validate(const Graph& g) {
     }
     for (const Touch& t : touches) {
       const uint32_t r = t.resource;
-      const Resource& res = g.resources[r];
-      if (t.reads && last_writer[r] != kNone) {
-        v.edges.push_back({last_writer[r], p, EdgeKind::read_after_write, r});
-      } else if (t.pure_read && last_writer[r] == kNone && res.transient) {
+      Version& ver = version[r];
+      if (t.reads && ver.last_writer != kNone) {
+        v.edges.push_back({ver.last_writer, p, EdgeKind::read_after_write, r});
+      } else if (t.pure_read && ver.last_writer == kNone && g.resources[r].transient) {
         throw Error(fmt::format("pass '{}', resource '{}': transient resource read before any pass writes it", pass.name,
-                                res.desc.name));
+                                g.resources[r].desc.name));
       }
-      if (!t.writes) {
-        readers[r].push_back(p);
+      if (!t.writes) {  // append p to the readers of the current version
+        const uint32_t node = static_cast<uint32_t>(reader_pool.size());
+        reader_pool.push_back({p, kNone});
+        if (ver.readers_head == kNone) ver.readers_head = node;
+        else reader_pool[ver.readers_tail].next = node;
+        ver.readers_tail = node;
         continue;
       }
-      for (uint32_t q : readers[r])
-        if (q != p) v.edges.push_back({q, p, EdgeKind::write_after_read, r});
+      for (uint32_t n = ver.readers_head; n != kNone; n = reader_pool[n].next)
+        if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
       // A blind overwrite of what another pass wrote needs a path between the two.
-      if (last_writer[r] != kNone && !t.reads && readers[r].empty() && overlaps(last_write_box[r], t.write_box))
-        ambiguous.push_back({last_writer[r], p, r});
-      readers[r].clear();
-      last_writer[r] = p;
-      last_write_box[r] = t.write_box;
+      if (ver.last_writer != kNone && !t.reads && ver.readers_head == kNone && overlaps(last_write_box(r), t.write_box))
+        ambiguous.push_back({ver.last_writer, p, r});
+      ver.readers_head = ver.readers_tail = kNone;
+      ver.last_writer = p;
+      if (t.write_box == full_box(g.resources[r].desc)) {
+        ver.write_box = kNone;
+      } else {
+        ver.write_box = static_cast<uint32_t>(partial_boxes.size());
+        partial_boxes.push_back(t.write_box);
+      }
     }
     for (uint32_t a : pass.after) {
       if (a >= np) throw Error(fmt::format("pass '{}': \"after\" names unknown pass #{}", pass.name, a));
@@ -142,11 +198,17 @@ Validated validate(const Graph& g) {
 
   // Cycles: every derived edge points forward in declaration order, so only `after` can close one.
   if (backward) {
-    std::vector<uint32_t> indeg(np, 0);
-    std::vector<std::vector<uint32_t>> out(np);
+    // Successors in CSR form (counting sort by `from`, keeping edge order): one allocation
+    // instead of one vector per pass.
+    std::vector<uint32_t> indeg(np, 0), out_first(np + 1, 0), out(v.edges.size());
     for (const Edge& e : v.edges) {
       ++indeg[e.to];
-      out[e.from].push_back(e.to);
+      ++out_first[e.from + 1];
+    }
+    for (size_t p = 0; p < np; ++p) out_first[p + 1] += out_first[p];
+    {
+      std::vector<uint32_t> fill(out_first.begin(), out_first.end() - 1);
+      for (const Edge& e : v.edges) out[fill[e.from]++] = e.to;
     }
     std::vector<uint32_t> ready;
     for (uint32_t p = 0; p < np; ++p)
@@ -156,8 +218,8 @@ Validated validate(const Graph& g) {
       const uint32_t p = ready.back();
       ready.pop_back();
       ++done;
-      for (uint32_t q : out[p])
-        if (--indeg[q] == 0) ready.push_back(q);
+      for (uint32_t i = out_first[p]; i < out_first[p + 1]; ++i)
+        if (--indeg[out[i]] == 0) ready.push_back(out[i]);
     }
     if (done != np) {
       // Walk backwards along edges inside the remaining set until a pass repeats: that is a cycle.
@@ -220,12 +282,12 @@ Validated validate(const Graph& g) {
   for (uint32_t o : g.outputs) {
     if (o >= nr) throw Error(fmt::format("output #{}: unknown resource", o));
     const Resource& res = g.resources[o];
-    if (last_writer[o] == kNone)
+    if (version[o].last_writer == kNone)
       throw Error(fmt::format("output '{}': no pass writes it, so the output would be culled", res.desc.name));
     if (res.transient)
       throw Error(fmt::format("pass '{}', output '{}': a transient resource cannot be an output (its memory is "
                               "reclaimed when the frame ends)",
-                              g.passes[last_writer[o]].name, res.desc.name));
+                              g.passes[version[o].last_writer].name, res.desc.name));
   }
   return v;
 }

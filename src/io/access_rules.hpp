@@ -12,7 +12,7 @@
 
 namespace baton::io {
 
-inline constexpr int kOpKindCount = 7;
+inline constexpr int kOpKindCount = 8;
 
 // Accesses each operation kind can perform (what the API commands behind it can touch).
 inline constexpr std::array<AccessMask, kOpKindCount> kOpKindAccesses = {
@@ -33,6 +33,8 @@ inline constexpr std::array<AccessMask, kOpKindCount> kOpKindAccesses = {
     // present
     bit(Access::present),
     // external: work Baton does not see (another renderer, the host): anything
+    ~AccessMask{0},
+    // transition: no work, only states to be in: anything a barrier can name
     ~AccessMask{0},
 };
 

@@ -44,7 +44,7 @@ std::string enum_names(const std::array<E, N>& values) {
 constexpr std::array<Queue, 3> kQueues = {Queue::direct, Queue::compute, Queue::copy};
 constexpr std::array<OpKind, kOpKindCount> kKinds = {OpKind::draw,    OpKind::dispatch, OpKind::copy,
                                                      OpKind::clear,   OpKind::resolve,  OpKind::present,
-                                                     OpKind::external};
+                                                     OpKind::external, OpKind::transition};
 constexpr std::array<FormatClass, 3> kFormats = {FormatClass::color, FormatClass::depth,
                                                  FormatClass::depth_stencil};
 

@@ -22,6 +22,7 @@ std::string_view to_string(OpKind k) {
     case OpKind::resolve: return "resolve";
     case OpKind::present: return "present";
     case OpKind::external: return "external";
+    case OpKind::transition: return "transition";
   }
   return "?";
 }

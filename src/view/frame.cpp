@@ -128,7 +128,8 @@ Frame from_graph(std::string_view text, std::string_view source, const StageFn& 
       const auto p = static_cast<uint32_t>(f.passes.size());
       pass_of.back().push_back(p);
       if (gp != graph::kNone) frame_pass[gp] = p;
-      const std::string name = gp == graph::kNone ? "(frame end)" : g.passes[gp].name;
+      const std::string name =
+          gp == graph::kNone ? std::string(graph::transition_list_name(t.info[gi].role)) : g.passes[gp].name;
       const uint32_t slot = gp == graph::kNone ? p : r.sched.serial_of[gp];
       f.passes.push_back({name, t.groups[gi]->name(), t.info[gi].queue, slot, 1});
       add_uses(f, p, *t.groups[gi]->lists()[li]);
@@ -137,6 +138,8 @@ Frame from_graph(std::string_view text, std::string_view source, const StageFn& 
   for (const graph::Sync& y : r.sched.syncs)
     if (frame_pass[y.signal] != graph::kNone && frame_pass[y.wait] != graph::kNone)
       f.waits.push_back({frame_pass[y.signal], frame_pass[y.wait]});
+  for (size_t gi = 0; gi < t.info.size(); ++gi)  // the frame_start / frame_end groups' waits
+    for (uint32_t w : t.info[gi].waits) f.waits.push_back({pass_of[w].back(), pass_of[gi].front()});
 
   for (const graph::Placement& pl : r.aliasing.placements) {
     const graph::Lifetime& lt = r.lifetimes[pl.resource];

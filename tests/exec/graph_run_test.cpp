@@ -143,6 +143,9 @@ TEST(GraphGenerated, SixteenSeedsRunCleanAndCorrect) {
         const graph::Resource& res = g.resources[u.resource];
         async_first += !res.transient && res.desc.type == ResourceType::texture && graph::exec_queue(g.passes[p]) == Queue::compute;
       }
+    // D3D12 too: a compute list never names PIXEL_SHADER_RESOURCE (the frame_start / frame_end groups).
+    for (Api api : {Api::d3d12, Api::d3d12_legacy})
+      EXPECT_NO_THROW((void)lower(api, r.trans.table, r.trans.compiled)) << "seed " << seed << " " << to_string(api);
     GraphRun run;
     run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
     run.history_in = r.trans.history_in;
@@ -190,6 +193,32 @@ TEST(GraphExamples, DeferredWithoutSeededTexturesIsCorrect) {
   o.seed_textures = false;
   const RunReport r = run(lavapipe(), g.rec, g.history_in, g.plan, o);
   EXPECT_TRUE(r.clean()) << summary(r);
+}
+
+}  // namespace
+}  // namespace baton::exec::test
+
+namespace baton::exec::test {
+namespace {
+
+// The frame_start / frame_end graphics groups run: their transition lists do no work, the async
+// passes between them see the states the groups left, and the textures end the frame at rest.
+TEST(GraphFrameTransitions, RunCleanAndCorrect) {
+  ASSERT_TRUE(run_canary(lavapipe()).live);
+  const graph::Graph g = graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/tests/graph/data/frame_transitions.json");
+  graph::GraphCompileResult r = graph::compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  ASSERT_EQ(r.trans.info.front().role, graph::GroupInfo::Role::frame_start);
+  ASSERT_EQ(r.trans.info.back().role, graph::GroupInfo::Role::frame_end);
+  GraphRun run;
+  run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
+  run.history_in = r.trans.history_in;
+  run.rec = graph::recording_from(std::move(r.trans));
+  check_executable(run.rec);
+  const RunReport rep = baton::exec::run(lavapipe(), run.rec, run.history_in, run.plan, graph_options());
+  EXPECT_TRUE(rep.clean()) << summary(rep);
+  EXPECT_EQ(rep.groups, 5u);
+  EXPECT_GT(rep.subresources_checked, 0u);
 }
 
 }  // namespace
