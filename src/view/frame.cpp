@@ -130,7 +130,11 @@ Frame from_graph(std::string_view text, std::string_view source, const StageFn& 
       if (gp != graph::kNone) frame_pass[gp] = p;
       const std::string name =
           gp == graph::kNone ? std::string(graph::transition_list_name(t.info[gi].role)) : g.passes[gp].name;
-      const uint32_t slot = gp == graph::kNone ? p : r.sched.serial_of[gp];
+      // The frame_start group takes slot 0 (passes move one to the right), frame_end the last one.
+      const uint32_t shift = t.info.front().role == graph::GroupInfo::Role::frame_start ? 1 : 0;
+      const uint32_t slot = gp != graph::kNone                                       ? r.sched.serial_of[gp] + shift
+                            : t.info[gi].role == graph::GroupInfo::Role::frame_start ? 0
+                                                                                     : static_cast<uint32_t>(r.sched.serial.size()) + shift;
       f.passes.push_back({name, t.groups[gi]->name(), t.info[gi].queue, slot, 1});
       add_uses(f, p, *t.groups[gi]->lists()[li]);
     }

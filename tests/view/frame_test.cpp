@@ -3,6 +3,8 @@
 // are live.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "baton/graph.hpp"
@@ -138,6 +140,31 @@ TEST(Frame, BadInputIsOneLineNamingTheSource) {
     EXPECT_EQ(m.rfind("broken.json", 0), 0u) << m;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
   }
+}
+
+}  // namespace
+}  // namespace baton::view
+
+namespace baton::view {
+namespace {
+
+// The graph's own frame_start / frame_end graphics groups are passes of the picture too: first and
+// last slot (slots stay unique), named after their lists, with their group waits drawn.
+TEST(Frame, FrameStartAndEndGroupsTakeTheFirstAndLastSlots) {
+  const std::string path = std::string(BATON_SOURCE_DIR) + "/tests/graph/data/frame_transitions.json";
+  std::ifstream in(path);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const Frame f = build_frame(text, "frame_transitions.json");
+  ASSERT_EQ(f.passes.size(), 5u);
+  EXPECT_EQ(f.passes.front().name, "frame start transitions");
+  EXPECT_EQ(f.passes.back().name, "frame end transitions");
+  std::set<uint32_t> slots;
+  for (const Pass& p : f.passes) slots.insert(p.slot);
+  EXPECT_EQ(slots, (std::set<uint32_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(f.passes.front().slot, 0u);
+  EXPECT_EQ(f.passes.back().slot, 4u);
+  // The schedule's two signal/wait pairs and the two group waits.
+  EXPECT_EQ(f.waits.size(), 4u);
 }
 
 }  // namespace
