@@ -114,6 +114,7 @@ class CommandList {
   Lifecycle lifecycle_ = Lifecycle::recording;
   std::vector<Operation> ops_;
   std::vector<EntryState> entry_;
+  bool entry_ascending_ = true;  // entry_ is in strictly increasing resource order
   bool break_next_ = true;
   bool full_barrier_next_ = false;
   const CommandListGroup* group_ = nullptr;

@@ -32,18 +32,18 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   // last_pos can take (0 .. passes on q), in one backward sweep: O(n) instead of a binary search
   // over a suffix array per resource (which missed the cache at 100k passes).
   std::array<std::vector<uint32_t>, kQueues> reach;
-  for (size_t k = 0; k < kQueues; ++k) {
-    std::vector<uint32_t>& rk = reach[k];
-    rk.assign(on_queue[k] + 1, 0);
-    // Invariant: m = min of clock[k] over serial indices >= i + 1; values in (m_new, m] are first
-    // reached at i + 1 once the sweep drops below them.
-    uint32_t m = on_queue[k];  // past the end every value counts as reached (capped at the table)
-    for (uint32_t i = n; i-- > 0;) {
-      const uint32_t c = std::min(m, s.clock[s.serial[i]][k]);
-      for (uint32_t x = c + 1; x <= m; ++x) rk[x] = i + 1;
-      m = c;
+  // Invariant: m[k] = min of clock[k] over serial indices >= i + 1 (capped at the table); values
+  // in (new m[k], m[k]] are first reached at i + 1 once the sweep drops below them. Values still
+  // <= m[k] at the end are reached from index 0.
+  std::array<uint32_t, kQueues> m = on_queue;
+  for (size_t k = 0; k < kQueues; ++k) reach[k].assign(on_queue[k] + 1, 0);
+  for (uint32_t i = n; i-- > 0;) {
+    const std::array<uint32_t, kQueues>& clock = s.clock[s.serial[i]];
+    for (size_t k = 0; k < kQueues; ++k) {
+      const uint32_t c = std::min(m[k], clock[k]);
+      for (uint32_t x = c + 1; x <= m[k]; ++x) reach[k][x] = i + 1;
+      m[k] = c;
     }
-    // Values <= m are reached from index 0 (already 0).
   }
   for (Lifetime& l : lt) {
     if (!l.used()) continue;

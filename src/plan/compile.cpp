@@ -413,15 +413,33 @@ class GroupCompiler {
     if (s.first == kNone) s.first = next_first_++;
   }
 
+  // The list's declared entry state of r, if any. Lists with many declarations (the frame graph's
+  // frame_end list declares one per texture it takes over) are searched through a sorted copy made
+  // once per group; the few of a hand-written list are scanned.
+  const EntryState* entry_of(uint32_t list, ResourceId r) {
+    const std::vector<EntryState>& es = g_.lists()[list]->entry_states();
+    if (es.size() <= 8) {
+      for (const EntryState& e : es)
+        if (e.resource == r) return &e;
+      return nullptr;
+    }
+    if (sorted_entries_.size() <= list) sorted_entries_.resize(g_.lists().size());
+    std::vector<EntryState>& s = sorted_entries_[list];
+    if (s.empty()) {
+      s = es;
+      std::sort(s.begin(), s.end(), [](const EntryState& a, const EntryState& b) { return a.resource < b.resource; });
+    }
+    const auto it = std::lower_bound(s.begin(), s.end(), r, [](const EntryState& e, ResourceId x) { return e.resource < x; });
+    return it != s.end() && it->resource == r ? &*it : nullptr;
+  }
+
   // Seeds the slot's state when the group first touches it, in list `list`.
   void start(Slot& s, uint32_t list) {
     number(s);
     const ResourceId r = s.res;
     const ResourceDesc& d = desc(r);
     Track t;
-    const EntryState* entry = nullptr;
-    for (const EntryState& e : g_.lists()[list]->entry_states())
-      if (e.resource == r) entry = &e;
+    const EntryState* entry = entry_of(list, r);
     // Work before the group may have written the resource unless its history says otherwise.
     // The plan lists the group's resources in first-touch order.
     const size_t si = s.first;
@@ -676,9 +694,15 @@ class GroupCompiler {
       if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
       return;
     }
-    // Points are small: a stable insertion sort by resource, in place.
-    for (size_t i = 1; i < n; ++i)
-      for (size_t j = i; j > 0 && b[j - 1].resource > b[j].resource; --j) std::swap(b[j - 1], b[j]);
+    // Points are small: a stable insertion sort by resource, in place. A large one (the frame graph's
+    // frame_start / frame_end lists transition thousands of textures at one point) takes a stable sort.
+    auto by_resource = [](const Barrier& x, const Barrier& y) { return x.resource < y.resource; };
+    if (n <= 32) {
+      for (size_t i = 1; i < n; ++i)
+        for (size_t j = i; j > 0 && b[j - 1].resource > b[j].resource; --j) std::swap(b[j - 1], b[j]);
+    } else {
+      std::stable_sort(b, b + n, by_resource);
+    }
     bool shared = false;  // only barriers of one resource can merge
     for (size_t i = 1; i < n && !shared; ++i) shared = b[i - 1].resource == b[i].resource;
     if (!shared) return;
@@ -727,6 +751,7 @@ class GroupCompiler {
   uint32_t uses_total_ = 0;  // uses in the group
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
+  std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
 };
 
 }  // namespace

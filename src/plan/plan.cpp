@@ -237,15 +237,14 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
       const CommandList& list = *g.lists()[li];
       for (const EntryState& e : list.entry_states()) {
         const auto where_fn = [&] { return fmt::format("group '{}' list '{}' entry state", g.name(), list.name()); };
-        const std::string where = where_fn();
         check_access(descs, where_fn, e.resource, e.access, e.stages, g.queue());
         const ResourceDesc& d = rt[e.resource];
         if (first_list[e.resource] == kNone)
-          throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where, d.name));
+          throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where_fn(), d.name));
         if (first_list[e.resource] != li)
           throw Error(fmt::format("{}: resource '{}' is first used in the group by list '{}'; declare its entry state "
                                   "there",
-                                  where, d.name, g.lists()[first_list[e.resource]]->name()));
+                                  where_fn(), d.name, g.lists()[first_list[e.resource]]->name()));
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
           out.groups[prev].hand_on.push_back(

@@ -112,8 +112,13 @@ void CommandList::full_barrier() {
 
 void CommandList::declare_entry(ResourceId r, Access a, Stages s) {
   require_recording("declaring an entry state");
-  for (const EntryState& e : entry_)
-    if (e.resource == r) throw Error(fmt::format("list '{}': entry state declared twice for one resource", name_));
+  // Declarations in increasing resource order (what the frame graph writes, thousands at a time in
+  // its frame_end list) cannot repeat one: only an out-of-order one needs the scan.
+  const bool ascending = entry_.empty() || r > entry_.back().resource;
+  if (!ascending || !entry_ascending_)
+    for (const EntryState& e : entry_)
+      if (e.resource == r) throw Error(fmt::format("list '{}': entry state declared twice for one resource", name_));
+  entry_ascending_ = entry_ascending_ && ascending;
   entry_.push_back({r, a, s});
 }
 

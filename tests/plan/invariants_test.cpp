@@ -173,6 +173,48 @@ TEST(Invariant4, DeclaredEntryStateReplacesRestAndIsHandedOn) {
   EXPECT_EQ(res.groups[0].lists[0].barriers.back().reason, Reason::hand_on);
 }
 
+// Many declarations on one list (the frame graph's frame_end list declares one per texture it takes
+// over): each resource is seeded from its own declaration whatever the declaration order, and
+// one point holding many barriers comes out sorted by resource and merged as a small one does.
+TEST(Invariant4, ManyDeclaredEntryStatesInAnyOrderSeedTheirOwnResource) {
+  Rec r;
+  std::vector<ResourceId> ts;
+  for (int i = 0; i < 40; ++i) ts.push_back(r.texture("t" + std::to_string(i), kRtSampled | bit(Access::unordered_access)));
+  CommandList& l = r.list("takes_over");
+  std::vector<Use> uses;
+  for (int i = 39; i >= 0; --i) {  // descending: the unsorted path
+    const Access a = i % 2 ? Access::unordered_access : Access::render_target;
+    l.declare_entry(ts[static_cast<size_t>(i)], a, a == Access::unordered_access ? kCompute : kNoStages);
+  }
+  for (int i = 0; i < 40; ++i) uses.push_back(use(ts[static_cast<size_t>(i)], Access::shader_resource, kCompute));
+  op(l, OpKind::dispatch, uses);
+  r.group("g", {&l});
+  const CompileResult res = r.compile();
+  const CompiledList& cl = res.groups[0].lists[0];
+  std::map<ResourceId, const Barrier*> entry;
+  for (const Barrier& b : cl.barriers)
+    if (b.reason == Reason::entry_state) entry[b.resource] = &b;
+  ASSERT_EQ(entry.size(), 40u);
+  for (int i = 0; i < 40; ++i) {
+    const ResourceId t = ts[static_cast<size_t>(i)];
+    const Access a = i % 2 ? Access::unordered_access : Access::render_target;
+    EXPECT_EQ(entry[t]->before, state_of_use(r.rt[t], a, a == Access::unordered_access ? kCompute : kNoStages)) << i;
+  }
+  for (const BarrierPoint& p : cl.points)
+    for (uint32_t k = p.first + 1; k < p.first + p.count; ++k)
+      EXPECT_LT(cl.barriers[k - 1].resource, cl.barriers[k].resource);  // one barrier per resource, sorted
+}
+
+TEST(Invariant4, EntryStateDeclaredTwiceIsAnErrorAfterAnAscendingRun) {
+  Rec r;
+  std::vector<ResourceId> ts;
+  for (int i = 0; i < 4; ++i) ts.push_back(r.texture("t" + std::to_string(i), kRtSampled));
+  CommandList& l = r.list("l");
+  for (ResourceId t : ts) l.declare_entry(t, Access::shader_resource, kCompute);  // ascending
+  EXPECT_THROW(l.declare_entry(ts[3], Access::shader_resource, kCompute), Error);  // the last one again
+  EXPECT_THROW(l.declare_entry(ts[1], Access::shader_resource, kCompute), Error);  // an earlier one
+}
+
 TEST(Invariant5, ListsHandOffDirectlyAndReadersShareOneTransition) {
   Rec r;
   const ResourceId t = r.texture("lighting", kRtSampled);
