@@ -145,6 +145,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   std::vector<Decl> decls;
   std::vector<Decl> frame_start, frame_end;  // the uses of the frame_start / frame_end transition lists
   std::vector<uint32_t> start_waiters, end_waits;  // groups waiting for frame_start; groups frame_end waits for
+  std::vector<uint32_t> unordered_readers;         // per resource: groups still reading when its last toucher ends
   auto name_of = [&](uint32_t p) -> const std::string& { return g.passes[p].name; };
   auto queue_of = [&](const Entry& x) { return t.info[x.group].queue; };
   auto x_queue = queue_of;
@@ -163,6 +164,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
     // Read runs: maximal stretches of consecutive pure reads.
     runs.clear();
     run_of.assign(e - b, kNone);
+    unordered_readers.clear();
     for (uint32_t i = b; i < e && e - b >= 2;) {
       if (!entries[i].pure_read) {
         ++i;
@@ -193,15 +195,14 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
         throw Error(fmt::format("pass '{}', resource '{}': read on several queues with no one read state all of them "
                                 "can hold (pass '{}' reads it too); order the readers with \"after\"",
                                 name_of(entries[i].pass), rname, name_of(entries[run.end - 1].pass)));
-      // At the end of the frame the last toucher returns it to rest: every other reader must be done.
+      // At the end of the frame the last toucher would return it to rest while readers of other
+      // queues not ordered before it may still read: those readers' groups are remembered, and the
+      // restore moves to the frame_end group, which waits for them (below).
       if (run.multi && !one_queue && run.end == e) {
         const Entry& last = entries[e - 1];
         for (uint32_t k = i; k + 1 < e; ++k)
           if (entries[k].group != last.group && !happens_before(s, g, entries[k].pass, last.pass))
-            throw Error(fmt::format("pass '{}', resource '{}': still read on the {} queue when pass '{}' returns it to "
-                                    "rest; make '{}' run after '{}'",
-                                    name_of(entries[k].pass), rname, to_string(queue_of(entries[k])),
-                                    name_of(last.pass), name_of(last.pass), name_of(entries[k].pass)));
+            unordered_readers.push_back(entries[k].group);
       }
       runs.push_back(run);
       i = run.end;
@@ -243,10 +244,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
     // (a compute list and shader_resource for every stage; a copy list and anything but copies):
     // a graphics group submitted first makes the transition from rest and hands the texture on in
     // the state the first toucher wants; a graphics group submitted last takes it over as the last
-    // toucher left it and restores it. (Transient textures start untouched: only the end applies.)
+    // toucher left it and restores it (also when readers on other queues may still be reading as
+    // the last toucher finishes: the frame_end group waits for them). Transient textures start
+    // untouched: only the end applies to them.
     const Resource& res = g.resources[r];
     const std::optional<Access> rest = resting_access(res.desc);
-    if (!rest) continue;  // buffers have no resting layout
+    if (!rest) continue;  // buffers have no resting layout, so no restore either
     // Only a shader_resource rest is tied to the graphics stages (D3D12 legacy: PIXEL_SHADER_RESOURCE);
     // an unordered_access rest is one state for every stage, which a compute list can name.
     const Stages rest_stages = *rest == Access::shader_resource ? kAllShading
@@ -268,9 +271,11 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
       frame_start.push_back(d);
       start_waiters.push_back(entries[b].group);
     }
-    if (queue_of(entries[e - 1]) != Queue::direct && !rest_ok_on(queue_of(entries[e - 1]))) {
+    if (!unordered_readers.empty() ||
+        (queue_of(entries[e - 1]) != Queue::direct && !rest_ok_on(queue_of(entries[e - 1])))) {
       frame_end.push_back(state_at(e - 1));
       end_waits.push_back(entries[e - 1].group);
+      end_waits.insert(end_waits.end(), unordered_readers.begin(), unordered_readers.end());
     }
   }
 
@@ -284,6 +289,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
     }
   }
   if (!frame_end.empty()) {
+    // Graphics groups before it are ordered by the queue itself: wait only for the other queues.
+    std::erase_if(end_waits, [&](uint32_t gi) { return t.info[gi].queue == Queue::direct; });
     std::sort(end_waits.begin(), end_waits.end());
     end_waits.erase(std::unique(end_waits.begin(), end_waits.end()), end_waits.end());
     t.info.push_back(GroupInfo{Queue::direct, {kNone}, GroupInfo::Role::frame_end, std::move(end_waits)});

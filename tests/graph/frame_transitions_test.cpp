@@ -99,5 +99,36 @@ TEST(GraphFrameTransitions, CoverageCheckNamesTheTransitionList) {
   EXPECT_NE(f.front().find("frame start transitions, resource 'history'"), std::string::npos) << f.front();
 }
 
+// Readers on two queues with no order between them at the end of the frame: the last toucher hands
+// the texture on in the merged read state and frame_end restores it once the other queue's reader
+// is done too (this graph was rejected before frame_end existed).
+TEST(GraphFrameTransitions, UnorderedReadersAtTheEndAreRestoredByFrameEnd) {
+  const Graph g = load_graph_file(std::string(BATON_SOURCE_DIR) + "/tests/graph/data/unordered_readers.json");
+  const GraphCompileResult r = compile_graph(g);
+  EXPECT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  const Transitions& t = r.trans;
+  const uint32_t measure = *g.find_pass("measure"), relight = *g.find_pass("relight");
+  EXPECT_FALSE(happens_before(r.sched, g, measure, relight));
+  EXPECT_FALSE(happens_before(r.sched, g, relight, measure));
+  ASSERT_EQ(t.info.back().role, GroupInfo::Role::frame_end);
+  // It waits for the compute group of `measure` (the graphics one is ordered by the queue).
+  uint32_t measure_group = kNone;
+  for (uint32_t gi = 0; gi < t.info.size(); ++gi)
+    if (t.info[gi].passes.front() == measure) measure_group = gi;
+  ASSERT_NE(measure_group, kNone);
+  EXPECT_EQ(t.info.back().waits, std::vector<uint32_t>{measure_group});
+  // The only restore of `lighting` is frame_end's; relight's group hands it on instead.
+  const ResourceId lighting = member(r, g, "lighting");
+  size_t restores = 0;
+  for (const Restore& x : r.finals.restores)
+    if (x.member == lighting) {
+      ++restores;
+      EXPECT_EQ(x.group, t.info.size() - 1);
+    }
+  EXPECT_EQ(restores, 1u);
+  EXPECT_TRUE(check_resting(t, r.finals).empty());
+  for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) EXPECT_NO_THROW(lower(api, t.table, t.compiled)) << to_string(api);
+}
+
 }  // namespace
 }  // namespace baton::graph

@@ -69,18 +69,16 @@ TEST(ParallelRecord, GeneratedGraphsRecordIdenticallyOnOneToEightThreads) {
       r = compile_graph(g);
       (void)lower(Api::vulkan, r.trans.table, r.trans.compiled);
     } catch (const Error& e) {
-      // The one random shape the graph rejects on purpose: readers on two queues with no order
-      // between them and the pass that returns the resource to rest. Anything else is a defect (a
-      // compute list that cannot express a state used to end up here).
-      const std::string what = e.what();
-      EXPECT_NE(what.find("still read on the"), std::string::npos) << "seed " << seed << ": " << what;
-      std::printf("seed %llu skipped: %s\n", static_cast<unsigned long long>(seed), e.what());
+      // Every generated graph compiles and lowers: readers on two queues with no order at the end of
+      // the frame, and async compute first/last touches of textures resting in shader_resource, are
+      // the frame_end / frame_start groups' job (they used to end up here).
+      ADD_FAILURE() << "seed " << seed << ": " << e.what();
       continue;
     }
     ++compiled;
     expect_parallel_matches_serial(r.trans, Api::vulkan, seed, "seed " + std::to_string(seed));
   }
-  EXPECT_GE(compiled, 12u);  // the generator must mostly produce valid graphs, or this tests nothing
+  EXPECT_EQ(compiled, 16u);
 }
 
 TEST(ParallelRecord, StreamHoldsEveryOperationAndEveryBarrierCallInSubmissionOrder) {
