@@ -27,10 +27,8 @@ RunOptions graph_options() {
   return o;
 }
 
-GraphRun compile_example(const std::string& file) {
-  const graph::Graph g = graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/examples/" + file);
-  graph::GraphCompileResult r = graph::compile_graph(g);
-  EXPECT_TRUE(r.findings.empty()) << graph::dump(g, r, "checks");
+// A compiled graph lowered to sync2 and moved into a Recording, as `baton run` does.
+GraphRun for_run(graph::GraphCompileResult&& r) {
   GraphRun run;
   run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
   run.history_in = r.trans.history_in;
@@ -39,13 +37,25 @@ GraphRun compile_example(const std::string& file) {
   return run;
 }
 
+// Runs it on lavapipe under the layer, starting from its history (persistent resources at rest).
+RunReport run_on_lavapipe(const GraphRun& g) {
+  check_executable(g.rec);
+  return run(lavapipe(), g.rec, g.history_in, g.plan, graph_options());
+}
+
+GraphRun compile_example(const std::string& file) {
+  const graph::Graph g = graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/examples/" + file);
+  graph::GraphCompileResult r = graph::compile_graph(g);
+  EXPECT_TRUE(r.findings.empty()) << graph::dump(g, r, "checks");
+  return for_run(std::move(r));
+}
+
 void expect_clean_run(const std::string& file) {
   ASSERT_TRUE(run_canary(lavapipe()).live);
   GraphRun g = compile_example(file);
   EXPECT_GT(g.at_rest, 0u);
   EXPECT_GT(g.transient, 0u);
-  check_executable(g.rec);
-  const RunReport r = run(lavapipe(), g.rec, g.history_in, g.plan, graph_options());
+  const RunReport r = run_on_lavapipe(g);
   EXPECT_TRUE(r.clean()) << summary(r) << dump(g.rec);
   EXPECT_EQ(r.validation.hazards(), 0u);
   EXPECT_TRUE(r.mismatches.empty());
@@ -146,12 +156,7 @@ TEST(GraphGenerated, SixteenSeedsRunCleanAndCorrect) {
     // D3D12 too: a compute list never names PIXEL_SHADER_RESOURCE (the frame_start / frame_end groups).
     for (Api api : {Api::d3d12, Api::d3d12_legacy})
       EXPECT_NO_THROW((void)lower(api, r.trans.table, r.trans.compiled)) << "seed " << seed << " " << to_string(api);
-    GraphRun run;
-    run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
-    run.history_in = r.trans.history_in;
-    run.rec = graph::recording_from(std::move(r.trans));
-    check_executable(run.rec);
-    const RunReport rep = baton::exec::run(lavapipe(), run.rec, run.history_in, run.plan, graph_options());
+    const RunReport rep = run_on_lavapipe(for_run(std::move(r)));
     EXPECT_TRUE(rep.clean()) << "seed " << seed << ": " << summary(rep);
     EXPECT_GT(rep.subresources_checked, 0u) << "seed " << seed;
     ++ran;
@@ -201,21 +206,19 @@ TEST(GraphExamples, DeferredWithoutSeededTexturesIsCorrect) {
 namespace baton::exec::test {
 namespace {
 
+graph::Graph test_graph(const std::string& file) {
+  return graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/tests/graph/data/" + file);
+}
+
 // The frame_start / frame_end graphics groups run: their transition lists do no work, the async
 // passes between them see the states the groups left, and the textures end the frame at rest.
 TEST(GraphFrameTransitions, RunCleanAndCorrect) {
   ASSERT_TRUE(run_canary(lavapipe()).live);
-  const graph::Graph g = graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/tests/graph/data/frame_transitions.json");
-  graph::GraphCompileResult r = graph::compile_graph(g);
+  graph::GraphCompileResult r = graph::compile_graph(test_graph("frame_transitions.json"));
   ASSERT_TRUE(r.findings.empty());
   ASSERT_EQ(r.trans.info.front().role, graph::GroupInfo::Role::frame_start);
   ASSERT_EQ(r.trans.info.back().role, graph::GroupInfo::Role::frame_end);
-  GraphRun run;
-  run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
-  run.history_in = r.trans.history_in;
-  run.rec = graph::recording_from(std::move(r.trans));
-  check_executable(run.rec);
-  const RunReport rep = baton::exec::run(lavapipe(), run.rec, run.history_in, run.plan, graph_options());
+  const RunReport rep = run_on_lavapipe(for_run(std::move(r)));
   EXPECT_TRUE(rep.clean()) << summary(rep);
   EXPECT_EQ(rep.groups, 5u);
   EXPECT_GT(rep.subresources_checked, 0u);
@@ -223,16 +226,10 @@ TEST(GraphFrameTransitions, RunCleanAndCorrect) {
 
 // Readers on two queues with no order at the end of the frame, restored by frame_end.
 TEST(GraphFrameTransitions, UnorderedReadersRunCleanAndCorrect) {
-  const graph::Graph g = graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/tests/graph/data/unordered_readers.json");
-  graph::GraphCompileResult r = graph::compile_graph(g);
+  graph::GraphCompileResult r = graph::compile_graph(test_graph("unordered_readers.json"));
   ASSERT_TRUE(r.findings.empty());
   ASSERT_EQ(r.trans.info.back().role, graph::GroupInfo::Role::frame_end);
-  GraphRun run;
-  run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
-  run.history_in = r.trans.history_in;
-  run.rec = graph::recording_from(std::move(r.trans));
-  check_executable(run.rec);
-  const RunReport rep = baton::exec::run(lavapipe(), run.rec, run.history_in, run.plan, graph_options());
+  const RunReport rep = run_on_lavapipe(for_run(std::move(r)));
   EXPECT_TRUE(rep.clean()) << summary(rep);
   EXPECT_GT(rep.subresources_checked, 0u);
 }
