@@ -11,12 +11,13 @@ namespace {
 
 std::string qname(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
-// Whether a frame_start / frame_end arrangement waits for this group (GroupInfo::waits).
-bool waited_by_group(const Transitions& t, size_t gi) {
+// Per group: whether a frame_start / frame_end arrangement waits for it (GroupInfo::waits), found in
+// one pass over the waits rather than once per group.
+std::vector<uint8_t> waited_by_groups(const Transitions& t) {
+  std::vector<uint8_t> waited(t.info.size(), 0);
   for (const GroupInfo& x : t.info)
-    for (uint32_t w : x.waits)
-      if (w == gi) return true;
-  return false;
+    for (uint32_t w : x.waits) waited[w] = 1;
+  return waited;
 }
 
 std::string barrier_text(const ResourceTable& rt, const LoweredBarrier& b) {
@@ -32,6 +33,7 @@ std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api) {
   const Transitions& t = r.trans;
   const std::vector<LoweredGroup> lowered = lower(api, t.table, t.compiled);
   std::string s = fmt::format("api {}\n", to_string(api));
+  const std::vector<uint8_t> waited = waited_by_groups(t);
   for (const Culled& c : r.culled.culled) s += fmt::format("culled {}: {}\n", g.passes[c.pass].name, c.why);
   for (size_t gi = 0; gi < lowered.size(); ++gi) {
     s += fmt::format("group {} ({})\n", lowered[gi].name, qname(lowered[gi].queue));
@@ -62,7 +64,7 @@ std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api) {
         s += fmt::format("  signal after {}\n", g.passes[last].name);
         break;
       }
-    if (waited_by_group(t, gi)) s += "  signal at the end of the group\n";
+    if (waited[gi]) s += "  signal at the end of the group\n";
   }
   s += numbers_text(numbers(g, r));
   return s;
@@ -71,6 +73,7 @@ std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api) {
 nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Api api) {
   const Transitions& t = r.trans;
   const std::vector<LoweredGroup> lowered = lower(api, t.table, t.compiled);
+  const std::vector<uint8_t> waited = waited_by_groups(t);
   nlohmann::ordered_json j;
   j["api"] = std::string(to_string(api));
   auto& culled = j["culled"] = nlohmann::ordered_json::array();
@@ -120,7 +123,7 @@ nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Ap
     const uint32_t last = t.info[gi].passes.back();
     bool sig = false;
     for (const Sync& y : r.sched.syncs) sig |= y.signal == last;
-    gj["signal"] = sig || waited_by_group(t, gi);
+    gj["signal"] = sig || waited[gi];
     groups.push_back(std::move(gj));
   }
   const Numbers n = numbers(g, r);
