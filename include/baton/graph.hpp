@@ -158,6 +158,13 @@ struct AliasBarrier {
 };
 struct AliasingOptions {
   bool enabled = true;
+  // Real memory requirements, from a device (the runtime: vkGet*MemoryRequirements,
+  // GetResourceAllocationInfo): bytes per graph resource, all members together. Empty = the
+  // estimate (offline compile without a device); 0 for a resource = its estimate. Every size is
+  // rounded up to `alignment`, so every offset the placement chooses is a multiple of it (pass the
+  // largest alignment any transient needs; at least 1).
+  std::vector<uint64_t> sizes;
+  uint64_t alignment = kPlacementAlignment;
 };
 struct Aliasing {
   std::vector<Placement> placements;  // transient and used, in order of first use

@@ -37,7 +37,9 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (g.resources[r].transient && lt[r].used()) {
       candidates.push_back(r);
       span = std::max(span, std::max(lt[r].first, lt[r].last) + 1);
-      bytes[r] = estimated_size(g.resources[r]) * g.resources[r].count;
+      bytes[r] = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size(g.resources[r]) * g.resources[r].count;
+      const uint64_t align = std::max<uint64_t>(o.alignment, 1);
+      bytes[r] = (bytes[r] + align - 1) / align * align;
     }
   std::vector<uint32_t> order(candidates.size());
   {

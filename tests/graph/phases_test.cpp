@@ -58,6 +58,26 @@ TEST(GraphPhases, ChainAliasesDownToTheLowerBound) {
   EXPECT_EQ(compile_graph(g, off).aliasing.heap_size, r.aliasing.unaliased);
 }
 
+// The runtime passes real memory requirements: the placement uses those sizes, rounded up to the
+// alignment, and every offset is a multiple of it.
+TEST(GraphPhases, RealSizesAndAlignmentDrivePlacement) {
+  const Graph g = chain(12);
+  CompileOptions o;
+  o.aliasing.alignment = 4096;
+  o.aliasing.sizes.assign(g.resources.size(), 0);
+  for (size_t i = 0; i < 12; ++i) o.aliasing.sizes[i] = 5000 + 1000 * (i % 3);  // 2 or 3 pages
+  const GraphCompileResult r = compile_graph(g, o);
+  EXPECT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  ASSERT_EQ(r.aliasing.placements.size(), 12u);
+  for (const Placement& p : r.aliasing.placements) {
+    EXPECT_EQ(p.offset % 4096, 0u) << g.resources[p.resource].desc.name;
+    EXPECT_EQ(p.size, (o.aliasing.sizes[p.resource] + 4095) / 4096 * 4096);
+  }
+  // Three resources live at once (r_i and the two it reads), 2 or 3 pages each.
+  EXPECT_LE(r.aliasing.heap_size, 9u * 4096);
+  EXPECT_LT(r.aliasing.heap_size, r.aliasing.unaliased);
+}
+
 TEST(GraphPhases, CullListsWhyAndKeepsWhatOutputsNeed) {
   Graph g = chain(5);
   Pass dead;
