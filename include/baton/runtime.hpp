@@ -1,0 +1,221 @@
+// Baton runtime (Vulkan): what an engine calls every frame.
+//
+//   Runtime rt = Runtime::create(device_desc);          // the engine's VkDevice and queues
+//   Frame& f = rt.begin_frame();
+//   Res hdr   = f.create_image("hdr", image_info);       // transient: placed in shared memory
+//   Res back  = f.import_image("backbuffer", img, info, Access::render_target);
+//   f.add_pass({"lighting", Queue::direct, false, false, {{hdr, Access::render_target}},
+//               [&](PassContext& c) { vkCmdBeginRendering(c.cmd, ...); }});
+//   Result<FrameInfo> r = rt.submit(f);                  // compile -> memory -> record -> submit
+//   ... rt.completed() >= r.value().ticket once the GPU is done with the frame.
+//
+// Per frame, `submit` builds a frame graph from the declarations, asks the device for the real
+// memory requirements of every transient (vkGet{Image,Buffer}MemoryRequirements), lets the graph's
+// aliasing phase place them with those sizes and alignments, binds them into one VkDeviceMemory at
+// the planned offsets (so memory is really shared), records one command buffer per list (pass)
+// through the engine's job system with the planned barriers around each pass's callback, and
+// submits one vkQueueSubmit2 per group with the schedule's cross-queue waits as semaphores
+// (timeline semaphores per queue, plus one binary semaphore per wait because the Khronos layer
+// 1.3.239 does not follow timeline waits between queues). The frame's objects are retired when
+// the GPU has finished it (the completion watermark).
+//
+// Errors are values at this boundary: no call below throws (the text names the pass, resource and
+// subresource, as the compiler's errors do). docs/runtime.md is the integration guide.
+//
+// Per API: Vulkan only (sync2, vkQueueSubmit2, timeline semaphores; Vulkan 1.3). Async compute uses
+// VK_SHARING_MODE_CONCURRENT for transients; an imported VK_SHARING_MODE_EXCLUSIVE resource used on
+// two queue families is refused (queue-family ownership transfers: not yet, docs/runtime.md).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "baton/core.hpp"
+#include "baton/graph.hpp"
+
+namespace baton::runtime {
+
+// A value or the text of what went wrong.
+template <class T>
+class Result {
+ public:
+  Result(T v) : v_(std::move(v)) {}  // NOLINT: implicit on purpose
+  static Result failure(std::string message) { return Result(Tag{}, std::move(message)); }
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() { return std::get<0>(v_); }
+  const T& value() const { return std::get<0>(v_); }
+  const std::string& error() const { return std::get<1>(v_); }
+
+ private:
+  struct Tag {};
+  Result(Tag, std::string m) : v_(std::in_place_index<1>, std::move(m)) {}
+  std::variant<T, std::string> v_;
+};
+struct Ok {};
+using Status = Result<Ok>;
+
+struct QueueDesc {
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t family = 0;
+};
+
+// The engine's device. The graphics queue's family must support graphics and compute. Without a
+// compute queue, async passes run on the graphics queue (still ordered by semaphores as the
+// schedule says, since their barriers name only compute stages).
+struct DeviceDesc {
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  QueueDesc graphics;
+  std::optional<QueueDesc> compute;
+};
+
+// The engine's job system: run job(0) .. job(count - 1), on any threads, and return when all have
+// finished. Jobs never share a Vulkan object that needs external synchronization.
+using JobSystem = std::function<void(uint32_t count, const std::function<void(uint32_t)>& job)>;
+
+struct RuntimeOptions {
+  JobSystem jobs;            // empty: the runtime's own thread pool
+  uint32_t threads = 0;      // own pool size and record job count; 0 = hardware concurrency (at most 8)
+  uint32_t frames_in_flight = 2;  // begin_frame waits for the frame this many frames back
+  bool aliasing = true;      // transients share memory (false: each at its own offset)
+  graph::ScheduleOptions schedule;
+  bool checks = true;        // the frame graph's checks (coverage, resting, aliasing, serial order)
+};
+
+// A resource of the frame being built.
+struct Res {
+  uint32_t index = graph::kNone;
+  bool valid() const { return index != graph::kNone; }
+};
+
+struct Use {
+  Res res;
+  Access access = Access::shader_resource;
+  Stages stages = kNoStages;  // shader accesses: which stages
+  SubresourceRange range{};   // whole resource by default
+};
+
+struct PassContext {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  std::string_view pass;
+  // Native handles of the frame's resources (VK_NULL_HANDLE for the wrong kind).
+  VkImage image(Res r) const;
+  VkBuffer buffer(Res r) const;
+  const void* frame = nullptr;  // internal
+};
+
+struct PassDesc {
+  std::string name;
+  Queue queue = Queue::direct;  // capability: direct (graphics), compute, copy
+  bool async = false;           // on its own queue (async compute / copy)
+  bool side_effect = false;     // never culled
+  std::vector<Use> uses;
+  std::function<void(PassContext&)> execute;  // records the pass's commands; may be empty
+};
+
+class Frame;
+
+// Memory really used by the frame's transients.
+struct MemoryInfo {
+  uint32_t heaps = 0;           // VkDeviceMemory allocations bound to transients
+  uint64_t heap_bytes = 0;      // their size
+  uint64_t aliased_bytes = 0;   // bytes bound to more than one resource
+  uint64_t unaliased_bytes = 0; // what one allocation per transient would have needed
+  uint64_t alignment = 0;       // the placement alignment used
+  uint32_t memory_type = 0;
+};
+
+struct FrameInfo {
+  uint64_t ticket = 0;  // completed() >= ticket: the GPU has finished the frame
+  MemoryInfo memory;
+  uint32_t groups = 0, submits = 0, command_buffers = 0, barriers = 0, barrier_calls = 0;
+  uint32_t semaphore_waits = 0, culled = 0;
+  double compile_ms = 0, record_ms = 0, submit_ms = 0;
+  // The compiled frame (graph, schedule, aliasing, plan), for printers and tests.
+  std::shared_ptr<const graph::Graph> graph;
+  std::shared_ptr<const graph::GraphCompileResult> compiled;
+};
+
+class Runtime {
+ public:
+  static Result<std::unique_ptr<Runtime>> create(const DeviceDesc& device, RuntimeOptions options = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // Starts building a frame (waits for the frame `frames_in_flight` back and retires finished ones).
+  Frame& begin_frame();
+  // Compiles, places memory, records and submits the frame begun last.
+  Result<FrameInfo> submit();
+  // The completion watermark: the highest ticket whose frame the GPU has finished.
+  uint64_t completed();
+  // The CPU waits until the frame of `ticket` is finished.
+  Status wait(uint64_t ticket);
+  // The CPU waits until the GPU is idle on every queue the runtime uses, and retires every frame.
+  Status sync();
+  // Frames submitted and not yet retired.
+  size_t frames_pending() const;
+
+  struct Impl;
+
+ private:
+  explicit Runtime(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// One frame's declarations. Built on the engine's thread, consumed by Runtime::submit.
+class Frame {
+ public:
+  // An image the engine owns, in the layout of `rest` at the start of the frame; Baton leaves it
+  // there at the end. `rest` empty: the resting access Baton derives from the usage
+  // (docs/concepts.md: sampled -> shader_resource, depth -> depth_write, ...).
+  Res import_image(std::string name, VkImage image, const VkImageCreateInfo& info,
+                   std::optional<Access> rest = std::nullopt);
+  Res import_buffer(std::string name, VkBuffer buffer, const VkBufferCreateInfo& info);
+  // Transients: created by the runtime for this frame, bound into the frame's shared memory.
+  Res create_image(std::string name, const VkImageCreateInfo& info);
+  Res create_buffer(std::string name, const VkBufferCreateInfo& info);
+  void add_pass(PassDesc pass);
+  // The frame must produce this resource (its writers are not culled).
+  void output(Res r);
+
+  struct Resource {
+    std::string name;
+    bool image = true, transient = false;
+    VkImage vk_image = VK_NULL_HANDLE;
+    VkBuffer vk_buffer = VK_NULL_HANDLE;
+    VkImageCreateInfo image_info{};
+    VkBufferCreateInfo buffer_info{};
+    std::optional<Access> rest;
+  };
+  const std::vector<Resource>& resources() const { return resources_; }
+  const std::vector<PassDesc>& passes() const { return passes_; }
+
+ private:
+  friend struct Runtime::Impl;
+  friend class Runtime;
+  std::vector<Resource> resources_;
+  std::vector<PassDesc> passes_;
+  std::vector<uint32_t> outputs_;
+  std::vector<std::string> errors_;  // reported by submit
+};
+
+// Resource descriptions for the frame graph from Vulkan create infos (exposed for tests and tools).
+ResourceDesc describe_image(std::string name, const VkImageCreateInfo& info);
+ResourceDesc describe_buffer(std::string name, const VkBufferCreateInfo& info);
+// Bytes bound to more than one [offset, offset + size) range.
+uint64_t aliased_bytes(const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
+
+}  // namespace baton::runtime

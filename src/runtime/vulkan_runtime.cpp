@@ -1,0 +1,697 @@
+// The Vulkan runtime: one frame = build a frame graph from the engine's declarations, compile it,
+// place the transients in one VkDeviceMemory from their real memory requirements, record one
+// command buffer per list in parallel, submit one vkQueueSubmit2 per group with the schedule's
+// waits, and retire the frame's objects when the GPU is done (include/baton/runtime.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "baton/lower_vulkan.hpp"
+#include "baton/runtime.hpp"
+#include "thread_pool.hpp"
+
+namespace baton::runtime {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+[[noreturn]] void vk_fail(VkResult r, std::string_view what) {
+  throw Error(fmt::format("{} failed: VkResult {}", what, static_cast<int>(r)));
+}
+void vk_check(VkResult r, std::string_view what) {
+  if (r != VK_SUCCESS) vk_fail(r, what);
+}
+
+// What PassContext::image / buffer read.
+struct HandleTable {
+  std::vector<VkImage> images;
+  std::vector<VkBuffer> buffers;
+};
+
+// A heap of transient memory, reused by later frames once the GPU is done with its frame.
+struct Heap {
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint64_t size = 0;
+  uint32_t type = 0;
+};
+
+// Everything a submitted frame owns until the GPU has finished it.
+struct PendingFrame {
+  uint64_t ticket = 0;
+  std::array<uint64_t, graph::kQueues> values{};  // per logical queue: the timeline value it reached
+  std::vector<VkImage> images;
+  std::vector<VkBuffer> buffers;
+  std::vector<VkSemaphore> binaries;
+  std::vector<VkCommandPool> pools;
+  std::optional<Heap> heap;
+};
+
+}  // namespace
+
+VkImage PassContext::image(Res r) const {
+  const auto* h = static_cast<const HandleTable*>(frame);
+  return h && r.index < h->images.size() ? h->images[r.index] : VK_NULL_HANDLE;
+}
+VkBuffer PassContext::buffer(Res r) const {
+  const auto* h = static_cast<const HandleTable*>(frame);
+  return h && r.index < h->buffers.size() ? h->buffers[r.index] : VK_NULL_HANDLE;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frame building: cheap, no Vulkan calls; problems are kept and reported by submit.
+namespace {
+uint32_t add_resource(std::vector<Frame::Resource>& v, Frame::Resource r) {
+  v.push_back(std::move(r));
+  return static_cast<uint32_t>(v.size() - 1);
+}
+}  // namespace
+
+Res Frame::import_image(std::string name, VkImage image, const VkImageCreateInfo& info, std::optional<Access> rest) {
+  if (image == VK_NULL_HANDLE) errors_.push_back(fmt::format("imported image '{}' has no VkImage", name));
+  Resource r;
+  r.name = std::move(name);
+  r.vk_image = image;
+  r.image_info = info;
+  r.rest = rest;
+  return Res{add_resource(resources_, std::move(r))};
+}
+
+Res Frame::import_buffer(std::string name, VkBuffer buffer, const VkBufferCreateInfo& info) {
+  if (buffer == VK_NULL_HANDLE) errors_.push_back(fmt::format("imported buffer '{}' has no VkBuffer", name));
+  Resource r;
+  r.name = std::move(name);
+  r.image = false;
+  r.vk_buffer = buffer;
+  r.buffer_info = info;
+  return Res{add_resource(resources_, std::move(r))};
+}
+
+Res Frame::create_image(std::string name, const VkImageCreateInfo& info) {
+  Resource r;
+  r.name = std::move(name);
+  r.transient = true;
+  r.image_info = info;
+  r.image_info.pNext = nullptr;  // chained structs belong to the caller; not kept past this call
+  r.image_info.pQueueFamilyIndices = nullptr;
+  r.image_info.queueFamilyIndexCount = 0;
+  return Res{add_resource(resources_, std::move(r))};
+}
+
+Res Frame::create_buffer(std::string name, const VkBufferCreateInfo& info) {
+  Resource r;
+  r.name = std::move(name);
+  r.image = false;
+  r.transient = true;
+  r.buffer_info = info;
+  r.buffer_info.pNext = nullptr;
+  r.buffer_info.pQueueFamilyIndices = nullptr;
+  r.buffer_info.queueFamilyIndexCount = 0;
+  return Res{add_resource(resources_, std::move(r))};
+}
+
+void Frame::add_pass(PassDesc pass) {
+  for (const Use& u : pass.uses)
+    if (!u.res.valid() || u.res.index >= resources_.size())
+      errors_.push_back(fmt::format("pass '{}' uses a resource that is not of this frame", pass.name));
+  passes_.push_back(std::move(pass));
+}
+
+void Frame::output(Res r) {
+  if (!r.valid() || r.index >= resources_.size()) {
+    errors_.push_back("output() names a resource that is not of this frame");
+    return;
+  }
+  outputs_.push_back(r.index);
+}
+
+// ---------------------------------------------------------------------------------------------
+struct Runtime::Impl {
+  DeviceDesc dev;
+  RuntimeOptions opt;
+  std::unique_ptr<ThreadPool> pool;
+  VkPhysicalDeviceMemoryProperties memory_props{};
+  uint64_t buffer_image_granularity = 1;
+  std::array<VkSemaphore, graph::kQueues> timeline{};  // per logical queue (direct, compute, copy)
+  std::array<uint64_t, graph::kQueues> timeline_value{};
+  uint64_t next_ticket = 0, completed_ticket = 0;
+  std::deque<PendingFrame> pending;
+  std::vector<Heap> free_heaps;
+  Frame frame;
+  std::mutex mutex;  // the runtime is driven from one thread; this only guards against misuse
+
+  ~Impl() {
+    if (dev.device == VK_NULL_HANDLE) return;
+    for (VkQueue q : distinct_queues()) vkQueueWaitIdle(q);
+    while (!pending.empty()) retire_front();
+    for (Heap& h : free_heaps) vkFreeMemory(dev.device, h.memory, nullptr);
+    for (VkSemaphore s : timeline)
+      if (s) vkDestroySemaphore(dev.device, s, nullptr);
+  }
+
+  bool two_families() const { return dev.compute && dev.compute->family != dev.graphics.family; }
+  const QueueDesc& queue_of(Queue q) const {
+    return q == Queue::direct || !dev.compute ? dev.graphics : *dev.compute;
+  }
+  std::vector<VkQueue> distinct_queues() const {
+    std::vector<VkQueue> v{dev.graphics.queue};
+    if (dev.compute && dev.compute->queue != dev.graphics.queue) v.push_back(dev.compute->queue);
+    return v;
+  }
+
+  void init() {
+    vkGetPhysicalDeviceMemoryProperties(dev.physical, &memory_props);
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(dev.physical, &props);
+    buffer_image_granularity = std::max<uint64_t>(props.limits.bufferImageGranularity, 1);
+    for (VkSemaphore& s : timeline) {
+      VkSemaphoreTypeCreateInfo ti{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+      ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+      VkSemaphoreCreateInfo si{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &ti};
+      vk_check(vkCreateSemaphore(dev.device, &si, nullptr, &s), "vkCreateSemaphore (timeline)");
+    }
+    uint32_t threads = opt.threads ? opt.threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    opt.threads = threads;
+    if (!opt.jobs) pool = std::make_unique<ThreadPool>(threads);
+  }
+
+  void run_jobs(uint32_t count, const std::function<void(uint32_t)>& job) {
+    if (opt.jobs)
+      opt.jobs(count, job);
+    else
+      pool->run(count, job);
+  }
+
+  bool finished(const PendingFrame& f) {
+    for (size_t q = 0; q < graph::kQueues; ++q) {
+      if (f.values[q] == 0) continue;
+      uint64_t v = 0;
+      vk_check(vkGetSemaphoreCounterValue(dev.device, timeline[q], &v), "vkGetSemaphoreCounterValue");
+      if (v < f.values[q]) return false;
+    }
+    return true;
+  }
+
+  void retire_front() {
+    PendingFrame& f = pending.front();
+    for (VkImage i : f.images) vkDestroyImage(dev.device, i, nullptr);
+    for (VkBuffer b : f.buffers) vkDestroyBuffer(dev.device, b, nullptr);
+    for (VkSemaphore s : f.binaries) vkDestroySemaphore(dev.device, s, nullptr);
+    for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
+    if (f.heap) free_heaps.push_back(*f.heap);
+    completed_ticket = std::max(completed_ticket, f.ticket);
+    pending.pop_front();
+  }
+
+  void retire_finished() {
+    while (!pending.empty() && finished(pending.front())) retire_front();
+  }
+
+  void wait_front() {
+    const PendingFrame& f = pending.front();
+    std::vector<VkSemaphore> sems;
+    std::vector<uint64_t> values;
+    for (size_t q = 0; q < graph::kQueues; ++q)
+      if (f.values[q]) {
+        sems.push_back(timeline[q]);
+        values.push_back(f.values[q]);
+      }
+    if (!sems.empty()) {
+      VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+      wi.semaphoreCount = static_cast<uint32_t>(sems.size());
+      wi.pSemaphores = sems.data();
+      wi.pValues = values.data();
+      vk_check(vkWaitSemaphores(dev.device, &wi, UINT64_MAX), "vkWaitSemaphores");
+    }
+    retire_front();
+  }
+
+  Heap take_heap(uint64_t size, uint32_t type_bits) {
+    // The smallest free heap that fits and has an allowed memory type.
+    size_t best = free_heaps.size();
+    for (size_t i = 0; i < free_heaps.size(); ++i)
+      if (free_heaps[i].size >= size && (type_bits >> free_heaps[i].type & 1u) &&
+          (best == free_heaps.size() || free_heaps[i].size < free_heaps[best].size))
+        best = i;
+    if (best != free_heaps.size()) {
+      Heap h = free_heaps[best];
+      free_heaps.erase(free_heaps.begin() + static_cast<std::ptrdiff_t>(best));
+      return h;
+    }
+    // A new allocation: prefer device-local memory among the allowed types.
+    uint32_t type = UINT32_MAX;
+    for (uint32_t pass = 0; pass < 2 && type == UINT32_MAX; ++pass)
+      for (uint32_t t = 0; t < memory_props.memoryTypeCount; ++t) {
+        const bool local = memory_props.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+        if ((type_bits >> t & 1u) && (pass == 1 || local)) {
+          type = t;
+          break;
+        }
+      }
+    if (type == UINT32_MAX)
+      throw Error(fmt::format("no memory type fits every transient of the frame (memoryTypeBits {:#x})", type_bits));
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = size;
+    ai.memoryTypeIndex = type;
+    Heap h;
+    h.size = size;
+    h.type = type;
+    vk_check(vkAllocateMemory(dev.device, &ai, nullptr, &h.memory),
+             fmt::format("vkAllocateMemory ({} bytes for the frame's transients)", size));
+    return h;
+  }
+
+  FrameInfo submit_frame();
+};
+
+namespace {
+
+graph::Graph build_graph(const Frame& f) {
+  graph::Graph g;
+  g.resources.reserve(f.resources().size());
+  for (const Frame::Resource& r : f.resources()) {
+    graph::Resource gr;
+    gr.desc = r.image ? describe_image(r.name, r.image_info) : describe_buffer(r.name, r.buffer_info);
+    if (r.rest) gr.desc.resting = r.rest;
+    gr.transient = r.transient;
+    gr.imported = !r.transient;
+    g.add_resource(std::move(gr));
+  }
+  g.passes.reserve(f.passes().size());
+  for (const PassDesc& p : f.passes()) {
+    graph::Pass gp;
+    gp.name = p.name;
+    gp.queue = p.queue;
+    gp.async = p.async;
+    gp.side_effect = p.side_effect;
+    gp.uses.reserve(p.uses.size());
+    for (const Use& u : p.uses) gp.uses.push_back({u.res.index, u.access, u.stages, u.range});
+    g.add_pass(std::move(gp));
+  }
+  return g;
+}
+
+}  // namespace
+
+FrameInfo Runtime::Impl::submit_frame() {
+  Frame f = std::move(frame);
+  frame = Frame{};
+  if (!f.errors_.empty()) throw Error(f.errors_.front());
+  FrameInfo info;
+  const auto t0 = Clock::now();
+
+  auto g = std::make_shared<graph::Graph>(build_graph(f));
+  g->outputs = f.outputs_;
+  const size_t nr = g->resources.size();
+
+  // Which logical queues touch each resource (for sharing modes).
+  std::vector<uint8_t> queues_of(nr, 0);
+  for (const graph::Pass& p : g->passes)
+    for (const graph::PassUse& u : p.uses) queues_of[u.resource] |= static_cast<uint8_t>(1u << graph::qi(graph::exec_queue(p)));
+  auto families_of = [&](uint32_t r) {
+    std::vector<uint32_t> fam;
+    for (size_t q = 0; q < graph::kQueues; ++q)
+      if (queues_of[r] >> q & 1u) {
+        const uint32_t fa = queue_of(static_cast<Queue>(q)).family;
+        if (std::find(fam.begin(), fam.end(), fa) == fam.end()) fam.push_back(fa);
+      }
+    return fam;
+  };
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Frame::Resource& fr = f.resources_[r];
+    const VkSharingMode mode = fr.image ? fr.image_info.sharingMode : fr.buffer_info.sharingMode;
+    if (!fr.transient && mode == VK_SHARING_MODE_EXCLUSIVE && families_of(r).size() > 1)
+      throw Error(fmt::format(
+          "resource '{}' is VK_SHARING_MODE_EXCLUSIVE and used on queue families {} and {}: queue-family "
+          "ownership transfers are not planned by the runtime yet; create it VK_SHARING_MODE_CONCURRENT",
+          fr.name, families_of(r)[0], families_of(r)[1]));
+  }
+
+  // Transients: real objects and their memory requirements before placement.
+  PendingFrame pf;
+  HandleTable handles;
+  handles.images.assign(nr, VK_NULL_HANDLE);
+  handles.buffers.assign(nr, VK_NULL_HANDLE);
+  graph::CompileOptions co;
+  co.schedule = opt.schedule;
+  co.aliasing.enabled = opt.aliasing;
+  co.run_checks = opt.checks;
+  co.aliasing.sizes.assign(nr, 0);
+  uint64_t alignment = 1;
+  uint32_t type_bits = ~0u;
+  bool any_image = false, any_buffer = false, any_transient = false;
+  std::vector<uint32_t> concurrent{dev.graphics.family};
+  if (two_families()) concurrent.push_back(dev.compute->family);
+  // On failure below, the objects made so far are destroyed with the frame.
+  struct Cleanup {
+    Impl& impl;
+    PendingFrame& pf;
+    bool armed = true;
+    ~Cleanup() {
+      if (!armed) return;
+      for (VkImage i : pf.images) vkDestroyImage(impl.dev.device, i, nullptr);
+      for (VkBuffer b : pf.buffers) vkDestroyBuffer(impl.dev.device, b, nullptr);
+      for (VkSemaphore s : pf.binaries) vkDestroySemaphore(impl.dev.device, s, nullptr);
+      for (VkCommandPool p : pf.pools) vkDestroyCommandPool(impl.dev.device, p, nullptr);
+      if (pf.heap) impl.free_heaps.push_back(*pf.heap);
+    }
+  } cleanup{*this, pf};
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Frame::Resource& fr = f.resources_[r];
+    if (!fr.transient) {
+      handles.images[r] = fr.vk_image;
+      handles.buffers[r] = fr.vk_buffer;
+      continue;
+    }
+    const bool shared = families_of(r).size() > 1;
+    VkMemoryRequirements req{};
+    if (fr.image) {
+      VkImageCreateInfo ci = fr.image_info;
+      ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+      ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
+      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
+      VkImage img = VK_NULL_HANDLE;
+      vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}')", fr.name));
+      pf.images.push_back(img);
+      handles.images[r] = img;
+      vkGetImageMemoryRequirements(dev.device, img, &req);
+      any_image = true;
+    } else {
+      VkBufferCreateInfo ci = fr.buffer_info;
+      ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
+      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
+      VkBuffer buf = VK_NULL_HANDLE;
+      vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}')", fr.name));
+      pf.buffers.push_back(buf);
+      handles.buffers[r] = buf;
+      vkGetBufferMemoryRequirements(dev.device, buf, &req);
+      any_buffer = true;
+    }
+    any_transient = true;
+    co.aliasing.sizes[r] = req.size;
+    alignment = std::max<uint64_t>(alignment, req.alignment);
+    type_bits &= req.memoryTypeBits;
+    if (type_bits == 0)
+      throw Error(fmt::format("transient '{}' shares no memory type with the frame's earlier transients", fr.name));
+  }
+  // Linear (buffers) and optimal (images) resources in one allocation: every offset a multiple of
+  // bufferImageGranularity keeps neighbours on separate pages.
+  if (any_image && any_buffer) alignment = std::max(alignment, buffer_image_granularity);
+  co.aliasing.alignment = alignment;
+
+  auto compiled = std::make_shared<graph::GraphCompileResult>(graph::compile_graph(*g, co));
+  if (!compiled->findings.empty()) throw Error("frame graph check failed: " + compiled->findings.front());
+  const graph::Transitions& t = compiled->trans;
+  const graph::Aliasing& al = compiled->aliasing;
+  info.culled = static_cast<uint32_t>(compiled->culled.culled.size());
+
+  // Memory: one heap, each transient bound at its planned offset.
+  if (any_transient && al.heap_size > 0) {
+    pf.heap = take_heap(al.heap_size, type_bits);
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    for (const graph::Placement& p : al.placements) {
+      const Frame::Resource& fr = f.resources_[p.resource];
+      if (fr.image)
+        vk_check(vkBindImageMemory(dev.device, handles.images[p.resource], pf.heap->memory, p.offset),
+                 fmt::format("vkBindImageMemory (transient '{}' at offset {})", fr.name, p.offset));
+      else
+        vk_check(vkBindBufferMemory(dev.device, handles.buffers[p.resource], pf.heap->memory, p.offset),
+                 fmt::format("vkBindBufferMemory (transient '{}' at offset {})", fr.name, p.offset));
+      ranges.emplace_back(p.offset, p.size);
+    }
+    info.memory.heaps = 1;
+    info.memory.heap_bytes = pf.heap->size;
+    info.memory.aliased_bytes = aliased_bytes(ranges);
+    info.memory.unaliased_bytes = al.unaliased;
+    info.memory.alignment = alignment;
+    info.memory.memory_type = pf.heap->type;
+  }
+  // Culled transients were never placed: they stay unbound and are only destroyed.
+
+  const VulkanPlan plan = lower_vulkan(t.table, t.compiled);
+  info.compile_ms = ms_since(t0);
+
+  // Members of the expanded table -> native handles (the runtime's resources are single members).
+  std::vector<VkImage> member_image(t.table.size(), VK_NULL_HANDLE);
+  std::vector<VkBuffer> member_buffer(t.table.size(), VK_NULL_HANDLE);
+  for (uint32_t r = 0; r < nr; ++r) {
+    member_image[t.first_member[r]] = handles.images[r];
+    member_buffer[t.first_member[r]] = handles.buffers[r];
+  }
+
+  // Recording: one command buffer per list, lists split into contiguous chunks, one chunk per job,
+  // each job with its own command pools (pools are externally synchronized).
+  const auto t1 = Clock::now();
+  struct ListRef {
+    uint32_t group, list;
+  };
+  std::vector<ListRef> lists;
+  for (uint32_t gi = 0; gi < plan.groups.size(); ++gi)
+    for (uint32_t li = 0; li < t.info[gi].passes.size(); ++li) lists.push_back({gi, li});
+  std::vector<VkCommandBuffer> cbs(lists.size(), VK_NULL_HANDLE);
+  const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), lists.size()));
+  std::vector<std::array<VkCommandPool, 2>> pools(jobs, {VK_NULL_HANDLE, VK_NULL_HANDLE});
+  std::vector<std::string> job_error(jobs);
+  std::vector<uint32_t> job_barriers(jobs, 0), job_calls(jobs, 0);
+  const std::function<void(uint32_t)> record_job = [&](uint32_t j) {
+    try {
+      const size_t begin = lists.size() * j / jobs, end = lists.size() * (j + 1) / jobs;
+      for (size_t i = begin; i < end; ++i) {
+        const ListRef& lr = lists[i];
+        const graph::GroupInfo& gi = t.info[lr.group];
+        const QueueDesc& qd = queue_of(gi.queue);
+        const size_t slot = qd.family == dev.graphics.family ? 0 : 1;
+        if (!pools[j][slot]) {
+          VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+          pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+          pi.queueFamilyIndex = qd.family;
+          vk_check(vkCreateCommandPool(dev.device, &pi, nullptr, &pools[j][slot]), "vkCreateCommandPool");
+        }
+        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        ai.commandPool = pools[j][slot];
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        VkCommandBuffer cb = VK_NULL_HANDLE;
+        vk_check(vkAllocateCommandBuffers(dev.device, &ai, &cb), "vkAllocateCommandBuffers");
+        cbs[i] = cb;
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vk_check(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
+        const VulkanList& vl = plan.groups[lr.group].lists[lr.list];
+        const uint32_t pass = gi.passes[lr.list];
+        auto barriers_at = [&](Where w) {
+          for (const VulkanPoint& pt : vl.points) {
+            if (pt.where != w) continue;
+            VulkanPoint filled = pt;
+            for (size_t k = 0; k < filled.images.size(); ++k) filled.images[k].image = member_image[pt.image_resources[k]];
+            for (size_t k = 0; k < filled.buffers.size(); ++k)
+              filled.buffers[k].buffer = member_buffer[pt.buffer_resources[k]];
+            const VkDependencyInfo di = filled.dependency_info();
+            vkCmdPipelineBarrier2(cb, &di);
+            job_barriers[j] += static_cast<uint32_t>(filled.size());
+            ++job_calls[j];
+          }
+        };
+        barriers_at(Where::before);
+        if (pass != graph::kNone && f.passes_[pass].execute) {
+          PassContext ctx;
+          ctx.cmd = cb;
+          ctx.queue_family = qd.family;
+          ctx.pass = f.passes_[pass].name;
+          ctx.frame = &handles;
+          f.passes_[pass].execute(ctx);
+        }
+        barriers_at(Where::after);
+        vk_check(vkEndCommandBuffer(cb), fmt::format("vkEndCommandBuffer (pass '{}')", vl.name));
+      }
+    } catch (const std::exception& e) {
+      job_error[j] = e.what();
+    }
+  };
+  run_jobs(jobs, record_job);
+  for (auto& pp : pools)
+    for (VkCommandPool p : pp)
+      if (p) pf.pools.push_back(p);
+  for (const std::string& e : job_error)
+    if (!e.empty()) throw Error(e);
+  for (uint32_t j = 0; j < jobs; ++j) {
+    info.barriers += job_barriers[j];
+    info.barrier_calls += job_calls[j];
+  }
+  info.command_buffers = static_cast<uint32_t>(cbs.size());
+  info.record_ms = ms_since(t1);
+
+  // Submission: group waits are the schedule's signal/wait pairs and the frame_start / frame_end
+  // groups' own waits; only waits across logical queues need a semaphore (one queue orders its own
+  // submissions, and the planner's barriers cover the rest).
+  const auto t2 = Clock::now();
+  const size_t ng = plan.groups.size();
+  std::vector<uint32_t> group_of(g->passes.size(), graph::kNone);
+  for (uint32_t gi = 0; gi < ng; ++gi)
+    for (uint32_t p : t.info[gi].passes)
+      if (p != graph::kNone) group_of[p] = gi;
+  std::vector<std::vector<uint32_t>> waits_of(ng);
+  for (const graph::Sync& y : compiled->sched.syncs) {
+    const uint32_t from = group_of[y.signal], to = group_of[y.wait];
+    if (from != graph::kNone && to != graph::kNone && from != to) waits_of[to].push_back(from);
+  }
+  for (uint32_t gi = 0; gi < ng; ++gi)
+    for (uint32_t w : t.info[gi].waits) waits_of[gi].push_back(w);
+  std::vector<std::vector<VkSemaphore>> binary_signals(ng);
+  std::vector<std::vector<VkSemaphoreSubmitInfo>> wait_infos(ng);
+  std::vector<uint64_t> value_of(ng, 0);
+  std::array<uint64_t, graph::kQueues> value = timeline_value;
+  for (uint32_t gi = 0; gi < ng; ++gi) value_of[gi] = ++value[graph::qi(t.info[gi].queue)];
+  for (uint32_t gi = 0; gi < ng; ++gi) {
+    auto& w = waits_of[gi];
+    std::sort(w.begin(), w.end());
+    w.erase(std::unique(w.begin(), w.end()), w.end());
+    for (uint32_t from : w) {
+      if (t.info[from].queue == t.info[gi].queue) continue;
+      if (from >= gi) throw Error(fmt::format("group {} waits for later group {}", plan.groups[gi].name, plan.groups[from].name));
+      VkSemaphoreSubmitInfo tw{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+      tw.semaphore = timeline[graph::qi(t.info[from].queue)];
+      tw.value = value_of[from];
+      tw.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      wait_infos[gi].push_back(tw);
+      VkSemaphore b = VK_NULL_HANDLE;
+      VkSemaphoreCreateInfo si{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+      vk_check(vkCreateSemaphore(dev.device, &si, nullptr, &b), "vkCreateSemaphore (binary)");
+      pf.binaries.push_back(b);
+      binary_signals[from].push_back(b);
+      VkSemaphoreSubmitInfo bw = tw;
+      bw.semaphore = b;
+      bw.value = 0;
+      wait_infos[gi].push_back(bw);
+      ++info.semaphore_waits;
+    }
+  }
+  size_t next_cb = 0;
+  for (uint32_t gi = 0; gi < ng; ++gi) {
+    const size_t q = graph::qi(t.info[gi].queue);
+    std::vector<VkCommandBufferSubmitInfo> cbi;
+    for (size_t li = 0; li < t.info[gi].passes.size(); ++li)
+      cbi.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cbs[next_cb++], 0});
+    std::vector<VkSemaphoreSubmitInfo> signals;
+    VkSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    ts.semaphore = timeline[q];
+    ts.value = value_of[gi];
+    ts.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    signals.push_back(ts);
+    for (VkSemaphore b : binary_signals[gi]) {
+      VkSemaphoreSubmitInfo bs = ts;
+      bs.semaphore = b;
+      bs.value = 0;
+      signals.push_back(bs);
+    }
+    VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    si.waitSemaphoreInfoCount = static_cast<uint32_t>(wait_infos[gi].size());
+    si.pWaitSemaphoreInfos = wait_infos[gi].data();
+    si.commandBufferInfoCount = static_cast<uint32_t>(cbi.size());
+    si.pCommandBufferInfos = cbi.data();
+    si.signalSemaphoreInfoCount = static_cast<uint32_t>(signals.size());
+    si.pSignalSemaphoreInfos = signals.data();
+    vk_check(vkQueueSubmit2(queue_of(t.info[gi].queue).queue, 1, &si, VK_NULL_HANDLE),
+             fmt::format("vkQueueSubmit2 (group {})", plan.groups[gi].name));
+    ++info.submits;
+  }
+  info.groups = static_cast<uint32_t>(ng);
+  for (size_t q = 0; q < graph::kQueues; ++q)
+    if (value[q] != timeline_value[q]) pf.values[q] = value[q];
+  timeline_value = value;
+  info.submit_ms = ms_since(t2);
+  pf.ticket = info.ticket = ++next_ticket;
+  cleanup.armed = false;
+  pending.push_back(std::move(pf));
+  info.graph = std::move(g);
+  info.compiled = std::move(compiled);
+  return info;
+}
+
+// ---------------------------------------------------------------------------------------------
+Runtime::Runtime(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Runtime::~Runtime() = default;
+
+Result<std::unique_ptr<Runtime>> Runtime::create(const DeviceDesc& device, RuntimeOptions options) {
+  using R = Result<std::unique_ptr<Runtime>>;
+  if (!device.device || !device.physical || !device.graphics.queue)
+    return R::failure("runtime: DeviceDesc needs a VkPhysicalDevice, a VkDevice and a graphics queue");
+  if (options.frames_in_flight == 0) return R::failure("runtime: frames_in_flight must be at least 1");
+  auto impl = std::make_unique<Impl>();
+  impl->dev = device;
+  impl->opt = std::move(options);
+  try {
+    impl->init();
+  } catch (const std::exception& e) {
+    return R::failure(std::string("runtime: ") + e.what());
+  }
+  return R(std::unique_ptr<Runtime>(new Runtime(std::move(impl))));
+}
+
+Frame& Runtime::begin_frame() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->frame = Frame{};
+  try {
+    impl_->retire_finished();
+    while (impl_->pending.size() >= impl_->opt.frames_in_flight) impl_->wait_front();
+  } catch (const std::exception& e) {
+    impl_->frame.errors_.push_back(std::string("retiring earlier frames: ") + e.what());
+  }
+  return impl_->frame;
+}
+
+Result<FrameInfo> Runtime::submit() {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    return impl_->submit_frame();
+  } catch (const std::exception& e) {
+    return Result<FrameInfo>::failure(e.what());
+  }
+}
+
+uint64_t Runtime::completed() {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    impl_->retire_finished();
+  } catch (const std::exception&) {
+    // A lost device shows in the next wait() or submit(); the watermark just does not move.
+  }
+  return impl_->completed_ticket;
+}
+
+Status Runtime::wait(uint64_t ticket) {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    if (ticket > impl_->next_ticket) return Status::failure(fmt::format("wait({}): no such frame was submitted", ticket));
+    while (!impl_->pending.empty() && impl_->pending.front().ticket <= ticket) impl_->wait_front();
+  } catch (const std::exception& e) {
+    return Status::failure(e.what());
+  }
+  return Ok{};
+}
+
+Status Runtime::sync() {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    // vkQueueWaitIdle (not only a host wait on the timelines): the layer's synchronization
+    // validation retires a queue's accesses at a queue-idle wait.
+    for (VkQueue q : impl_->distinct_queues()) vk_check(vkQueueWaitIdle(q), "vkQueueWaitIdle");
+    while (!impl_->pending.empty()) impl_->retire_front();
+  } catch (const std::exception& e) {
+    return Status::failure(e.what());
+  }
+  return Ok{};
+}
+
+size_t Runtime::frames_pending() const { return impl_->pending.size(); }
+
+}  // namespace baton::runtime

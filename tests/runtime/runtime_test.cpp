@@ -1,0 +1,409 @@
+// The runtime on a real device (lavapipe in CI, BATON_VK_DEVICE=gpu on the H200) under the Khronos
+// validation layer with synchronization validation: frames whose transients really share memory,
+// passes that record real transfer commands, data read back from host-visible imported buffers.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "baton/exec_vulkan.hpp"
+#include "baton/runtime.hpp"
+
+namespace baton::runtime {
+namespace {
+
+exec::DeviceKind test_device() {
+  const char* v = std::getenv("BATON_VK_DEVICE");
+  return v && std::string_view(v) == "gpu" ? exec::DeviceKind::gpu : exec::DeviceKind::lavapipe;
+}
+
+std::unique_ptr<exec::VulkanContext>& context_slot() {
+  static std::unique_ptr<exec::VulkanContext> ctx;
+  return ctx;
+}
+exec::VulkanContext& context() {
+  auto& c = context_slot();
+  if (!c) {
+    exec::ContextOptions o;
+    o.device = test_device();
+    o.validation = true;
+    o.async_compute = true;  // a compute-only family where the device has one (the H200)
+    c = std::make_unique<exec::VulkanContext>(o);
+  }
+  return *c;
+}
+class Environment : public ::testing::Environment {
+ public:
+  void TearDown() override { context_slot().reset(); }
+};
+const auto* const kEnv = ::testing::AddGlobalTestEnvironment(new Environment);
+
+DeviceDesc device_desc(bool with_compute = true) {
+  exec::VulkanContext& c = context();
+  DeviceDesc d;
+  d.physical = c.physical_device();
+  d.device = c.device();
+  d.graphics = {c.queue(), c.queue_family()};
+  if (with_compute && c.compute_family()) d.compute = QueueDesc{c.compute_queue(), *c.compute_family()};
+  return d;
+}
+
+std::string messages(const exec::ValidationLog& log) {
+  std::string s;
+  for (const auto& [id, text] : log.texts) s += id + ": " + text.substr(0, 700) + "\n";
+  return s;
+}
+
+// A host-visible buffer the "engine" owns, for reading results back.
+struct HostBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  void* mapped = nullptr;
+  explicit HostBuffer(uint64_t size) {
+    exec::VulkanContext& c = context();
+    info.size = size;
+    info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    std::vector<uint32_t> families{c.queue_family()};
+    if (c.compute_family()) families.push_back(*c.compute_family());
+    info.sharingMode = families.size() > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+    info.queueFamilyIndexCount = families.size() > 1 ? 2 : 0;
+    info.pQueueFamilyIndices = families.size() > 1 ? families.data() : nullptr;
+    EXPECT_EQ(vkCreateBuffer(c.device(), &info, nullptr, &buffer), VK_SUCCESS);
+    info.pQueueFamilyIndices = nullptr;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(c.device(), buffer, &req);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = c.host_memory_type();
+    EXPECT_EQ(vkAllocateMemory(c.device(), &ai, nullptr, &memory), VK_SUCCESS);
+    EXPECT_EQ(vkBindBufferMemory(c.device(), buffer, memory, 0), VK_SUCCESS);
+    EXPECT_EQ(vkMapMemory(c.device(), memory, 0, VK_WHOLE_SIZE, 0, &mapped), VK_SUCCESS);
+    std::memset(mapped, 0xee, size);
+  }
+  ~HostBuffer() {
+    vkDestroyBuffer(context().device(), buffer, nullptr);
+    vkFreeMemory(context().device(), memory, nullptr);
+  }
+  // How many words differ from `value`.
+  size_t wrong_words(uint32_t value) const {
+    size_t n = 0;
+    const auto* w = static_cast<const uint32_t*>(mapped);
+    for (size_t i = 0; i < info.size / 4; ++i) n += w[i] != value;
+    return n;
+  }
+};
+
+constexpr uint32_t kSide = 64;
+
+VkImageCreateInfo image_info() {
+  VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ci.imageType = VK_IMAGE_TYPE_2D;
+  ci.format = VK_FORMAT_R32_UINT;
+  ci.extent = {kSide, kSide, 1};
+  ci.mipLevels = 1;
+  ci.arrayLayers = 1;
+  ci.samples = VK_SAMPLE_COUNT_1_BIT;
+  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ci.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  return ci;
+}
+
+VkBufferCreateInfo buffer_info(uint64_t size) {
+  VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  ci.size = size;
+  ci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  return ci;
+}
+
+void clear_image(const PassContext& c, Res img, uint32_t value) {
+  VkClearColorValue v{};
+  v.uint32[0] = value;
+  VkImageSubresourceRange r{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdClearColorImage(c.cmd, c.image(img), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &v, 1, &r);
+}
+void image_to_buffer(const PassContext& c, Res img, Res buf) {
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {kSide, kSide, 1};
+  vkCmdCopyImageToBuffer(c.cmd, c.image(img), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, c.buffer(buf), 1, &region);
+}
+void copy_buffer(const PassContext& c, Res from, Res to, uint64_t size) {
+  VkBufferCopy region{0, 0, size};
+  vkCmdCopyBuffer(c.cmd, c.buffer(from), c.buffer(to), 1, &region);
+}
+
+// Two transient images and two transient buffers, each pair used one after the other: the second
+// of each pair takes over the first's memory. Results land in imported host-visible buffers.
+struct AliasFrame {
+  static constexpr uint64_t kBytes = uint64_t{kSide} * kSide * 4;
+  HostBuffer out_a{kBytes}, out_b{kBytes}, out_c{kBytes}, out_d{kBytes};
+  std::atomic<int> calls{0};
+
+  void build(Frame& f) {
+    const Res a = f.import_buffer("out_a", out_a.buffer, out_a.info);
+    const Res b = f.import_buffer("out_b", out_b.buffer, out_b.info);
+    const Res oc = f.import_buffer("out_c", out_c.buffer, out_c.info);
+    const Res d = f.import_buffer("out_d", out_d.buffer, out_d.info);
+    const Res t1 = f.create_image("t1", image_info());
+    const Res t2 = f.create_image("t2", image_info());
+    const Res b1 = f.create_buffer("b1", buffer_info(kBytes));
+    const Res b2 = f.create_buffer("b2", buffer_info(kBytes));
+    auto pass = [&](std::string name, std::vector<Use> uses, std::function<void(PassContext&)> fn) {
+      PassDesc p;
+      p.name = std::move(name);
+      p.uses = std::move(uses);
+      p.execute = [this, fn = std::move(fn)](PassContext& ctx) {
+        ++calls;
+        fn(ctx);
+      };
+      f.add_pass(std::move(p));
+    };
+    pass("fill_t1", {{t1, Access::copy_dest}}, [=](PassContext& c) { clear_image(c, t1, 0x11); });
+    pass("read_t1", {{t1, Access::copy_source}, {a, Access::copy_dest}}, [=](PassContext& c) { image_to_buffer(c, t1, a); });
+    pass("fill_t2", {{t2, Access::copy_dest}}, [=](PassContext& c) { clear_image(c, t2, 0x22); });
+    pass("read_t2", {{t2, Access::copy_source}, {b, Access::copy_dest}}, [=](PassContext& c) { image_to_buffer(c, t2, b); });
+    pass("fill_b1", {{b1, Access::copy_dest}},
+         [=](PassContext& c) { vkCmdFillBuffer(c.cmd, c.buffer(b1), 0, kBytes, 0x33); });
+    pass("read_b1", {{b1, Access::copy_source}, {oc, Access::copy_dest}}, [=](PassContext& x) { copy_buffer(x, b1, oc, kBytes); });
+    pass("fill_b2", {{b2, Access::copy_dest}},
+         [=](PassContext& c) { vkCmdFillBuffer(c.cmd, c.buffer(b2), 0, kBytes, 0x44); });
+    pass("read_b2", {{b2, Access::copy_source}, {d, Access::copy_dest}}, [=](PassContext& x) { copy_buffer(x, b2, d, kBytes); });
+    for (Res r : {a, b, oc, d}) f.output(r);
+  }
+  void expect_data() const {
+    EXPECT_EQ(out_a.wrong_words(0x11), 0u);
+    EXPECT_EQ(out_b.wrong_words(0x22), 0u);
+    EXPECT_EQ(out_c.wrong_words(0x33), 0u);
+    EXPECT_EQ(out_d.wrong_words(0x44), 0u);
+  }
+};
+
+// The layer on this machine must see a hazard between two resources that alias one allocation at
+// all, or its silence about the runtime's aliasing says nothing: two buffers bound to the same
+// memory, the second filled right after the first with no barrier in between.
+TEST(RuntimeOracle, LayerSeesAHazardBetweenTwoAliasedBuffers) {
+  exec::VulkanContext& c = context();
+  (void)c.take_messages();
+  VkDevice dev = c.device();
+  VkBufferCreateInfo bi = buffer_info(4096);
+  VkBuffer x = VK_NULL_HANDLE, y = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateBuffer(dev, &bi, nullptr, &x), VK_SUCCESS);
+  ASSERT_EQ(vkCreateBuffer(dev, &bi, nullptr, &y), VK_SUCCESS);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(dev, x, &req);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = req.size;
+  ai.memoryTypeIndex = c.host_memory_type();
+  VkDeviceMemory mem = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateMemory(dev, &ai, nullptr, &mem), VK_SUCCESS);
+  ASSERT_EQ(vkBindBufferMemory(dev, x, mem, 0), VK_SUCCESS);
+  ASSERT_EQ(vkBindBufferMemory(dev, y, mem, 0), VK_SUCCESS);
+  VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pi.queueFamilyIndex = c.queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateCommandPool(dev, &pi, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateCommandBuffers(dev, &cai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cb, &begin);
+  vkCmdFillBuffer(cb, x, 0, 4096, 1);
+  vkCmdFillBuffer(cb, y, 0, 4096, 2);  // no barrier: write-after-write through the alias
+  vkEndCommandBuffer(cb);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  ASSERT_EQ(vkQueueSubmit(c.queue(), 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+  vkQueueWaitIdle(c.queue());
+  vkDestroyCommandPool(dev, pool, nullptr);
+  vkDestroyBuffer(dev, x, nullptr);
+  vkDestroyBuffer(dev, y, nullptr);
+  vkFreeMemory(dev, mem, nullptr);
+  const exec::ValidationLog log = c.take_messages();
+  EXPECT_EQ(log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u) << messages(log);
+}
+
+TEST(Runtime, TransientsShareRealMemoryAndTheFrameRunsClean) {
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  (void)context().take_messages();
+  AliasFrame frame;
+  frame.build(rt.value()->begin_frame());
+  Result<FrameInfo> r = rt.value()->submit();
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(rt.value()->sync().ok());
+  const FrameInfo& fi = r.value();
+  EXPECT_EQ(frame.calls.load(), 8);
+  EXPECT_EQ(fi.command_buffers, 8u);
+  // One heap; both pairs alias, so the heap holds one image and one buffer (plus alignment).
+  EXPECT_EQ(fi.memory.heaps, 1u);
+  EXPECT_GT(fi.memory.aliased_bytes, 0u);
+  EXPECT_LT(fi.memory.heap_bytes, fi.memory.unaliased_bytes);
+  EXPECT_EQ(fi.compiled->aliasing.barriers.size(), 2u);
+  for (const graph::Placement& p : fi.compiled->aliasing.placements) EXPECT_EQ(p.offset % fi.memory.alignment, 0u);
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+  frame.expect_data();
+}
+
+TEST(Runtime, EngineJobSystemRecordsEveryListAndOrderIsDeterministic) {
+  std::atomic<uint32_t> batches{0}, jobs_run{0};
+  RuntimeOptions o;
+  o.threads = 3;
+  o.jobs = [&](uint32_t count, const std::function<void(uint32_t)>& job) {
+    ++batches;
+    std::vector<std::thread> ts;
+    for (uint32_t i = 0; i < count; ++i) ts.emplace_back([&, i] {
+      job(i);
+      ++jobs_run;
+    });
+    for (auto& t : ts) t.join();
+  };
+  auto rt = Runtime::create(device_desc(), o);
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  (void)context().take_messages();
+  std::vector<uint32_t> barriers;
+  for (int i = 0; i < 2; ++i) {
+    AliasFrame frame;
+    frame.build(rt.value()->begin_frame());
+    Result<FrameInfo> r = rt.value()->submit();
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_TRUE(rt.value()->sync().ok());
+    frame.expect_data();
+    barriers.push_back(r.value().barriers);
+  }
+  EXPECT_EQ(batches.load(), 2u);
+  EXPECT_EQ(jobs_run.load(), 6u);  // 3 jobs a frame
+  EXPECT_EQ(barriers[0], barriers[1]);
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+}
+
+TEST(Runtime, WatermarkRetiresFramesAndBoundsFramesInFlight) {
+  RuntimeOptions o;
+  o.frames_in_flight = 2;
+  auto rt = Runtime::create(device_desc(), o);
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  Runtime& runtime = *rt.value();
+  (void)context().take_messages();
+  AliasFrame frame;  // the same output buffers every frame: each frame waits for the one before
+  uint64_t last = 0;
+  for (int i = 0; i < 5; ++i) {
+    frame.build(runtime.begin_frame());
+    EXPECT_LE(runtime.frames_pending(), 1u);
+    Result<FrameInfo> r = runtime.submit();
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r.value().ticket, last + 1);
+    last = r.value().ticket;
+  }
+  ASSERT_TRUE(runtime.wait(last).ok());
+  EXPECT_GE(runtime.completed(), last);
+  EXPECT_EQ(runtime.frames_pending(), 0u);
+  EXPECT_FALSE(runtime.wait(last + 10).ok());
+  ASSERT_TRUE(runtime.sync().ok());
+  frame.expect_data();
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+}
+
+// Async compute: on a device with a compute-only family (the H200) the compute pass runs there,
+// on lavapipe on the graphics queue; the schedule's waits are semaphores either way.
+TEST(Runtime, AsyncComputePassIsOrderedBySemaphores) {
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  (void)context().take_messages();
+  constexpr uint64_t kBytes = 16384;
+  HostBuffer out(kBytes);
+  Frame& f = rt.value()->begin_frame();
+  const Res o = f.import_buffer("out", out.buffer, out.info);
+  const Res t = f.create_buffer("t", buffer_info(kBytes));
+  const Res u = f.create_buffer("u", buffer_info(kBytes));
+  PassDesc fill{"fill", Queue::direct, false, false, {{t, Access::copy_dest}},
+                [=](PassContext& c) { vkCmdFillBuffer(c.cmd, c.buffer(t), 0, kBytes, 0x55); }};
+  PassDesc copy{"async_copy", Queue::compute, true, false, {{t, Access::copy_source}, {u, Access::copy_dest}},
+                [=](PassContext& c) { copy_buffer(c, t, u, kBytes); }};
+  PassDesc back{"back", Queue::direct, false, false, {{u, Access::copy_source}, {o, Access::copy_dest}},
+                [=](PassContext& c) { copy_buffer(c, u, o, kBytes); }};
+  f.add_pass(std::move(fill));
+  f.add_pass(std::move(copy));
+  f.add_pass(std::move(back));
+  f.output(o);
+  Result<FrameInfo> r = rt.value()->submit();
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(rt.value()->sync().ok());
+  EXPECT_EQ(r.value().groups, 3u);
+  EXPECT_EQ(r.value().semaphore_waits, 2u);
+  EXPECT_EQ(out.wrong_words(0x55), 0u);
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+}
+
+TEST(RuntimeErrors, AreValuesNamingPassAndResource) {
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  {
+    Frame& f = rt.value()->begin_frame();
+    const Res t = f.create_buffer("scratch", buffer_info(4096));
+    PassDesc p{"draw_into_buffer", Queue::direct, false, true, {{t, Access::render_target}}, {}};
+    f.add_pass(std::move(p));
+    Result<FrameInfo> r = rt.value()->submit();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("draw_into_buffer"), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find("scratch"), std::string::npos) << r.error();
+  }
+  {
+    Frame& f = rt.value()->begin_frame();
+    PassDesc p{"stray", Queue::direct, false, true, {{Res{7}, Access::copy_dest}}, {}};
+    f.add_pass(std::move(p));
+    Result<FrameInfo> r = rt.value()->submit();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("stray"), std::string::npos) << r.error();
+  }
+  {
+    Frame& f = rt.value()->begin_frame();
+    f.import_buffer("null", VK_NULL_HANDLE, buffer_info(64));
+    Result<FrameInfo> r = rt.value()->submit();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("'null'"), std::string::npos) << r.error();
+  }
+  DeviceDesc none;
+  EXPECT_FALSE(Runtime::create(none).ok());
+  // A failed frame leaves the runtime usable.
+  AliasFrame frame;
+  frame.build(rt.value()->begin_frame());
+  Result<FrameInfo> r = rt.value()->submit();
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(rt.value()->sync().ok());
+  frame.expect_data();
+}
+
+TEST(RuntimeMemory, AliasedBytesCountOverlapsOnly) {
+  EXPECT_EQ(aliased_bytes({}), 0u);
+  EXPECT_EQ(aliased_bytes({{0, 100}, {100, 50}}), 0u);
+  EXPECT_EQ(aliased_bytes({{0, 100}, {50, 100}}), 50u);
+  EXPECT_EQ(aliased_bytes({{0, 100}, {0, 100}, {0, 100}}), 100u);
+  EXPECT_EQ(aliased_bytes({{0, 100}, {10, 10}, {200, 10}, {205, 10}}), 15u);
+}
+
+TEST(RuntimeDescribe, CreateInfosBecomeUsageAndFormat) {
+  VkImageCreateInfo ci = image_info();
+  ci.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+  ci.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+  const ResourceDesc d = describe_image("depth", ci);
+  EXPECT_EQ(d.format, FormatClass::depth_stencil);
+  EXPECT_EQ(d.planes, 2u);
+  EXPECT_EQ(d.usage, bit(Access::depth_write) | bit(Access::depth_read) | bit(Access::shader_resource));
+  VkBufferCreateInfo bi = buffer_info(256);
+  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+  const ResourceDesc b = describe_buffer("args", bi);
+  EXPECT_EQ(b.size, 256u);
+  EXPECT_EQ(b.usage, bit(Access::unordered_access) | bit(Access::shader_resource) | bit(Access::indirect_argument));
+}
+
+}  // namespace
+}  // namespace baton::runtime
