@@ -20,8 +20,8 @@ done
 # kept small so that this step adds little CI time.
 echo "=== tsan: configure, build test_graph, run the graph tests"
 cmake --preset tsan
-cmake --build --preset tsan --target test_graph
-ctest --preset tsan -R '^(ParallelRecord|GraphPhases|GraphErrors|Examples)\.' --parallel "$jobs"
+cmake --build --preset tsan --target test_graph test_runtime_pool
+ctest --preset tsan -R '^(ParallelRecord|GraphPhases|GraphErrors|Examples|RuntimePool)\.' --parallel "$jobs"
 # libFuzzer targets (clang, ASan + UBSan), 20 s each on a copy of the seed corpus.
 echo "=== fuzz: build and run each target"
 ./scripts/fuzz.sh 20
