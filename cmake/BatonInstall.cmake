@@ -1,12 +1,13 @@
 # `cmake --install` gives a CMake package usable with find_package(baton) (docs/integration.md):
 # the static libraries, the public headers, and batonConfig.cmake / batonTargets.cmake. Exported
-# names drop the prefix: baton::core, baton::plan, baton::baton, baton::graph, baton::validate.
+# names drop the prefix: baton::core, baton::plan, baton::baton, baton::graph, baton::validate, and
+# the component baton::runtime (find_package(baton COMPONENTS runtime); Vulkan).
 # The executors (Vulkan, vkd3d) are not part of the package: they are the project's test rigs.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(baton_installed baton_warnings baton_core baton_plan baton)
-foreach(optional baton_graph baton_validate)
+foreach(optional baton_graph baton_validate baton_runtime)
   if(TARGET ${optional})
     list(APPEND baton_installed ${optional})
   endif()
@@ -23,6 +24,11 @@ install(TARGETS ${baton_installed} EXPORT batonTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/baton DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")
+# Which optional components this package has (batonConfig.cmake sets baton_<c>_FOUND from it).
+set(BATON_HAVE_RUNTIME OFF)
+if(TARGET baton_runtime)
+  set(BATON_HAVE_RUNTIME ON)
+endif()
 install(EXPORT batonTargets NAMESPACE baton:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/baton)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/batonConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/batonConfig.cmake

@@ -228,6 +228,84 @@ TEST(RuntimeOracle, LayerSeesAHazardBetweenTwoAliasedBuffers) {
   EXPECT_EQ(log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u) << messages(log);
 }
 
+// The same for two images bound to one allocation: X is cleared, then Y (same memory) goes from
+// UNDEFINED to TRANSFER_DST_OPTIMAL with an empty source scope and is cleared. Returns the log.
+exec::ValidationLog aliased_image_writes(bool order_takeover) {
+  exec::VulkanContext& c = context();
+  (void)c.take_messages();
+  VkDevice dev = c.device();
+  const VkImageCreateInfo ii = image_info();
+  VkImage x = VK_NULL_HANDLE, y = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateImage(dev, &ii, nullptr, &x), VK_SUCCESS);
+  EXPECT_EQ(vkCreateImage(dev, &ii, nullptr, &y), VK_SUCCESS);
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(dev, x, &req);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = req.size;
+  for (uint32_t t = 0; t < 32; ++t)
+    if (req.memoryTypeBits >> t & 1u) {
+      ai.memoryTypeIndex = t;
+      break;
+    }
+  VkDeviceMemory mem = VK_NULL_HANDLE;
+  EXPECT_EQ(vkAllocateMemory(dev, &ai, nullptr, &mem), VK_SUCCESS);
+  EXPECT_EQ(vkBindImageMemory(dev, x, mem, 0), VK_SUCCESS);
+  EXPECT_EQ(vkBindImageMemory(dev, y, mem, 0), VK_SUCCESS);
+  VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pi.queueFamilyIndex = c.queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateCommandPool(dev, &pi, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  EXPECT_EQ(vkAllocateCommandBuffers(dev, &cai, &cb), VK_SUCCESS);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cb, &begin);
+  auto to_dst = [&](VkImage img, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = src_stage;
+    b.srcAccessMask = src_access;
+    b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = img;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    di.imageMemoryBarrierCount = 1;
+    di.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cb, &di);
+  };
+  VkClearColorValue v{};
+  const VkImageSubresourceRange r{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  to_dst(x, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE);
+  vkCmdClearColorImage(cb, x, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &v, 1, &r);
+  if (order_takeover)
+    to_dst(y, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  else
+    to_dst(y, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE);
+  vkCmdClearColorImage(cb, y, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &v, 1, &r);
+  vkEndCommandBuffer(cb);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  EXPECT_EQ(vkQueueSubmit(c.queue(), 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+  vkQueueWaitIdle(c.queue());
+  vkDestroyCommandPool(dev, pool, nullptr);
+  vkDestroyImage(dev, x, nullptr);
+  vkDestroyImage(dev, y, nullptr);
+  vkFreeMemory(dev, mem, nullptr);
+  return c.take_messages();
+}
+
+TEST(RuntimeOracle, LayerOnImagesAliasingOneAllocation) {
+  const exec::ValidationLog unordered = aliased_image_writes(false);
+  const exec::ValidationLog ordered = aliased_image_writes(true);
+  std::printf("unordered image takeover: %u messages\n%s", unordered.total(), messages(unordered).c_str());
+  EXPECT_TRUE(ordered.empty()) << messages(ordered);
+}
+
 TEST(Runtime, TransientsShareRealMemoryAndTheFrameRunsClean) {
   auto rt = Runtime::create(device_desc());
   ASSERT_TRUE(rt.ok()) << rt.error();
