@@ -212,6 +212,28 @@ class Frame {
   std::vector<std::string> errors_;  // reported by submit
 };
 
+// ---------------------------------------------------------------------------------------------
+// Real memory for a frame graph's transients, shared by the runtime and the executors (which run
+// graphs whose resources they create themselves): per-member memory requirements in, aliasing
+// sizes and per-member heap offsets out. Members are the graph's resources expanded (`count`), in
+// resource order, as graph::Transitions numbers them.
+std::vector<uint32_t> first_members(const graph::Graph& g);
+// AliasingOptions::sizes (all members of a resource together, each rounded up to the alignment)
+// and ::alignment (the largest member alignment; bufferImageGranularity too when `granularity` > 1
+// and images and buffers are both transient). `member_req` has one entry per member.
+void set_real_sizes(const graph::Graph& g, const std::vector<VkMemoryRequirements>& member_req,
+                    uint64_t granularity, graph::AliasingOptions& o);
+struct MemberPlacement {
+  static constexpr uint64_t kNotPlaced = ~uint64_t{0};
+  std::vector<uint64_t> offset;     // per member: byte offset in the heap, kNotPlaced if not placed
+  std::vector<uint8_t> taken_over;  // per member: a later transient took over (part of) its memory
+  uint64_t heap_size = 0;
+  uint32_t type_bits = ~0u;         // memory types every placed member allows
+};
+// `o` is what the graph was compiled with (set_real_sizes filled it).
+MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompileResult& r,
+                                 const std::vector<VkMemoryRequirements>& member_req, const graph::AliasingOptions& o);
+
 // Resource descriptions for the frame graph from Vulkan create infos (exposed for tests and tools).
 ResourceDesc describe_image(std::string name, const VkImageCreateInfo& info);
 ResourceDesc describe_buffer(std::string name, const VkBufferCreateInfo& info);

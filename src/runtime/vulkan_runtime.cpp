@@ -341,10 +341,9 @@ FrameInfo Runtime::Impl::submit_frame() {
   co.schedule = opt.schedule;
   co.aliasing.enabled = opt.aliasing;
   co.run_checks = opt.checks;
-  co.aliasing.sizes.assign(nr, 0);
-  uint64_t alignment = 1;
+  std::vector<VkMemoryRequirements> reqs(nr, VkMemoryRequirements{0, 1, ~0u});
   uint32_t type_bits = ~0u;
-  bool any_image = false, any_buffer = false, any_transient = false;
+  bool any_transient = false;
   std::vector<uint32_t> concurrent{dev.graphics.family};
   if (two_families()) concurrent.push_back(dev.compute->family);
   // On failure below, the objects made so far are destroyed with the frame.
@@ -382,7 +381,6 @@ FrameInfo Runtime::Impl::submit_frame() {
       pf.images.push_back(img);
       handles.images[r] = img;
       vkGetImageMemoryRequirements(dev.device, img, &req);
-      any_image = true;
     } else {
       VkBufferCreateInfo ci = fr.buffer_info;
       ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
@@ -394,19 +392,17 @@ FrameInfo Runtime::Impl::submit_frame() {
       pf.buffers.push_back(buf);
       handles.buffers[r] = buf;
       vkGetBufferMemoryRequirements(dev.device, buf, &req);
-      any_buffer = true;
     }
     any_transient = true;
-    co.aliasing.sizes[r] = req.size;
-    alignment = std::max<uint64_t>(alignment, req.alignment);
+    reqs[r] = req;
     type_bits &= req.memoryTypeBits;
     if (type_bits == 0)
       throw Error(fmt::format("transient '{}' shares no memory type with the frame's earlier transients", fr.name));
   }
   // Linear (buffers) and optimal (images) resources in one allocation: every offset a multiple of
   // bufferImageGranularity keeps neighbours on separate pages.
-  if (any_image && any_buffer) alignment = std::max(alignment, buffer_image_granularity);
-  co.aliasing.alignment = alignment;
+  set_real_sizes(*g, reqs, buffer_image_granularity, co.aliasing);
+  const uint64_t alignment = co.aliasing.alignment;
 
   auto compiled = std::make_shared<graph::GraphCompileResult>(graph::compile_graph(*g, co));
   if (!compiled->findings.empty()) throw Error("frame graph check failed: " + compiled->findings.front());
@@ -417,16 +413,18 @@ FrameInfo Runtime::Impl::submit_frame() {
   // Memory: one heap, each transient bound at its planned offset.
   if (any_transient && al.heap_size > 0) {
     pf.heap = take_heap(al.heap_size, type_bits);
+    const MemberPlacement mp = member_placement(*g, *compiled, reqs, co.aliasing);
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
     for (const graph::Placement& p : al.placements) {
       const Frame::Resource& fr = f.resources_[p.resource];
+      const uint64_t at = mp.offset[t.first_member[p.resource]];
       if (fr.image)
-        vk_check(vkBindImageMemory(dev.device, handles.images[p.resource], pf.heap->memory, p.offset),
-                 fmt::format("vkBindImageMemory (transient '{}' at offset {})", fr.name, p.offset));
+        vk_check(vkBindImageMemory(dev.device, handles.images[p.resource], pf.heap->memory, at),
+                 fmt::format("vkBindImageMemory (transient '{}' at offset {})", fr.name, at));
       else
-        vk_check(vkBindBufferMemory(dev.device, handles.buffers[p.resource], pf.heap->memory, p.offset),
-                 fmt::format("vkBindBufferMemory (transient '{}' at offset {})", fr.name, p.offset));
-      ranges.emplace_back(p.offset, p.size);
+        vk_check(vkBindBufferMemory(dev.device, handles.buffers[p.resource], pf.heap->memory, at),
+                 fmt::format("vkBindBufferMemory (transient '{}' at offset {})", fr.name, at));
+      ranges.emplace_back(at, p.size);
     }
     info.memory.heaps = 1;
     info.memory.heap_bytes = pf.heap->size;
