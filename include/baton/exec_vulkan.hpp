@@ -107,6 +107,17 @@ struct RunOptions {
   // Frame graphs use it: the schedule's cross-queue signal/wait pairs are part of their plan (a
   // compute group's barriers name compute stages only), so a one-queue run waits where they do.
   bool sync_queue_switches = false;
+  // Transients in shared memory (frame graphs, docs/runtime.md): per ResourceId the byte offset in
+  // one heap of heap_size bytes (kNotPlaced: a resource of its own), from runtime::member_placement
+  // over memory_requirements(). Resources a later one took over (part of) the memory of are not
+  // read back: their contents are gone by design; the report counts them.
+  struct SharedMemory {
+    static constexpr uint64_t kNotPlaced = ~uint64_t{0};
+    std::vector<uint64_t> offset;
+    std::vector<uint8_t> taken_over;
+    uint64_t heap_size = 0;
+  };
+  std::optional<SharedMemory> shared;
 };
 
 // One subresource whose contents differ from the reference model.
@@ -133,6 +144,14 @@ struct RunReport {
   // end of the last group), in microseconds; negative when not measured (no timestamp support, or
   // groups on more than one queue).
   double frame_gpu_us = -1;
+  // Memory the resources were bound to with RunOptions::shared: allocations holding placed
+  // resources, their bytes, and the bytes bound to more than one resource.
+  struct Memory {
+    uint32_t heaps = 0;
+    uint64_t heap_bytes = 0, aliased_bytes = 0;
+    uint32_t placed = 0;  // resources bound into a shared heap
+  } memory;
+  uint32_t subresources_taken_over = 0;  // not read back: a later transient took over their memory
   uint32_t queues_used = 0;      // distinct queues the groups were submitted to
   uint32_t semaphore_waits = 0;  // timeline waits between groups on different queues
   bool clean() const { return validation.empty() && mismatches.empty(); }
@@ -191,6 +210,11 @@ RunReport run(VulkanContext& ctx, const Recording& rec, const ExecPlan& plan, co
 // UNDEFINED. An empty history means every resource is untouched.
 RunReport run(VulkanContext& ctx, const Recording& rec, const History& history_in, const ExecPlan& plan,
               const RunOptions& options = {});
+
+// The memory requirements of the objects run() creates for each resource (the same create infos),
+// for placing transients with real sizes (runtime::set_real_sizes).
+std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const Recording& rec,
+                                                      const RunOptions& options = {});
 
 // Checks that every use of the recording can be turned into work, without a device. Throws Error.
 void check_executable(const Recording& rec);

@@ -3,6 +3,9 @@
 #include <array>
 #include <cstring>
 
+#include <fmt/format.h>
+
+#include "baton/runtime.hpp"
 #include "model.hpp"
 
 namespace baton::exec {
@@ -44,27 +47,75 @@ void share(const VulkanContext::Impl& c, CreateInfo& ci, std::array<uint32_t, 2>
 }
 }  // namespace
 
-GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes) {
-  GpuBuffer b;
-  b.bytes = bytes;
+VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families) {
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = bytes;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
              VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  share(c, bi, families);
+  return bi;
+}
+
+VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families) {
+  VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ii.imageType = VK_IMAGE_TYPE_2D;
+  ii.format = format_of(g);
+  ii.extent = {g.width, g.height, 1};
+  ii.mipLevels = g.mips;
+  ii.arrayLayers = g.layers;
+  ii.samples = VK_SAMPLE_COUNT_1_BIT;
+  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+             (g.depth() ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+                        : VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  share(c, ii, families);
+  return ii;
+}
+
+std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const std::vector<Geometry>& geo) {
+  std::vector<VkMemoryRequirements> out(geo.size());
+  for (size_t r = 0; r < geo.size(); ++r) {
+    std::array<uint32_t, 2> families{};
+    if (geo[r].buffer) {
+      const VkBufferCreateInfo bi = buffer_create_info(c, VkDeviceSize{geo[r].words} * 4, families);
+      VkBuffer b = VK_NULL_HANDLE;
+      BATON_VK(vkCreateBuffer(c.device, &bi, nullptr, &b));
+      vkGetBufferMemoryRequirements(c.device, b, &out[r]);
+      vkDestroyBuffer(c.device, b, nullptr);
+    } else {
+      const VkImageCreateInfo ii = image_create_info(c, geo[r], families);
+      VkImage i = VK_NULL_HANDLE;
+      BATON_VK(vkCreateImage(c.device, &ii, nullptr, &i));
+      vkGetImageMemoryRequirements(c.device, i, &out[r]);
+      vkDestroyImage(c.device, i, nullptr);
+    }
+  }
+  return out;
+}
+
+GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed) {
+  GpuBuffer b;
+  b.bytes = bytes;
   std::array<uint32_t, 2> families{};
-  share(c_, bi, families);
+  const VkBufferCreateInfo bi = buffer_create_info(c_, bytes, families);
   BATON_VK(vkCreateBuffer(c_.device, &bi, nullptr, &b.buffer));
-  VkMemoryRequirements mr;
-  vkGetBufferMemoryRequirements(c_.device, b.buffer, &mr);
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = mr.size;
-  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
-  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &b.memory));
-  BATON_VK(vkBindBufferMemory(c_.device, b.buffer, b.memory, 0));
   void* p = nullptr;
-  BATON_VK(vkMapMemory(c_.device, b.memory, 0, VK_WHOLE_SIZE, 0, &p));
+  if (placed) {  // bound into the shared heap, mapped through it
+    BATON_VK(vkBindBufferMemory(c_.device, b.buffer, buffer_heap_, *placed));
+    p = buffer_heap_map_ + *placed;
+  } else {
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(c_.device, b.buffer, &mr);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = mr.size;
+    ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
+    BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &b.memory));
+    BATON_VK(vkBindBufferMemory(c_.device, b.buffer, b.memory, 0));
+    BATON_VK(vkMapMemory(c_.device, b.memory, 0, VK_WHOLE_SIZE, 0, &p));
+  }
   b.map = static_cast<uint32_t*>(p);
   std::memset(p, 0, bytes);
   VkBufferViewCreateInfo vi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
@@ -75,31 +126,28 @@ GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes) {
   return b;
 }
 
-GpuImage GpuResources::make_image(const Geometry& g, bool dummy) {
+GpuImage GpuResources::make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed) {
   GpuImage im;
   im.format = format_of(g);
-  VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  ii.imageType = VK_IMAGE_TYPE_2D;
-  ii.format = im.format;
-  ii.extent = {g.width, g.height, 1};
-  ii.mipLevels = g.mips;
-  ii.arrayLayers = g.layers;
-  ii.samples = VK_SAMPLE_COUNT_1_BIT;
-  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-             (g.depth() ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
-                        : VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
-  ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   std::array<uint32_t, 2> families{};
-  share(c_, ii, families);
+  const VkImageCreateInfo ii = image_create_info(c_, g, families);
   BATON_VK(vkCreateImage(c_.device, &ii, nullptr, &im.image));
-  VkMemoryRequirements mr;
-  vkGetImageMemoryRequirements(c_.device, im.image, &mr);
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = mr.size;
-  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits, /*host_visible=*/false);
-  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &im.memory));
-  BATON_VK(vkBindImageMemory(c_.device, im.image, im.memory, 0));
+  if (placed) {
+    BATON_VK(vkBindImageMemory(c_.device, im.image, image_heap_, *placed));
+  } else {
+    VkMemoryRequirements mr;
+    vkGetImageMemoryRequirements(c_.device, im.image, &mr);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = mr.size;
+    ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits, /*host_visible=*/false);
+    BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &im.memory));
+    BATON_VK(vkBindImageMemory(c_.device, im.image, im.memory, 0));
+  }
+  views(im, g, dummy);
+  return im;
+}
+
+void GpuResources::views(GpuImage& im, const Geometry& g, bool dummy) {
   for (uint32_t l = 0; l < g.layers; ++l)
     for (uint32_t m = 0; m < g.mips; ++m) {
       VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -117,7 +165,6 @@ GpuImage GpuResources::make_image(const Geometry& g, bool dummy) {
       }
       im.attach_views.push_back(v);
     }
-  return im;
 }
 
 void GpuResources::destroy(GpuBuffer& b) {
@@ -138,19 +185,71 @@ void GpuResources::destroy(GpuImage& im) {
   im = {};
 }
 
+void GpuResources::make_heaps(const RunOptions::SharedMemory& shared) {
+  if (shared.offset.size() != geo_.size())
+    throw Error("executor: RunOptions::shared needs one offset per resource (internal)");
+  const std::vector<VkMemoryRequirements> req = requirements_of(c_, geo_);
+  uint32_t image_bits = ~0u, buffer_bits = ~0u;
+  bool images = false, buffers = false;
+  std::vector<std::pair<uint64_t, uint64_t>> image_ranges, buffer_ranges;
+  for (ResourceId r = 0; r < geo_.size(); ++r) {
+    if (shared.offset[r] == RunOptions::SharedMemory::kNotPlaced) continue;
+    if (shared.offset[r] % req[r].alignment != 0 || shared.offset[r] + req[r].size > shared.heap_size)
+      throw Error(fmt::format("executor: resource {} placed at offset {} does not fit its requirements (internal)", r,
+                              shared.offset[r]));
+    (geo_[r].buffer ? buffer_bits : image_bits) &= req[r].memoryTypeBits;
+    (geo_[r].buffer ? buffers : images) = true;
+    (geo_[r].buffer ? buffer_ranges : image_ranges).emplace_back(shared.offset[r], req[r].size);
+    ++memory_.placed;
+  }
+  if (!images && !buffers) return;
+  auto allocate = [&](uint32_t type) {
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = std::max<uint64_t>(shared.heap_size, 1);
+    ai.memoryTypeIndex = type;
+    VkDeviceMemory m = VK_NULL_HANDLE;
+    BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &m));
+    ++memory_.heaps;
+    memory_.heap_bytes += ai.allocationSize;
+    return m;
+  };
+  // Buffers are read and written by the host (host-visible memory type); images only by the GPU.
+  const bool one_heap = (image_bits & buffer_bits & (1u << c_.memory_type)) != 0;
+  if (one_heap) {
+    image_heap_ = buffer_heap_ = allocate(c_.memory_type);
+    std::vector<std::pair<uint64_t, uint64_t>> all = image_ranges;
+    all.insert(all.end(), buffer_ranges.begin(), buffer_ranges.end());
+    memory_.aliased_bytes = runtime::aliased_bytes(all);
+  } else {
+    if (images) image_heap_ = allocate(c_.find_memory(image_bits, /*host_visible=*/false));
+    if (buffers) buffer_heap_ = allocate(c_.find_memory(buffer_bits));
+    memory_.aliased_bytes = runtime::aliased_bytes(image_ranges) + runtime::aliased_bytes(buffer_ranges);
+  }
+  if (buffer_heap_) {
+    void* p = nullptr;
+    BATON_VK(vkMapMemory(c_.device, buffer_heap_, 0, VK_WHOLE_SIZE, 0, &p));
+    buffer_heap_map_ = static_cast<uint8_t*>(p);
+  }
+}
+
 GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
-                           bool seed_textures)
+                           bool seed_textures, const RunOptions::SharedMemory* shared)
     : c_(c), geo_(geo), uav_slots_(uav_dummy_slots) {
   try {
     buffers_.resize(geo.size());
     images_.resize(geo.size());
+    if (shared) make_heaps(*shared);
+    auto placed = [&](ResourceId r) -> std::optional<uint64_t> {
+      if (!shared || shared->offset[r] == RunOptions::SharedMemory::kNotPlaced) return std::nullopt;
+      return shared->offset[r];
+    };
     for (ResourceId r = 0; r < geo.size(); ++r) {
       if (geo[r].buffer) {
-        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4);
+        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4, placed(r));
         for (uint32_t j = 0; j < geo[r].words; ++j)
           buffers_[r].map[j] = initial_word(r, j, geo[r].structural);
       } else {
-        images_[r] = make_image(geo[r], false);
+        images_[r] = make_image(geo[r], false, placed(r));
       }
     }
     dummy_buffer_ = make_buffer(kUniformWords * 4);
@@ -182,7 +281,9 @@ GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& 
     transition(dummy_color_.image, VK_IMAGE_ASPECT_COLOR_BIT, kDummyColorLayout);
     std::vector<ResourceId> seeded;
     for (ResourceId r = 0; seed_textures && r < geo.size(); ++r) {
-      if (geo[r].buffer) continue;
+      // Placed (transient) textures are never read before they are written, and seeding them
+      // would write through the memory of the resources they share it with.
+      if (geo[r].buffer || placed(r)) continue;
       transition(images_[r].image,
                  geo[r].planes == 2 ? VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT
                                     : aspect_of_plane(geo[r], 0),
@@ -235,6 +336,10 @@ void GpuResources::release() {
   destroy(uav_arena_);
   destroy(dummy_color_);
   destroy(dummy_depth_);
+  if (buffer_heap_ && buffer_heap_ != image_heap_) vkFreeMemory(c_.device, buffer_heap_, nullptr);
+  if (image_heap_) vkFreeMemory(c_.device, image_heap_, nullptr);
+  image_heap_ = buffer_heap_ = VK_NULL_HANDLE;
+  buffer_heap_map_ = nullptr;
 }
 
 VkImageView GpuResources::sample_view(const Sub& s) const {

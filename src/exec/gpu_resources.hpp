@@ -2,6 +2,8 @@
 // their per-subresource views, and the dummies that fill unused descriptor slots.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <vector>
 
 #include "context_impl.hpp"
@@ -28,10 +30,18 @@ struct GpuImage {
 VkFormat format_of(const Geometry& g);
 VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane);
 
+// The create infos of a resource's object (every usage the work model may need). `families` must
+// outlive the info (concurrent sharing with an async-compute family).
+VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families);
+VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families);
+// Memory requirements of every resource's object, created and destroyed here.
+std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const std::vector<Geometry>& geo);
+
 class GpuResources {
  public:
+  // `shared`: resources with an offset are bound into one shared heap (RunOptions::shared).
   GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
-               bool seed_textures);
+               bool seed_textures, const RunOptions::SharedMemory* shared = nullptr);
   ~GpuResources();
   GpuResources(const GpuResources&) = delete;
   GpuResources& operator=(const GpuResources&) = delete;
@@ -50,10 +60,13 @@ class GpuResources {
   // Storage dummies: every slot is a range or layer of its own, written by one binding only.
   VkDescriptorBufferInfo next_uav_buffer_dummy();
   VkImageView next_uav_image_dummy();
+  const RunReport::Memory& memory() const { return memory_; }
 
  private:
-  GpuBuffer make_buffer(VkDeviceSize bytes);
-  GpuImage make_image(const Geometry& g, bool dummy);
+  GpuBuffer make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed = std::nullopt);
+  GpuImage make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed = std::nullopt);
+  void make_heaps(const RunOptions::SharedMemory& shared);
+  void views(GpuImage& im, const Geometry& g, bool dummy);
   void destroy(GpuBuffer& b);
   void destroy(GpuImage& i);
   void release();
@@ -66,6 +79,11 @@ class GpuResources {
   GpuImage dummy_color_, dummy_depth_;
   std::vector<GpuImage> uav_image_arenas_;
   uint32_t uav_slots_ = 0, next_uav_buffer_ = 0, next_uav_image_ = 0;
+  // Shared heaps (RunOptions::shared): images and buffers in one allocation where one memory type
+  // allows both (and host access, which buffers need), else one heap each at the same offsets.
+  VkDeviceMemory image_heap_ = VK_NULL_HANDLE, buffer_heap_ = VK_NULL_HANDLE;
+  uint8_t* buffer_heap_map_ = nullptr;
+  RunReport::Memory memory_;
 };
 
 }  // namespace baton::exec

@@ -27,11 +27,13 @@ uint32_t initial_texel(const Sub& s) {
   return bmix(bmix(bmix(0x5EEDu ^ s.res, s.mip), s.layer), s.plane);
 }
 
-Model::Model(const std::vector<Geometry>& geo, bool seeded_textures) : geo_(geo) {
+Model::Model(const std::vector<Geometry>& geo, bool seeded_textures, const std::vector<uint8_t>& placed) : geo_(geo) {
   for (ResourceId r = 0; r < geo.size(); ++r) {
     for (const Sub& s : all_subs(r, geo[r])) {
       std::vector<uint64_t> v(geo[r].texels(s), kUndefined);
-      if (geo[r].buffer)
+      if (r < placed.size() && placed[r]) {
+        // starts undefined
+      } else if (geo[r].buffer)
         for (uint32_t j = 0; j < v.size(); ++j) v[j] = initial_word(r, j, geo[r].structural);
       else if (seeded_textures)
         std::fill(v.begin(), v.end(),

@@ -19,7 +19,10 @@ uint32_t initial_texel(const Sub& s);
 
 class Model {
  public:
-  Model(const std::vector<Geometry>& geo, bool seeded_textures);
+  // `placed`: per resource, bound into shared memory (RunOptions::shared); such a resource starts
+  // undefined (its memory is shared with others, so neither seeds nor initial words hold), except
+  // the structural words of a structural buffer, which the executor keeps out of shared memory.
+  Model(const std::vector<Geometry>& geo, bool seeded_textures, const std::vector<uint8_t>& placed = {});
   // Decides the read-modify-write bits of the item from what is defined now; call before apply.
   void prepare(Work& w) const;
   void apply(const Work& w);

@@ -91,6 +91,25 @@ bool seeds(const VulkanContext::Impl& c, const RunOptions& o) {
   return o.seed_textures && c.options.device == DeviceKind::lavapipe;
 }
 
+// RunOptions::shared as the executor applies it: structural buffers (indices, indirect arguments)
+// keep memory of their own, because the work model presets their fixed words at creation and
+// copies skip those words, which a resource sharing the memory would overwrite.
+std::optional<RunOptions::SharedMemory> shared_for(const RunOptions& o, const std::vector<Geometry>& geo) {
+  if (!o.shared) return std::nullopt;
+  RunOptions::SharedMemory s = *o.shared;
+  if (s.offset.size() != geo.size()) throw Error("executor: RunOptions::shared needs one offset per resource");
+  s.taken_over.resize(geo.size(), 0);
+  for (size_t r = 0; r < geo.size(); ++r)
+    if (geo[r].buffer && geo[r].structural) s.offset[r] = RunOptions::SharedMemory::kNotPlaced;
+  return s;
+}
+std::vector<uint8_t> placed_of(const std::optional<RunOptions::SharedMemory>& s) {
+  std::vector<uint8_t> p;
+  if (!s) return p;
+  for (uint64_t o : s->offset) p.push_back(o != RunOptions::SharedMemory::kNotPlaced);
+  return p;
+}
+
 class Runner {
  public:
   Runner(VulkanContext::Impl& c, const Recording& rec, const ExecPlan& plan, const RunOptions& opt)
@@ -101,9 +120,11 @@ class Runner {
         geo_(make_geometry(rec, opt.max_side, opt.max_words)),
         work_(plan_work(rec, geo_)),
         slots_(count_slots(work_)),
-        res_(c, geo_, slots_.uav_dummies, seeds(c, opt)),
+        shared_(shared_for(opt, geo_)),
+        placed_(placed_of(shared_)),
+        res_(c, geo_, slots_.uav_dummies, seeds(c, opt), shared_ ? &*shared_ : nullptr),
         layouts_(geo_),
-        model_(geo_, seeds(c, opt)) {
+        model_(geo_, seeds(c, opt), placed_) {
     if (opt.max_side > 16 || opt.max_words > 256) {
       uint64_t most = 0;
       for (const Geometry& g : geo_) most = std::max<uint64_t>(most, g.buffer ? g.words : uint64_t{g.width} * g.height);
@@ -163,6 +184,8 @@ class Runner {
   std::vector<Geometry> geo_;
   std::vector<OpWork> work_;
   SlotCounts slots_;
+  std::optional<RunOptions::SharedMemory> shared_;
+  std::vector<uint8_t> placed_;  // per resource: bound into the shared heap
   GpuResources res_;
   LayoutTracker layouts_;
   Model model_;  // advanced in step with recording
@@ -702,6 +725,7 @@ RunReport Runner::run(const History& history_in) {
   report.groups = static_cast<uint32_t>(rec_.groups.size());
   report.barriers = barriers_;
   report.barrier_calls = calls_;
+  report.memory = res_.memory();
   const auto t2 = Clock::now();
   if (opt_.check_data) read_back(report);
   report.check_ms = ms_since(t2);
@@ -718,9 +742,14 @@ void Runner::read_back(RunReport& report) {
   std::vector<Item> items;
   VkDeviceSize bytes = 4;
   std::vector<VkImageMemoryBarrier2> to_src;
+  auto taken_over = [&](ResourceId r) { return shared_ && shared_->taken_over[r] && placed_[r]; };
   for (ResourceId r = 0; r < geo_.size(); ++r) {
     const Geometry& g = geo_[r];
     if (g.buffer) continue;
+    if (taken_over(r)) {  // a later transient owns (part of) this memory now
+      report.subresources_taken_over += static_cast<uint32_t>(all_subs(r, g).size());
+      continue;
+    }
     for (const Sub& s : all_subs(r, g)) {
       if (layouts_.get(s) == VK_IMAGE_LAYOUT_UNDEFINED) continue;
       VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
@@ -814,8 +843,14 @@ void Runner::read_back(RunReport& report) {
     m.plane = s.plane;
     report.mismatches.push_back(m);
   };
-  for (ResourceId r = 0; r < geo_.size(); ++r)
-    if (geo_[r].buffer) compare(Sub{r, 0, 0, 0}, res_.buffer(r).map);
+  for (ResourceId r = 0; r < geo_.size(); ++r) {
+    if (!geo_[r].buffer) continue;
+    if (taken_over(r)) {
+      ++report.subresources_taken_over;
+      continue;
+    }
+    compare(Sub{r, 0, 0, 0}, res_.buffer(r).map);
+  }
   for (const Item& it : items) compare(it.sub, staged + it.offset / 4);
   vkUnmapMemory(c_.device, staging_.memory);
 }
@@ -827,6 +862,10 @@ std::string to_string(const Mismatch& m) {
       "resource '{}' mip {} layer {} plane {}: {} of {} texels wrong (first: texel {} expected {:#010x} got "
       "{:#010x})",
       m.resource_name, m.mip, m.layer, m.plane, m.wrong, m.checked, m.first_texel, m.expected, m.got);
+}
+
+std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const Recording& rec, const RunOptions& options) {
+  return requirements_of(ctx.impl(), make_geometry(rec, options.max_side, options.max_words));
 }
 
 void check_executable(const Recording& rec) {
