@@ -11,9 +11,11 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "baton/exec_graph.hpp"
 #include "baton/exec_vulkan.hpp"
 #include "baton/graph_recording.hpp"
 #include "baton/lower_vulkan.hpp"
@@ -40,6 +42,7 @@ struct RunInput {
   bool graph = false;
   History history_in;                   // graphs: per resource, touched = starts at rest
   std::vector<CompiledGroup> compiled;  // graphs: the plan
+  std::optional<graph::Graph> frame_graph;  // graphs: run again with real memory on the device
 };
 
 RunInput load_for_run(const std::string& file) {
@@ -69,6 +72,7 @@ RunInput load_for_run(const std::string& file) {
     return in;
   }
   const graph::Graph g = graph::load_graph(j, source);
+  in.frame_graph = g;
   graph::GraphCompileResult r = graph::compile_graph(g);
   if (!r.findings.empty()) throw Error(source + ": graph check failed: " + r.findings.front());
   in.graph = true;
@@ -90,6 +94,11 @@ std::string text_report(const std::string& device, const exec::CanaryResult& can
   s += fmt::format("data: {} subresources checked, {} mismatching, {} never defined\n",
                    r.subresources_checked, r.mismatches.size(), r.subresources_undefined);
   for (const exec::Mismatch& m : r.mismatches) s += "  " + exec::to_string(m) + "\n";
+  if (r.memory.placed > 0)
+    s += fmt::format(
+        "memory: {} shared heap(s), {} bytes, {} bytes bound to more than one resource; {} transients placed, {} "
+        "subresources taken over (not read back)\n",
+        r.memory.heaps, r.memory.heap_bytes, r.memory.aliased_bytes, r.memory.placed, r.subresources_taken_over);
   s += fmt::format("timings: record {:.2f} ms, gpu {:.2f} ms, check {:.2f} ms\n", r.record_ms, r.gpu_ms,
                    r.check_ms);
   return s;
@@ -138,6 +147,11 @@ nlohmann::json json_report(const std::string& device, const exec::CanaryResult& 
   j["subresources_checked"] = r.subresources_checked;
   j["subresources_undefined"] = r.subresources_undefined;
   j["timings_ms"] = {{"record", r.record_ms}, {"gpu", r.gpu_ms}, {"check", r.check_ms}};
+  j["memory"] = {{"heaps", r.memory.heaps},
+                 {"heap_bytes", r.memory.heap_bytes},
+                 {"aliased_bytes", r.memory.aliased_bytes},
+                 {"placed", r.memory.placed},
+                 {"subresources_taken_over", r.subresources_taken_over}};
   return j;
 }
 
@@ -247,7 +261,19 @@ int run_run(const RunCliOptions& o) {
   }
   exec::RunOptions run_options;
   run_options.sync_queue_switches = in.graph;  // a graph's compute groups hand off through the schedule's waits
-  const exec::RunReport report = exec::run(ctx, rec, in.history_in, plan, run_options);
+  exec::RunReport report;
+  try {
+    if (in.graph) {
+      // Compiled again with the real memory requirements of the objects that run, transients bound
+      // into one shared heap at the planned offsets (docs/runtime.md).
+      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *in.frame_graph, run_options);
+      report = exec::run(ctx, gr.rec, gr.history_in, gr.plan, run_options);
+    } else {
+      report = exec::run(ctx, rec, in.history_in, plan, run_options);
+    }
+  } catch (const std::exception& e) {
+    return report_error(o.file + ": " + e.what());
+  }
   const std::string name = ctx.device_name();
   write_stdout(o.format == "json" ? json_report(name, canary, report).dump(2) + "\n"
                                   : text_report(name, canary, report));
