@@ -448,7 +448,8 @@ class GroupCompiler {
     if (si >= f_.entry_history.size() || f_.entry_history[si].first != r)
       throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
     const ResourceHistory hist = f_.entry_history[si].second;
-    s.never_written = !hist.written;
+    // A buffer's memory taken over holds the previous occupants' writes (see plan()).
+    s.never_written = !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
     t.dirty = hist.written;
     if (entry) {
       t.state = state_of_use(d, entry->access, entry->stages);

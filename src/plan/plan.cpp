@@ -226,6 +226,11 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
             history[r].written = true;
           }
+          // A buffer taking over memory its previous occupants wrote holds their writes: later reads
+          // wait for them like for its own (textures start from layout undefined instead).
+          if (!history[r].touched && (history[r].takeover.access & (kWriteAccesses | kAnyAccess)) &&
+              descs[r].type == ResourceType::buffer)
+            history[r].written = true;
           history[r].touched = true;
           history[r].takeover = {};  // the memory's previous occupants are waited for at this first touch
         }
