@@ -53,6 +53,7 @@ struct PlainBarrier {
   ResourceId resource = 0;  // kGlobalResource: UAV barrier on NULL; aliasing: pResourceAfter
   uint32_t subresource = kAllSubresources;
   uint32_t before = 0, after = 0;  // transitions only
+  ResourceId previous = kGlobalResource;  // aliasing: pResourceBefore (kGlobalResource: NULL)
   friend bool operator==(const PlainBarrier&, const PlainBarrier&) = default;
 };
 struct PlainPoint {

@@ -204,7 +204,7 @@ struct Transitions {
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a);
 
 // Phase 7: final states and restores: the barriers that return resources to rest, and where each
-// resource ends the frame.
+// resource ends the frame (a transient where its last use left it: it dies there, no restore).
 struct Restore {
   uint32_t group = 0, pass = kNone;
   ResourceId member = 0;
@@ -222,6 +222,9 @@ FinalStates final_states(const Transitions& t);
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t);
 std::vector<std::string> check_resting(const Transitions& t, const FinalStates& f);
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);
+// A resource taking over memory (Aliasing::barriers) opens with a barrier whose before side covers the
+// previous occupants' last accesses (sync and access; textures from layout undefined).
+std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a, const Transitions& t);
 std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, const CullResult& c,
                                             const Schedule& s);
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "baton/lower.hpp"
@@ -190,6 +191,9 @@ struct D3D12LegacyPoint {
   // Parallel to barriers: the resource of a transition or UAV barrier, the activated resource
   // (pResourceAfter) of an aliasing barrier; kGlobalResource for a UAV barrier on NULL (any UAV).
   std::vector<ResourceId> resources;
+  // Aliasing barriers that name pResourceBefore (the one previous occupant of the memory): (index into
+  // barriers, resource). An aliasing barrier not listed here has pResourceBefore NULL.
+  std::vector<std::pair<size_t, ResourceId>> aliasing_before;
   // Resources the executor must DiscardResource right after this point's barriers (initializing
   // discard of a placed render-target or depth texture, whole resource).
   std::vector<ResourceId> discards;

@@ -27,6 +27,8 @@ enum class Reason : uint8_t {
   restore,       // back to the resting state at the end of the group
   hand_on,       // into the entry state the next group declared (instead of resting)
   full_barrier,  // explicit full barrier requested by the recording
+  takeover,      // first touch of memory earlier resources of the submission used (aliasing): waits for
+                 // their last accesses (ResourceHistory::takeover), layout undefined
 };
 std::string_view to_string(Reason r);
 
@@ -36,6 +38,9 @@ struct Barrier {
   State before{}, after{};
   Reason reason = Reason::state_change;
   bool discard = false;
+  // Reason::takeover: the one resource whose memory this one takes over (D3D12 legacy names it in the
+  // aliasing barrier); kGlobalResource when there are several or they are not known.
+  ResourceId previous = kGlobalResource;
 };
 
 enum class Where : uint8_t { before, after };
@@ -66,10 +71,27 @@ struct CompiledGroup {
   size_t point_count() const;
 };
 
+// The memory a resource takes over from resources used earlier in the submission (aliasing): the
+// union of the previous occupants' last accesses and their sync. Its first touch waits for them
+// (before-state {sync, access, undefined}, Reason::takeover) instead of nothing.
+struct Takeover {
+  SyncMask sync = sync::none;
+  AccessMask access = 0;
+  ResourceId previous = kGlobalResource;  // the one previous occupant; kGlobalResource when several
+  bool any() const { return sync != sync::none || access != 0; }
+  friend bool operator==(const Takeover&, const Takeover&) = default;
+};
+
 // What is known about a resource before a group runs, carried from group to group.
 struct ResourceHistory {
   bool touched = false;  // touched since creation or since aliasing activation
   bool written = false;  // written since creation or aliasing activation
+  // Until the first touch: the memory's previous occupants to wait for (none: the first-ever touch of
+  // the memory, SyncBefore NONE). plan() clears it at the first touch.
+  Takeover takeover{};
+  // The resource dies after its last use in these groups (a frame graph's transient: its memory goes to
+  // another resource or is freed): the group that touches it last does not restore it to rest.
+  bool dies = false;
   friend bool operator==(const ResourceHistory&, const ResourceHistory&) = default;
 };
 using History = std::vector<ResourceHistory>;  // indexed by ResourceId
@@ -96,6 +118,9 @@ struct GroupFacts {
     std::string to_group, to_list;
   };
   std::vector<HandOn> hand_on;
+  // Resources that die (ResourceHistory::dies) and that this group touches last: no restore to rest
+  // after their last use (unless a later group declared an entry state). Sorted.
+  std::vector<ResourceId> retire;
 };
 
 struct Plan {

@@ -86,6 +86,7 @@ PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGr
         pp.where = p.where;
         pp.discards = p.discards;
         for (size_t i = 0; i < p.barriers.size(); ++i) pp.barriers.push_back(plain(p.barriers[i], p.resources.at(i)));
+        for (const auto& [i, prev] : p.aliasing_before) pp.barriers.at(i).previous = prev;
       }
     }
   }

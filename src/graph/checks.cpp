@@ -2,7 +2,10 @@
 // shares nothing with the phase it checks but the vocabulary:
 //  - coverage: replaying the barriers, every declared use finds its subresources in a state that
 //    holds its access, in a layout for it, with the consuming stage in the sync scope;
-//  - resting: after the frame every touched resource is back in its resting state;
+//  - resting: after the frame every touched resource is back in its resting state, but transients,
+//    which die after their last use;
+//  - takeover: a transient that takes over memory opens with a barrier whose before side covers the
+//    previous occupants' last accesses (rebuilt from the declarations in serial order), layout undefined;
 //  - aliasing: resources that share memory are never live together under any order the schedule
 //    allows (all users of one happen before all users of the other, through queue order and waits);
 //  - serial order: the serial order is a topological order of the live passes and every
@@ -100,6 +103,7 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule&, const T
 std::vector<std::string> check_resting(const Transitions& t, const FinalStates& f) {
   std::vector<std::string> out;
   for (ResourceId m = 0; m < t.table.size(); ++m) {
+    if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
     const ResourceDesc& d = t.table[m];
     const State rest = resting_state(d);
     for (uint32_t i = f.first_sub[m]; i < f.first_sub[m + 1]; ++i)
@@ -109,6 +113,91 @@ std::vector<std::string> check_resting(const Transitions& t, const FinalStates& 
         break;
       }
   }
+  return out;
+}
+
+std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a, const Transitions& t) {
+  std::vector<std::string> out;
+  if (a.barriers.empty()) return out;
+  const size_t nr = g.resources.size();
+  // Per resource, the accesses no barrier of its own orders after the others: its last user's, and
+  // every read of the run of reads that ends the frame for it (walking the serial order backward).
+  std::vector<AccessMask> need_access(nr, 0);
+  std::vector<SyncMask> need_sync(nr, 0);
+  std::vector<uint8_t> phase(nr, 0);  // 0: not met, 1: reads met, 2: done
+  for (size_t i = s.serial.size(); i-- > 0;) {
+    const Pass& pass = g.passes[s.serial[i]];
+    std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of this pass
+    for (const PassUse& u : pass.uses) {
+      const bool w = is_write(u.access) || u.access == Access::present;
+      auto it = std::find_if(here.begin(), here.end(), [&](const auto& x) { return x.first == u.resource; });
+      if (it == here.end()) here.push_back({u.resource, w});
+      else it->second = it->second || w;
+    }
+    for (const auto& [r, w] : here) {
+      if (phase[r] == 2 || (phase[r] == 1 && w)) {
+        phase[r] = 2;
+        continue;
+      }
+      for (const PassUse& u : pass.uses)
+        if (u.resource == r) {
+          need_access[r] |= bit(u.access);
+          need_sync[r] |= sync_of(u.access, u.stages);
+        }
+      phase[r] = w ? 2 : 1;
+    }
+  }
+  // Per member taking over memory, the first barrier or use in submission order must be a barrier.
+  std::vector<uint32_t> takes_over(t.table.size(), kNone);  // the alias barrier's index
+  for (uint32_t k = 0; k < a.barriers.size(); ++k)
+    for (uint32_t m = 0; m < g.resources[a.barriers[k].resource].count; ++m)
+      takes_over[t.first_member[a.barriers[k].resource] + m] = k;
+  std::vector<uint8_t> done(t.table.size(), 0);
+  auto name_of = [&](uint32_t gi, uint32_t li) {
+    const uint32_t p = t.info[gi].passes[li];
+    return p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name;
+  };
+  auto previous_names = [&](const AliasBarrier& ab) {
+    std::string n;
+    for (uint32_t p : ab.previous) n += (n.empty() ? "'" : ", '") + g.resources[p].desc.name + "'";
+    return n;
+  };
+  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
+    for (uint32_t li = 0; li < t.compiled[gi].lists.size(); ++li) {
+      const CompiledList& cl = t.compiled[gi].lists[li];
+      for (const BarrierPoint& pt : cl.points) {
+        if (pt.where != Where::before) continue;
+        for (const Barrier& b : cl.barriers_at(pt)) {
+          if (b.resource == kGlobalResource || takes_over[b.resource] == kNone || done[b.resource]) continue;
+          done[b.resource] = 1;
+          const AliasBarrier& ab = a.barriers[takes_over[b.resource]];
+          AccessMask acc = 0;
+          SyncMask sy = 0;
+          for (uint32_t p : ab.previous) {
+            acc |= need_access[p];
+            sy |= need_sync[p];
+          }
+          const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
+          const bool access_ok = (b.before.access & kAnyAccess) || (acc & ~b.before.access) == 0;
+          const bool layout_ok = t.table[b.resource].type == ResourceType::buffer || b.before.layout == Layout::undefined;
+          if ((!sync_ok || !access_ok || !layout_ok) && out.size() < 20)
+            out.push_back(fmt::format("pass '{}', resource '{}': takes over the memory of {} but its first barrier "
+                                      "starts from {}, which does not cover their last accesses ({}){}",
+                                      name_of(gi, li), t.table[b.resource].name, previous_names(ab),
+                                      to_string(b.before), to_string(State{sy, acc, Layout::undefined}),
+                                      layout_ok ? "" : " from layout undefined"));
+        }
+      }
+      // The list's own uses: a member that takes over memory and is used here without a barrier.
+      for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
+        if (takes_over[u.resource] == kNone || done[u.resource]) continue;
+        done[u.resource] = 1;
+        if (out.size() < 20)
+          out.push_back(fmt::format("pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
+                                    "ordering it after their last accesses",
+                                    name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
+      }
+    }
   return out;
 }
 

@@ -23,6 +23,8 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
     r.findings.insert(r.findings.end(), x.begin(), x.end());
     x = check_aliasing(g, r.sched, r.aliasing);
     r.findings.insert(r.findings.end(), x.begin(), x.end());
+    x = check_takeover(g, r.sched, r.aliasing, r.trans);
+    r.findings.insert(r.findings.end(), x.begin(), x.end());
     x = check_serial_order(g, r.validated, r.culled, r.sched);
     r.findings.insert(r.findings.end(), x.begin(), x.end());
   }

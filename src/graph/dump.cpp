@@ -116,7 +116,7 @@ std::string dump_restores(const Graph& g, const GraphCompileResult& r) {
 }
 
 std::string dump_checks(const GraphCompileResult& r) {
-  if (r.findings.empty()) return "coverage, resting, aliasing and serial-order checks hold\n";
+  if (r.findings.empty()) return "coverage, resting, takeover, aliasing and serial-order checks hold\n";
   std::string s;
   for (const std::string& f : r.findings) s += f + "\n";
   return s;

@@ -59,6 +59,38 @@ Stages allowed_stages(Queue q) {
   return q == Queue::direct ? kAllShading : q == Queue::compute ? stages(Stage::compute) : kNoStages;
 }
 
+// Per graph resource, its last accesses in serial order: the last pass's uses of it and, when that pass
+// only reads it, the whole run of reads it ends (no barrier orders reads among themselves), with their
+// sync. Earlier accesses are ordered before those by the resource's own barriers and waits. One
+// backward walk over the serial order.
+std::vector<Takeover> last_accesses(const Graph& g, const Schedule& s) {
+  std::vector<Takeover> out(g.resources.size());
+  std::vector<uint8_t> state(g.resources.size(), 0);  // 0 not met yet, 1 in the last run of reads, 2 done
+  for (size_t i = s.serial.size(); i-- > 0;) {
+    const std::vector<PassUse>& uses = g.passes[s.serial[i]].uses;
+    for (size_t k = 0; k < uses.size(); ++k) {
+      const uint32_t r = uses[k].resource;
+      bool first = state[r] != 2;
+      for (size_t j = 0; j < k && first; ++j) first = uses[j].resource != r;
+      if (!first) continue;
+      bool writes = false;
+      for (size_t j = k; j < uses.size(); ++j)
+        writes |= uses[j].resource == r && (is_write(uses[j].access) || uses[j].access == Access::present);
+      if (state[r] == 1 && writes) {  // the writer before the run: ordered by the write -> read barrier
+        state[r] = 2;
+        continue;
+      }
+      for (size_t j = k; j < uses.size(); ++j)
+        if (uses[j].resource == r) {
+          out[r].access |= bit(uses[j].access);
+          out[r].sync |= sync_of(uses[j].access, uses[j].stages);
+        }
+      state[r] = writes ? 2 : 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view transition_list_name(GroupInfo::Role r) {
@@ -67,7 +99,7 @@ std::string_view transition_list_name(GroupInfo::Role r) {
                                            : "";
 }
 
-Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
+Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   Transitions t;
   const size_t nr = g.resources.size(), np = g.passes.size();
   t.first_member.resize(nr);
@@ -140,6 +172,23 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
   {
     std::vector<uint32_t> fill(count.begin(), count.end() - 1);
     for_each_touch([&](uint32_t r, const Entry& e) { entries[fill[r]++] = e; });
+  }
+
+  // Transients die after their last use (no restore to rest), and one that takes over memory waits
+  // for the previous occupants' last accesses at its first touch (the planner's takeover scope).
+  for (uint32_t r = 0; r < nr; ++r)
+    if (g.resources[r].transient)
+      for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m].dies = true;
+  const std::vector<Takeover> last_uses = a.barriers.empty() ? std::vector<Takeover>() : last_accesses(g, s);
+  for (const AliasBarrier& ab : a.barriers) {
+    // The union over the previous occupants; D3D12 legacy's aliasing barrier names the one API resource.
+    Takeover scope;
+    for (uint32_t p : ab.previous) {
+      scope.sync |= last_uses[p].sync;
+      scope.access |= last_uses[p].access;
+    }
+    if (ab.previous.size() == 1 && g.resources[ab.previous[0]].count == 1) scope.previous = t.first_member[ab.previous[0]];
+    for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m) history[t.first_member[ab.resource] + m].takeover = scope;
   }
 
   std::vector<Decl> decls;
@@ -271,8 +320,9 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing&) {
       frame_start.push_back(d);
       start_waiters.push_back(entries[b].group);
     }
-    if (!unordered_readers.empty() ||
-        (queue_of(entries[e - 1]) != Queue::direct && !rest_ok_on(queue_of(entries[e - 1])))) {
+    // A transient dies after its last use and is not restored: nothing to do at the frame's end.
+    if (!res.transient && (!unordered_readers.empty() ||
+                           (queue_of(entries[e - 1]) != Queue::direct && !rest_ok_on(queue_of(entries[e - 1]))))) {
       frame_end.push_back(state_at(e - 1));
       end_waits.push_back(entries[e - 1].group);
       end_waits.insert(end_waits.end(), unordered_readers.begin(), unordered_readers.end());

@@ -114,7 +114,13 @@ bool queue_can_hold(Queue q, Access a) {
 
 SidePair check_queue(const Site& site, const Barrier& b) {
   SidePair p;
-  check_side(site, b, b.before, before_is_outside(b.reason), "before", p.before);
+  // A takeover's before side names the previous occupants' accesses, possibly on another queue (the
+  // submission's wait orders those): keep only what this list's queue can name.
+  State before = b.before;
+  if (b.reason == Reason::takeover && !(before.access & kAnyAccess))
+    for (int i = 0; i < kAccessCount; ++i)
+      if (!queue_can_hold(site.list.queue, static_cast<Access>(i))) before.access &= ~bit(static_cast<Access>(i));
+  check_side(site, b, before, before_is_outside(b.reason), "before", p.before);
   check_side(site, b, b.after, after_is_outside(b.reason), "after", p.after);
   return p;
 }

@@ -193,6 +193,15 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
     v.after = side_text(after, false);
     return v;
   }
+  if (b.reason == Reason::takeover) {
+    // Aliasing has no barrier type of its own: SyncBefore waits for the previous occupants, whose
+    // accesses end here (NO_ACCESS), from LAYOUT_UNDEFINED.
+    before.access = D3D12_BARRIER_ACCESS_NO_ACCESS;
+    before.layout = D3D12_BARRIER_LAYOUT_UNDEFINED;
+    before.host_only = false;
+    if (before.sync == D3D12_BARRIER_SYNC_NONE) before.sync = D3D12_BARRIER_SYNC_ALL;
+    v.note = "takeover of aliased memory";
+  }
   if (b.discard) {
     if (!texture) fail(site, b.resource, "carries an initializing discard but is a buffer");
     // DISCARD is legal only with LayoutBefore UNDEFINED (#1436), and an UNDEFINED side has NO_ACCESS.

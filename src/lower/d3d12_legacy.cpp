@@ -80,6 +80,7 @@ Decision decide(Sub& sub, const State& neutral_before, uint32_t target, AccessMa
   // before-state was produced by a use inside this group, it says which one.
   const bool before_from_this_group = reason != Reason::first_touch && reason != Reason::entry_state &&
                                       reason != Reason::from_rest && reason != Reason::discard &&
+                                      reason != Reason::takeover &&
                                       reason != Reason::full_barrier;
   if (before_from_this_group && sub.state == D3D12_RESOURCE_STATE_COMMON && neutral_before.access != 0 &&
       !(neutral_before.access & kAnyAccess) && promotable(neutral_before.access, d)) {
@@ -158,7 +159,8 @@ std::string state_text(uint32_t s) { return d3d12_state_name(static_cast<D3D12_R
 
 class LegacyLowering {
  public:
-  LegacyLowering(const ResourceTable& t, const D3D12LegacyStates* initial) : resources_(t), real_(t.size()) {
+  LegacyLowering(const ResourceTable& t, const D3D12LegacyStates* initial)
+      : resources_(t), real_(t.size()), activated_(t.size(), false) {
     if (!initial) return;
     for (size_t r = 0; r < real_.size() && r < initial->resources.size(); ++r) {
       const auto& in = initial->resources[r];
@@ -237,6 +239,21 @@ class LegacyLowering {
       a.note = "aliasing barrier (NULL -> resource)";
       emit(std::move(a));
     }
+    if (b.reason == Reason::takeover && !activated_[b.resource]) {
+      // Taking over memory that earlier resources used: one aliasing barrier per activation, naming the
+      // previous occupant when there is exactly one (NULL: any resource that used the memory).
+      activated_[b.resource] = true;
+      D3D12_RESOURCE_BARRIER ab = aliasing_barrier();
+      if (b.previous != kGlobalResource) point.aliasing_before.push_back({point.barriers.size(), b.previous});
+      point.barriers.push_back(ab);
+      point.resources.push_back(b.resource);
+      LoweredBarrier a = v;
+      a.before = b.previous == kGlobalResource ? "ALIASING(NULL)" : fmt::format("ALIASING({})", resources_[b.previous].name);
+      a.after = "ALIASING";
+      a.note = b.previous == kGlobalResource ? "aliasing barrier (NULL -> resource): takeover of aliased memory"
+                                             : "aliasing barrier (previous occupant -> resource)";
+      emit(std::move(a));
+    }
     if (b.reason == Reason::uav_order) {
       point.barriers.push_back(uav_barrier());
       point.resources.push_back(b.resource);
@@ -313,6 +330,7 @@ class LegacyLowering {
 
   const ResourceTable& resources_;
   std::vector<std::vector<Sub>> real_;  // per resource, per subresource index; empty = untouched, all COMMON
+  std::vector<bool> activated_;         // per resource: its takeover's aliasing barrier is issued
 };
 
 }  // namespace

@@ -113,6 +113,14 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, VulkanPoint& point)
   const SidePair sides = check_queue(site, b);
   const bool image = is_texture(site.resources, b.resource);
   VulkanSide src = lower_vulkan_state(sides.before, image, true);
+  if (b.reason == Reason::takeover && !(sides.before.access & kAnyAccess)) {
+    // The previous occupants' accesses, whatever kind of resource they were (a buffer may take over an
+    // image's memory and the other way round): the memory's writes must be available before it is reused.
+    for (int i = 0; i < kAccessCount; ++i)
+      if (sides.before.access & bit(static_cast<Access>(i)))
+        src.access |= row(static_cast<Access>(i)).image_access | row(static_cast<Access>(i)).buffer_access;
+    src.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  }
   const VulkanSide dst = lower_vulkan_state(sides.after, image, false);
   LoweredBarrier v;
   v.resource = b.resource;

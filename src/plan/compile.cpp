@@ -29,7 +29,9 @@ namespace {
 constexpr uint32_t kNone = 0xffffffffu;
 constexpr uint32_t kFullBox = 0xffffffffu;  // UseRec::box of a use that covers its whole resource
 
-enum class Origin : uint8_t { first_touch, entry, rest, list };
+// Where a subresource's state came from: nothing (first-ever touch of its memory), the previous
+// occupants of its memory (takeover), a declared entry state, rest, or a use in this group.
+enum class Origin : uint8_t { first_touch, takeover, entry, rest, list };
 
 struct Track {
   State state{};
@@ -446,13 +448,18 @@ class GroupCompiler {
     if (si >= f_.entry_history.size() || f_.entry_history[si].first != r)
       throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
     const ResourceHistory hist = f_.entry_history[si].second;
-    s.never_written = !hist.written;
+    // A buffer's memory taken over holds the previous occupants' writes (see plan()).
+    s.never_written = !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
     t.dirty = hist.written;
     if (entry) {
       t.state = state_of_use(d, entry->access, entry->stages);
       t.origin = Origin::entry;
       // A declared write state stands for a write done before the group, outside Baton's history.
       t.dirty = t.dirty || (t.state.access & kWriteAccesses) != 0;
+    } else if (!hist.touched && hist.takeover.any()) {
+      // Memory that earlier resources used: wait for their last accesses; the contents are undefined.
+      t.state = State{hist.takeover.sync, hist.takeover.access, s.buffer ? Layout::none : Layout::undefined};
+      t.origin = Origin::takeover;
     } else if (!hist.touched) {
       t.state = s.buffer ? kFirstTouchBuffer : kFirstTouch;
       t.origin = Origin::first_touch;
@@ -468,7 +475,8 @@ class GroupCompiler {
       s.exit = h->state;
     } else {
       s.handed_on = false;
-      s.has_exit = !s.buffer;
+      // A resource that dies after this group (its memory goes to a later resource) need not rest.
+      s.has_exit = !s.buffer && !std::binary_search(f_.retire.begin(), f_.retire.end(), r);
       if (s.has_exit) s.exit = t.origin == Origin::rest ? t.state : resting_state(d);
     }
     if (s.whole)
@@ -481,6 +489,7 @@ class GroupCompiler {
   static Reason reason_for(const Track& t, uint32_t list, Reason own) {
     switch (t.origin) {
       case Origin::first_touch: return Reason::first_touch;
+      case Origin::takeover: return Reason::takeover;
       case Origin::entry: return Reason::entry_state;
       case Origin::rest: return Reason::from_rest;
       case Origin::list: break;
@@ -518,7 +527,8 @@ class GroupCompiler {
   // The read `u` of box `b`, in state `t`, opening the read run `run`.
   [[gnu::always_inline]] void read_one(const OpAt& op, const Use& u, const Slot& s, SyncMask need,
                                        ReadRun run, const Box& b, Track& t) {
-    if (satisfies(t.state, u.access, need)) {
+    // A texture taking over memory has no layout yet: even a read it "covers" needs the transition.
+    if ((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need)) {
       t.last_list = op.list;
       t.last_op = op.gi;
       return;
@@ -562,7 +572,8 @@ class GroupCompiler {
     // this write is inside that barrier's scope.
     const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
                         ((t.state.sync & sync::all) || (t.state.sync & target.sync) == target.sync);
-    if (t.state == target ? (t.last_op == op.gi || !t.dirty) : (inside && !t.dirty)) {
+    // A takeover state names the previous occupants' accesses, not this resource's: always a barrier.
+    if (t.origin != Origin::takeover && (t.state == target ? (t.last_op == op.gi || !t.dirty) : (inside && !t.dirty))) {
       t.state = target;
       t.last_op = op.gi;
       t.last_list = op.list;
@@ -611,10 +622,12 @@ class GroupCompiler {
     }
     // A whole slot is one box, so both maps hold a single entry here.
     RangeMap<Track> m = s.whole ? RangeMap<Track>(full_box(d), s.t) : std::move(cur_[s.map]);
+    // Memory taken over: the discard also waits for the previous occupants' accesses (Reason::takeover).
     for (const auto& e : m.entries()) {
-      const State before{e.value.state.sync, 0, Layout::undefined};
+      const bool takeover = e.value.origin == Origin::takeover;
+      const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0}, Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, b, before, after, Reason::discard, true);
+        emit(op.list, op.op, Where::before, r, b, before, after, takeover ? Reason::takeover : Reason::discard, true);
       });
     }
     // Nothing is written yet: the operation's own uses are inside the discard's scope.
@@ -649,6 +662,7 @@ class GroupCompiler {
     const auto one = [&](const Box& b, const Track& t) {
       if (covered_by(t.state, target)) return;
       const Reason why = t.origin == Origin::first_touch ? Reason::first_touch
+                         : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
                                                          : Reason::restore;
       emit(op.list, op.op, Where::after, s.res, b, t.state, target, why);
@@ -658,6 +672,13 @@ class GroupCompiler {
       return;
     }
     for (const auto& e : cur_[s.map].entries()) one(e.box, e.value);
+  }
+
+  // The one previous occupant of r's memory (kGlobalResource: several), for a takeover barrier.
+  ResourceId previous_of(ResourceId r) const {
+    const uint32_t si = slot_of_[r];
+    if (si == kNone || slots_[si].first >= f_.entry_history.size()) return kGlobalResource;
+    return f_.entry_history[slots_[si].first].second.takeover.previous;
   }
 
   const GroupFacts::HandOn* hand_on_of(ResourceId r) const {
@@ -673,7 +694,7 @@ class GroupCompiler {
     CompiledList& l = out_.lists[list];
     if (l.points.empty() || l.points.back().op != op || l.points.back().where != where)
       open_point(l, op, where);
-    l.barriers.push_back(Barrier{r, box, before, after, why, discard});
+    l.barriers.push_back(Barrier{r, box, before, after, why, discard, why == Reason::takeover ? previous_of(r) : kGlobalResource});
     ++l.points.back().count;
   }
 
@@ -707,7 +728,8 @@ class GroupCompiler {
     for (size_t i = 1; i < n && !shared; ++i) shared = b[i - 1].resource == b[i].resource;
     if (!shared) return;
     auto same = [](const Barrier& x, const Barrier& y) {
-      return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard;
+      return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard &&
+             x.previous == y.previous;
     };
     size_t w = 0;
     for (size_t i = 0; i < n;) {

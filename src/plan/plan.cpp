@@ -25,6 +25,7 @@ std::string_view to_string(Reason r) {
     case Reason::restore: return "restore to rest";
     case Reason::hand_on: return "hand on";
     case Reason::full_barrier: return "full barrier";
+    case Reason::takeover: return "takeover";
   }
   return "?";
 }
@@ -225,7 +226,13 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
             history[r].written = true;
           }
+          // A buffer taking over memory its previous occupants wrote holds their writes: later reads
+          // wait for them like for its own (textures start from layout undefined instead).
+          if (!history[r].touched && (history[r].takeover.access & (kWriteAccesses | kAnyAccess)) &&
+              descs[r].type == ResourceType::buffer)
+            history[r].written = true;
           history[r].touched = true;
+          history[r].takeover = {};  // the memory's previous occupants are waited for at this first touch
         }
         check_op_conflicts(rt, where, op, boxes, scratch);
       }
@@ -257,6 +264,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
       first_list[r] = kNone;
     }
   }
+  // Resources that die after their last use: the last group touching them does not restore them.
+  for (ResourceId r = 0; r < rt.size(); ++r)
+    if (history[r].dies && last_group[r] != kNone) out.groups[last_group[r]].retire.push_back(r);
   for (GroupFacts& f : out.groups)
     std::sort(f.hand_on.begin(), f.hand_on.end(),
               [](const GroupFacts::HandOn& a, const GroupFacts::HandOn& b) { return a.resource < b.resource; });

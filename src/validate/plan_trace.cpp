@@ -192,8 +192,11 @@ json legacy_point(const ResourceTable& t, const D3D12LegacyPoint& p, json& disca
     } else if (b.Type == D3D12_RESOURCE_BARRIER_TYPE_UAV) {
       j = {{"type", "uav"}, {"resource", r == kGlobalResource ? json(nullptr) : json(t[r].name)}};
     } else {
+      ResourceId before = kGlobalResource;
+      for (const auto& [k, prev] : p.aliasing_before)
+        if (k == i) before = prev;
       j = {{"type", "aliasing"},
-           {"before", nullptr},
+           {"before", before == kGlobalResource ? json(nullptr) : json(t[before].name)},
            {"after", r == kGlobalResource ? json(nullptr) : json(t[r].name)}};
     }
     if (const std::string f = split_flag(b.Flags); !f.empty()) j["flags"] = f;

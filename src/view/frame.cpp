@@ -175,10 +175,9 @@ Frame build_frame(std::string_view json_text, std::string_view source, const Sta
 
 std::string_view rule_of(Reason r) {
   // Indexed by Reason; each sentence names the invariant of DESIGN.md (or the API rule) it serves.
-  static constexpr std::array<std::string_view, 12> kRules = {
+  static constexpr std::array<std::string_view, 13> kRules = {
       "invariant 2: SyncBefore NONE (Vulkan: srcStage NONE, oldLayout UNDEFINED) only on the first-ever "
-      "touch "
-      "since creation or aliasing",
+      "touch of the memory in the frame",
       "invariant 4: the list declared an entry state, so the group starts from it instead of the resting "
       "layout",
       "invariant 4: a group's first barrier on a resource leaves the resting layout the previous group left",
@@ -194,6 +193,8 @@ std::string_view rule_of(Reason r) {
       "invariant 4: a group leaves every resource it does not hand on in its resting layout",
       "invariant 4: the group leaves the resource in the entry state the next group declared",
       "escape hatch: the recording asked for a full barrier (every stage, every access)",
+      "invariant 2: a resource taking over aliased memory waits for the previous occupants' last accesses "
+      "(layout undefined; D3D12 legacy: an aliasing barrier)",
   };
   const auto i = static_cast<size_t>(r);
   return i < kRules.size() ? kRules[i] : std::string_view("(unknown reason)");

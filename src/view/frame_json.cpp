@@ -53,7 +53,7 @@ nlohmann::ordered_json frame_json(const Frame& f, Api initial) {
     return it->second;
   };
   OJson& reasons = j["reasons"] = OJson::array();
-  for (int r = 0; r <= static_cast<int>(Reason::full_barrier); ++r)
+  for (int r = 0; r <= static_cast<int>(Reason::takeover); ++r)
     reasons.push_back({{"name", std::string(to_string(static_cast<Reason>(r)))},
                        {"rule", std::string(rule_of(static_cast<Reason>(r)))}});
   OJson lowerings = OJson::object();

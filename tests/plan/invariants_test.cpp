@@ -1,8 +1,10 @@
 // One test per invariant of docs/architecture.md, each a small recording with its expected plan as
 // golden text plus the structural property the invariant states.
+#include <algorithm>
 #include <map>
 
 #include "builder.hpp"
+#include "reference_model.hpp"
 
 namespace baton::test {
 namespace {
@@ -62,7 +64,8 @@ TEST(Invariant1, OpenListCannotJoinAGroup) {
   EXPECT_THROW(g.add(l), Error);
 }
 
-TEST(Invariant2, SyncNoneOnlyOnFirstEverTouch) {
+// Invariant 2: SyncBefore NONE only on the first-ever touch of the memory in the frame.
+TEST(Invariant2, SyncNoneOnlyOnFirstEverTouchOfTheMemory) {
   Rec r;
   const ResourceId t = r.texture("color", kRtSampled);
   const ResourceId b = r.buffer("params");
@@ -83,6 +86,65 @@ TEST(Invariant2, SyncNoneOnlyOnFirstEverTouch) {
           EXPECT_EQ(x.reason, Reason::first_touch);
           EXPECT_EQ(gi, 0u) << "SyncBefore NONE in a later group";
         }
+}
+
+// Memory other resources used earlier (aliasing) is not a first touch: the first barrier of a texture
+// and of a buffer taking it over waits for the previous occupants' accesses (the takeover scope of the
+// history), from layout undefined, and the reference model catches a plan that waits for nothing.
+TEST(Invariant2, MemoryTakenOverWaitsForThePreviousOccupants) {
+  Rec r;
+  const ResourceId t = r.texture("t", kRtSampled, 1, 1, FormatClass::color, /*placed=*/true);
+  const ResourceId b = r.buffer("b");
+  const ResourceId fresh = r.buffer("fresh");
+  CommandList& a = r.list("a");
+  op(a, OpKind::draw, {use(t, Access::render_target)});
+  op(a, OpKind::dispatch, {use(b, Access::unordered_access, kCompute), use(fresh, Access::unordered_access, kCompute)});
+  r.group("g", {&a});
+  History h = fresh_history(r.rt);
+  h[t].takeover = Takeover{sync::compute_shading, bit(Access::unordered_access), b};
+  h[b].takeover = Takeover{sync::pixel_shading, bit(Access::shader_resource), kGlobalResource};
+  h[t].dies = true;  // its memory goes on to another resource: no restore to rest after its last use
+  const std::vector<CommandListGroup*> gs = r.ptrs();
+  const CompileResult res = compile_all(r.rt, gs, h);
+  const std::vector<Barrier>& bs = res.groups[0].lists[0].barriers;
+  ASSERT_EQ(bs.size(), 2u);  // the fresh buffer's first touch needs none, the dying texture no restore
+  EXPECT_EQ(bs[0].resource, t);
+  EXPECT_EQ(bs[0].reason, Reason::takeover);
+  EXPECT_TRUE(bs[0].discard);  // the placed render target still gets its initializing discard
+  EXPECT_EQ(bs[0].before, (State{sync::compute_shading, bit(Access::unordered_access), Layout::undefined}));
+  EXPECT_EQ(bs[0].previous, b);
+  EXPECT_EQ(bs[1].resource, b);
+  EXPECT_EQ(bs[1].reason, Reason::takeover);
+  EXPECT_EQ(bs[1].before, (State{sync::pixel_shading, bit(Access::shader_resource), Layout::none}));
+  EXPECT_EQ(bs[1].after, (State{sync::compute_shading, bit(Access::unordered_access), Layout::none}));
+  EXPECT_EQ(bs[1].previous, kGlobalResource);
+  for (const Barrier& x : bs) EXPECT_NE(x.before.sync, sync::none);
+  // plan() consumes the scope at the first touch.
+  EXPECT_FALSE(res.history_out[t].takeover.any());
+  EXPECT_FALSE(res.history_out[b].takeover.any());
+
+  std::vector<const CommandListGroup*> cgs(gs.begin(), gs.end());
+  ModelOptions o;
+  o.history = h;
+  EXPECT_TRUE(check_plan(r.rt, cgs, res.groups, o).empty());
+  // Back to a first touch that waits for nothing: a violation of invariant 2 for both.
+  std::vector<CompiledGroup> mutated = res.groups;
+  for (Barrier& x : mutated[0].lists[0].barriers) {
+    x.before = x.resource == t ? kFirstTouch : kFirstTouchBuffer;
+    x.reason = x.resource == t ? Reason::discard : Reason::first_touch;
+  }
+  const std::vector<std::string> v = check_plan(r.rt, cgs, mutated, o);
+  auto has = [&](const std::string& what) {
+    return std::any_of(v.begin(), v.end(), [&](const std::string& line) { return line.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("resource 't' [mip 0 layer 0 plane 0]: SyncBefore NONE on a subresource touched before"));
+  EXPECT_TRUE(has("resource 'b': SyncBefore NONE on a subresource touched before"));
+  // And without the buffer's takeover barrier its write races the previous occupant's read.
+  o.skip = BarrierRef{0, 0, 1};
+  const std::vector<std::string> w = check_plan(r.rt, cgs, res.groups, o);
+  ASSERT_FALSE(w.empty());
+  EXPECT_NE(w[0].find("resource 'b'"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("accessed across a missing barrier"), std::string::npos) << w[0];
 }
 
 TEST(Invariant3, FirstWriteOfPlacedTargetDiscardsWholeResource) {

@@ -337,9 +337,39 @@ struct Compiled {
   std::string dump;
 };
 
-Compiled compile_recording(const RandomRecording& rec) {
+// Invariant 2 is about memory: some resources take over memory whose previous occupants' accesses
+// are still pending (a takeover scope), and some die after their last use (no restore). Chosen from
+// the seed, so a failure reproduces from it.
+History random_history(const RandomRecording& rec, uint64_t seed) {
+  History h = fresh_history(rec.rt);
+  constexpr Takeover kScopes[] = {
+      {sync::render_target, bit(Access::render_target), kGlobalResource},
+      {sync::compute_shading, bit(Access::unordered_access), kGlobalResource},
+      {sync::pixel_shading | sync::compute_shading, bit(Access::shader_resource), kGlobalResource},
+      {sync::copy, bit(Access::copy_dest) | bit(Access::copy_source), kGlobalResource},
+  };
+  for (size_t r = 0; r < h.size(); ++r) {
+    const uint64_t x = (seed * 0x9E3779B97F4A7C15ull) ^ (r * 0xC2B2AE3D27D4EB4Full);
+    const uint64_t m = (x >> 17) ^ (x >> 41);
+    if (m % 4 == 0) h[r].takeover = kScopes[(m >> 3) % 4];
+    h[r].dies = (m >> 7) % 3 == 0;
+  }
+  return h;
+}
+
+std::string describe_history(const RandomRecording& rec, const History& h) {
+  std::string s;
+  for (size_t r = 0; r < h.size(); ++r)
+    if (h[r].takeover.any() || h[r].dies)
+      s += "  history " + rec.rt[static_cast<ResourceId>(r)].name +
+           (h[r].takeover.any() ? " takes over " + to_string(State{h[r].takeover.sync, h[r].takeover.access, Layout::undefined}) : "") +
+           (h[r].dies ? " dies" : "") + "\n";
+  return s;
+}
+
+Compiled compile_recording(const RandomRecording& rec, const History& history) {
   const std::vector<const CommandListGroup*> gs = rec.group_ptrs();
-  const Plan p = plan(rec.rt, gs, fresh_history(rec.rt));
+  const Plan p = plan(rec.rt, gs, history);
   Compiled c;
   for (size_t i = 0; i < gs.size(); ++i) {
     c.groups.push_back(compile(rec.rt, *gs[i], p.groups[i]));
@@ -388,27 +418,30 @@ TEST(PropertyTest, CompilerAgreesWithTheReferenceModelOnRandomRecordings) {
   size_t failures = 0, barriers = 0, mutations = 0, behind_full_barrier = 0, recordings = 0;
   for (uint64_t seed = first; seed < first + count && failures < env_or("BATON_PROPERTY_MAX_FAILURES", 5); ++seed) {
     const std::unique_ptr<RandomRecording> rec = make_random_recording(seed);
+    const History history = random_history(*rec, seed);
     ++recordings;
     auto report = [&](const std::string& property, const std::string& detail, const Compiled* c) {
       ++failures;
       ADD_FAILURE() << "seed " << seed << ": " << property << "\n"
                     << detail << "recording:\n"
-                    << describe(*rec) << (c ? "plan:\n" + c->dump : std::string());
+                    << describe(*rec) << describe_history(*rec, history) << (c ? "plan:\n" + c->dump : std::string());
     };
     Compiled c;
     try {
-      c = compile_recording(*rec);
+      c = compile_recording(*rec, history);
     } catch (const Error& e) {
       report("the generator made a recording the planner rejects", std::string(e.what()) + "\n", nullptr);
       continue;
     }
     // (6) Determinism: compiling the same recording again gives an identical dump.
-    const Compiled again = compile_recording(*rec);
+    const Compiled again = compile_recording(*rec, history);
     if (again.dump != c.dump) report("(6) two compiles of one recording differ", again.dump, &c);
 
     // (1) layouts, (2) missing barriers, (3) rest at group end, (5) SyncBefore NONE.
     const std::vector<const CommandListGroup*> gs = rec->group_ptrs();
-    const std::vector<std::string> v = check_plan(rec->rt, gs, c.groups);
+    ModelOptions base;
+    base.history = history;
+    const std::vector<std::string> v = check_plan(rec->rt, gs, c.groups, base);
     if (!v.empty()) {
       report("the reference model finds violations", joined(v), &c);
       continue;
@@ -421,7 +454,7 @@ TEST(PropertyTest, CompilerAgreesWithTheReferenceModelOnRandomRecordings) {
           ++barriers;
           if (cl.barriers[bi].reason == Reason::full_barrier) continue;  // requested by the recording
           ++mutations;
-          ModelOptions o;
+          ModelOptions o = base;
           o.skip = BarrierRef{gi, li, bi};
           o.max_violations = 1;
           if (!check_plan(rec->rt, gs, c.groups, o).empty()) continue;

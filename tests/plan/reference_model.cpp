@@ -94,13 +94,23 @@ class Model {
       const ResourceDesc& d = rt_[r];
       res_[r].subs.resize(size_t{d.mips} * d.layers * d.planes);
       for (Sub& s : res_[r].subs) s.layout = d.type == ResourceType::buffer ? Layout::none : Layout::undefined;
+      // Memory taken over: the previous occupants' accesses are pending, and the memory has been touched.
+      if (r < opt_.history.size() && opt_.history[r].takeover.any()) {
+        const Takeover& t = opt_.history[r].takeover;
+        // A buffer's memory holds the previous occupants' writes (a texture starts from layout undefined).
+        if (d.type == ResourceType::buffer && writable(t.access)) res_[r].written = true;
+        for (Sub& s : res_[r].subs) {
+          s.touched = true;
+          s.events.push_back(Event{kOpBoundary, t.sync, t.access, writable(t.access), false, 0, 0, 0});
+        }
+      }
     }
     survey();
     for (size_t gi = 0; gi < groups_.size() && !full(); ++gi) run_group(gi);
     // After the last group, the resources must be what the next frame's first group will assume: rest.
     where_ = "after the last group";
     for (ResourceId r = 0; r < rt_.size() && !full(); ++r)
-      if (res_[r].touched) begin_resource(groups_.size(), r);
+      if (res_[r].touched && !(r < opt_.history.size() && opt_.history[r].dies)) begin_resource(groups_.size(), r);
     return out_;
   }
 
@@ -231,14 +241,18 @@ class Model {
       if (!touched_in_[gi][r] || d.type == ResourceType::buffer) continue;
       Layout want = resting_state(d).layout;
       std::string why = "its resting layout";
+      bool later = false;
       for (size_t h = gi + 1; h < groups_.size(); ++h) {
         if (!touched_in_[h][r]) continue;
+        later = true;
         if (const EntryState* e = entry_in_[h][r]) {
           want = layout_of(e->access);
           why = fmt::format("the entry state group '{}' declared", groups_[h]->name());
         }
         break;
       }
+      // A resource that dies after its last group may end it in any layout.
+      if (!later && r < opt_.history.size() && opt_.history[r].dies) continue;
       for (size_t i = 0; i < res_[r].subs.size(); ++i)
         if (res_[r].subs[i].layout != want)
           fail(fmt::format("{} ends the group in layout {}, not in {} ({})", sub_name(r, i),

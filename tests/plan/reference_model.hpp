@@ -30,6 +30,11 @@ struct ModelOptions {
   std::optional<BarrierRef> skip;  // replay as if this one barrier had been deleted (mutation test)
   size_t max_violations = 8;       // stop after this many findings
   bool ignore_full_barriers = false;  // replay as if no global (full) barrier had been emitted
+  // The history the plan was compiled from, for its takeover scopes and dying resources (empty: fresh).
+  // A resource taking over memory starts with the previous occupants' accesses pending (so its first
+  // barrier must wait for them, and SyncBefore NONE on it is a violation); one that dies need not
+  // end at rest.
+  History history;
 };
 
 // Replays the groups (in submission order, starting from resources never touched) with the barriers
