@@ -49,6 +49,7 @@ struct PendingFrame {
   std::vector<VkBuffer> buffers;
   std::vector<VkSemaphore> binaries;
   std::vector<VkCommandPool> pools;
+  std::vector<VkFence> fences;  // one per queue the frame submitted to, on its last submission there
   std::optional<Heap> heap;
 };
 
@@ -187,13 +188,15 @@ struct Runtime::Impl {
       pool->run(count, job);
   }
 
+  // Fences, not the timelines, tell when a frame is done: the Khronos layer (1.3.239) retires a
+  // queue's accesses at a fence wait but not at a host wait on a timeline, and a later frame's first
+  // touch of recycled memory (srcStage NONE, correct after the host saw the frame finish) would
+  // otherwise look like a race to it.
   bool finished(const PendingFrame& f) {
-    for (size_t q = 0; q < graph::kQueues; ++q) {
-      if (f.values[q] == 0) continue;
-      uint64_t v = 0;
-      vk_check(vkGetSemaphoreCounterValue(dev.device, timeline[q], &v), "vkGetSemaphoreCounterValue");
-      if (v < f.values[q]) return false;
-    }
+    if (f.fences.empty()) return true;
+    const VkResult r = vkWaitForFences(dev.device, static_cast<uint32_t>(f.fences.size()), f.fences.data(), VK_TRUE, 0);
+    if (r == VK_TIMEOUT) return false;
+    vk_check(r, "vkWaitForFences");
     return true;
   }
 
@@ -203,6 +206,7 @@ struct Runtime::Impl {
     for (VkBuffer b : f.buffers) vkDestroyBuffer(dev.device, b, nullptr);
     for (VkSemaphore s : f.binaries) vkDestroySemaphore(dev.device, s, nullptr);
     for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
+    for (VkFence x : f.fences) vkDestroyFence(dev.device, x, nullptr);
     if (f.heap) free_heaps.push_back(*f.heap);
     completed_ticket = std::max(completed_ticket, f.ticket);
     pending.pop_front();
@@ -214,20 +218,9 @@ struct Runtime::Impl {
 
   void wait_front() {
     const PendingFrame& f = pending.front();
-    std::vector<VkSemaphore> sems;
-    std::vector<uint64_t> values;
-    for (size_t q = 0; q < graph::kQueues; ++q)
-      if (f.values[q]) {
-        sems.push_back(timeline[q]);
-        values.push_back(f.values[q]);
-      }
-    if (!sems.empty()) {
-      VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-      wi.semaphoreCount = static_cast<uint32_t>(sems.size());
-      wi.pSemaphores = sems.data();
-      wi.pValues = values.data();
-      vk_check(vkWaitSemaphores(dev.device, &wi, UINT64_MAX), "vkWaitSemaphores");
-    }
+    if (!f.fences.empty())
+      vk_check(vkWaitForFences(dev.device, static_cast<uint32_t>(f.fences.size()), f.fences.data(), VK_TRUE, UINT64_MAX),
+               "vkWaitForFences");
     retire_front();
   }
 
@@ -357,6 +350,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       for (VkBuffer b : pf.buffers) vkDestroyBuffer(impl.dev.device, b, nullptr);
       for (VkSemaphore s : pf.binaries) vkDestroySemaphore(impl.dev.device, s, nullptr);
       for (VkCommandPool p : pf.pools) vkDestroyCommandPool(impl.dev.device, p, nullptr);
+      for (VkFence x : pf.fences) vkDestroyFence(impl.dev.device, x, nullptr);
       if (pf.heap) impl.free_heaps.push_back(*pf.heap);
     }
   } cleanup{*this, pf};
@@ -573,6 +567,8 @@ FrameInfo Runtime::Impl::submit_frame() {
       ++info.semaphore_waits;
     }
   }
+  std::array<uint32_t, graph::kQueues> last_on{graph::kNone, graph::kNone, graph::kNone};
+  for (uint32_t gi = 0; gi < ng; ++gi) last_on[graph::qi(t.info[gi].queue)] = gi;
   size_t next_cb = 0;
   for (uint32_t gi = 0; gi < ng; ++gi) {
     const size_t q = graph::qi(t.info[gi].queue);
@@ -598,7 +594,13 @@ FrameInfo Runtime::Impl::submit_frame() {
     si.pCommandBufferInfos = cbi.data();
     si.signalSemaphoreInfoCount = static_cast<uint32_t>(signals.size());
     si.pSignalSemaphoreInfos = signals.data();
-    vk_check(vkQueueSubmit2(queue_of(t.info[gi].queue).queue, 1, &si, VK_NULL_HANDLE),
+    VkFence fence = VK_NULL_HANDLE;
+    if (last_on[q] == gi) {
+      VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      vk_check(vkCreateFence(dev.device, &fi, nullptr, &fence), "vkCreateFence");
+      pf.fences.push_back(fence);
+    }
+    vk_check(vkQueueSubmit2(queue_of(t.info[gi].queue).queue, 1, &si, fence),
              fmt::format("vkQueueSubmit2 (group {})", plan.groups[gi].name));
     ++info.submits;
   }
