@@ -46,7 +46,7 @@ enum class Severity : uint8_t { error, warning };
   X(createresource_state_ignored, 1328, "CREATERESOURCE_STATE_IGNORED", warning,                             \
     "initial state {actual} is ignored; the resource is created in {expected}")                              \
   X(unused_cross_execute_split_barrier, 1329, "UNUSED_CROSS_EXECUTE_SPLIT_BARRIER", warning,                 \
-    "split barrier begun ({actual}) is still pending when ExecuteCommandLists ends")                         \
+    "unused split-barrier half {actual} on {expected}: it does not cross ExecuteCommandLists")               \
   X(incompatible_barrier_values, 1331, "INCOMPATIBLE_BARRIER_VALUES", error, "{actual} ({expected})")        \
   X(incompatible_barrier_access, 1332, "INCOMPATIBLE_BARRIER_ACCESS", error,                                 \
     "access {actual} is not compatible with {expected}")                                                     \

@@ -226,8 +226,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
     }
   }
   if (reads_ok && sh.reads.empty() && w.valid && !synced(w.where)) {
-    const bool ordered =
-        in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
+    const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       out_.report(MessageId::vk_hazard_write_after_write, resource, sub,
                   describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
@@ -252,9 +251,8 @@ bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
 }
 
 void Replay::barrier(const VkBarrier& b) {
-  const Scope scope{src_exec_scope(b.src_stage),        expand_stages(b.src_stage),
-                    expand_accesses(b.src_access),       dst_exec_scope(b.dst_stage),
-                    expand_stages(b.dst_stage),          expand_accesses(b.dst_access)};
+  const Scope scope{src_exec_scope(b.src_stage), expand_stages(b.src_stage), expand_accesses(b.src_access),
+                    dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage), expand_accesses(b.dst_access)};
   if (b.kind == VkBarrierKind::memory) {
     for (auto& subs : shadows_)
       for (Shadow& sh : subs) apply(sh, scope);

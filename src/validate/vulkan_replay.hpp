@@ -88,9 +88,9 @@ class Replay {
 };
 
 // Stage / access set algebra (exposed for tests).
-uint64_t expand_stages(uint64_t stages);      // meta stages -> the real stages they stand for (TOP/BOTTOM: none)
-uint64_t src_exec_scope(uint64_t stages);     // plus logically earlier stages
-uint64_t dst_exec_scope(uint64_t stages);     // plus logically later stages
+uint64_t expand_stages(uint64_t stages);   // meta stages -> the real stages they stand for (TOP/BOTTOM: none)
+uint64_t src_exec_scope(uint64_t stages);  // plus logically earlier stages
+uint64_t dst_exec_scope(uint64_t stages);  // plus logically later stages
 uint64_t expand_accesses(uint64_t accesses);  // MEMORY_*/SHADER_* -> the bits they stand for
 bool has_write(uint64_t accesses);
 bool has_read(uint64_t accesses);

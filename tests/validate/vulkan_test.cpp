@@ -159,21 +159,23 @@ INSTANTIATE_TEST_SUITE_P(
         // one's scope. The Khronos layer keeps them as pending barriers and applies them together
         // (ResourceAccessState::ApplyPendingBarriers). So the memory barrier below does not chain with
         // the buffer barrier of its own call: the write is not visible to the fragment read.
-        Case{"BarriersOfOneCallDoNotChain",
-             vk(kBuf,
-                {kWriteBuf,
-                 R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COPY","dst_access":"NONE"},)"
-                 R"({"type":"memory","src_stage":"COPY","src_access":"NONE","dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_SAMPLED_READ"}]})",
-                 use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
-             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "BarriersOfOneCallDoNotChain",
+            vk(kBuf,
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COPY","dst_access":"NONE"},)"
+                R"({"type":"memory","src_stage":"COPY","src_access":"NONE","dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_SAMPLED_READ"}]})",
+                use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
         // The same two barriers in two calls do chain (spec, "Execution Dependencies": dependency chain).
-        Case{"BarriersOfTwoCallsChain",
-             vk(kBuf,
-                {kWriteBuf,
-                 R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COPY","dst_access":"NONE"}]})",
-                 R"({"barrier":[{"type":"memory","src_stage":"COPY","src_access":"NONE","dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_SAMPLED_READ"}]})",
-                 use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
-             {}},
+        Case{
+            "BarriersOfTwoCallsChain",
+            vk(kBuf,
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COPY","dst_access":"NONE"}]})",
+                R"({"barrier":[{"type":"memory","src_stage":"COPY","src_access":"NONE","dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_SAMPLED_READ"}]})",
+                use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
+            {}},
         // ---- access scopes name stages exactly ----
         // Vulkan spec, "Pipeline Stages": "Its second access scope only includes memory accesses
         // performed by pipeline stages explicitly specified in the destination stage mask" (logically
@@ -196,9 +198,10 @@ INSTANTIATE_TEST_SUITE_P(
         // by pipeline stages explicitly specified in the source stage mask". The vertex-shader write is
         // in the execution scope of a FRAGMENT_SHADER source, not in its access scope.
         Case{"SrcAccessScopeIsOnlyTheNamedStages",
-             vk(kBuf, {use("buf", "VERTEX_SHADER", "SHADER_STORAGE_WRITE"),
-                       buf("FRAGMENT_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
-                       use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ")}),
+             vk(kBuf,
+                {use("buf", "VERTEX_SHADER", "SHADER_STORAGE_WRITE"),
+                 buf("FRAGMENT_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                 use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ")}),
              ids({{M::vk_hazard_read_after_write, 1}})},
         // ---- a buffer/image barrier is an execution dependency for all work in its stages ----
         // Vulkan spec, VkBufferMemoryBarrier2 / VkImageMemoryBarrier2: only the *access* scopes are
@@ -206,25 +209,28 @@ INSTANTIATE_TEST_SUITE_P(
         // range"; the synchronization scopes are the stage masks (spec, "Execution and Memory
         // Dependencies"). Khronos layer: a write after reads in the source execution scope is not a
         // WAR hazard, whatever resource the barrier named.
-        Case{"BufferBarrierOrdersReadsOfOtherResources",
-             vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
-                {kReadBuf,
-                 R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"NONE"}]})",
-                 kWriteBuf}),
-             {}},
+        Case{
+            "BufferBarrierOrdersReadsOfOtherResources",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kReadBuf,
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"NONE"}]})",
+                kWriteBuf}),
+            {}},
         // ... but it makes no other resource's write visible: RAW / WAW still need a memory dependency.
-        Case{"BufferBarrierMakesNoOtherWriteVisible",
-             vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
-                {kWriteBuf,
-                 R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})",
-                 kReadBuf}),
-             ids({{M::vk_hazard_read_after_write, 1}})},
-        Case{"BufferBarrierOrdersNoOtherWriteForWrites",
-             vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
-                {kWriteBuf,
-                 R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})",
-                 kWriteBuf}),
-             ids({{M::vk_hazard_write_after_write, 1}})},
+        Case{
+            "BufferBarrierMakesNoOtherWriteVisible",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})",
+                kReadBuf}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "BufferBarrierOrdersNoOtherWriteForWrites",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})",
+                kWriteBuf}),
+            ids({{M::vk_hazard_write_after_write, 1}})},
         // An image barrier orders the earlier reads of another image too (its layout transition then
         // needs no other barrier for them).
         Case{"ImageBarrierOrdersReadsOfOtherResources",
