@@ -27,7 +27,8 @@ std::string layout_name(uint32_t l) {
 }
 }  // namespace
 
-Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out) {}
+Replay::Replay(const Trace& t, Reporter& out, const ValidateOptions& options)
+    : trace_(t), out_(out), options_(options) {}
 
 void Replay::run() {
   shadows_.resize(trace_.resources.size());
@@ -147,7 +148,7 @@ void Replay::pend(Shadow& sh) {
 }
 
 // A barrier's effect on earlier accesses, judged on the state before the call and kept pending.
-void Replay::apply(Shadow& sh, const Scope& s) {
+void Replay::apply(Shadow& sh, const Scope& s, bool own) {
   if (in_first_scope(sh.write, s)) {
     pend(sh);
     if (s.dst_access != 0) sh.pending_visible.emplace_back(s.dst_stages, s.dst_access);
@@ -157,6 +158,7 @@ void Replay::apply(Shadow& sh, const Scope& s) {
     if (r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0)) {
       pend(sh);
       r.pending |= s.dst_exec;
+      if (own) r.pending_own |= s.dst_exec;
     }
   }
 }
@@ -171,7 +173,8 @@ void Replay::commit() {
     }
     for (Read& r : sh->reads) {
       r.barriers |= r.pending;
-      r.pending = 0;
+      r.own |= r.pending_own;
+      r.pending = r.pending_own = 0;
     }
     sh->write.visible.insert(sh->write.visible.end(), sh->pending_visible.begin(), sh->pending_visible.end());
     sh->write.chain |= sh->pending_chain;
@@ -193,7 +196,7 @@ void Replay::barrier_call(const BarrierCmd& call) {
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     barrier(b);
-    if (b.kind == VkBarrierKind::memory) continue;
+    if (b.kind == VkBarrierKind::memory || !options_.vk_barrier_orders_all_resources) continue;
     const std::pair<uint64_t, uint64_t> e{src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage)};
     if (std::find(exec.begin(), exec.end(), e) == exec.end()) exec.push_back(e);
   }
@@ -201,7 +204,7 @@ void Replay::barrier_call(const BarrierCmd& call) {
     const Scope only_exec{src, 0, 0, dst, 0, 0};
     for (auto& subs : shadows_)
       for (Shadow& sh : subs) {
-        if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec);
+        if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
       }
   }
   commit();
@@ -225,7 +228,13 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
       break;
     }
   }
-  if (reads_ok && sh.reads.empty() && w.valid && !synced(w.where)) {
+  // The reads stand in for the write when this barrier orders each of them by its own scope or
+  // through barriers naming the subresource (see Read::own).
+  const bool checked_by_reads =
+      !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
+        return synced(r.where) || (r.stage & s.src_exec) != 0 || (r.own & s.src_exec) != 0;
+      });
+  if (reads_ok && !checked_by_reads && w.valid && !synced(w.where)) {
     const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       out_.report(MessageId::vk_hazard_write_after_write, resource, sub,
@@ -343,6 +352,15 @@ void Replay::use(const UseCmd& u) {
   }
 }
 
+// Whether the reads since the last write stand in for it: there are some, and each is synced or
+// ordered before `stage` by barriers of its own (then the reads were checked against the write).
+bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
+  if (sh.reads.empty()) return false;
+  return std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& rd) {
+    return synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.own) == 0);
+  });
+}
+
 // Hazard detection for one access, then the access becomes the newest in the shadow.
 void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t acc) {
   const uint64_t bits = expand_accesses(acc);
@@ -373,9 +391,10 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
       war = true;
       break;
     }
-    // With reads since the write, only WAR is checked (the reads were checked against the write).
+    // With reads since the write that this write is ordered after by their own barriers, only WAR
+    // is checked (the reads were checked against the write).
     // A read-modify-write access reports the read side first, as the Khronos layer does.
-    if (!war && sh.reads.empty() && w.valid && !visible(w))
+    if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       out_.report(
           has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
           resource, sub, describe(w.where, w.stage, w.access, w.layout_transition), me);
@@ -386,7 +405,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
   // A read after an earlier read of the same stages that was already checked adds nothing.
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
-    if (rd.where.queue == now_.queue) read_barriers |= rd.barriers;
+    if (rd.where.queue == now_.queue) read_barriers |= rd.own;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
     out_.report(MessageId::vk_hazard_read_after_write, resource, sub,

@@ -32,9 +32,14 @@ struct Write {
 };
 struct Read {
   uint64_t stage = 0, access = 0;
-  uint64_t barriers = 0;  // stages ordered after this read
+  uint64_t barriers = 0;  // stages ordered after this read (any barrier: for write-after-read)
   Where where;
   uint64_t pending = 0;  // stages the barrier call being replayed orders after it
+  // Stages ordered after it by barriers naming this subresource or memory barriers only. A later
+  // access ordered after the read this way skips the read-after-write / write-after-write check
+  // against the earlier write (as the Khronos layer does); an order that comes only from another
+  // resource's barrier is an execution dependency and still needs the write made visible.
+  uint64_t own = 0, pending_own = 0;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
 struct Shadow {
@@ -52,7 +57,7 @@ struct Shadow {
 
 class Replay {
  public:
-  Replay(const Trace& t, Reporter& out);
+  Replay(const Trace& t, Reporter& out, const ValidateOptions& options = {});
   void run();
 
  private:
@@ -66,11 +71,12 @@ class Replay {
   void barrier(const VkBarrier& b);
   void use(const UseCmd& u);
   bool in_first_scope(const Write& w, const Scope& s) const;
-  void apply(Shadow& sh, const Scope& s);
+  void apply(Shadow& sh, const Scope& s, bool own = true);
   void pend(Shadow& sh);
   void commit();
   void transition(int resource, uint32_t sub, Shadow& sh, const Scope& s);
   void access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t access);
+  bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   bool synced(const Where& w) const;  // ordered before the current submission by semaphores
   bool ownership(int resource, uint32_t sub, Shadow& sh);
   std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
@@ -79,6 +85,7 @@ class Replay {
 
   const Trace& trace_;
   Reporter& out_;
+  ValidateOptions options_;
   std::vector<std::vector<Shadow>> shadows_;
   std::map<std::string, int> queues_;
   std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s

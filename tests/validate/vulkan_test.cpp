@@ -239,6 +239,41 @@ INSTANTIATE_TEST_SUITE_P(
                  img("COMPUTE_SHADER", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL"),
                  use("buf", "COPY", "TRANSFER_WRITE")}),
              {}},
+        // An earlier read that another resource's barrier orders before this access does not stand in
+        // for the write: the write was made visible to the fragment read only, and the execution
+        // dependency that orders the copy after that read makes nothing visible (Vulkan spec,
+        // "Availability, Visibility, and Domain Operations": a visibility operation only affects the
+        // accesses in its second access scope). Read-after-write.
+        Case{
+            "OtherResourcesBarrierDoesNotMakeAWriteVisibleThroughARead",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"FRAGMENT_SHADER","src_access":"NONE","dst_stage":"COPY","dst_access":"NONE"}]})",
+                use("buf", "COPY", "TRANSFER_READ")}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        // Same for a write after such a read: no write-after-read, but the earlier write is not ordered
+        // for it either (write-after-write).
+        Case{
+            "OtherResourcesBarrierDoesNotOrderAWriteAfterWriteThroughARead",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"FRAGMENT_SHADER","src_access":"NONE","dst_stage":"COPY","dst_access":"NONE"}]})",
+                use("buf", "COPY", "TRANSFER_WRITE")}),
+            ids({{M::vk_hazard_write_after_write, 1}})},
+        // With the buffer's own barrier ordering the copy after the read, the layer checks only
+        // write-after-read and the read stands in for the write (ResourceAccessState::IsRAWHazard:
+        // only "if it doesn't happen-after any other read"): clean, as before.
+        Case{
+            "OwnBarrierAfterAReadStandsInForTheWrite",
+            vk(kBuf, {kWriteBuf,
+                      buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                      use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                      buf("FRAGMENT_SHADER", "NONE", "COPY", "NONE"), use("buf", "COPY", "TRANSFER_WRITE")}),
+            {}},
         // ---- layout transitions are ordered among themselves ----
         // Vulkan spec, "Image Layout Transitions": "Layout transitions that are performed via image
         // memory barriers execute in their entirety in submission order, relative to other image layout
