@@ -84,6 +84,8 @@ enum class Severity : uint8_t { error, warning };
     "oldLayout {actual} does not match the current layout {expected}")                                       \
   X(vk_invalid_image_layout, 100011, "UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout", error,        \
     "used in layout {expected}, but the image is in {actual}")                                               \
+  X(vk_present_layout, 100012, "VUID-VkPresentInfoKHR-pImageIndices-01430", error,                           \
+    "presented in layout {actual}, but vkQueuePresentKHR needs {expected}")                                  \
   X(vk_queue_family_not_owner, 100020, "BATON-VK-QUEUE-FAMILY-NOT-OWNER", error,                             \
     "used on queue family {actual}, but queue family {expected} owns it (no release/acquire)")               \
   X(vk_queue_family_unmatched_acquire, 100021, "UNASSIGNED-VkImageMemoryBarrier-image-00004", error,         \

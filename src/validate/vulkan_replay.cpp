@@ -87,7 +87,7 @@ void Replay::execute(int submission) {
   for (int r : sub.present) {
     for (uint32_t s = 0; s < res(r).subresource_count(); ++s) {
       if (shadows_[static_cast<size_t>(r)][s].layout != kPresentSrc)
-        out_.report(MessageId::vk_invalid_image_layout, r, s, layout_name(kPresentSrc),
+        out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc),
                     layout_name(shadows_[static_cast<size_t>(r)][s].layout));
     }
   }

@@ -81,7 +81,11 @@ INSTANTIATE_TEST_SUITE_P(
             "PresentNeedsPresentSrc",
             R"({"api":"vulkan","resources":[{"name":"sc","flags":["swapchain"],"initial":"COLOR_ATTACHMENT_OPTIMAL"}],)"
             R"("lists":[{"name":"L","commands":[]}],"submissions":[{"queue":"q","lists":["L"],"present":["sc"]}]})",
-            ids({{M::vk_invalid_image_layout, 1}})},
+            // Vulkan spec, VkPresentInfoKHR: VUID-VkPresentInfoKHR-pImageIndices-01430 (the presented
+            // subresource "must be in the VK_IMAGE_LAYOUT_PRESENT_SRC_KHR or
+            // VK_IMAGE_LAYOUT_SHARED_PRESENT_KHR layout"); this case expected the submit-time
+            // UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout (100011) before.
+            ids({{M::vk_present_layout, 1}})},
         // ---- hazards ----
         Case{"ReadAfterWriteWithoutBarrier", vk(kBuf, {kWriteBuf, kReadBuf}),
              ids({{M::vk_hazard_read_after_write, 1}})},
