@@ -179,7 +179,16 @@ struct ValidationResult {
   uint32_t count(MessageId id) const;
 };
 
-ValidationResult validate(const Trace& trace);
+// Switches for differential testing against an older Khronos layer; the defaults are the spec.
+struct ValidateOptions {
+  // Vulkan: a buffer or image barrier is also an execution dependency for all earlier work in its
+  // source stages, on every resource (the spec). false: only on its own resource, as the Khronos
+  // layer did for synchronization2 barriers until Vulkan-ValidationLayers PR #10524 (2025; the
+  // Debian layer here is 1.3.239), which then reports write-after-read hazards the spec does not.
+  bool vk_barrier_orders_all_resources = true;
+};
+
+ValidationResult validate(const Trace& trace, const ValidateOptions& options = {});
 
 // Reports: text (one message a line, then counts and the summary) and JSON
 // ({"messages":[...],"counts":{id:n},"summary":{"errors":N,"warnings":M}}).

@@ -2,7 +2,9 @@
 // severity, text template). D3D12 rows use the numeric D3D12_MESSAGE_ID values that the debug
 // layer prints, so a Baton message and a Windows log line can be matched by number. Vulkan rows
 // are named after the Khronos layer's message names, with numbers of Baton's own in the 100000
-// range (the Khronos layer has no numeric ids). Tests assert which id fired, never the prose.
+// range (the Khronos layer has no numeric ids): a VUID, a SYNC-HAZARD-* hazard name or an
+// UNASSIGNED-* id the layer prints, so a user can search for it; BATON-VK-* rows are checks of
+// Baton's own that the layer does not make. Tests assert which id fired, never the prose.
 //
 // Templates may use {expected} and {actual}; the location (list, command, resource,
 // subresource) is prefixed by the reporter.
@@ -46,7 +48,7 @@ enum class Severity : uint8_t { error, warning };
   X(createresource_state_ignored, 1328, "CREATERESOURCE_STATE_IGNORED", warning,                             \
     "initial state {actual} is ignored; the resource is created in {expected}")                              \
   X(unused_cross_execute_split_barrier, 1329, "UNUSED_CROSS_EXECUTE_SPLIT_BARRIER", warning,                 \
-    "split barrier begun ({actual}) is still pending when ExecuteCommandLists ends")                         \
+    "unused split-barrier half {actual} on {expected}: it does not cross ExecuteCommandLists")               \
   X(incompatible_barrier_values, 1331, "INCOMPATIBLE_BARRIER_VALUES", error, "{actual} ({expected})")        \
   X(incompatible_barrier_access, 1332, "INCOMPATIBLE_BARRIER_ACCESS", error,                                 \
     "access {actual} is not compatible with {expected}")                                                     \
@@ -82,10 +84,13 @@ enum class Severity : uint8_t { error, warning };
     "oldLayout {actual} does not match the current layout {expected}")                                       \
   X(vk_invalid_image_layout, 100011, "UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout", error,        \
     "used in layout {expected}, but the image is in {actual}")                                               \
+  X(vk_present_layout, 100012, "VUID-VkPresentInfoKHR-pImageIndices-01430", error,                           \
+    "presented in layout {actual}, but vkQueuePresentKHR needs {expected}")                                  \
   X(vk_queue_family_not_owner, 100020, "BATON-VK-QUEUE-FAMILY-NOT-OWNER", error,                             \
     "used on queue family {actual}, but queue family {expected} owns it (no release/acquire)")               \
-  X(vk_queue_family_unmatched_acquire, 100021, "BATON-VK-QUEUE-FAMILY-UNMATCHED-ACQUIRE", error,             \
-    "acquire {actual} has no matching release ({expected})")                                                 \
+  X(vk_queue_family_unmatched_acquire, 100021, "UNASSIGNED-VkImageMemoryBarrier-image-00004", error,         \
+    "acquire {actual} has no matching release ({expected}; for a buffer the layer says "                     \
+    "UNASSIGNED-VkBufferMemoryBarrier-buffer-00004)")                                                        \
   X(vk_queue_family_release_not_owner, 100022, "BATON-VK-QUEUE-FAMILY-RELEASE-NOT-OWNER", error,             \
     "release {actual} recorded on a queue family that does not own the resource ({expected})")
 

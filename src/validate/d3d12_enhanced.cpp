@@ -73,6 +73,15 @@ void Replay::enhanced_checks(const EnhancedBarrier& b) {
                       : "non-compute-queue layouts",
                   layout_name(s.layout));
   }
+  // Only direct lists transition into or out of DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE
+  // (a compute list may name it on both sides: a sync/access-only barrier, no transition).
+  if (texture && b.layout_before != b.layout_after) {
+    for (const uint32_t l : {b.layout_before, b.layout_after}) {
+      if (!layout_transition_allowed_on(list_type_, l))
+        out_.report(MessageId::unsupported_barrier_layout, r, -1,
+                    "transitions into or out of it on direct lists only", layout_name(l));
+    }
+  }
   if (texture && b.discard && b.layout_before != ly::undefined)
     out_.report(MessageId::texture_barrier_invalid_flags, r, -1, "UNDEFINED", layout_name(b.layout_before));
 }
@@ -90,7 +99,17 @@ void Replay::enhanced_barrier(const EnhancedBarrier& b) {
   if (b.kind == EnhancedKind::global) return;
   const TraceResource& r = res(b.resource);
   Subresources target;
-  if (b.kind == EnhancedKind::texture && !b.range.all) {
+  if (b.kind == EnhancedKind::texture && !b.range.all && b.range.mips == 0) {
+    // Enhanced Barriers spec, D3D12_BARRIER_SUBRESOURCE_RANGE: NumMipLevels 0 means
+    // IndexOrFirstMipLevel is a subresource index; the other fields are ignored.
+    if (b.range.mip0 >= r.subresource_count()) {
+      out_.report(MessageId::texture_barrier_subresources_out_of_bounds, b.resource, -1,
+                  fmt::format("{} subresources", r.subresource_count()),
+                  fmt::format("subresource index {} (NumMipLevels 0)", b.range.mip0));
+      return;
+    }
+    target.index = b.range.mip0;
+  } else if (b.kind == EnhancedKind::texture && !b.range.all) {
     auto count = [](uint32_t first, uint32_t n, uint32_t size) {
       return n == 0xffffffffu ? (first < size ? size - first : 0) : n;
     };
@@ -129,6 +148,13 @@ void Replay::enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub
     sh.layout = sh.state == st::common ? ly::common : b.layout_before;
   }
   if (b.sync_before == sy::split) {  // second half of a split barrier
+    if (!sh.pending && class_of(res(resource)) != Class::texture) {
+      // Enhanced Barriers spec, "Split Barriers": on a buffer or simultaneous-access texture an
+      // unmatched END in this ExecuteCommandLists is unused (a warning) and does nothing.
+      out_.report(MessageId::unused_cross_execute_split_barrier, resource, sub,
+                  "a buffer or simultaneous-access texture", "SyncBefore SPLIT (ended, never begun here)");
+      return;
+    }
     if (!sh.pending || !sh.pending_is_enhanced) {
       out_.report(MessageId::barrier_unmatched_end, resource, sub, "", "SyncBefore SPLIT");
     } else if (!same_halves(sh.pending_enhanced, b)) {
@@ -150,7 +176,9 @@ void Replay::enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub
       out_.report(MessageId::invalid_barrier_access, resource, sub, "AccessBefore NO_ACCESS",
                   fmt::format("AccessBefore {} on a NO_ACCESS subresource", access_name(b.access_before)));
     }
-    // 1333: each SyncBefore must cover the previous barrier's SyncAfter (nothing in between).
+    // 1333 (Enhanced Barriers spec, "Sequential Barriers"): any barrier after another on the same
+    // subresource in the same ExecuteCommandLists must have a SyncBefore that contains the earlier
+    // SyncAfter, whatever commands come in between.
     if (sh.has_prev_sync && b.sync_before != sy::none &&
         (expand_sync(sh.prev_sync_after) & ~expand_sync(b.sync_before)) != 0)
       out_.report(MessageId::incompatible_barrier_sync, resource, sub,

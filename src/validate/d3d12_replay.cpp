@@ -136,8 +136,7 @@ void Replay::use(int resource, const Subresources& s, uint32_t need, bool is_cle
     Shadow& sh = shadow(resource, sub);
     out_.visit(resource, sub);
     enter_copy_queue(resource, sub, sh);
-    sh.touched = true;
-    sh.has_prev_sync = false;  // an access now sits between the last barrier and the next
+    sh.touched = true;  // (uses in between do not end the sequence of barriers: see enhanced_apply)
     if (sh.pending) {
       out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need),
                   "a split barrier still pending (begun, not ended)");
@@ -191,7 +190,6 @@ void Replay::discard(int resource, const Subresources& s) {
     Shadow& sh = shadow(resource, sub);
     out_.visit(resource, sub);
     sh.touched = true;
-    sh.has_prev_sync = false;
     sh.needs_init = false;
     if (r.buffer) continue;
     if (sh.enhanced) {
@@ -217,16 +215,22 @@ void Replay::end_of_ecl(QueueType queue) {
     for (size_t si = 0; si < shadows_[ri].size(); ++si) {
       Shadow& sh = shadows_[ri][si];
       if (sh.pending) {
-        if (sh.pending_is_enhanced) {
+        if (sh.pending_is_enhanced && cls == Class::texture) {
+          // Enhanced Barriers spec, "Split Barriers": a texture's split may end in a later
+          // ExecuteCommandLists (a layout-only barrier); it stays pending.
+        } else if (sh.pending_is_enhanced) {
+          // A buffer or simultaneous-access texture: the unmatched half is unused (a warning), a no-op.
           out_.report(MessageId::unused_cross_execute_split_barrier, static_cast<int>(ri),
-                      static_cast<int64_t>(si), "", "SyncAfter SPLIT");
+                      static_cast<int64_t>(si), "a buffer or simultaneous-access texture",
+                      "SyncAfter SPLIT (begun, not ended)");
+          sh.pending = false;
         } else {
           out_.report(MessageId::barrier_unmatched_begin, static_cast<int>(ri), static_cast<int64_t>(si), "",
                       fmt::format("{} -> {}", state_name(sh.pending_legacy.before),
                                   state_name(sh.pending_legacy.after)));
           sh.state = sh.pending_legacy.after;
+          sh.pending = false;
         }
-        sh.pending = false;
       }
       if (sh.touched && r.heap == Heap::default_heap) {
         if (!sh.enhanced) {

@@ -17,6 +17,9 @@ constexpr std::array kLayoutAccesses{
     LayoutRow{ly::compute_generic_read, kGenericReadAccesses},
     LayoutRow{ly::direct_generic_read,
               kGenericReadAccesses | ac::depth_stencil_read | ac::shading_rate_source | ac::resolve_source},
+    // Enhanced Barriers spec, "Layout Access Compatibility".
+    LayoutRow{ly::direct_generic_read_compute_accessible,
+              kGenericReadAccesses | ac::depth_stencil_read | ac::shading_rate_source | ac::resolve_source},
     LayoutRow{ly::render_target, ac::render_target},
     LayoutRow{ly::unordered_access, ac::unordered_access},
     LayoutRow{ly::direct_uav, ac::unordered_access},
@@ -126,15 +129,21 @@ bool layout_allowed_on(QueueType q, uint32_t l) {
   if (l == ly::undefined) return true;
   switch (q) {
     case QueueType::direct:
-      return l <= ly::shading_rate_source || (l >= ly::direct_common && l <= ly::direct_copy_dest);
+      return l <= ly::shading_rate_source || (l >= ly::direct_common && l <= ly::direct_copy_dest) ||
+             l == ly::direct_generic_read_compute_accessible;
     case QueueType::compute:
       return l == ly::common || l == ly::generic_read || l == ly::unordered_access ||
              l == ly::shader_resource || l == ly::copy_source || l == ly::copy_dest ||
-             (l >= ly::compute_common && l <= ly::compute_copy_dest);
+             (l >= ly::compute_common && l <= ly::compute_copy_dest) ||
+             l == ly::direct_generic_read_compute_accessible;
     case QueueType::copy:
       return l == ly::common;
   }
   return false;
+}
+
+bool layout_transition_allowed_on(QueueType q, uint32_t l) {
+  return l != ly::direct_generic_read_compute_accessible || q == QueueType::direct;
 }
 
 bool access_allowed_on(QueueType q, uint32_t a) {

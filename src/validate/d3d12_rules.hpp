@@ -91,7 +91,7 @@ inline constexpr uint32_t undefined = 0xffffffff, common = 0, generic_read = 1, 
                           direct_generic_read = 19, direct_uav = 20, direct_srv = 21, direct_copy_source = 22,
                           direct_copy_dest = 23, compute_common = 24, compute_generic_read = 25,
                           compute_uav = 26, compute_srv = 27, compute_copy_source = 28,
-                          compute_copy_dest = 29;
+                          compute_copy_dest = 29, direct_generic_read_compute_accessible = 31;
 }  // namespace ly
 
 // Accesses a layout allows (REFERENCE.md "Layout -> allowed access"). UNDEFINED is handled by the
@@ -104,6 +104,10 @@ uint32_t expand_sync(uint32_t sync);
 // Whether `s` is a sync/layout/access usable on the list type.
 bool sync_allowed_on(QueueType q, uint32_t sync);
 bool layout_allowed_on(QueueType q, uint32_t layout);
+// Whether a barrier on the list type may transition into or out of `layout` (Enhanced Barriers spec,
+// D3D12_BARRIER_LAYOUT_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE: usable on direct and
+// compute lists, but only direct queues transition into or out of it).
+bool layout_transition_allowed_on(QueueType q, uint32_t layout);
 bool access_allowed_on(QueueType q, uint32_t access);
 
 // The enhanced access (and sync) that a legacy use state stands for, so that a use written as a

@@ -123,6 +123,8 @@ constexpr std::array kLayouts{
     Name{"COMPUTE_QUEUE_COPY_SOURCE", 28},
     Name{"COMPUTE_QUEUE_COPY_DEST", 29},
     Name{"VIDEO_QUEUE_COMMON", 30},
+    // Newer than Debian's directx-headers 1.606 (DirectX-Headers d3d12.h, D3D12_BARRIER_LAYOUT).
+    Name{"DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", 31},
 };
 }  // namespace
 

@@ -7,12 +7,12 @@
 
 namespace baton::validate {
 
-ValidationResult validate(const Trace& trace) {
+ValidationResult validate(const Trace& trace, const ValidateOptions& options) {
   Reporter out(trace);
   if (trace.api == Api::d3d12)
     d3d12::Replay(trace, out).run();
   else
-    vulkan::Replay(trace, out).run();
+    vulkan::Replay(trace, out, options).run();
   return out.finish();
 }
 

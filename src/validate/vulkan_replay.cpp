@@ -27,7 +27,8 @@ std::string layout_name(uint32_t l) {
 }
 }  // namespace
 
-Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out) {}
+Replay::Replay(const Trace& t, Reporter& out, const ValidateOptions& options)
+    : trace_(t), out_(out), options_(options) {}
 
 void Replay::run() {
   shadows_.resize(trace_.resources.size());
@@ -73,7 +74,7 @@ void Replay::execute(int submission) {
       out_.at_command(li, static_cast<int>(c));
       const Command& cmd = list.commands[c];
       if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
-        for (const Barrier& one : b->barriers) barrier(std::get<VkBarrier>(one));
+        barrier_call(*b);
       } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
         use(*u);
       } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
@@ -86,7 +87,7 @@ void Replay::execute(int submission) {
   for (int r : sub.present) {
     for (uint32_t s = 0; s < res(r).subresource_count(); ++s) {
       if (shadows_[static_cast<size_t>(r)][s].layout != kPresentSrc)
-        out_.report(MessageId::vk_invalid_image_layout, r, s, layout_name(kPresentSrc),
+        out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc),
                     layout_name(shadows_[static_cast<size_t>(r)][s].layout));
     }
   }
@@ -132,25 +133,87 @@ std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bo
   return out;
 }
 
-// A barrier's effect on earlier accesses of this queue (others are ordered only by semaphores).
-void Replay::apply(Shadow& sh, const Scope& s) {
-  Write& w = sh.write;
-  if (w.valid && w.where.queue == now_.queue) {
-    const bool in_scope =
-        ((w.stage & s.src_exec) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0;
-    if (in_scope) {
-      w.visible.emplace_back(s.dst_exec, s.dst_access);
-      w.chain |= s.dst_exec;
-    }
+// Whether the last write is in a barrier's first scope: its stage in the first access scope's
+// stages and its access in the access mask, or ordered before the first execution scope by an
+// earlier barrier (the chain). Only accesses of this queue (others are ordered only by semaphores).
+bool Replay::in_first_scope(const Write& w, const Scope& s) const {
+  return w.valid && w.where.queue == now_.queue &&
+         (((w.stage & s.src_stages) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0);
+}
+
+void Replay::pend(Shadow& sh) {
+  if (sh.touched) return;
+  sh.touched = true;
+  touched_.push_back(&sh);
+}
+
+// A barrier's effect on earlier accesses, judged on the state before the call and kept pending.
+void Replay::apply(Shadow& sh, const Scope& s, bool own) {
+  if (in_first_scope(sh.write, s)) {
+    pend(sh);
+    if (s.dst_access != 0) sh.pending_visible.emplace_back(s.dst_stages, s.dst_access);
+    sh.pending_chain |= s.dst_exec;
   }
   for (Read& r : sh.reads) {
-    if (r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0))
-      r.barriers |= s.dst_exec;
+    if (r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0)) {
+      pend(sh);
+      r.pending |= s.dst_exec;
+      if (own) r.pending_own |= s.dst_exec;
+    }
   }
 }
 
+// The end of a barrier call: layout transitions become the last write (visible to what the
+// call's barriers made visible), chains and visibility grow.
+void Replay::commit() {
+  for (Shadow* sh : touched_) {
+    if (sh->pending_transition) {
+      sh->reads.clear();
+      sh->write = Write{true, kLayoutTransition, kLayoutTransition, true, now_, {}, 0};
+    }
+    for (Read& r : sh->reads) {
+      r.barriers |= r.pending;
+      r.own |= r.pending_own;
+      r.pending = r.pending_own = 0;
+    }
+    sh->write.visible.insert(sh->write.visible.end(), sh->pending_visible.begin(), sh->pending_visible.end());
+    sh->write.chain |= sh->pending_chain;
+    sh->pending_visible.clear();
+    sh->pending_chain = 0;
+    sh->pending_transition = false;
+    sh->touched = false;
+  }
+  touched_.clear();
+}
+
+// One vkCmdPipelineBarrier2 call. Besides its memory dependency on its own subresources, every
+// buffer and image barrier is an execution dependency for all earlier work in its source stages
+// (Vulkan spec, "Execution and Memory Dependencies": the synchronization scopes of a barrier are
+// stages, not resources), so earlier reads of any resource in those stages are ordered before
+// its second scope. All of it is judged on the state before the call.
+void Replay::barrier_call(const BarrierCmd& call) {
+  std::vector<std::pair<uint64_t, uint64_t>> exec;  // (src_exec, dst_exec) of buffer/image barriers
+  for (const Barrier& one : call.barriers) {
+    const VkBarrier& b = std::get<VkBarrier>(one);
+    barrier(b);
+    if (b.kind == VkBarrierKind::memory || !options_.vk_barrier_orders_all_resources) continue;
+    const std::pair<uint64_t, uint64_t> e{src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage)};
+    if (std::find(exec.begin(), exec.end(), e) == exec.end()) exec.push_back(e);
+  }
+  for (const auto& [src, dst] : exec) {
+    const Scope only_exec{src, 0, 0, dst, 0, 0};
+    for (auto& subs : shadows_)
+      for (Shadow& sh : subs) {
+        if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
+      }
+  }
+  commit();
+}
+
 // A layout transition is a write performed by the barrier: it must be ordered after every earlier
-// access (first scope), and is visible only to the second scope.
+// access (first scope), and is visible only to the second access scope. Layout transitions of one
+// queue happen in submission order relative to each other (Vulkan spec, "Image Layout
+// Transitions"), so an earlier transition of this queue needs no dependency.
 void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) {
   const Write& w = sh.write;
   bool reads_ok = true;
@@ -165,17 +228,22 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
       break;
     }
   }
-  if (reads_ok && sh.reads.empty() && w.valid && !synced(w.where)) {
-    const bool ordered =
-        w.where.queue == now_.queue &&
-        (((w.stage & s.src_exec) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0);
+  // The reads stand in for the write when this barrier orders each of them by its own scope or
+  // through barriers naming the subresource (see Read::own).
+  const bool checked_by_reads =
+      !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
+        return synced(r.where) || (r.stage & s.src_exec) != 0 || (r.own & s.src_exec) != 0;
+      });
+  if (reads_ok && !checked_by_reads && w.valid && !synced(w.where)) {
+    const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       out_.report(MessageId::vk_hazard_write_after_write, resource, sub,
                   describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
   }
-  sh.reads.clear();
-  sh.write =
-      Write{true, kLayoutTransition, kLayoutTransition, true, now_, {{s.dst_exec, s.dst_access}}, s.dst_exec};
+  pend(sh);
+  sh.pending_transition = true;
+  if (s.dst_access != 0) sh.pending_visible.emplace_back(s.dst_stages, s.dst_access);
+  sh.pending_chain |= s.dst_exec;
 }
 
 bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
@@ -192,8 +260,8 @@ bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
 }
 
 void Replay::barrier(const VkBarrier& b) {
-  const Scope scope{src_exec_scope(b.src_stage), expand_accesses(b.src_access), dst_exec_scope(b.dst_stage),
-                    expand_accesses(b.dst_access)};
+  const Scope scope{src_exec_scope(b.src_stage), expand_stages(b.src_stage), expand_accesses(b.src_access),
+                    dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage), expand_accesses(b.dst_access)};
   if (b.kind == VkBarrierKind::memory) {
     for (auto& subs : shadows_)
       for (Shadow& sh : subs) apply(sh, scope);
@@ -284,18 +352,35 @@ void Replay::use(const UseCmd& u) {
   }
 }
 
+// Whether the reads since the last write stand in for it: there are some, and each is synced or
+// ordered before `stage` by barriers of its own (then the reads were checked against the write).
+bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
+  if (sh.reads.empty()) return false;
+  return std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& rd) {
+    return synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.own) == 0);
+  });
+}
+
 // Hazard detection for one access, then the access becomes the newest in the shadow.
 void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t acc) {
   const uint64_t bits = expand_accesses(acc);
   const std::string me = describe(now_, stage, acc, false);
   Write& w = sh.write;
+  // Visible when every (stage, access) pair of the access is in some barrier's second access
+  // scope (the scopes add up, as the Khronos layer's write barriers do).
   auto visible = [&](const Write& wr) {
     if (synced(wr.where)) return true;
     if (wr.where.queue != now_.queue) return false;
-    for (const auto& [vs, va] : wr.visible) {
-      if ((stage & ~vs) == 0 && (bits & ~va) == 0) return true;
+    for (uint64_t rest = stage; rest != 0; rest &= rest - 1) {
+      const uint64_t bit = rest & (~rest + 1);
+      uint64_t accesses = 0;
+      for (const auto& [vs, va] : wr.visible) {
+        if ((vs & bit) != 0) accesses |= va;
+      }
+      if ((bits & ~accesses) != 0) return false;
     }
-    return false;
+    return stage != 0 || std::any_of(wr.visible.begin(), wr.visible.end(),
+                                     [&](const auto& v) { return (bits & ~v.second) == 0; });
   };
   if (has_write(acc)) {
     bool war = false;
@@ -306,9 +391,10 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
       war = true;
       break;
     }
-    // With reads since the write, only WAR is checked (the reads were checked against the write).
+    // With reads since the write that this write is ordered after by their own barriers, only WAR
+    // is checked (the reads were checked against the write).
     // A read-modify-write access reports the read side first, as the Khronos layer does.
-    if (!war && sh.reads.empty() && w.valid && !visible(w))
+    if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       out_.report(
           has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
           resource, sub, describe(w.where, w.stage, w.access, w.layout_transition), me);
@@ -319,7 +405,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
   // A read after an earlier read of the same stages that was already checked adds nothing.
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
-    if (rd.where.queue == now_.queue) read_barriers |= rd.barriers;
+    if (rd.where.queue == now_.queue) read_barriers |= rd.own;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
     out_.report(MessageId::vk_hazard_read_after_write, resource, sub,

@@ -3,6 +3,10 @@
 // made it visible: stage x access pairs, plus the execution-dependency chain) and the reads since
 // it (with the stages they are ordered before). A barrier orders an earlier access if the access is
 // in its first scope, directly or through the chain; semaphores order whole submissions.
+//
+// The barriers of one vkCmdPipelineBarrier2 call are independent: each is evaluated against the
+// state before the call and their effects are collected as *pending* and applied when the call
+// ends (the Khronos layer's pending barriers), so a barrier cannot chain with another of its call.
 #pragma once
 
 #include <baton/validate.hpp>
@@ -28,8 +32,14 @@ struct Write {
 };
 struct Read {
   uint64_t stage = 0, access = 0;
-  uint64_t barriers = 0;  // stages ordered after this read
+  uint64_t barriers = 0;  // stages ordered after this read (any barrier: for write-after-read)
   Where where;
+  uint64_t pending = 0;  // stages the barrier call being replayed orders after it
+  // Stages ordered after it by barriers naming this subresource or memory barriers only. A later
+  // access ordered after the read this way skips the read-after-write / write-after-write check
+  // against the earlier write (as the Khronos layer does); an order that comes only from another
+  // resource's barrier is an execution dependency and still needs the write made visible.
+  uint64_t own = 0, pending_own = 0;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
 struct Shadow {
@@ -39,23 +49,34 @@ struct Shadow {
   uint32_t owner = kNoOwner;  // exclusive sharing: the family that owns it
   bool in_transfer = false;   // released, not yet acquired
   uint32_t transfer_to = 0, transfer_old = 0, transfer_new = 0;
+  // Effects of the barrier call being replayed on the last write (applied when the call ends).
+  bool touched = false, pending_transition = false;
+  std::vector<std::pair<uint64_t, uint64_t>> pending_visible;
+  uint64_t pending_chain = 0;
 };
 
 class Replay {
  public:
-  Replay(const Trace& t, Reporter& out);
+  Replay(const Trace& t, Reporter& out, const ValidateOptions& options = {});
   void run();
 
  private:
+  // A barrier's scopes: execution scopes with logically earlier / later stages; access scopes only
+  // with the stages named (meta stages expanded): Vulkan spec, "Memory Dependencies".
   struct Scope {
-    uint64_t src_exec, src_access, dst_exec, dst_access;
+    uint64_t src_exec, src_stages, src_access, dst_exec, dst_stages, dst_access;
   };
   void execute(int submission);
+  void barrier_call(const BarrierCmd& call);
   void barrier(const VkBarrier& b);
   void use(const UseCmd& u);
-  void apply(Shadow& sh, const Scope& s);
+  bool in_first_scope(const Write& w, const Scope& s) const;
+  void apply(Shadow& sh, const Scope& s, bool own = true);
+  void pend(Shadow& sh);
+  void commit();
   void transition(int resource, uint32_t sub, Shadow& sh, const Scope& s);
   void access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t access);
+  bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   bool synced(const Where& w) const;  // ordered before the current submission by semaphores
   bool ownership(int resource, uint32_t sub, Shadow& sh);
   std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
@@ -64,17 +85,19 @@ class Replay {
 
   const Trace& trace_;
   Reporter& out_;
+  ValidateOptions options_;
   std::vector<std::vector<Shadow>> shadows_;
   std::map<std::string, int> queues_;
   std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s
   Where now_;
   uint32_t family_ = 0;
+  std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call
 };
 
 // Stage / access set algebra (exposed for tests).
-uint64_t expand_stages(uint64_t stages);      // meta stages -> the real stages they stand for
-uint64_t src_exec_scope(uint64_t stages);     // plus logically earlier stages
-uint64_t dst_exec_scope(uint64_t stages);     // plus logically later stages
+uint64_t expand_stages(uint64_t stages);   // meta stages -> the real stages they stand for (TOP/BOTTOM: none)
+uint64_t src_exec_scope(uint64_t stages);  // plus logically earlier stages
+uint64_t dst_exec_scope(uint64_t stages);  // plus logically later stages
 uint64_t expand_accesses(uint64_t accesses);  // MEMORY_*/SHADER_* -> the bits they stand for
 bool has_write(uint64_t accesses);
 bool has_read(uint64_t accesses);

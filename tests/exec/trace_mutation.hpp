@@ -67,7 +67,8 @@ inline void append_readback(nlohmann::ordered_json& t, const nlohmann::ordered_j
         for (const auto& b : c["barrier"]) {
           if (b["type"] != "image") continue;
           Image& im = images.at(b["resource"]);
-          each(im, b["range"], [&](uint32_t, uint32_t, uint32_t, size_t i) { im.layout[i] = b["new_layout"]; });
+          each(im, b["range"],
+               [&](uint32_t, uint32_t, uint32_t, size_t i) { im.layout[i] = b["new_layout"]; });
         }
       }
   json barriers = json::array(), cmds = json::array();
@@ -75,13 +76,20 @@ inline void append_readback(nlohmann::ordered_json& t, const nlohmann::ordered_j
     each(im, json("all"), [&](uint32_t m, uint32_t l, uint32_t p, size_t i) {
       if (im.layout[i] == "UNDEFINED") return;  // never defined: the executor does not read it
       const json range{{"mips", {m, 1}}, {"layers", {l, 1}}, {"planes", {p, 1}}};
-      barriers.push_back(json{{"type", "image"}, {"resource", name}, {"range", range},
-                              {"src_stage", "ALL_COMMANDS"}, {"src_access", "MEMORY_WRITE"},
-                              {"dst_stage", "COPY"}, {"dst_access", "TRANSFER_READ"},
-                              {"old_layout", im.layout[i]}, {"new_layout", "TRANSFER_SRC_OPTIMAL"}});
-      cmds.push_back(json{{"use", json{{"resource", name}, {"range", range},
-                                        {"as", json{{"stage", "COPY"}, {"access", "TRANSFER_READ"},
-                                                    {"layout", "TRANSFER_SRC_OPTIMAL"}}}}}});
+      barriers.push_back(json{{"type", "image"},
+                              {"resource", name},
+                              {"range", range},
+                              {"src_stage", "ALL_COMMANDS"},
+                              {"src_access", "MEMORY_WRITE"},
+                              {"dst_stage", "COPY"},
+                              {"dst_access", "TRANSFER_READ"},
+                              {"old_layout", im.layout[i]},
+                              {"new_layout", "TRANSFER_SRC_OPTIMAL"}});
+      cmds.push_back(json{{"use", json{{"resource", name},
+                                       {"range", range},
+                                       {"as", json{{"stage", "COPY"},
+                                                   {"access", "TRANSFER_READ"},
+                                                   {"layout", "TRANSFER_SRC_OPTIMAL"}}}}}});
     });
   if (barriers.empty()) return;
   cmds.insert(cmds.begin(), json{{"barrier", barriers}});
@@ -94,8 +102,9 @@ inline void append_readback(nlohmann::ordered_json& t, const nlohmann::ordered_j
 
 // Messages of Baton's validator on the trace without barrier `ref` (empty: not detected). Throws
 // std::runtime_error when the trace and the plan disagree about where the barrier is.
-inline validate::ValidationResult validate_without(const TraceOracle& o, const Recording& rec, const ExecPlan& plan,
-                                                   const BarrierRef& ref) {
+inline validate::ValidationResult validate_without(const TraceOracle& o, const Recording& rec,
+                                                   const ExecPlan& plan, const BarrierRef& ref,
+                                                   const validate::ValidateOptions& options = {}) {
   const ExecBarrierPoint& target = plan.points.at(ref.point);
   // Position of the barrier among its list's barriers.
   size_t position = 0;
@@ -153,7 +162,7 @@ inline validate::ValidationResult validate_without(const TraceOracle& o, const R
     sub.erase("signal");
   }
   append_readback(t, o.trace);
-  return validate::validate(validate::load_trace(t.dump(), "mutated trace"));
+  return validate::validate(validate::load_trace(t.dump(), "mutated trace"), options);
 }
 
 }  // namespace baton::exec::test

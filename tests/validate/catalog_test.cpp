@@ -7,8 +7,13 @@
 #include <gtest/gtest.h>
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
 #include <baton/validate.hpp>
+#include <fstream>
+#include <map>
+#include <regex>
 #include <set>
+#include <string>
 
 #include "../../src/validate/names.hpp"
 
@@ -65,6 +70,91 @@ TEST(Catalog, D3D12IdsMatchTheHeaders) {
             static_cast<uint32_t>(D3D12_MESSAGE_ID_UNUSED_CROSS_EXECUTE_SPLIT_BARRIER));
 }
 
+// Every D3D12 id in the catalog (every D3D12 message Baton can emit), checked by *name* against
+// the D3D12_MESSAGE_ID enumerators of the installed d3d12sdklayers.h: same name, same value.
+// Debian's directx-headers (1.606) end at 1361; the newer ids are checked against the values of
+// microsoft/DirectX-Headers v1.619.1 (include/directx/d3d12sdklayers.h), which must really be
+// beyond the installed header (and agree with it once it has them).
+std::map<std::string, uint32_t> installed_message_ids() {
+  std::map<std::string, uint32_t> out;
+#ifdef BATON_D3D12SDKLAYERS_H
+  std::ifstream in(BATON_D3D12SDKLAYERS_H);
+  // "NAME = 1334," or "NAME = ( OTHER + 1 )" (the header's two forms).
+  const std::regex row(R"(^\s*D3D12_MESSAGE_ID_([A-Z0-9_]+)\s*=\s*([0-9]+)\s*,?\s*$)");
+  const std::regex next(
+      R"(^\s*D3D12_MESSAGE_ID_([A-Z0-9_]+)\s*=\s*\(\s*D3D12_MESSAGE_ID_([A-Z0-9_]+)\s*\+\s*1\s*\)\s*,?\s*$)");
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, row)) {
+      out.emplace(m[1].str(), static_cast<uint32_t>(std::stoul(m[2].str())));
+    } else if (std::regex_match(line, m, next)) {
+      const auto prev = out.find(m[2].str());
+      if (prev != out.end()) out.emplace(m[1].str(), prev->second + 1);
+    }
+  }
+#endif
+  return out;
+}
+
+TEST(Catalog, EveryD3D12IdMatchesTheHeaders) {
+  const std::map<std::string, uint32_t> installed = installed_message_ids();
+  ASSERT_GT(installed.size(), 900u) << "could not read D3D12_MESSAGE_ID from d3d12sdklayers.h";
+  uint32_t installed_max = 0;
+  for (const auto& [name, value] : installed) {
+    if (name != "D3D12_MESSAGES_END") installed_max = std::max(installed_max, value);
+  }
+  // DirectX-Headers v1.619.1, D3D12_MESSAGE_ID (newer than the installed header).
+  const std::map<std::string, uint32_t> newer = {
+      {"INVALID_BARRIER_ACCESS", 1417},
+      {"RENDER_TARGET_OR_DEPTH_STENCIL_RESOUCE_NOT_INITIALIZED", 1422},  // (sic)
+      {"NON_COMMON_RESOURCE_IN_COPY_QUEUE", 1431},
+      {"TEXTURE_BARRIER_INVALID_FLAGS", 1436},
+  };
+  int checked = 0;
+  for (const CatalogEntry& e : catalog()) {
+    if (number(e.id) >= 100000) continue;  // Vulkan rows
+    const std::string name(e.name);
+    const auto in_header = installed.find(name);
+    const auto in_newer = newer.find(name);
+    ASSERT_TRUE(in_header != installed.end() || in_newer != newer.end())
+        << name << " (" << number(e.id) << ") is in neither the installed header nor the newer table";
+    if (in_header != installed.end()) {
+      EXPECT_EQ(number(e.id), in_header->second) << name;
+    }
+    if (in_newer != newer.end()) {
+      EXPECT_EQ(number(e.id), in_newer->second) << name;
+      if (in_header == installed.end()) {
+        EXPECT_GT(in_newer->second, installed_max) << name;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 27);  // every D3D12 row of the catalog went through the loop above
+  for (const MessageId id :
+       {MessageId::invalid_barrier_access, MessageId::render_target_or_depth_stencil_not_initialized,
+        MessageId::non_common_resource_in_copy_queue, MessageId::texture_barrier_invalid_flags})
+    EXPECT_EQ(newer.at(std::string(catalog_entry(id).name)), number(id));
+}
+
+// Vulkan rows carry what the Khronos layer prints, so a user can search the layer's docs for them:
+// a VUID, a SYNC-HAZARD-* name, or an UNASSIGNED-* id; rows with no layer equivalent say BATON-VK-*.
+TEST(Catalog, VulkanNamesAreSearchable) {
+  const std::regex searchable(
+      R"(^(VUID-[A-Za-z0-9]+-[A-Za-z0-9]+-[0-9]+|SYNC-HAZARD-[A-Z-]+|UNASSIGNED-[A-Za-z0-9-]+|BATON-VK-[A-Z-]+)$)");
+  for (const CatalogEntry& e : catalog()) {
+    if (number(e.id) < 100000) continue;
+    EXPECT_TRUE(std::regex_match(std::string(e.name), searchable)) << e.name;
+  }
+  EXPECT_EQ(catalog_entry(MessageId::vk_hazard_read_after_write).name, "SYNC-HAZARD-READ-AFTER-WRITE");
+  EXPECT_EQ(catalog_entry(MessageId::vk_hazard_write_after_read).name, "SYNC-HAZARD-WRITE-AFTER-READ");
+  EXPECT_EQ(catalog_entry(MessageId::vk_hazard_write_after_write).name, "SYNC-HAZARD-WRITE-AFTER-WRITE");
+  EXPECT_EQ(catalog_entry(MessageId::vk_barrier_old_layout).name,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01197");
+  EXPECT_EQ(catalog_entry(MessageId::vk_queue_family_unmatched_acquire).name,
+            "UNASSIGNED-VkImageMemoryBarrier-image-00004");
+}
+
 struct Expect {
   std::span<const names::Name> (*table)();
   const char* name;
@@ -88,6 +178,8 @@ TEST(Names, MatchTheApiHeaders) {
       {names::d3d12_layouts, "DIRECT_QUEUE_COMMON", D3D12_BARRIER_LAYOUT_DIRECT_QUEUE_COMMON},
       {names::d3d12_layouts, "COMPUTE_QUEUE_COPY_DEST", D3D12_BARRIER_LAYOUT_COMPUTE_QUEUE_COPY_DEST},
       {names::d3d12_layouts, "VIDEO_QUEUE_COMMON", D3D12_BARRIER_LAYOUT_VIDEO_QUEUE_COMMON},
+      // Newer than the installed header: DirectX-Headers v1.619.1 d3d12.h, D3D12_BARRIER_LAYOUT.
+      {names::d3d12_layouts, "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", 31},
       {names::vk_stages, "FRAGMENT_SHADER", VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT},
       {names::vk_stages, "PRE_RASTERIZATION_SHADERS", VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT},
       {names::vk_stages, "CLEAR", VK_PIPELINE_STAGE_2_CLEAR_BIT},

@@ -108,6 +108,27 @@ INSTANTIATE_TEST_SUITE_P(
                         tb("RENDER_TARGET", "COPY", "RENDER_TARGET", "COPY_SOURCE", "RENDER_TARGET",
                            "COPY_SOURCE")}),
              ids({{M::incompatible_barrier_sync, 1}})},
+        // Enhanced Barriers spec, "Sequential Barriers": "Any barrier subsequent to another barrier on
+        // the same subresource in the same ExecuteCommandLists scope must use a SyncBefore value that
+        // fully-contains the preceding barrier SyncAfter scope bits" -- uses in between included.
+        Case{"SyncBeforeMustCoverPreviousSyncAfterAcrossUses",
+             d3d(kTex, {tb("NONE", "DRAW", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET"),
+                        use("tex", "RENDER_TARGET"),
+                        tb("RENDER_TARGET", "COPY", "RENDER_TARGET", "COPY_SOURCE", "RENDER_TARGET",
+                           "COPY_SOURCE")}),
+             ids({{M::incompatible_barrier_sync, 1}})},
+        Case{"SyncBeforeCoveringPreviousSyncAfterAcrossUses",
+             d3d(kTex, {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET"),
+                        use("tex", "RENDER_TARGET"),
+                        tb("RENDER_TARGET", "COPY", "RENDER_TARGET", "COPY_SOURCE", "RENDER_TARGET",
+                           "COPY_SOURCE")}),
+             {}},
+        // The rule is per ExecuteCommandLists: the next one starts afresh.
+        Case{"SequentialBarriersEndWithTheEcl",
+             two_ecls(kTex, tb("NONE", "DRAW", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET"),
+                      tb("RENDER_TARGET", "COPY", "RENDER_TARGET", "COPY_SOURCE", "RENDER_TARGET",
+                         "COPY_SOURCE")),
+             {}},
         // ---- discard, type, range ----
         Case{"DiscardNeedsUndefined",
              d3d(kTex, {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET",
@@ -121,6 +142,27 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"RangeOutOfBounds",
              d3d(kTex, {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET",
                            R"(,"range":{"mips":[1,2]})")}),
+             ids({{M::texture_barrier_subresources_out_of_bounds, 1}})},
+        // Enhanced Barriers spec, D3D12_BARRIER_SUBRESOURCE_RANGE: "NumMipLevels: ... or zero to indicate
+        // IndexOrFirstMipLevel is a subresource index"; FirstArraySlice, NumArraySlices, FirstPlane and
+        // NumPlanes are "Ignored if NumMipLevels is zero". In a trace: "mips": [index, 0].
+        Case{"NumMipLevelsZeroIsASubresourceIndex",
+             d3d(R"({"name":"tex","mips":2,"layers":2,"flags":["render_target"]})",
+                 {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET",
+                     R"(,"range":{"mips":[3,0],"layers":[7,9]})"),
+                  R"({"use":{"resource":"tex","subresource":3,"as":"RENDER_TARGET"}})"}),
+             {}},
+        // Only that one subresource is transitioned: subresource 2 is still COMMON.
+        Case{"NumMipLevelsZeroTouchesOneSubresource",
+             d3d(R"({"name":"tex","mips":2,"layers":2,"flags":["render_target"]})",
+                 {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET",
+                     R"(,"range":{"mips":[3,0]})"),
+                  R"({"use":{"resource":"tex","subresource":2,"as":"RENDER_TARGET"}})"}),
+             ids({{M::invalid_subresource_state, 1}})},
+        Case{"NumMipLevelsZeroIndexOutOfBounds",
+             d3d(R"({"name":"tex","mips":2,"layers":2,"flags":["render_target"]})",
+                 {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET",
+                     R"(,"range":{"mips":[4,0]})")}),
              ids({{M::texture_barrier_subresources_out_of_bounds, 1}})},
         Case{"RangeInsideBounds",
              d3d(kTex, {tb("NONE", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET",
@@ -140,6 +182,48 @@ INSTANTIATE_TEST_SUITE_P(
                      "COMPUTE_QUEUE_SHADER_RESOURCE")},
                  "compute"),
              {}},
+        // Enhanced Barriers spec, D3D12_BARRIER_LAYOUT_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE:
+        // "Usable in both direct and compute command lists ... only direct queues can transition
+        // resources into or out of" it; its accesses (spec, "Layout Access Compatibility"): SHADER_RESOURCE,
+        // COPY_SOURCE, DEPTH_STENCIL_READ, SHADING_RATE_SOURCE, RESOLVE_SOURCE.
+        Case{"ComputeAccessibleLayoutOnDirectList",
+             d3d(kTex, {tb("NONE", "PIXEL_SHADING", "NO_ACCESS", "SHADER_RESOURCE", "COMMON",
+                           "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE"),
+                        use("tex", "PIXEL_SHADER_RESOURCE")}),
+             {}},
+        Case{"ComputeAccessibleLayoutTransitionOnComputeList",
+             d3d(kTex,
+                 {tb("NONE", "COMPUTE_SHADING", "NO_ACCESS", "SHADER_RESOURCE", "COMMON",
+                     "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE")},
+                 "compute"),
+             ids({{M::unsupported_barrier_layout, 1}})},
+        Case{"ComputeAccessibleLayoutTransitionOutOnComputeList",
+             R"({"api":"d3d12","resources":[{"name":"tex","flags":["render_target"],)"
+             R"("initial_layout":"DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE"}],"lists":[)"
+             R"({"name":"L","type":"compute","commands":[)" +
+                 tb("NONE", "COMPUTE_SHADING", "NO_ACCESS", "UNORDERED_ACCESS",
+                    "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE", "UNORDERED_ACCESS") +
+                 R"(]}],"submissions":[{"queue":"q","type":"compute","lists":["L"]}]})",
+             ids({{M::unsupported_barrier_layout, 1}})},
+        // A compute list reads in it, and may name it on both sides (no transition).
+        Case{"ComputeListReadsInComputeAccessibleLayout",
+             R"({"api":"d3d12","resources":[{"name":"tex","flags":["render_target"],)"
+             R"("initial_layout":"DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE"}],"lists":[)"
+             R"({"name":"L","type":"compute","commands":[)" +
+                 tb("NONE", "COMPUTE_SHADING", "NO_ACCESS", "SHADER_RESOURCE",
+                    "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE",
+                    "DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE") +
+                 "," + use("tex", "NON_PIXEL_SHADER_RESOURCE") +
+                 R"(]}],"submissions":[{"queue":"q","type":"compute","lists":["L"]}]})",
+             {}},
+        // ... but not write in it.
+        Case{"ComputeAccessibleLayoutIsReadOnly",
+             R"({"api":"d3d12","resources":[{"name":"tex","flags":["render_target"],)"
+             R"("initial_layout":"DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE"}],"lists":[)"
+             R"({"name":"L","type":"compute","commands":[)" +
+                 use("tex", "UNORDERED_ACCESS") +
+                 R"(]}],"submissions":[{"queue":"q","type":"compute","lists":["L"]}]})",
+             ids({{M::invalid_subresource_state, 1}})},
         Case{"CopyListNeedsCommonLayout",
              d3d(kTex, {tb("NONE", "COPY", "NO_ACCESS", "COPY_DEST", "COMMON", "COPY_DEST")}, "copy"),
              ids({{M::unsupported_barrier_layout, 1}})},
@@ -162,8 +246,38 @@ INSTANTIATE_TEST_SUITE_P(
              d3d(kTex,
                  {tb("SPLIT", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET")}),
              ids({{M::barrier_unmatched_end, 1}})},
-        Case{"SplitNotEndedInEcl",
+        // Enhanced Barriers spec, "Split Barriers": "Split barriers across ExecuteCommandLists
+        // boundaries are allowed ... cross-ExecuteCommandLists split barriers are layout-only
+        // barriers." A texture's begun split may stay open at the end of its ECL (this case expected
+        // 1329 before the rule was fixed).
+        Case{"TextureSplitNotEndedInEcl",
              d3d(kTex, {tb("NONE", "SPLIT", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET")}),
+             {}},
+        Case{"TextureSplitAcrossEcls",
+             two_ecls(kTex, tb("NONE", "SPLIT", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET"),
+                      tb("SPLIT", "RENDER_TARGET", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET") +
+                          "," + use("tex", "RENDER_TARGET")),
+             {}},
+        // The split is still pending in the next ECL until its end: a use before it is an error.
+        Case{"TextureSplitAcrossEclsUsedBeforeEnd",
+             two_ecls(kTex, tb("NONE", "SPLIT", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET"),
+                      use("tex", "RENDER_TARGET")),
+             ids({{M::invalid_subresource_state, 1}})},
+        // Same paragraph: "An unmatched BEGIN or END split barrier on a buffer or simultaneous-access
+        // texture in a given ExecuteCommandLists scope is effectively unused and the Debug Layer
+        // produces a warning": 1329 for each half, and the END is a no-op (no 534).
+        Case{
+            "BufferSplitAcrossEclsWarnsTwice",
+            two_ecls(
+                kBuf,
+                R"({"barrier":[{"type":"buffer","resource":"buf","sync_before":"NONE","sync_after":"SPLIT","access_before":"NO_ACCESS","access_after":"COPY_DEST"}]})",
+                R"({"barrier":[{"type":"buffer","resource":"buf","sync_before":"SPLIT","sync_after":"COPY","access_before":"NO_ACCESS","access_after":"COPY_DEST"}]})"
+                "," +
+                    use("buf", "COPY_DEST")),
+            ids({{M::unused_cross_execute_split_barrier, 2}})},
+        Case{"SimultaneousTextureSplitNotEndedInEcl",
+             d3d(R"({"name":"tex","flags":["render_target","simultaneous_access"]})",
+                 {tb("NONE", "SPLIT", "NO_ACCESS", "RENDER_TARGET", "COMMON", "RENDER_TARGET")}),
              ids({{M::unused_cross_execute_split_barrier, 1}})},
         // ---- legacy interop ----
         Case{

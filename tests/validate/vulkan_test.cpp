@@ -81,7 +81,11 @@ INSTANTIATE_TEST_SUITE_P(
             "PresentNeedsPresentSrc",
             R"({"api":"vulkan","resources":[{"name":"sc","flags":["swapchain"],"initial":"COLOR_ATTACHMENT_OPTIMAL"}],)"
             R"("lists":[{"name":"L","commands":[]}],"submissions":[{"queue":"q","lists":["L"],"present":["sc"]}]})",
-            ids({{M::vk_invalid_image_layout, 1}})},
+            // Vulkan spec, VkPresentInfoKHR: VUID-VkPresentInfoKHR-pImageIndices-01430 (the presented
+            // subresource "must be in the VK_IMAGE_LAYOUT_PRESENT_SRC_KHR or
+            // VK_IMAGE_LAYOUT_SHARED_PRESENT_KHR layout"); this case expected the submit-time
+            // UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout (100011) before.
+            ids({{M::vk_present_layout, 1}})},
         // ---- hazards ----
         Case{"ReadAfterWriteWithoutBarrier", vk(kBuf, {kWriteBuf, kReadBuf}),
              ids({{M::vk_hazard_read_after_write, 1}})},
@@ -150,6 +154,149 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"TransitionNotVisibleOutsideDstScope",
              vk(kImg, {img("NONE", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "GENERAL"),
                        use("img", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "GENERAL")}),
+             ids({{M::vk_hazard_write_after_write, 1}})},
+        // ---- barriers of one call are independent ----
+        // Vulkan spec, vkCmdPipelineBarrier2: "The first synchronization scope and access scope of
+        // each memory dependency defined by pDependencyInfo are applied to operations that occurred
+        // earlier in submission order" (and the second ones to operations later in submission order):
+        // every dependency of the call is between commands before and after it, none is inside another
+        // one's scope. The Khronos layer keeps them as pending barriers and applies them together
+        // (ResourceAccessState::ApplyPendingBarriers). So the memory barrier below does not chain with
+        // the buffer barrier of its own call: the write is not visible to the fragment read.
+        Case{
+            "BarriersOfOneCallDoNotChain",
+            vk(kBuf,
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COPY","dst_access":"NONE"},)"
+                R"({"type":"memory","src_stage":"COPY","src_access":"NONE","dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_SAMPLED_READ"}]})",
+                use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        // The same two barriers in two calls do chain (spec, "Execution Dependencies": dependency chain).
+        Case{
+            "BarriersOfTwoCallsChain",
+            vk(kBuf,
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COPY","dst_access":"NONE"}]})",
+                R"({"barrier":[{"type":"memory","src_stage":"COPY","src_access":"NONE","dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_SAMPLED_READ"}]})",
+                use("buf", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ")}),
+            {}},
+        // ---- access scopes name stages exactly ----
+        // Vulkan spec, "Pipeline Stages": "Its second access scope only includes memory accesses
+        // performed by pipeline stages explicitly specified in the destination stage mask" (logically
+        // later stages join only the second *synchronization* scope). Khronos layer: the access scope is
+        // built from the expanded stage mask, not the one with later stages (SyncExecScope::MakeDst).
+        Case{"DstAccessScopeIsOnlyTheNamedStages",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "VERTEX_SHADER", "SHADER_STORAGE_READ"),
+                       use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ")}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // Vulkan spec, VkPipelineStageFlagBits2: "VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT is equivalent to
+        // VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT with VkAccessFlags2 set to 0 when specified in the second
+        // synchronization scope": the access mask makes nothing visible.
+        Case{"DstTopOfPipeMakesNothingVisible",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "TOP_OF_PIPE", "SHADER_STORAGE_READ"),
+                       kReadBuf}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // Same paragraph for the source: "Its first access scope only includes memory accesses performed
+        // by pipeline stages explicitly specified in the source stage mask". The vertex-shader write is
+        // in the execution scope of a FRAGMENT_SHADER source, not in its access scope.
+        Case{"SrcAccessScopeIsOnlyTheNamedStages",
+             vk(kBuf,
+                {use("buf", "VERTEX_SHADER", "SHADER_STORAGE_WRITE"),
+                 buf("FRAGMENT_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                 use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ")}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // ---- a buffer/image barrier is an execution dependency for all work in its stages ----
+        // Vulkan spec, VkBufferMemoryBarrier2 / VkImageMemoryBarrier2: only the *access* scopes are
+        // "limited to access to the memory backing the specified buffer range / image subresource
+        // range"; the synchronization scopes are the stage masks (spec, "Execution and Memory
+        // Dependencies"). Khronos layer: a write after reads in the source execution scope is not a
+        // WAR hazard, whatever resource the barrier named.
+        Case{
+            "BufferBarrierOrdersReadsOfOtherResources",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kReadBuf,
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"NONE"}]})",
+                kWriteBuf}),
+            {}},
+        // ... but it makes no other resource's write visible: RAW / WAW still need a memory dependency.
+        Case{
+            "BufferBarrierMakesNoOtherWriteVisible",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})",
+                kReadBuf}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "BufferBarrierOrdersNoOtherWriteForWrites",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})",
+                kWriteBuf}),
+            ids({{M::vk_hazard_write_after_write, 1}})},
+        // An image barrier orders the earlier reads of another image too (its layout transition then
+        // needs no other barrier for them).
+        Case{"ImageBarrierOrdersReadsOfOtherResources",
+             vk(std::string(kImg) + "," + kBuf,
+                {kReadBuf,
+                 img("COMPUTE_SHADER", "NONE", "COPY", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL"),
+                 use("buf", "COPY", "TRANSFER_WRITE")}),
+             {}},
+        // An earlier read that another resource's barrier orders before this access does not stand in
+        // for the write: the write was made visible to the fragment read only, and the execution
+        // dependency that orders the copy after that read makes nothing visible (Vulkan spec,
+        // "Availability, Visibility, and Domain Operations": a visibility operation only affects the
+        // accesses in its second access scope). Read-after-write.
+        Case{
+            "OtherResourcesBarrierDoesNotMakeAWriteVisibleThroughARead",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"FRAGMENT_SHADER","src_access":"NONE","dst_stage":"COPY","dst_access":"NONE"}]})",
+                use("buf", "COPY", "TRANSFER_READ")}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        // Same for a write after such a read: no write-after-read, but the earlier write is not ordered
+        // for it either (write-after-write).
+        Case{
+            "OtherResourcesBarrierDoesNotOrderAWriteAfterWriteThroughARead",
+            vk(std::string(kBuf) + R"(,{"name":"other","type":"buffer"})",
+               {kWriteBuf,
+                buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                R"({"barrier":[{"type":"buffer","resource":"other","src_stage":"FRAGMENT_SHADER","src_access":"NONE","dst_stage":"COPY","dst_access":"NONE"}]})",
+                use("buf", "COPY", "TRANSFER_WRITE")}),
+            ids({{M::vk_hazard_write_after_write, 1}})},
+        // With the buffer's own barrier ordering the copy after the read, the layer checks only
+        // write-after-read and the read stands in for the write (ResourceAccessState::IsRAWHazard:
+        // only "if it doesn't happen-after any other read"): clean, as before.
+        Case{
+            "OwnBarrierAfterAReadStandsInForTheWrite",
+            vk(kBuf, {kWriteBuf,
+                      buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                      use("buf", "FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+                      buf("FRAGMENT_SHADER", "NONE", "COPY", "NONE"), use("buf", "COPY", "TRANSFER_WRITE")}),
+            {}},
+        // ---- layout transitions are ordered among themselves ----
+        // Vulkan spec, "Image Layout Transitions": "Layout transitions that are performed via image
+        // memory barriers execute in their entirety in submission order, relative to other image layout
+        // transitions submitted to the same queue". Two transitions in a row with NONE scopes: no WAW.
+        Case{"ConsecutiveLayoutTransitionsAreOrdered",
+             vk(kImg, {img("NONE", "NONE", "NONE", "NONE", "UNDEFINED", "TRANSFER_DST_OPTIMAL"),
+                       img("NONE", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "TRANSFER_DST_OPTIMAL",
+                           "SHADER_READ_ONLY_OPTIMAL"),
+                       use("img", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ", "SHADER_READ_ONLY_OPTIMAL")}),
+             {}},
+        // ... but only on one queue: a transition on another queue is ordered by a semaphore only.
+        Case{"LayoutTransitionsOfTwoQueuesAreNot",
+             R"({"api":"vulkan","resources":[{"name":"img","flags":["concurrent"]}],"lists":[)"
+             R"({"name":"A","type":"direct","commands":[)" +
+                 img("NONE", "NONE", "NONE", "NONE", "UNDEFINED", "GENERAL") +
+                 R"(]},{"name":"B","type":"compute","commands":[)" +
+                 img("NONE", "NONE", "NONE", "NONE", "GENERAL", "TRANSFER_DST_OPTIMAL") +
+                 R"(]}],"submissions":[{"queue":"gfx","type":"direct","lists":["A"]},)"
+                 R"({"queue":"comp","type":"compute","lists":["B"]}]})",
              ids({{M::vk_hazard_write_after_write, 1}})},
         // ---- queues ----
         Case{"CrossQueueWithoutSemaphore", two_queues(kShared, kWriteBuf, kReadBuf, false),
