@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #include "baton/lower_vulkan.hpp"
 #include "baton/runtime.hpp"
@@ -264,16 +265,25 @@ struct Runtime::Impl {
 
 namespace {
 
+// Graph::add_resource / add_pass look names up linearly (quadratic for a frame of 10,000 passes), so
+// the frame's names are checked here with a hash set and the vectors filled directly.
 graph::Graph build_graph(const Frame& f) {
   graph::Graph g;
   g.resources.reserve(f.resources().size());
+  std::unordered_set<std::string_view> names;
+  names.reserve(f.resources().size() + f.passes().size());
+  for (const Frame::Resource& r : f.resources())
+    if (!names.insert(r.name).second) throw Error(fmt::format("resource '{}' declared twice", r.name));
+  names.clear();
+  for (const PassDesc& p : f.passes())
+    if (!names.insert(p.name).second) throw Error(fmt::format("pass '{}' declared twice", p.name));
   for (const Frame::Resource& r : f.resources()) {
     graph::Resource gr;
     gr.desc = r.image ? describe_image(r.name, r.image_info) : describe_buffer(r.name, r.buffer_info);
     if (r.rest) gr.desc.resting = r.rest;
     gr.transient = r.transient;
     gr.imported = !r.transient;
-    g.add_resource(std::move(gr));
+    g.resources.push_back(std::move(gr));
   }
   g.passes.reserve(f.passes().size());
   for (const PassDesc& p : f.passes()) {
@@ -284,7 +294,7 @@ graph::Graph build_graph(const Frame& f) {
     gp.side_effect = p.side_effect;
     gp.uses.reserve(p.uses.size());
     for (const Use& u : p.uses) gp.uses.push_back({u.res.index, u.access, u.stages, u.range});
-    g.add_pass(std::move(gp));
+    g.passes.push_back(std::move(gp));
   }
   return g;
 }
