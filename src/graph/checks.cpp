@@ -125,9 +125,10 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   std::vector<AccessMask> need_access(nr, 0);
   std::vector<SyncMask> need_sync(nr, 0);
   std::vector<uint8_t> phase(nr, 0);  // 0: not met, 1: reads met, 2: done
+  std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of one pass
   for (size_t i = s.serial.size(); i-- > 0;) {
     const Pass& pass = g.passes[s.serial[i]];
-    std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of this pass
+    here.clear();
     for (const PassUse& u : pass.uses) {
       const bool w = is_write(u.access) || u.access == Access::present;
       auto it = std::find_if(here.begin(), here.end(), [&](const auto& x) { return x.first == u.resource; });
