@@ -224,7 +224,8 @@ std::vector<std::string> check_resting(const Transitions& t, const FinalStates& 
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);
 // A resource taking over memory (Aliasing::barriers) opens with a barrier whose before side covers the
 // previous occupants' last accesses (sync and access; textures from layout undefined).
-std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a, const Transitions& t);
+std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
+                                        const Transitions& t);
 std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, const CullResult& c,
                                             const Schedule& s);
 

@@ -15,7 +15,7 @@ namespace baton {
 
 // Why a barrier exists. Every barrier carries one, so a reader can tell which rule produced it.
 enum class Reason : uint8_t {
-  first_touch,   // first-ever touch since creation or aliasing: nothing to wait for, layout undefined
+  first_touch,   // first-ever touch of the memory: nothing to wait for, layout undefined
   entry_state,   // leaves the declared entry state of the list that first touches it in the group
   from_rest,     // leaves the resting state the previous group left the resource in
   hand_off,      // hands the resource from one list of the group directly to the next

@@ -75,7 +75,8 @@ void Session::execute(size_t index, const PlainGroup& group, const ExecOptions& 
               break;
             case BarrierKind::aliasing:
               rb.Type = D3D12_RESOURCE_BARRIER_TYPE_ALIASING;
-              rb.Aliasing.pResourceBefore = b.previous == kGlobalResource ? nullptr : s.resources.at(b.previous).get();
+              rb.Aliasing.pResourceBefore =
+                  b.previous == kGlobalResource ? nullptr : s.resources.at(b.previous).get();
               rb.Aliasing.pResourceAfter = r;
               break;
           }

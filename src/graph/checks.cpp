@@ -116,7 +116,8 @@ std::vector<std::string> check_resting(const Transitions& t, const FinalStates& 
   return out;
 }
 
-std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a, const Transitions& t) {
+std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
+                                        const Transitions& t) {
   std::vector<std::string> out;
   if (a.barriers.empty()) return out;
   const size_t nr = g.resources.size();
@@ -124,15 +125,18 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   // every read of the run of reads that ends the frame for it (walking the serial order backward).
   std::vector<AccessMask> need_access(nr, 0);
   std::vector<SyncMask> need_sync(nr, 0);
-  std::vector<uint8_t> phase(nr, 0);  // 0: not met, 1: reads met, 2: done
+  std::vector<uint8_t> phase(nr, 0);            // 0: not met, 1: reads met, 2: done
+  std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of one pass
   for (size_t i = s.serial.size(); i-- > 0;) {
     const Pass& pass = g.passes[s.serial[i]];
-    std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of this pass
+    here.clear();
     for (const PassUse& u : pass.uses) {
       const bool w = is_write(u.access) || u.access == Access::present;
       auto it = std::find_if(here.begin(), here.end(), [&](const auto& x) { return x.first == u.resource; });
-      if (it == here.end()) here.push_back({u.resource, w});
-      else it->second = it->second || w;
+      if (it == here.end())
+        here.push_back({u.resource, w});
+      else
+        it->second = it->second || w;
     }
     for (const auto& [r, w] : here) {
       if (phase[r] == 2 || (phase[r] == 1 && w)) {
@@ -179,13 +183,14 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
           }
           const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
           const bool access_ok = (b.before.access & kAnyAccess) || (acc & ~b.before.access) == 0;
-          const bool layout_ok = t.table[b.resource].type == ResourceType::buffer || b.before.layout == Layout::undefined;
+          const bool layout_ok =
+              t.table[b.resource].type == ResourceType::buffer || b.before.layout == Layout::undefined;
           if ((!sync_ok || !access_ok || !layout_ok) && out.size() < 20)
-            out.push_back(fmt::format("pass '{}', resource '{}': takes over the memory of {} but its first barrier "
-                                      "starts from {}, which does not cover their last accesses ({}){}",
-                                      name_of(gi, li), t.table[b.resource].name, previous_names(ab),
-                                      to_string(b.before), to_string(State{sy, acc, Layout::undefined}),
-                                      layout_ok ? "" : " from layout undefined"));
+            out.push_back(fmt::format(
+                "pass '{}', resource '{}': takes over the memory of {} but its first barrier "
+                "starts from {}, which does not cover their last accesses ({}){}",
+                name_of(gi, li), t.table[b.resource].name, previous_names(ab), to_string(b.before),
+                to_string(State{sy, acc, Layout::undefined}), layout_ok ? "" : " from layout undefined"));
         }
       }
       // The list's own uses: a member that takes over memory and is used here without a barrier.
@@ -193,9 +198,10 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
         if (takes_over[u.resource] == kNone || done[u.resource]) continue;
         done[u.resource] = 1;
         if (out.size() < 20)
-          out.push_back(fmt::format("pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
-                                    "ordering it after their last accesses",
-                                    name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
+          out.push_back(fmt::format(
+              "pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
+              "ordering it after their last accesses",
+              name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
       }
     }
   return out;

@@ -61,13 +61,16 @@ std::string numbers_text(const Numbers& n) {
                    "(most bytes live at once; aliased/bound = {:.3f})\n",
                    mib(n.transient_unaliased), mib(n.transient_aliased), mib(n.lower_bound),
                    n.lower_bound ? static_cast<double>(n.transient_aliased) / static_cast<double>(n.lower_bound) : 1.0);
-  s += fmt::format("groups: {}, signal/wait pairs: {}, aliasing barriers: {}\n", n.groups, n.syncs, n.aliasing_barriers);
+  s += fmt::format(
+      "groups: {}, signal/wait pairs: {}, aliasing barriers: {} (memory takeovers, each ordered by the "
+      "taking resource's first barrier)\n",
+      n.groups, n.syncs, n.aliasing_barriers);
   for (const Numbers::PerApi& a : n.apis) {
     if (!a.error.empty())
       s += fmt::format("{:<13} cannot be lowered: {}\n", to_string(a.api), a.error);
     else
-      s += fmt::format("{:<13} {} barriers in {} API calls (+ {} aliasing barriers)\n", to_string(a.api), a.barriers,
-                       a.calls, n.aliasing_barriers);
+      s += fmt::format("{:<13} {} barriers in {} API calls (takeovers included)\n", to_string(a.api),
+                       a.barriers, a.calls);
   }
   return s;
 }

@@ -1,6 +1,6 @@
 // Phase 7: final states and restores. The restores are the planner's "restore to rest" barriers
-// (after a resource's last use in a group that does not hand it on); the final states come from
-// replaying the whole barrier stream.
+// (after a resource's last use in a group that does not hand it on; transients, which die after
+// their last use, have none there); the final states come from replaying the whole barrier stream.
 #include "baton/graph.hpp"
 #include "replay.hpp"
 

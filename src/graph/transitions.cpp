@@ -187,8 +187,10 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       scope.sync |= last_uses[p].sync;
       scope.access |= last_uses[p].access;
     }
-    if (ab.previous.size() == 1 && g.resources[ab.previous[0]].count == 1) scope.previous = t.first_member[ab.previous[0]];
-    for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m) history[t.first_member[ab.resource] + m].takeover = scope;
+    if (ab.previous.size() == 1 && g.resources[ab.previous[0]].count == 1)
+      scope.previous = t.first_member[ab.previous[0]];
+    for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m)
+      history[t.first_member[ab.resource] + m].takeover = scope;
   }
 
   std::vector<Decl> decls;
@@ -321,8 +323,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       start_waiters.push_back(entries[b].group);
     }
     // A transient dies after its last use and is not restored: nothing to do at the frame's end.
-    if (!res.transient && (!unordered_readers.empty() ||
-                           (queue_of(entries[e - 1]) != Queue::direct && !rest_ok_on(queue_of(entries[e - 1]))))) {
+    if (!res.transient && (!unordered_readers.empty() || (queue_of(entries[e - 1]) != Queue::direct &&
+                                                          !rest_ok_on(queue_of(entries[e - 1]))))) {
       frame_end.push_back(state_at(e - 1));
       end_waits.push_back(entries[e - 1].group);
       end_waits.insert(end_waits.end(), unordered_readers.begin(), unordered_readers.end());

@@ -119,7 +119,8 @@ SidePair check_queue(const Site& site, const Barrier& b) {
   State before = b.before;
   if (b.reason == Reason::takeover && !(before.access & kAnyAccess))
     for (int i = 0; i < kAccessCount; ++i)
-      if (!queue_can_hold(site.list.queue, static_cast<Access>(i))) before.access &= ~bit(static_cast<Access>(i));
+      if (!queue_can_hold(site.list.queue, static_cast<Access>(i)))
+        before.access &= ~bit(static_cast<Access>(i));
   check_side(site, b, before, before_is_outside(b.reason), "before", p.before);
   check_side(site, b, b.after, after_is_outside(b.reason), "after", p.after);
   return p;

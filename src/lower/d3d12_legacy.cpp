@@ -80,8 +80,7 @@ Decision decide(Sub& sub, const State& neutral_before, uint32_t target, AccessMa
   // before-state was produced by a use inside this group, it says which one.
   const bool before_from_this_group = reason != Reason::first_touch && reason != Reason::entry_state &&
                                       reason != Reason::from_rest && reason != Reason::discard &&
-                                      reason != Reason::takeover &&
-                                      reason != Reason::full_barrier;
+                                      reason != Reason::takeover && reason != Reason::full_barrier;
   if (before_from_this_group && sub.state == D3D12_RESOURCE_STATE_COMMON && neutral_before.access != 0 &&
       !(neutral_before.access & kAnyAccess) && promotable(neutral_before.access, d)) {
     const uint32_t used = lower_d3d12_legacy_state(neutral_before);
@@ -248,10 +247,12 @@ class LegacyLowering {
       point.barriers.push_back(ab);
       point.resources.push_back(b.resource);
       LoweredBarrier a = v;
-      a.before = b.previous == kGlobalResource ? "ALIASING(NULL)" : fmt::format("ALIASING({})", resources_[b.previous].name);
+      a.before = b.previous == kGlobalResource ? "ALIASING(NULL)"
+                                               : fmt::format("ALIASING({})", resources_[b.previous].name);
       a.after = "ALIASING";
-      a.note = b.previous == kGlobalResource ? "aliasing barrier (NULL -> resource): takeover of aliased memory"
-                                             : "aliasing barrier (previous occupant -> resource)";
+      a.note = b.previous == kGlobalResource
+                   ? "aliasing barrier (NULL -> resource): takeover of aliased memory"
+                   : "aliasing barrier (previous occupant -> resource)";
       emit(std::move(a));
     }
     if (b.reason == Reason::uav_order) {

@@ -449,7 +449,8 @@ class GroupCompiler {
       throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
     const ResourceHistory hist = f_.entry_history[si].second;
     // A buffer's memory taken over holds the previous occupants' writes (see plan()).
-    s.never_written = !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
+    s.never_written =
+        !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
     t.dirty = hist.written;
     if (entry) {
       t.state = state_of_use(d, entry->access, entry->stages);
@@ -573,7 +574,8 @@ class GroupCompiler {
     const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
                         ((t.state.sync & sync::all) || (t.state.sync & target.sync) == target.sync);
     // A takeover state names the previous occupants' accesses, not this resource's: always a barrier.
-    if (t.origin != Origin::takeover && (t.state == target ? (t.last_op == op.gi || !t.dirty) : (inside && !t.dirty))) {
+    if (t.origin != Origin::takeover &&
+        (t.state == target ? (t.last_op == op.gi || !t.dirty) : (inside && !t.dirty))) {
       t.state = target;
       t.last_op = op.gi;
       t.last_list = op.list;
@@ -625,9 +627,11 @@ class GroupCompiler {
     // Memory taken over: the discard also waits for the previous occupants' accesses (Reason::takeover).
     for (const auto& e : m.entries()) {
       const bool takeover = e.value.origin == Origin::takeover;
-      const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0}, Layout::undefined};
+      const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0},
+                         Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, b, before, after, takeover ? Reason::takeover : Reason::discard, true);
+        emit(op.list, op.op, Where::before, r, b, before, after,
+             takeover ? Reason::takeover : Reason::discard, true);
       });
     }
     // Nothing is written yet: the operation's own uses are inside the discard's scope.
@@ -694,7 +698,8 @@ class GroupCompiler {
     CompiledList& l = out_.lists[list];
     if (l.points.empty() || l.points.back().op != op || l.points.back().where != where)
       open_point(l, op, where);
-    l.barriers.push_back(Barrier{r, box, before, after, why, discard, why == Reason::takeover ? previous_of(r) : kGlobalResource});
+    l.barriers.push_back(Barrier{r, box, before, after, why, discard,
+                                 why == Reason::takeover ? previous_of(r) : kGlobalResource});
     ++l.points.back().count;
   }
 

@@ -131,9 +131,64 @@ TEST(GraphExamples, DroppingABarrierOfTheDeferredPlanIsCaught) {
 // are async compute passes that first touch, or read and hand on, a texture resting in
 // shader_resource for every stage: the compute list's barriers wait only for its own stage, the
 // earlier graphics work being ordered by the queue switch (lower/common.cpp, before sides).
+// A buffer taking over a texture's memory and a texture taking over the buffer's (the generated graphs
+// have no buffer takeover): their takeover barriers (buffer and image barriers from the previous
+// occupant's stages, oldLayout UNDEFINED) run clean with correct data.
+TEST(GraphTakeover, BufferAndTextureTakeoversRunCleanAndCorrect) {
+  ASSERT_TRUE(run_canary(lavapipe()).live);
+  graph::Graph g;
+  auto resource = [&](std::string name, ResourceType type, AccessMask usage, bool transient) {
+    graph::Resource r;
+    r.desc.name = std::move(name);
+    r.desc.type = type;
+    r.desc.usage = usage;
+    if (type == ResourceType::buffer)
+      r.desc.size = 64 * 64 * 4;
+    else
+      r.desc.width = r.desc.height = 64;
+    r.transient = transient;
+    return g.add_resource(std::move(r));
+  };
+  const AccessMask rt_sampled = bit(Access::render_target) | bit(Access::shader_resource);
+  const AccessMask uav_sampled = bit(Access::unordered_access) | bit(Access::shader_resource);
+  const uint32_t a = resource("a", ResourceType::texture, rt_sampled, true);
+  const uint32_t x = resource("x", ResourceType::buffer, uav_sampled, true);
+  const uint32_t b = resource("b", ResourceType::texture, uav_sampled, true);
+  const uint32_t out = resource("out", ResourceType::texture, rt_sampled, false);
+  const uint32_t out_buf = resource("out_buf", ResourceType::buffer, uav_sampled, false);
+  const uint32_t out2 = resource("out2", ResourceType::texture, uav_sampled, false);
+  const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel);
+  auto pass = [&](std::string name, Queue q, std::vector<graph::PassUse> uses) {
+    graph::Pass p;
+    p.name = std::move(name);
+    p.queue = q;
+    p.uses = std::move(uses);
+    g.add_pass(std::move(p));
+  };
+  pass("draw_a", Queue::direct, {{a, Access::render_target, kNoStages, {}}});
+  pass("sample_a", Queue::direct, {{a, Access::shader_resource, ps, {}}, {out, Access::render_target, kNoStages, {}}});
+  pass("write_x", Queue::compute, {{x, Access::unordered_access, cs, {}}});
+  pass("read_x", Queue::compute, {{x, Access::shader_resource, cs, {}}, {out_buf, Access::unordered_access, cs, {}}});
+  pass("write_b", Queue::compute, {{b, Access::unordered_access, cs, {}}});
+  pass("read_b", Queue::compute, {{b, Access::shader_resource, cs, {}}, {out2, Access::unordered_access, cs, {}}});
+  g.outputs = {out, out_buf, out2};
+  graph::GraphCompileResult r = graph::compile_graph(g);
+  ASSERT_TRUE(r.findings.empty()) << graph::dump(g, r, "checks");
+  size_t buffers = 0, textures = 0;
+  for (const graph::AliasBarrier& ab : r.aliasing.barriers)
+    (g.resources[ab.resource].desc.type == ResourceType::buffer ? buffers : textures) += 1;
+  EXPECT_EQ(buffers, 1u);
+  EXPECT_EQ(textures, 1u);
+  GraphRun run = for_run(std::move(r));
+  const RunReport rep = run_on_lavapipe(run);
+  EXPECT_TRUE(rep.clean()) << summary(rep) << dump(run.rec);
+  EXPECT_EQ(rep.barriers, run.plan.barrier_count());
+  EXPECT_GT(rep.subresources_checked, 0u);
+}
+
 TEST(GraphGenerated, SixteenSeedsRunCleanAndCorrect) {
   ASSERT_TRUE(run_canary(lavapipe()).live);
-  size_t ran = 0, async_first = 0;
+  size_t ran = 0, async_first = 0, buffer_takeovers = 0, texture_takeovers = 0;
   for (uint64_t seed = 1; seed <= 16; ++seed) {
     const graph::Graph g = graph::test::random_graph(seed, 10 + static_cast<uint32_t>(seed * 5));
     graph::GraphCompileResult r;
@@ -153,6 +208,9 @@ TEST(GraphGenerated, SixteenSeedsRunCleanAndCorrect) {
         const graph::Resource& res = g.resources[u.resource];
         async_first += !res.transient && res.desc.type == ResourceType::texture && graph::exec_queue(g.passes[p]) == Queue::compute;
       }
+    // Transients taking over memory: their first barrier (reason takeover) runs on the executor too.
+    for (const graph::AliasBarrier& ab : r.aliasing.barriers)
+      (g.resources[ab.resource].desc.type == ResourceType::buffer ? buffer_takeovers : texture_takeovers) += 1;
     // D3D12 too: a compute list never names PIXEL_SHADER_RESOURCE (the frame_start / frame_end groups).
     for (Api api : {Api::d3d12, Api::d3d12_legacy})
       EXPECT_NO_THROW((void)lower(api, r.trans.table, r.trans.compiled)) << "seed " << seed << " " << to_string(api);
@@ -163,8 +221,10 @@ TEST(GraphGenerated, SixteenSeedsRunCleanAndCorrect) {
   }
   EXPECT_EQ(ran, 16u);
   EXPECT_GT(async_first, 0u) << "no generated graph has an async compute pass first touching a persistent texture";
-  std::printf("generated graphs: %zu of 16 ran clean; %zu persistent textures first touched on the compute queue\n", ran,
-              async_first);
+  EXPECT_GT(texture_takeovers, 0u) << "no generated graph has a transient texture taking over memory";
+  std::printf("generated graphs: %zu of 16 ran clean; %zu persistent textures first touched on the compute queue; "
+              "%zu buffer and %zu texture takeovers\n",
+              ran, async_first, buffer_takeovers, texture_takeovers);
 }
 
 }  // namespace

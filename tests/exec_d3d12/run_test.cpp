@@ -16,11 +16,17 @@ std::string describe_barrier(const Recording& rec, const PlainPlan& plan, size_t
       for (const PlainPoint& p : l.points)
         for (const PlainBarrier& b : p.barriers)
           if (k-- == 0)
-            return b.kind == BarrierKind::aliasing ? g.name + "/" + l.name + "/op " + std::to_string(p.op) +
-                                                         " aliasing barrier (NULL -> " + rec.resources[b.resource].name + ")"
-                                                   : g.name + "/" + l.name + "/op " + std::to_string(p.op) + " " + std::string(to_string(p.where)) + ": " +
-                   (b.resource == kGlobalResource ? std::string("(global)") : rec.resources[b.resource].name) +
-                   " sub " + std::to_string(b.subresource) + " " + state_name(b.before) + " -> " + state_name(b.after);
+            return b.kind == BarrierKind::aliasing
+                       ? g.name + "/" + l.name + "/op " + std::to_string(p.op) + " aliasing barrier (" +
+                             (b.previous == kGlobalResource ? std::string("NULL")
+                                                            : rec.resources[b.previous].name) +
+                             " -> " + rec.resources[b.resource].name + ")"
+                       : g.name + "/" + l.name + "/op " + std::to_string(p.op) + " " +
+                             std::string(to_string(p.where)) + ": " +
+                             (b.resource == kGlobalResource ? std::string("(global)")
+                                                            : rec.resources[b.resource].name) +
+                             " sub " + std::to_string(b.subresource) + " " + state_name(b.before) + " -> " +
+                             state_name(b.after);
   return "?";
 }
 

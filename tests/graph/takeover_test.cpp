@@ -12,7 +12,9 @@
 namespace baton::graph {
 namespace {
 
-PassUse use(uint32_t r, Access a, Stages s = kNoStages) { return PassUse{r, a, s, {}}; }
+PassUse use(uint32_t r, Access a, Stages s = kNoStages) {
+  return PassUse{r, a, s, {}};
+}
 
 Resource texture(std::string name, AccessMask usage, bool transient) {
   Resource r;
@@ -62,9 +64,11 @@ Frame frame() {
   pass("draw_a", Queue::direct, {use(f.a, Access::render_target)});
   pass("sample_a", Queue::direct, {use(f.a, Access::shader_resource, ps), use(out, Access::render_target)});
   pass("write_x", Queue::compute, {use(f.x, Access::unordered_access, cs)});
-  pass("read_x", Queue::compute, {use(f.x, Access::shader_resource, cs), use(out_buf, Access::unordered_access, cs)});
+  pass("read_x", Queue::compute,
+       {use(f.x, Access::shader_resource, cs), use(out_buf, Access::unordered_access, cs)});
   pass("write_b", Queue::compute, {use(f.b, Access::unordered_access, cs)});
-  pass("read_b", Queue::compute, {use(f.b, Access::shader_resource, cs), use(out2, Access::unordered_access, cs)});
+  pass("read_b", Queue::compute,
+       {use(f.b, Access::shader_resource, cs), use(out2, Access::unordered_access, cs)});
   g.outputs = {out, out_buf, out2};
   return f;
 }
@@ -98,7 +102,8 @@ TEST(Takeover, TextureAndBufferWaitForThePreviousOccupantInEveryApi) {
   ASSERT_NE(ab, nullptr);
   EXPECT_EQ(ax->previous, std::vector<uint32_t>{f.a});
   EXPECT_EQ(ab->previous, std::vector<uint32_t>{f.x});
-  const ResourceId ma = r.trans.first_member[f.a], mx = r.trans.first_member[f.x], mb = r.trans.first_member[f.b];
+  const ResourceId ma = r.trans.first_member[f.a], mx = r.trans.first_member[f.x],
+                   mb = r.trans.first_member[f.b];
 
   // Neutral: the before side is the previous occupant's last use, layout undefined, reason takeover.
   std::string list;
@@ -125,14 +130,16 @@ TEST(Takeover, TextureAndBufferWaitForThePreviousOccupantInEveryApi) {
           if (p.buffer_resources[i] == mx && l.name == "write_x") {
             vk_buffer = true;
             EXPECT_EQ(p.buffers[i].srcStageMask, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
-            EXPECT_EQ(p.buffers[i].srcAccessMask, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+            EXPECT_EQ(p.buffers[i].srcAccessMask,
+                      VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
             EXPECT_EQ(p.buffers[i].dstStageMask, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
           }
         for (size_t i = 0; i < p.images.size(); ++i)
           if (p.image_resources[i] == mb && l.name == "write_b") {
             vk_image = true;
             EXPECT_EQ(p.images[i].srcStageMask, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-            EXPECT_EQ(p.images[i].srcAccessMask, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+            EXPECT_EQ(p.images[i].srcAccessMask,
+                      VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
             EXPECT_EQ(p.images[i].oldLayout, VK_IMAGE_LAYOUT_UNDEFINED);
             EXPECT_EQ(p.images[i].newLayout, VK_IMAGE_LAYOUT_GENERAL);
           }
@@ -220,7 +227,8 @@ TEST(Takeover, CheckFindsATakeoverBarrierThatWaitsForNothing) {
     b->before = kFirstTouchBuffer;  // back to "first touch": waits for nothing
     const std::vector<std::string> v = check_takeover(f.g, m.sched, m.aliasing, m.trans);
     ASSERT_EQ(v.size(), 1u);
-    EXPECT_NE(v[0].find("pass 'write_x', resource 'x': takes over the memory of 'a'"), std::string::npos) << v[0];
+    EXPECT_NE(v[0].find("pass 'write_x', resource 'x': takes over the memory of 'a'"), std::string::npos)
+        << v[0];
   }
   {
     GraphCompileResult m = compile_graph(f.g);
@@ -229,7 +237,8 @@ TEST(Takeover, CheckFindsATakeoverBarrierThatWaitsForNothing) {
     b->before = kFirstTouch;
     const std::vector<std::string> v = check_takeover(f.g, m.sched, m.aliasing, m.trans);
     ASSERT_EQ(v.size(), 1u);
-    EXPECT_NE(v[0].find("pass 'write_b', resource 'b': takes over the memory of 'x'"), std::string::npos) << v[0];
+    EXPECT_NE(v[0].find("pass 'write_b', resource 'b': takes over the memory of 'x'"), std::string::npos)
+        << v[0];
   }
   {
     // The barrier removed: the buffer's first use has nothing ordering it.
@@ -242,7 +251,8 @@ TEST(Takeover, CheckFindsATakeoverBarrierThatWaitsForNothing) {
         }
     const std::vector<std::string> v = check_takeover(f.g, m.sched, m.aliasing, m.trans);
     ASSERT_EQ(v.size(), 1u);
-    EXPECT_NE(v[0].find("resource 'x': takes over the memory of 'a' but is used with no barrier"), std::string::npos)
+    EXPECT_NE(v[0].find("resource 'x': takes over the memory of 'a' but is used with no barrier"),
+              std::string::npos)
         << v[0];
   }
 }

@@ -98,7 +98,8 @@ TEST(Invariant2, MemoryTakenOverWaitsForThePreviousOccupants) {
   const ResourceId fresh = r.buffer("fresh");
   CommandList& a = r.list("a");
   op(a, OpKind::draw, {use(t, Access::render_target)});
-  op(a, OpKind::dispatch, {use(b, Access::unordered_access, kCompute), use(fresh, Access::unordered_access, kCompute)});
+  op(a, OpKind::dispatch,
+     {use(b, Access::unordered_access, kCompute), use(fresh, Access::unordered_access, kCompute)});
   r.group("g", {&a});
   History h = fresh_history(r.rt);
   h[t].takeover = Takeover{sync::compute_shading, bit(Access::unordered_access), b};
@@ -135,7 +136,8 @@ TEST(Invariant2, MemoryTakenOverWaitsForThePreviousOccupants) {
   }
   const std::vector<std::string> v = check_plan(r.rt, cgs, mutated, o);
   auto has = [&](const std::string& what) {
-    return std::any_of(v.begin(), v.end(), [&](const std::string& line) { return line.find(what) != std::string::npos; });
+    return std::any_of(v.begin(), v.end(),
+                       [&](const std::string& line) { return line.find(what) != std::string::npos; });
   };
   EXPECT_TRUE(has("resource 't' [mip 0 layer 0 plane 0]: SyncBefore NONE on a subresource touched before"));
   EXPECT_TRUE(has("resource 'b': SyncBefore NONE on a subresource touched before"));

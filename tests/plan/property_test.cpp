@@ -362,7 +362,9 @@ std::string describe_history(const RandomRecording& rec, const History& h) {
   for (size_t r = 0; r < h.size(); ++r)
     if (h[r].takeover.any() || h[r].dies)
       s += "  history " + rec.rt[static_cast<ResourceId>(r)].name +
-           (h[r].takeover.any() ? " takes over " + to_string(State{h[r].takeover.sync, h[r].takeover.access, Layout::undefined}) : "") +
+           (h[r].takeover.any() ? " takes over " + to_string(State{h[r].takeover.sync, h[r].takeover.access,
+                                                                   Layout::undefined})
+                                : "") +
            (h[r].dies ? " dies" : "") + "\n";
   return s;
 }
@@ -424,7 +426,8 @@ TEST(PropertyTest, CompilerAgreesWithTheReferenceModelOnRandomRecordings) {
       ++failures;
       ADD_FAILURE() << "seed " << seed << ": " << property << "\n"
                     << detail << "recording:\n"
-                    << describe(*rec) << describe_history(*rec, history) << (c ? "plan:\n" + c->dump : std::string());
+                    << describe(*rec) << describe_history(*rec, history)
+                    << (c ? "plan:\n" + c->dump : std::string());
     };
     Compiled c;
     try {

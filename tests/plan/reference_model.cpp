@@ -110,7 +110,8 @@ class Model {
     // After the last group, the resources must be what the next frame's first group will assume: rest.
     where_ = "after the last group";
     for (ResourceId r = 0; r < rt_.size() && !full(); ++r)
-      if (res_[r].touched && !(r < opt_.history.size() && opt_.history[r].dies)) begin_resource(groups_.size(), r);
+      if (res_[r].touched && !(r < opt_.history.size() && opt_.history[r].dies))
+        begin_resource(groups_.size(), r);
     return out_;
   }
 
