@@ -4,14 +4,12 @@
 #include <fmt/format.h>
 
 #include <bit>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
 #include "../io/json_reader.hpp"
 #include "baton/graph.hpp"
+#include "baton/input.hpp"
 
 namespace baton::graph {
 namespace {
@@ -271,12 +269,6 @@ Graph load_graph_text(std::string_view text, std::string_view source) {
   return load_graph(io::parse_strict(text, source), source);
 }
 
-Graph load_graph_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the file", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return load_graph_text(ss.str(), path);
-}
+Graph load_graph_file(const std::string& path) { return load_graph(input::load(path), input::source_name(path)); }
 
 }  // namespace baton::graph

@@ -4,11 +4,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "access_rules.hpp"
 #include "baton/recording.hpp"
@@ -25,7 +22,6 @@ constexpr uint64_t kMaxLayers = 2048;
 constexpr uint64_t kMaxPlanes = 3;
 constexpr uint64_t kMaxBufferSize = uint64_t{1} << 40;
 constexpr uint64_t kMaxRangeValue = 0xfffffffe;  // kAll is reserved for "to the end"
-constexpr uintmax_t kMaxFileBytes = uintmax_t{256} << 20;
 
 template <class E, size_t N>
 std::optional<E> parse_enum(std::string_view s, const std::array<E, N>& values) {
@@ -390,23 +386,17 @@ std::vector<CommandListGroup*> Recording::group_ptrs() const {
 }
 
 Recording load_recording(std::string_view json_text, std::string_view source_name) {
-  const io::Json root = io::parse_strict(json_text, source_name);
+  return load_recording_json(io::parse_strict(json_text, source_name), source_name);
+}
+
+Recording load_recording_json(const nlohmann::json& root, std::string_view source_name) {
   Recording rec;
   io::Loader(rec, source_name).load(root);
   return rec;
 }
 
 Recording load_recording_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw Error(io::one_line(fmt::format("{}: cannot read: not a regular file or does not exist", path)));
-  if (std::filesystem::file_size(path, ec) > io::kMaxFileBytes)
-    throw Error(io::one_line(fmt::format("{}: cannot read: larger than 256 MiB", path)));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw Error(io::one_line(fmt::format("{}: cannot read", path)));
-  return load_recording(text.str(), path);
+  return load_recording(input::read(path), input::source_name(path));
 }
 
 }  // namespace baton

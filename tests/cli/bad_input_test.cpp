@@ -90,7 +90,7 @@ const std::vector<BadCase>& bad_cases() {
       {"trace_range_past_end.json", {"use.range.mips:", "out of range for resource 'img' (4 mips)"}, kTrace},
       {"trace_duplicate_list.json", {"lists[1].name:", "duplicate list 'L'"}, kTrace},
       {"trace_unknown_list.json", {"submissions[0].lists[1]:", "unknown list 'M'"}, kTrace},
-      {"trace_truncated.json", {"malformed JSON", "unexpected end of input"}, kTrace},
+      {"trace_truncated.json", {"trace_truncated.json:6:1:", "JSON syntax error", "unexpected end of input"}, kTrace},
       {"trace_huge_mips.json", {"resources[0]:", "too many subresources"}, kTrace},
   };
   return cases;

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "baton/input.hpp"
 #include "baton/progress.hpp"
 #include "baton/view.hpp"
 #include "commands.hpp"
@@ -22,20 +23,6 @@ struct ViewOptions {
   std::string file, out;
   std::string api = "d3d12";
 };
-
-std::string read_file_or_stdin(const std::string& file) {
-  if (file == "-") return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
-    throw Error(file + ": cannot read: not a regular file or does not exist");
-  if (std::filesystem::file_size(file, ec) > (uint64_t{256} << 20))
-    throw Error(file + ": cannot read: larger than 256 MiB");
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) throw Error(file + ": cannot read");
-  return ss.str();
-}
 
 // Writes `text` to `path` through a temporary file in the same folder and a rename (atomic on one
 // file system): readers see the old file or the whole new one, never a torn page.
@@ -72,7 +59,7 @@ int run_view(const ViewOptions& o) {
   try {
     // Big frames take seconds: show the stages on a terminal (nothing when stderr is not one).
     Progress progress("baton view", view::kBuildStages + 1);
-    const view::Frame frame = view::build_frame(read_file_or_stdin(o.file), source,
+    const view::Frame frame = view::build_frame(input::read(o.file), source,
                                                 [&](std::string_view stage) { progress.step(1, stage); });
     // The page shows all three lowerings, but the one asked for must exist.
     if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
