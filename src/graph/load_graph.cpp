@@ -31,8 +31,8 @@ struct Ctx {
   }
   [[noreturn]] void fail(std::string_view msg) const {
     std::string names;
-    if (!pass.empty()) names += "pass '" + pass + "'";
-    if (!resource.empty()) names += (names.empty() ? "" : ", ") + std::string("resource '") + resource + "'";
+    if (!pass.empty()) names += "pass " + io::quote_name(pass);
+    if (!resource.empty()) names += (names.empty() ? "" : ", ") + std::string("resource ") + io::quote_name(resource);
     throw Error(io::one_line(fmt::format("{}:{}: {}{}", source, path.empty() ? "/" : path,
                                          names.empty() ? "" : names + ": ", msg)));
   }
@@ -58,6 +58,18 @@ const Json& req(const Ctx& c, const Json& j, std::string_view k) {
 std::string str(const Ctx& c, const Json& j) {
   if (!j.is_string()) c.fail(fmt::format("expected a string, found {}", j.type_name()));
   return j.get<std::string>();
+}
+
+// A name: 1 to 200 characters (not bytes), none a control character (a name is printed in plans
+// and messages and must not be able to start a line of its own).
+void check_name(const Ctx& c, const std::string& name) {
+  size_t chars = 0;
+  for (char ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u < 0x20 || u == 0x7f) c.fail("a name must not contain control characters");
+    chars += (u & 0xc0) != 0x80;
+  }
+  if (chars == 0 || chars > 200) c.fail("a name has 1 to 200 characters");
 }
 bool boolean(const Ctx& c, const Json& j) {
   if (!j.is_boolean()) c.fail(fmt::format("expected true or false, found {}", j.type_name()));
@@ -109,7 +121,7 @@ Resource resource(const Ctx& c0, const Json& j) {
   Resource r;
   ResourceDesc& d = r.desc;
   d.name = str(c.at("name"), req(c, j, "name"));
-  if (d.name.empty() || d.name.size() > 200) c.at("name").fail("a name has 1 to 200 characters");
+  check_name(c.at("name"), d.name);
   c.resource = d.name;
   keys(c, j, {"name", "type", "size", "width", "height", "mips", "layers", "planes", "format", "usage", "placed",
               "simultaneous_access", "swapchain", "resting", "transient", "imported", "count", "texel_bytes"});
@@ -184,7 +196,7 @@ class Loader {
       const Ctx c = pc.at(i);
       if (!passes[i].is_object()) c.fail("a pass is an object");
       const std::string name = str(c.at("name"), req(c, passes[i], "name"));
-      if (name.empty() || name.size() > 200) c.at("name").fail("a name has 1 to 200 characters");
+      check_name(c.at("name"), name);
       if (!pass_ids.emplace(name, static_cast<uint32_t>(i)).second) c.at("name").fail(fmt::format("pass '{}' declared twice", name));
     }
     std::vector<AccessMask> used(g.resources.size(), 0);

@@ -101,10 +101,12 @@ std::string read_string(const Ctx& c, const Json& j) {
 std::string read_name(const Ctx& c, const Json& j) {
   std::string s = read_string(c, j);
   if (s.empty()) c.fail("a name must not be empty");
-  if (s.size() > 200) c.fail("a name must be at most 200 characters long");
-  for (char ch : s)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
-      c.fail("a name must not contain control characters");
+  size_t chars = 0;  // characters, not bytes (docs/recording-format.md)
+  for (char ch : s) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) c.fail("a name must not contain control characters");
+    chars += (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
+  }
+  if (chars > 200) c.fail("a name must be at most 200 characters long");
   return s;
 }
 
