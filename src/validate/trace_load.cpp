@@ -333,13 +333,12 @@ class Loader {
       else if (type == "aliasing")
         keys(j, path, {"type", "before", "after", "flags"});
       else if (type == "global")
-        keys(j, path, {"type", "sync_before", "sync_after", "access_before", "access_after", "flags"});
+        keys(j, path, {"type", "sync_before", "sync_after", "access_before", "access_after"});
       else if (type == "buffer")
+        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after"});
+      else  // texture (an unknown type is refused below)
         keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
-                       "flags"});
-      else
-        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
-                       "layout_before", "layout_after", "discard", "flags"});
+                       "layout_before", "layout_after", "discard"});
       if (type == "transition") {
         LegacyTransition b;
         b.resource = resource_ref(j, "resource", path, false);
