@@ -276,6 +276,7 @@ bool is_graph_json(const nlohmann::json& j);
 // Throws Error with one line naming the JSON path, pass and resource.
 Graph load_graph(const nlohmann::json& j, std::string_view source = "<input>");
 Graph load_graph_text(std::string_view text, std::string_view source = "<input>");
+// Reads `path` through the input gate (input::read; "-" is standard input).
 Graph load_graph_file(const std::string& path);
 
 // Printers for `baton compile GRAPH`: the lowered plan per group/pass (text), or JSON.

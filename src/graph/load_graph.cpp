@@ -4,14 +4,12 @@
 #include <fmt/format.h>
 
 #include <bit>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
 #include "../io/json_reader.hpp"
 #include "baton/graph.hpp"
+#include "baton/input.hpp"
 
 namespace baton::graph {
 namespace {
@@ -33,8 +31,8 @@ struct Ctx {
   }
   [[noreturn]] void fail(std::string_view msg) const {
     std::string names;
-    if (!pass.empty()) names += "pass '" + pass + "'";
-    if (!resource.empty()) names += (names.empty() ? "" : ", ") + std::string("resource '") + resource + "'";
+    if (!pass.empty()) names += "pass " + io::quote_name(pass);
+    if (!resource.empty()) names += (names.empty() ? "" : ", ") + std::string("resource ") + io::quote_name(resource);
     throw Error(io::one_line(fmt::format("{}:{}: {}{}", source, path.empty() ? "/" : path,
                                          names.empty() ? "" : names + ": ", msg)));
   }
@@ -60,6 +58,18 @@ const Json& req(const Ctx& c, const Json& j, std::string_view k) {
 std::string str(const Ctx& c, const Json& j) {
   if (!j.is_string()) c.fail(fmt::format("expected a string, found {}", j.type_name()));
   return j.get<std::string>();
+}
+
+// A name: 1 to 200 characters (not bytes), none a control character (a name is printed in plans
+// and messages and must not be able to start a line of its own).
+void check_name(const Ctx& c, const std::string& name) {
+  size_t chars = 0;
+  for (char ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u < 0x20 || u == 0x7f) c.fail("a name must not contain control characters");
+    chars += (u & 0xc0) != 0x80;
+  }
+  if (chars == 0 || chars > 200) c.fail("a name has 1 to 200 characters");
 }
 bool boolean(const Ctx& c, const Json& j) {
   if (!j.is_boolean()) c.fail(fmt::format("expected true or false, found {}", j.type_name()));
@@ -111,7 +121,7 @@ Resource resource(const Ctx& c0, const Json& j) {
   Resource r;
   ResourceDesc& d = r.desc;
   d.name = str(c.at("name"), req(c, j, "name"));
-  if (d.name.empty() || d.name.size() > 200) c.at("name").fail("a name has 1 to 200 characters");
+  check_name(c.at("name"), d.name);
   c.resource = d.name;
   keys(c, j, {"name", "type", "size", "width", "height", "mips", "layers", "planes", "format", "usage", "placed",
               "simultaneous_access", "swapchain", "resting", "transient", "imported", "count", "texel_bytes"});
@@ -186,7 +196,7 @@ class Loader {
       const Ctx c = pc.at(i);
       if (!passes[i].is_object()) c.fail("a pass is an object");
       const std::string name = str(c.at("name"), req(c, passes[i], "name"));
-      if (name.empty() || name.size() > 200) c.at("name").fail("a name has 1 to 200 characters");
+      check_name(c.at("name"), name);
       if (!pass_ids.emplace(name, static_cast<uint32_t>(i)).second) c.at("name").fail(fmt::format("pass '{}' declared twice", name));
     }
     std::vector<AccessMask> used(g.resources.size(), 0);
@@ -271,12 +281,6 @@ Graph load_graph_text(std::string_view text, std::string_view source) {
   return load_graph(io::parse_strict(text, source), source);
 }
 
-Graph load_graph_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the file", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return load_graph_text(ss.str(), path);
-}
+Graph load_graph_file(const std::string& path) { return load_graph(input::load(path), input::source_name(path)); }
 
 }  // namespace baton::graph

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 #include <vector>
 
 #include "baton/core.hpp"
+#include "baton/input.hpp"
 
 namespace baton::io {
 namespace {
@@ -25,46 +25,13 @@ std::string pointer_token(std::string_view key) {
   return out;
 }
 
-// The part of nlohmann's parse_error text after its own position prefix, e.g.
-// "syntax error while parsing object - unexpected end of input; expected '}'".
-// Non-ASCII bytes are replaced: nlohmann quotes the bytes it last read, which may be the very
-// ill-formed UTF-8 that caused the error.
-std::string parse_error_detail(const std::string& what) {
-  const size_t col = what.find("column ");
-  const size_t start = col == std::string::npos ? what.find("] ") : what.find(": ", col);
-  std::string detail = start == std::string::npos ? what : what.substr(start + 2);
-  for (char& ch : detail)
-    if (static_cast<unsigned char>(ch) >= 0x80) ch = '?';
-  return detail;
-}
-
 }  // namespace
 
-std::string quote_name(std::string_view s) {
-  if (s.size() > 200) return "'" + one_line(s.substr(0, 200)) + "...'";
-  return "'" + one_line(s) + "'";
-}
+std::string quote_name(std::string_view s) { return input::quote(s); }
 
-std::string one_line(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) out += (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ? ' ' : ch;
-  return out;
-}
+std::string one_line(std::string_view s) { return input::one_line(s); }
 
-LineColumn line_column(std::string_view text, size_t pos) {
-  pos = std::min(pos, text.size());
-  LineColumn lc;
-  size_t line_start = 0;
-  for (size_t i = 0; i < pos; ++i) {
-    if (text[i] == '\n') {
-      ++lc.line;
-      line_start = i + 1;
-    }
-  }
-  lc.column = pos - line_start + 1;
-  return lc;
-}
+LineColumn line_column(std::string_view text, size_t pos) { return input::line_column(text, pos); }
 
 Ctx Ctx::at(std::string_view key) const {
   Ctx c = *this;
@@ -95,62 +62,7 @@ void Ctx::fail(std::string_view msg) const {
   throw Error(one_line(line));
 }
 
-Json parse_strict(std::string_view text, std::string_view source) {
-  // Track the JSON path during parsing so that a duplicate key can be reported where it is.
-  struct Frame {
-    bool array = false;
-    size_t count = 0;  // elements seen so far (arrays)
-    std::string key;   // current key (objects)
-    std::set<std::string> keys;
-  };
-  std::vector<Frame> stack;
-  auto note_element = [&] {
-    if (!stack.empty() && stack.back().array) ++stack.back().count;
-  };
-  auto path = [&] {
-    std::string p;
-    for (const Frame& f : stack) p += f.array ? fmt::format("/{}", f.count - 1) : "/" + pointer_token(f.key);
-    return p;
-  };
-  auto callback = [&](int, Json::parse_event_t ev, Json& parsed) {
-    switch (ev) {
-      case Json::parse_event_t::object_start:
-        note_element();
-        stack.push_back({false, 0, {}, {}});
-        break;
-      case Json::parse_event_t::array_start:
-        note_element();
-        stack.push_back({true, 0, {}, {}});
-        break;
-      case Json::parse_event_t::key: {
-        Frame& f = stack.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second)
-          throw Error(one_line(
-              fmt::format("{}:{}: key {} appears twice in one object", source, path(), quote_name(f.key))));
-        break;
-      }
-      case Json::parse_event_t::value:
-        note_element();
-        break;
-      case Json::parse_event_t::object_end:
-      case Json::parse_event_t::array_end:
-        stack.pop_back();
-        break;
-    }
-    return true;
-  };
-  try {
-    return Json::parse(text.begin(), text.end(), callback);
-  } catch (const Json::parse_error& e) {
-    // e.byte is the 1-based index of the last character read (n+1 at the end of the input).
-    const LineColumn lc = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
-    throw Error(one_line(fmt::format("{}:{}:{}: JSON syntax error: {}", source, lc.line, lc.column,
-                                     parse_error_detail(e.what()))));
-  } catch (const Json::exception& e) {
-    throw Error(one_line(fmt::format("{}: invalid JSON: {}", source, e.what())));
-  }
-}
+Json parse_strict(std::string_view text, std::string_view source) { return input::parse(text, source); }
 
 void require_object(const Ctx& c, const Json& j) {
   if (!j.is_object()) c.fail(fmt::format("expected an object, found {}", j.type_name()));
@@ -189,10 +101,12 @@ std::string read_string(const Ctx& c, const Json& j) {
 std::string read_name(const Ctx& c, const Json& j) {
   std::string s = read_string(c, j);
   if (s.empty()) c.fail("a name must not be empty");
-  if (s.size() > 200) c.fail("a name must be at most 200 characters long");
-  for (char ch : s)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
-      c.fail("a name must not contain control characters");
+  size_t chars = 0;  // characters, not bytes (docs/recording-format.md)
+  for (char ch : s) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) c.fail("a name must not contain control characters");
+    chars += (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
+  }
+  if (chars > 200) c.fail("a name must be at most 200 characters long");
   return s;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "baton/input.hpp"
+
 namespace baton::io {
 
 using Json = nlohmann::json;
@@ -28,20 +30,16 @@ struct Ctx {
   [[noreturn]] void fail(std::string_view msg) const;
 };
 
-// A user string quoted for a message: 'name', cut after 200 characters so that a hostile file
-// cannot make the message huge.
+// A user string quoted for a message: 'name', control characters escaped and a long name elided in
+// the middle (input::quote), so that a hostile file cannot make the message huge or forge a line.
 std::string quote_name(std::string_view s);
-// Replaces line breaks and other control characters so that a message stays on one line.
+// A message made one bounded line (input::one_line).
 std::string one_line(std::string_view s);
-// 1-based line and column of the character at 0-based offset `pos` in `text`.
-struct LineColumn {
-  size_t line = 1, column = 1;
-};
+using input::LineColumn;
 LineColumn line_column(std::string_view text, size_t pos);
 
-// Parses JSON text; throws Error "FILE:LINE:COLUMN: JSON syntax error: ..." for malformed text and
-// "FILE:/path: key 'k' appears twice in one object" for duplicate keys (nlohmann keeps the last
-// one silently, which would hide a typo).
+// The input gate's strict parser (input::parse, include/baton/input.hpp): positioned syntax errors,
+// duplicate keys, NUL bytes and ill-formed UTF-8 refused, linear time.
 Json parse_strict(std::string_view text, std::string_view source);
 
 // The value must be an object (checked first, so that its name can be read before its keys).

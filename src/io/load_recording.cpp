@@ -4,12 +4,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "../plan/uses.hpp"
 #include "access_rules.hpp"
 #include "baton/recording.hpp"
 #include "json_reader.hpp"
@@ -25,7 +23,6 @@ constexpr uint64_t kMaxLayers = 2048;
 constexpr uint64_t kMaxPlanes = 3;
 constexpr uint64_t kMaxBufferSize = uint64_t{1} << 40;
 constexpr uint64_t kMaxRangeValue = 0xfffffffe;  // kAll is reserved for "to the end"
-constexpr uintmax_t kMaxFileBytes = uintmax_t{256} << 20;
 
 template <class E, size_t N>
 std::optional<E> parse_enum(std::string_view s, const std::array<E, N>& values) {
@@ -304,8 +301,8 @@ class Loader {
     for (size_t i = 0; i < uses.size(); ++i) {
       Ctx one = uc.at(i);
       op.uses.push_back(use(one, uses[i], queue, op.kind, boxes));
-      check_conflicts(one, op.uses, boxes);
     }
+    check_conflicts(uc, op.uses, boxes);
     return op;
   }
 
@@ -338,20 +335,22 @@ class Loader {
   }
 
   // Two uses of one subresource in one op must agree: equal accesses, or reads only. A write
-  // together with any other use of the same subresource has no single state to be in.
-  static void check_conflicts(const Ctx& c, const std::vector<Use>& uses, const std::vector<Box>& boxes) {
-    const size_t last = uses.size() - 1;
-    const Use& b = uses[last];
-    for (size_t i = 0; i < last; ++i) {
-      const Use& a = uses[i];
-      if (a.resource != b.resource || !overlaps(boxes[i], boxes[last])) continue;
-      if (!is_write(a.access) && !is_write(b.access)) continue;
-      if (a.access == b.access) continue;
-      const char* what = is_write(a.access) && is_write(b.access) ? "conflicting writes in one op"
-                                                                  : "conflicting write and read in one op";
-      c.fail(fmt::format("{}: use {} ({}) and use {} ({}) touch overlapping subresources", what, i,
-                         to_string(a.access), last, to_string(b.access)));
-    }
+  // together with any other use of the same subresource has no single state to be in. Found by
+  // resource and subresource, not by comparing every pair (plan_detail::first_conflict); the error
+  // names the later use of the first conflicting pair.
+  void check_conflicts(const Ctx& uc, const std::vector<Use>& uses, const std::vector<Box>& boxes) const {
+    const auto conflict = [](Access a, Access b) { return a != b && (is_write(a) || is_write(b)); };
+    const std::optional<plan_detail::UsePair> p = plan_detail::first_conflict(
+        uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rec_.resources[r]; }, conflict);
+    if (!p) return;
+    const Use& a = uses[p->first];
+    const Use& b = uses[p->second];
+    Ctx c = uc.at(p->second);
+    c.resource = rec_.resources[b.resource].name;
+    const char* what = is_write(a.access) && is_write(b.access) ? "conflicting writes in one op"
+                                                                : "conflicting write and read in one op";
+    c.fail(fmt::format("{}: use {} ({}) and use {} ({}) touch overlapping subresources", what, p->first,
+                       to_string(a.access), p->second, to_string(b.access)));
   }
 
   ResourceId resource_ref(const Ctx& c, const Json& j) {
@@ -390,23 +389,17 @@ std::vector<CommandListGroup*> Recording::group_ptrs() const {
 }
 
 Recording load_recording(std::string_view json_text, std::string_view source_name) {
-  const io::Json root = io::parse_strict(json_text, source_name);
+  return load_recording_json(io::parse_strict(json_text, source_name), source_name);
+}
+
+Recording load_recording_json(const nlohmann::json& root, std::string_view source_name) {
   Recording rec;
   io::Loader(rec, source_name).load(root);
   return rec;
 }
 
 Recording load_recording_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw Error(io::one_line(fmt::format("{}: cannot read: not a regular file or does not exist", path)));
-  if (std::filesystem::file_size(path, ec) > io::kMaxFileBytes)
-    throw Error(io::one_line(fmt::format("{}: cannot read: larger than 256 MiB", path)));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw Error(io::one_line(fmt::format("{}: cannot read", path)));
-  return load_recording(text.str(), path);
+  return load_recording(input::read(path), input::source_name(path));
 }
 
 }  // namespace baton

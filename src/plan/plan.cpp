@@ -135,33 +135,18 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   // The ranges were checked before: resolving cannot fail here.
   boxes.clear();
   for (const Use& u : op.uses) boxes.push_back(resolve(rt[u.resource], u.range));
-  idx.resize(n);
-  for (uint32_t i = 0; i < n; ++i) idx[i] = i;
-  if (n <= 16) {  // small operations: insertion sort, no allocation
-    for (size_t i = 1; i < n; ++i)
-      for (size_t j = i; j > 0 && op.uses[idx[j - 1]].resource > op.uses[idx[j]].resource; --j)
-        std::swap(idx[j - 1], idx[j]);
-  } else {
-    std::stable_sort(idx.begin(), idx.end(),
-                     [&](uint32_t a, uint32_t b) { return op.uses[a].resource < op.uses[b].resource; });
-  }
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t j = i + 1; j < n && op.uses[idx[j]].resource == op.uses[idx[i]].resource; ++j) {
-      const Use& a = op.uses[idx[i]];
-      const Use& b = op.uses[idx[j]];
-      if (!overlaps(boxes[idx[i]], boxes[idx[j]])) continue;
-      const bool conflict = (is_write(a.access) || is_write(b.access)) && a.access != b.access;
-      const bool present_mix = (a.access == Access::present) != (b.access == Access::present);
-      if (conflict || present_mix) {
-        const ResourceDesc& d = rt[a.resource];
-        throw Error(fmt::format("{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use "
-                                "{} is {}",
-                                where_fn(), d.name, to_string(intersect(boxes[idx[i]], boxes[idx[j]]), d),
-                                std::min(idx[i], idx[j]), to_string(op.uses[std::min(idx[i], idx[j])].access),
-                                std::max(idx[i], idx[j]), to_string(op.uses[std::max(idx[i], idx[j])].access)));
-      }
-    }
-  }
+  (void)idx;
+  const auto conflict = [](Access a, Access b) {
+    return a != b && (is_write(a) || is_write(b) || a == Access::present || b == Access::present);
+  };
+  const std::optional<plan_detail::UsePair> c =
+      plan_detail::first_conflict(op.uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rt[r]; }, conflict);
+  if (!c) return;
+  const Use& a = op.uses[c->first];
+  const ResourceDesc& d = rt[a.resource];
+  throw Error(fmt::format("{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use {} is {}",
+                          where_fn(), d.name, to_string(intersect(boxes[c->first], boxes[c->second]), d), c->first,
+                          to_string(a.access), c->second, to_string(op.uses[c->second].access)));
 }
 
 }  // namespace

@@ -1,6 +1,11 @@
 // Small facts about one operation's uses, shared by the plan and the compiler.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <tuple>
 #include <vector>
 
 #include "baton/record.hpp"
@@ -17,6 +22,110 @@ inline bool shares_a_resource(const std::vector<Use>& uses) {
     for (size_t j = 0; j < i; ++j)
       if (uses[i].resource == uses[j].resource) return true;
   return false;
+}
+
+// Two uses of one operation that conflict: first < second, the pair with the smallest `second`,
+// then the smallest `first` (the use that conflicts with an earlier one, and the earliest of those).
+struct UsePair {
+  uint32_t first = 0, second = 0;
+};
+
+// Finds the first conflicting pair among the uses of one operation: two uses of one resource whose
+// boxes overlap and whose accesses `conflict(a, b)` (a symmetric predicate on accesses alone).
+// Without comparing all pairs: uses are grouped by resource; a resource whose accesses cannot
+// conflict (one access, or reads only) is skipped; otherwise each subresource records the first use
+// of each access that touched it, so the work is the total volume of the boxes (bounded), with a
+// pairwise scan of the conflicting accesses only past that bound.
+template <class DescOf, class Conflict>
+std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::vector<Box>& boxes,
+                                      const DescOf& desc_of, const Conflict& conflict) {
+  const auto n = static_cast<uint32_t>(uses.size());
+  if (n < 2) return std::nullopt;
+  std::vector<uint32_t> idx(n);
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](uint32_t a, uint32_t b) { return uses[a].resource < uses[b].resource; });
+  std::optional<UsePair> best;
+  auto better = [&](uint32_t a, uint32_t b) {
+    if (!best || b < best->second || (b == best->second && a < best->first)) best = UsePair{a, b};
+  };
+  std::vector<uint32_t> table;
+  for (uint32_t lo = 0; lo < n;) {
+    uint32_t hi = lo + 1;
+    while (hi < n && uses[idx[hi]].resource == uses[idx[lo]].resource) ++hi;
+    // The accesses of this resource, and whether any two of them can conflict.
+    std::array<int8_t, kAccessCount> slot{};
+    slot.fill(-1);
+    std::vector<Access> present;
+    uint64_t volume = 0;
+    for (uint32_t k = lo; k < hi; ++k) {
+      const Access a = uses[idx[k]].access;
+      if (slot[static_cast<size_t>(a)] < 0) {
+        slot[static_cast<size_t>(a)] = static_cast<int8_t>(present.size());
+        present.push_back(a);
+      }
+      volume += boxes[idx[k]].volume();
+    }
+    bool can_conflict = false;
+    for (size_t x = 0; x < present.size() && !can_conflict; ++x)
+      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y) can_conflict = conflict(present[x], present[y]);
+    if (hi - lo < 2 || !can_conflict) {
+      lo = hi;
+      continue;
+    }
+    const ResourceDesc& d = desc_of(uses[idx[lo]].resource);
+    const uint64_t subresources = uint64_t{d.mips} * d.layers * d.planes;
+    const size_t kinds = present.size();
+    constexpr uint64_t kBudget = uint64_t{1} << 26;
+    if (volume <= kBudget && subresources * kinds <= (uint64_t{1} << 24)) {
+      // Per subresource and access: the first use (in index order) that touched it.
+      table.assign(static_cast<size_t>(subresources * kinds), UINT32_MAX);
+      for (uint32_t k = lo; k < hi; ++k) {  // idx[lo, hi) is in index order (stable sort)
+        const uint32_t b = idx[k];
+        if (best && b > best->second) break;
+        const Box& box = boxes[b];
+        const auto s = static_cast<size_t>(slot[static_cast<size_t>(uses[b].access)]);
+        for (uint32_t m = box.m0; m < box.m1; ++m)
+          for (uint32_t l = box.l0; l < box.l1; ++l)
+            for (uint32_t p = box.p0; p < box.p1; ++p) {
+              const size_t base = ((size_t{m} * d.layers + l) * d.planes + p) * kinds;
+              for (size_t other = 0; other < kinds; ++other) {
+                const uint32_t a = table[base + other];
+                if (a != UINT32_MAX && conflict(present[other], uses[b].access)) better(a, b);
+              }
+              if (table[base + s] == UINT32_MAX) table[base + s] = b;
+            }
+      }
+    } else {
+      // Past the budget: compare the distinct (access, box) pairs, each at its first use, with the
+      // earlier ones of a conflicting access (a repeated use can only conflict later than its first).
+      std::vector<uint32_t> distinct(idx.begin() + lo, idx.begin() + hi);
+      auto key = [&](uint32_t i) {
+        const Box& x = boxes[i];
+        return std::make_tuple(uses[i].access, x.m0, x.m1, x.l0, x.l1, x.p0, x.p1, i);
+      };
+      std::sort(distinct.begin(), distinct.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+      distinct.erase(std::unique(distinct.begin(), distinct.end(),
+                                 [&](uint32_t a, uint32_t b) {
+                                   return uses[a].access == uses[b].access && boxes[a] == boxes[b];
+                                 }),
+                     distinct.end());
+      std::sort(distinct.begin(), distinct.end());
+      for (size_t k = 0; k < distinct.size(); ++k) {
+        const uint32_t b = distinct[k];
+        if (best && b > best->second) break;
+        for (size_t q = 0; q < k; ++q) {
+          const uint32_t a = distinct[q];
+          if (conflict(uses[a].access, uses[b].access) && overlaps(boxes[a], boxes[b])) {
+            better(a, b);
+            break;
+          }
+        }
+      }
+    }
+    lo = hi;
+  }
+  return best;
 }
 
 }  // namespace baton::plan_detail

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <baton/input.hpp>
+
 #include <nlohmann/json.hpp>
 
 namespace baton::validate {
@@ -129,7 +131,8 @@ std::string to_text(const ValidationResult& r) {
   std::string out;
   for (const Message& m : r.messages) {
     const CatalogEntry& e = catalog_entry(m.id);
-    out += fmt::format("{} #{} {}: {}\n", to_string(e.severity), number(m.id), e.name, m.text);
+    // Escaped: a name in the trace cannot print a line of its own (a forged "summary:").
+    out += fmt::format("{} #{} {}: {}\n", to_string(e.severity), number(m.id), e.name, input::escape(m.text));
   }
   if (!r.counts.empty()) out += "counts:\n";
   for (const auto& [id, n] : r.counts)

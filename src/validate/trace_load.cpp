@@ -4,11 +4,12 @@
 #include <fmt/format.h>
 
 #include <baton/core.hpp>
+#include <baton/input.hpp>
 #include <baton/validate.hpp>
-#include <fstream>
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "d3d12_rules.hpp"
 #include "names.hpp"
@@ -26,6 +27,7 @@ class Loader {
     Trace t;
     t.source = source_;
     require_object(root, "trace");
+    keys(root, "trace", {"api", "resources", "lists", "submissions", "comment", "expect"});
     const std::string api = string_field(root, "api", "trace");
     if (api == "d3d12")
       t.api = Api::d3d12;
@@ -68,7 +70,33 @@ class Loader {
 
  private:
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw Error(fmt::format("{}: {}: {}", source_, path, what));
+    throw Error(input::one_line(fmt::format("{}: {}: {}", source_, path, what)));
+  }
+  // Every key of the object must be one the format knows: a misspelt key is an error, never a
+  // default (a misspelt "subresource" would otherwise mean "all").
+  void keys(const json& j, const std::string& path, std::initializer_list<std::string_view> allowed) const {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+      std::string names;
+      for (std::string_view a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
+      fail(path, fmt::format("unknown key {} (expected one of: {})", input::quote(it.key()), names));
+    }
+  }
+  // A name: a non-empty string of at most 200 characters, none of them a control character.
+  std::string name_field(const json& j, const char* key, const std::string& path) const {
+    std::string s = string_field(j, key, path);
+    check_name(s, fmt::format("{}.{}", path, key));
+    return s;
+  }
+  void check_name(const std::string& s, const std::string& path) const {
+    if (s.empty()) fail(path, "a name must not be empty");
+    size_t chars = 0;
+    for (char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 || c == 0x7f) fail(path, "a name must not contain control characters");
+      chars += (c & 0xc0) != 0x80;
+    }
+    if (chars > 200) fail(path, "a name must be at most 200 characters long");
   }
   void require_object(const json& j, const std::string& path) const {
     if (!j.is_object()) fail(path, "expected an object");
@@ -138,8 +166,9 @@ class Loader {
 
   TraceResource resource(const json& j, const std::string& path) const {
     require_object(j, path);
+    keys(j, path, {"name", "type", "mips", "layers", "planes", "flags", "heap", "initial", "initial_layout"});
     TraceResource r;
-    r.name = string_field(j, "name", path);
+    r.name = name_field(j, "name", path);
     const std::string type = optional_string(j, "type", path, "texture");
     if (type == "buffer")
       r.buffer = true;
@@ -215,6 +244,7 @@ class Loader {
     const auto it = j.find("range");
     if (it == j.end() || (it->is_string() && it->get<std::string>() == "all")) return r;
     if (!it->is_object()) fail(path + ".range", "expected \"all\" or {\"mips\":[first,count],...}");
+    keys(*it, path + ".range", {"mips", "layers", "planes"});
     r.all = false;
     auto axis = [&](const char* key, uint32_t& first, uint32_t& count) {
       const auto a = it->find(key);
@@ -296,6 +326,19 @@ class Loader {
     require_object(j, path);
     const std::string type = string_field(j, "type", path);
     if (api_ == Api::d3d12) {
+      if (type == "transition")
+        keys(j, path, {"type", "resource", "subresource", "before", "after", "flags"});
+      else if (type == "uav")
+        keys(j, path, {"type", "resource", "flags"});
+      else if (type == "aliasing")
+        keys(j, path, {"type", "before", "after", "flags"});
+      else if (type == "global")
+        keys(j, path, {"type", "sync_before", "sync_after", "access_before", "access_after"});
+      else if (type == "buffer")
+        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after"});
+      else  // texture (an unknown type is refused below)
+        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
+                       "layout_before", "layout_after", "discard"});
       if (type == "transition") {
         LegacyTransition b;
         b.resource = resource_ref(j, "resource", path, false);
@@ -346,6 +389,12 @@ class Loader {
       }
       return b;
     }
+    if (type == "image")
+      keys(j, path, {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
+                     "old_layout", "new_layout", "src_queue_family", "dst_queue_family"});
+    else
+      keys(j, path, {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
+                     "src_queue_family", "dst_queue_family"});
     VkBarrier b;
     if (type == "image")
       b.kind = VkBarrierKind::image;
@@ -398,6 +447,10 @@ class Loader {
       return u;
     }
     if (!it->is_object()) fail(apath, "expected {\"stage\",\"access\",\"layout\"}");
+    if (buffer)
+      keys(*it, apath, {"stage", "access"});
+    else
+      keys(*it, apath, {"stage", "access", "layout"});
     u.vk_stage = named_field(*it, "stage", apath, names::vk_stages(), "VkPipelineStageFlags2");
     u.vk_access = named_field(*it, "access", apath, names::vk_accesses(), "VkAccessFlags2");
     if (!buffer) u.vk_layout = enum_field(*it, "layout", apath, names::vk_layouts(), "VkImageLayout");
@@ -419,6 +472,10 @@ class Loader {
       return c;
     }
     require_object(body, bpath);
+    if (key == "discard")
+      keys(body, bpath, {"resource", "subresource", "range"});
+    else if (key == "use" || key == "clear")
+      keys(body, bpath, {"resource", "subresource", "range", "as"});
     const int res = resource_ref(body, "resource", bpath, false);
     const bool is_buffer = (*resources_)[static_cast<size_t>(res)].buffer;
     if (key == "use") return UseCmd{res, subresources(body, res, bpath), use_state(body, bpath, is_buffer)};
@@ -434,8 +491,9 @@ class Loader {
 
   TraceList list(const json& j, const std::string& path) const {
     require_object(j, path);
+    keys(j, path, {"name", "type", "commands"});
     TraceList l;
-    l.name = string_field(j, "name", path);
+    l.name = name_field(j, "name", path);
     l.type = queue_type(j, path);
     const json& cmds = array_field(j, "commands", path);
     for (size_t i = 0; i < cmds.size(); ++i)
@@ -457,8 +515,10 @@ class Loader {
                              const std::map<std::string, int, std::less<>>& index,
                              const std::vector<TraceList>& lists) const {
     require_object(j, path);
+    keys(j, path, {"queue", "type", "family", "lists", "wait", "signal", "present"});
     TraceSubmission s;
     s.queue = optional_string(j, "queue", path, "queue0");
+    check_name(s.queue, path + ".queue");
     s.type = queue_type(j, path);
     s.family = uint_field(j, "family", path, static_cast<uint32_t>(s.type));
     const std::vector<std::string> names = strings(j, "lists", path);
@@ -473,6 +533,7 @@ class Loader {
     }
     s.wait = strings(j, "wait", path);
     s.signal = strings(j, "signal", path);
+    for (size_t i = 0; i < s.signal.size(); ++i) check_name(s.signal[i], fmt::format("{}.signal[{}]", path, i));
     const std::vector<std::string> present = strings(j, "present", path);
     for (size_t i = 0; i < present.size(); ++i) {
       const auto it = resource_index_.find(present[i]);
@@ -492,26 +553,15 @@ class Loader {
 }  // namespace
 
 Trace load_trace(std::string_view text, std::string_view source) {
-  json root;
-  try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    throw Error(fmt::format("{}: malformed JSON: {}", source, what));
-  }
+  // The input gate: positioned syntax errors, duplicate keys, NUL bytes and ill-formed UTF-8 refused.
+  const json root = input::parse(text, source);
   try {
     return Loader(source).load(root);
   } catch (const json::exception& e) {  // defensive: a type error the loader did not anticipate
-    throw Error(fmt::format("{}: invalid trace: {}", source, e.what()));
+    throw Error(input::one_line(fmt::format("{}: invalid trace: {}", source, e.what())));
   }
 }
 
-Trace load_trace_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the trace file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_trace(ss.str(), path);
-}
+Trace load_trace_file(const std::string& path) { return load_trace(input::read(path), input::source_name(path)); }
 
 }  // namespace baton::validate

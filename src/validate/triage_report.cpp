@@ -1,6 +1,8 @@
 // Triage reports: text for people (one block per message) and JSON for tools.
 #include <fmt/format.h>
 
+#include <baton/input.hpp>
+
 #include <baton/triage.hpp>
 #include <nlohmann/json.hpp>
 
@@ -53,8 +55,8 @@ std::string to_text(std::span<const Explanation> es) {
     const validate::Message& m = e.message;
     const validate::CatalogEntry& c = validate::catalog_entry(m.id);
     out += fmt::format("{} {} {}\n", validate::to_string(c.severity), validate::number(m.id), c.name);
-    out += fmt::format("  message:   {}\n", m.text);
-    out += fmt::format("  where:     {}\n", where_words(e));
+    out += fmt::format("  message:   {}\n", input::escape(m.text));  // names cannot start a line
+    out += fmt::format("  where:     {}\n", input::escape(where_words(e)));
     const Belief& b = e.belief;
     if (b.resource_in_recording && e.list.empty()) {  // work outside the recording
       out += fmt::format("  believed:  after the recording: resting: {}; last group touching it: {}\n",

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "baton/graph.hpp"
+#include "baton/input.hpp"
 #include "baton/recording.hpp"
 #include "baton/view.hpp"
 #include "names.hpp"
@@ -70,9 +71,9 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
   }
 }
 
-Frame from_recording(std::string_view text, std::string_view source, const StageFn& on_stage) {
+Frame from_recording(const nlohmann::json& j, std::string_view source, const StageFn& on_stage) {
   if (on_stage) on_stage("compile");
-  Recording rec = load_recording(text, source);
+  Recording rec = load_recording_json(j, source);
   Frame f;
   f.source = std::string(source);
   for (const ResourceDesc& d : rec.resources.all())
@@ -98,9 +99,9 @@ Frame from_recording(std::string_view text, std::string_view source, const Stage
   return f;
 }
 
-Frame from_graph(std::string_view text, std::string_view source, const StageFn& on_stage) {
+Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn& on_stage) {
   if (on_stage) on_stage("compile");
-  const graph::Graph g = graph::load_graph_text(text, source);
+  const graph::Graph g = graph::load_graph(j, source);
   graph::GraphCompileResult r;
   try {
     r = graph::compile_graph(g);
@@ -166,11 +167,11 @@ Frame from_graph(std::string_view text, std::string_view source, const StageFn& 
 }  // namespace
 
 Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage) {
-  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  // Anything that is not a graph is read as a recording, whose loader reports syntax errors with
-  // their position.
-  if (!j.is_discarded() && graph::is_graph_json(j)) return from_graph(json_text, source, on_stage);
-  return from_recording(json_text, source, on_stage);
+  // The input gate's strict parser (positioned syntax errors, duplicate keys, NUL, UTF-8); anything
+  // that is not a graph is a recording.
+  const nlohmann::json j = input::parse(json_text, source);
+  if (graph::is_graph_json(j)) return from_graph(j, source, on_stage);
+  return from_recording(j, source, on_stage);
 }
 
 std::string_view rule_of(Reason r) {

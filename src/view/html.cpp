@@ -10,14 +10,28 @@
 namespace baton::view {
 namespace {
 
-// JSON inside <script>: "</" would end the element early. In JSON "\/" is "/", so escaping every
-// "</" keeps the data intact.
+// JSON inside <script>: no string may close the element ("</script>"), open a comment ("<!--",
+// which changes how the script element ends) or a CDATA section, and U+2028/U+2029 end a line in
+// older JavaScript. Every '<', '>', '&', U+2028 and U+2029 becomes its \u escape. In JSON these
+// characters appear only inside strings, where the escape means the same character, so the data is
+// unchanged and the text stays valid JSON.
 std::string script_safe(const std::string& json) {
   std::string out;
   out.reserve(json.size() + 16);
   for (size_t i = 0; i < json.size(); ++i) {
-    out += json[i];
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') out += '\\';
+    const char c = json[i];
+    if (c == '<')
+      out += "\\u003c";
+    else if (c == '>')
+      out += "\\u003e";
+    else if (c == '&')
+      out += "\\u0026";
+    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' && (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
+      out += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -31,6 +45,8 @@ std::string html_text(std::string_view s) {
       out += "&gt;";
     else if (c == '&')
       out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
     else
       out += c;
   }

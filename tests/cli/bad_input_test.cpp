@@ -7,6 +7,8 @@
 // the failure the directory holds that one file, empty.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <set>
 #include <vector>
@@ -71,6 +73,11 @@ const std::vector<BadCase>& bad_cases() {
        {"/uses/0:", "op 0 (dispatch)", "resource 'color'", "layer range [3, 5) is out of bounds (it has 4)"}},
       {"zero_width.json", {"/resources/0/width:", "resource 'color'", "0 is out of range [1, 65536]"}},
       {"uses_not_array.json", {"/ops/0/uses:", "op 0 (draw)", "expected an array, found object"}},
+      // The input gate (include/baton/input.hpp), the same for every format.
+      {"nul_byte.json", {"nul_byte.json:4:2:", "NUL byte at offset 37"}},
+      {"number_overflow.json", {"number_overflow.json:2:63:", "JSON syntax error", "number overflow parsing '1e400'"}},
+      {"too_deep.json", {"too_deep.json:1:270:", "nested deeper than 256 arrays and objects"}},
+      {"long_name.json", {"resource 'xxxxxxxx", "xxx...xxx", "xxxEND'", "unknown resource"}},
       // Frame graphs (docs/graph-format.md).
       {"graph_cycle.json", {"pass 'p1'", "dependency cycle 'p1' -> 'p2' -> 'p1'", "resource 'a'"}},
       {"graph_unknown_resource.json",
@@ -80,6 +87,9 @@ const std::vector<BadCase>& bad_cases() {
       {"graph_transient_read_before_write.json",
        {"pass 'p'", "resource 't'", "transient resource read before any pass writes it"}},
       {"graph_unknown_pass_in_after.json", {"/passes/0/after/0:", "pass 'p'", "unknown pass 'shadow'"}},
+      {"graph_duplicate_key.json",
+       {"graph_duplicate_key.json:/passes/0/name:", "key 'name' appears twice in one object (line 4, column 19)"}},
+      {"graph_nul_byte.json", {"graph_nul_byte.json:3:14:", "NUL byte at offset 34"}},
       {"graph_huge_count.json", {"/resources/0/count:", "resource 'emitters'", "2147483647 is outside [1, 4096]"}},
       // API-level traces (docs/trace-format.md).
       {"trace_unknown_resource.json", {"lists[0].commands[0].use.resource:", "unknown resource 'lightz'"}, kTrace},
@@ -90,8 +100,14 @@ const std::vector<BadCase>& bad_cases() {
       {"trace_range_past_end.json", {"use.range.mips:", "out of range for resource 'img' (4 mips)"}, kTrace},
       {"trace_duplicate_list.json", {"lists[1].name:", "duplicate list 'L'"}, kTrace},
       {"trace_unknown_list.json", {"submissions[0].lists[1]:", "unknown list 'M'"}, kTrace},
-      {"trace_truncated.json", {"malformed JSON", "unexpected end of input"}, kTrace},
+      {"trace_truncated.json", {"trace_truncated.json:6:1:", "JSON syntax error", "unexpected end of input"}, kTrace},
       {"trace_huge_mips.json", {"resources[0]:", "too many subresources"}, kTrace},
+      {"trace_misspelt_subresource.json",
+       {"lists[0].commands[0].use: unknown key 'subresorce' (expected one of: resource, subresource, range, as)"},
+       kTrace},
+      {"trace_duplicate_key.json", {"trace_duplicate_key.json:/resources/0/initial:", "key 'initial' appears twice"}, kTrace},
+      {"trace_control_in_name.json", {"resources[0].name: a name must not contain control characters"}, kTrace},
+      {"trace_number_overflow.json", {"trace_number_overflow.json:3:45:", "number overflow parsing '1e400'"}, kTrace},
   };
   return cases;
 }
@@ -171,7 +187,63 @@ TEST(BadUsage, MissingFileIsOneLine) {
 }
 
 TEST(BadUsage, DirectoryIsOneLine) {
-  expect_one_error_line(run_baton("compile tests/cli"), {"tests/cli:", "cannot read"});
+  expect_one_error_line(run_baton("compile tests/cli"), {"tests/cli: cannot read: a directory"});
+}
+
+// Every command reads through the one input gate: a FIFO (which would block), a directory and the
+// zero device (which never ends) are refused at once, naming the file, with exit code 2.
+TEST(BadUsage, EveryCommandRefusesWhatIsNotARegularFile) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("baton_gate_cli_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string rec = "examples/minimal.json";
+  const RunResult help = run_baton("--help");
+  const bool has_run = help.out.find("  run ") != std::string::npos;
+  for (const std::string& bad : {fifo, dir.string(), std::string("/dev/zero")}) {
+    const std::string why = bad == fifo ? "a FIFO (named pipe)" : bad == "/dev/zero" ? "a character device" : "a directory";
+    std::vector<std::string> lines = {"compile " + bad,
+                                      "compile " + bad + " --dot",
+                                      "view " + bad + " -o " + (dir / "v.html").string(),
+                                      "emit-trace " + bad,
+                                      "validate " + bad,
+                                      "validate --compare " + bad + " " + bad,
+                                      "triage " + bad,
+                                      "triage " + rec + " " + bad};
+    if (has_run) lines.push_back("run " + bad);
+    for (const std::string& line : lines) {
+      SCOPED_TRACE(line);
+      expect_one_error_line(run_baton("timeout 20 '" BATON_CLI "' " + line, "/dev/null", /*raw=*/true),
+                            {bad + ": cannot read: " + why + ", only regular files are read"});
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// The 256 MiB limit holds for standard input too (it used to be checked on paths only).
+TEST(BadUsage, StandardInputLargerThanTheLimitIsRefused) {
+  for (const char* cmd : {"compile -", "validate -", "view - -o -"}) {
+    SCOPED_TRACE(cmd);
+    const RunResult r = run_baton(std::string("head -c 268435457 /dev/zero | '" BATON_CLI "' ") + cmd, "/dev/null",
+                                  /*raw=*/true);
+    expect_one_error_line(r, {"<stdin>: cannot read: larger than 256 MiB"});
+  }
+}
+
+TEST(BadUsage, StandardInputWorksForEveryFileArgument) {
+  const std::string rec = std::string(BATON_SOURCE_DIR) + "/examples/minimal.json";
+  EXPECT_EQ(run_baton("emit-trace -", rec).exit_code, 0);
+  EXPECT_EQ(run_baton("triage - --api vulkan", rec).exit_code, 0);
+}
+
+// A name cannot make an error line huge: it is elided in the middle and the line bounded.
+TEST(BadUsage, ErrorLinesAreBounded) {
+  const RunResult r = run_baton("compile tests/cli/bad/long_name.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_LT(r.err.size(), 400u) << r.err;
+  EXPECT_NE(r.err.find("END'"), std::string::npos) << r.err;  // the end of the name is kept
 }
 
 TEST(BadUsage, UnknownApiIsOneLine) {

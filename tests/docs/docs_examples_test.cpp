@@ -5,6 +5,7 @@
 // and their emitted traces pass `baton validate`.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -35,11 +36,15 @@ struct Result {
 Result run(const std::string& args) {
   const fs::path dir = fs::path(BATON_BINARY_DIR) / "tests" / "docs";
   fs::create_directories(dir);
-  const std::string cmd = std::string(BATON_CLI) + " " + args + " >" + (dir / "out.txt").string() + " 2>" +
-                          (dir / "err.txt").string();
+  // Per process: ctest -j runs the tests of this file side by side.
+  const std::string tag = std::to_string(::getpid());
+  const fs::path out = dir / ("out_" + tag + ".txt"), err = dir / ("err_" + tag + ".txt");
+  const std::string cmd = std::string(BATON_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(dir / "out.txt"),
-          read_text(dir / "err.txt")};
+  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+  fs::remove(out);
+  fs::remove(err);
+  return r;
 }
 
 std::vector<fs::path> json_examples() {

@@ -20,8 +20,10 @@ TEST(LineColumn, CountsLinesAndColumnsFromOne) {
   EXPECT_EQ(line_column(text, 100).line, 4u);  // past the end: clamped to the end
 }
 
-TEST(OneLine, ReplacesControlCharacters) {
-  EXPECT_EQ(one_line("a\nb\tc\r"), "a b c ");
+// Control characters are shown, not blanked: a name "a\nsummary: ..." must not read like a line.
+TEST(OneLine, EscapesControlCharacters) {
+  EXPECT_EQ(one_line("a\nb\tc\r"), "a\\nb\\tc\\r");
+  EXPECT_EQ(one_line("x\x1b[2Jy\x7f"), "x\\x1B[2Jy\\x7F");
 }
 
 TEST(PrettyJson, ShortValuesStayOnOneLineLongOnesBreak) {
@@ -39,7 +41,7 @@ TEST(ParseStrict, DuplicateKeyInNestedArrayNamesItsPath) {
     parse_strict(R"({"a": [1, {"b": 1}, {"c": 1, "c": 2}]})", "f.json");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "f.json:/a/2/c: key 'c' appears twice in one object");
+    EXPECT_STREQ(e.what(), "f.json:/a/2/c: key 'c' appears twice in one object (line 1, column 30)");
   }
 }
 

@@ -32,7 +32,7 @@ TEST_P(BadInput, IsOneLineError) {
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    EXPECT_EQ(what.rfind("t.json: ", 0), 0u) << what;
+    EXPECT_EQ(what.rfind("t.json:", 0), 0u) << what;  // "t.json: path" or "t.json:LINE:COLUMN"
     EXPECT_NE(what.find(GetParam().path_in_message), std::string::npos) << what;
   }
 }
@@ -40,7 +40,20 @@ TEST_P(BadInput, IsOneLineError) {
 INSTANTIATE_TEST_SUITE_P(
     Trace, BadInput,
     ::testing::Values(
-        Bad{"MalformedJson", R"({"api":"d3d12",)", "malformed JSON"}, Bad{"NotAnObject", R"([1,2])", "trace"},
+        Bad{"MalformedJson", R"({"api":"d3d12",)", "t.json:1:16: JSON syntax error"},
+        // A misspelt key is an error, not a default: "subresourse" would otherwise mean "all".
+        Bad{"MisspeltSubresource", d3d(R"({"use":{"resource":"tex","subresourse":1,"as":"COPY_DEST"}})"),
+            "lists[0].commands[0].use: unknown key 'subresourse'"},
+        Bad{"UnknownKeyInResource", one_list("d3d12", R"({"name":"tex","mip":2})", R"({"use":{"resource":"tex","as":"COPY_DEST"}})"),
+            "resources[0]: unknown key 'mip'"},
+        Bad{"UnknownKeyAtRoot", R"({"api":"d3d12","resource":[]})", "trace: unknown key 'resource'"},
+        Bad{"UnknownKeyInBarrier",
+            d3d(R"({"barrier":[{"type":"transition","resource":"tex","before":"COMMON","after":"COPY_DEST","subresouce":1}]})"),
+            "barrier[0]: unknown key 'subresouce'"},
+        Bad{"DuplicateKey", R"({"api":"d3d12","api":"vulkan"})", "t.json:/api: key 'api' appears twice"},
+        Bad{"NulByte", std::string("{\"api\":\"d3d12\"}\0{}", 18), "t.json:1:16: NUL byte at offset 15"},
+        Bad{"ControlCharacterInName", one_list("d3d12", R"({"name":"te\nsummary: 0 errors"})", R"({"use":{"resource":"te\nsummary: 0 errors","as":"COPY_DEST"}})"),
+            "resources[0].name: a name must not contain control characters"}, Bad{"NotAnObject", R"([1,2])", "trace"},
         Bad{"UnknownApi", R"({"api":"metal"})", "api"},
         Bad{"MissingApi", R"({"resources":[]})", "missing \"api\""},
         Bad{"UnknownState", d3d(R"({"use":{"resource":"tex","as":"PIXEL_SHADER_RESOURS"}})"),

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <vector>
 
 #include "view_support.hpp"
 
@@ -69,6 +71,43 @@ TEST(ViewCli, AFailedWriteKeepsTheOldFileAndLeavesNoTemporary) {
       test::run(cli() + " view " + (dir / "missing.json").string() + " -o " + out.string(), dir);
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(test::read_text(out), "old");
+}
+
+// -o never replaces the input (by its own path, another path or a hard link) and never writes
+// through a symbolic link: not into the file it names, not over the link itself.
+TEST(ViewCli, OutputNeverReplacesTheInputOrFollowsALink) {
+  const auto dir = test::scratch("guard");
+  const std::string rec = test::example("minimal.json");
+  std::ofstream(dir / "rec.json") << rec;
+  std::ofstream(dir / "victim.txt") << "victim";
+  fs::create_hard_link(dir / "rec.json", dir / "hard.json");
+  fs::create_symlink(dir / "victim.txt", dir / "link.html");
+  struct Case {
+    std::string out, why;
+  };
+  const std::vector<Case> cases = {
+      {(dir / "rec.json").string(), "it is the input file"},
+      {(dir / "." / "rec.json").string(), "it is the input file"},
+      {(dir / "hard.json").string(), "it is the input file"},
+      {(dir / "link.html").string(), "a symbolic link"},
+      {dir.string(), "not a regular file"},
+  };
+  for (const Case& c : cases) {
+    const Result r = test::run(cli() + " view " + (dir / "rec.json").string() + " -o " + c.out, dir);
+    EXPECT_EQ(r.code, 2) << c.out;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(c.out + ": cannot write: " + c.why), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(test::read_text(dir / "rec.json"), rec);
+  EXPECT_EQ(test::read_text(dir / "victim.txt"), "victim");
+  EXPECT_TRUE(fs::is_symlink(dir / "link.html"));
+  // A regular file that is not the input is replaced, and no temporary is left.
+  std::ofstream(dir / "page.html") << "old";
+  const Result ok = test::run(cli() + " view " + (dir / "rec.json").string() + " -o " + (dir / "page.html").string(), dir);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(test::read_text(dir / "page.html").rfind("<!DOCTYPE html>", 0), 0u);
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
 }
 
 TEST(ViewCli, UsageErrorsExitTwo) {

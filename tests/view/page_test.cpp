@@ -81,6 +81,37 @@ TEST(Page, HostileNamesStayInsideTheData) {
   EXPECT_NE(page.find("<title>baton view: &lt;/title&gt;&lt;b&gt;x.json</title>"), std::string::npos);
 }
 
+// A comment opener inside a <script> changes where the browser ends the element ("<!--<script>"
+// makes a later "</script>" not end it); U+2028/U+2029 end lines in older JavaScript. None of '<',
+// '>', '&', U+2028, U+2029 may appear raw in the embedded data, and the names still decode exactly.
+TEST(Page, EmbeddedDataHasNoMarkupCharactersAtAll) {
+  const std::vector<std::string> names = {"<!--<script>", "]]><![CDATA[", "a&amp;b", "x\u2028y\u2029z",
+                                          "-->", "<script>"};
+  std::string resources, uses;
+  for (size_t i = 0; i < names.size(); ++i) {
+    resources += std::string(i ? "," : "") + R"({"name": ")" + names[i] + R"(", "type": "buffer", "size": 64})";
+    uses += std::string(i ? "," : "") + R"({"resource": ")" + names[i] +
+            R"(", "access": "unordered_access", "stages": "compute"})";
+  }
+  const std::string text = R"({"resources": [)" + resources +
+                           R"(], "groups": [{"name": "g", "queue": "direct", "lists": [{"name": "l", "ops": [
+      {"kind": "dispatch", "uses": [)" + uses + "]}]}]}]}";
+  const Frame f = build_frame(text, "<!--x.json");
+  const std::string page = render_html(f, Api::d3d12);
+  const std::string data_text = embedded(page);
+  for (const char* bad : {"<", ">", "&", "\xe2\x80\xa8", "\xe2\x80\xa9"})
+    EXPECT_EQ(data_text.find(bad), std::string::npos) << "raw '" << bad << "' in the embedded data";
+  const nlohmann::json data = nlohmann::json::parse(data_text);
+  ASSERT_EQ(data["resources"].size(), names.size());
+  EXPECT_EQ(data["resources"][0]["name"], "<!--<script>");
+  EXPECT_EQ(data["resources"][3]["name"], "x\xe2\x80\xa8y\xe2\x80\xa9z");
+  EXPECT_EQ(data["source"], "<!--x.json");
+  // The page has exactly the template's script elements: the data opened none.
+  size_t scripts = 0;
+  for (size_t at = page.find("<script"); at != std::string::npos; at = page.find("<script", at + 1)) ++scripts;
+  EXPECT_EQ(scripts, 2u);
+}
+
 TEST(Page, SameInputSameBytes) {
   const std::string text = example("deferred.json");
   EXPECT_EQ(render_html(build_frame(text, "d"), Api::d3d12), render_html(build_frame(text, "d"), Api::d3d12));

@@ -2,15 +2,10 @@
 // FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
 // take `--dump PHASE`, `--order program|random --seed N` and `--no-aliasing`. `--dot` prints Graphviz
 // of passes, resources and barriers instead (src/view/dot.cpp).
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "baton/graph.hpp"
+#include "baton/input.hpp"
 #include "baton/view.hpp"
 
 #include "commands.hpp"
@@ -31,33 +26,12 @@ struct CompileOptions {
   bool dot = false;
 };
 
-// The same checks and messages as load_recording_file, for a file that may be a recording or a graph.
-std::string read_input(const std::string& file) {
-  if (file == "-") return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
-    throw Error(file + ": cannot read: not a regular file or does not exist");
-  if (std::filesystem::file_size(file, ec) > (uint64_t{256} << 20)) throw Error(file + ": cannot read: larger than 256 MiB");
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) throw Error(file + ": cannot read");
-  return ss.str();
-}
-
-// A graph file has "passes" (docs/graph-format.md); anything else is read as a recording, whose
-// loader reports syntax errors with their position.
-bool looks_like_graph(const std::string& text) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return !j.is_discarded() && graph::is_graph_json(j);
-}
-
-int run_graph(const CompileOptions& o, Api api, const std::string& text) {
-  const std::string source = o.file == "-" ? "<stdin>" : o.file;
+int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
+  const std::string source = input::source_name(o.file);
   std::string out;
   bool findings = false;
   try {
-    const graph::Graph g = graph::load_graph_text(text, source);
+    const graph::Graph g = graph::load_graph(j, source);
     graph::CompileOptions co;
     co.schedule.order = o.order == "random" ? graph::Order::random : graph::Order::program;
     co.schedule.seed = o.seed;
@@ -79,9 +53,10 @@ int run_graph(const CompileOptions& o, Api api, const std::string& text) {
 int run_compile(const CompileOptions& o) {
   const std::optional<Api> api = parse_api(o.api);
   if (!api) return report_error("unknown --api '" + o.api + "' (expected d3d12, d3d12-legacy or vulkan)");
+  const std::string source = input::source_name(o.file);
   std::string text;
   try {
-    text = read_input(o.file);
+    text = input::read(o.file);  // the input gate: every command reads its file this way
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
@@ -90,8 +65,8 @@ int run_compile(const CompileOptions& o) {
     std::string out;
     bool findings = false;
     try {
-      const view::Frame frame = view::build_frame(text, o.file == "-" ? "<stdin>" : o.file);
-      if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(o.file + ": " + e);
+      const view::Frame frame = view::build_frame(text, source);
+      if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
       out = view::render_dot(frame, *api);
       findings = !frame.findings.empty();
     } catch (const std::exception& e) {
@@ -100,21 +75,31 @@ int run_compile(const CompileOptions& o) {
     write_stdout(out);
     return findings ? 1 : 0;
   }
-  if (looks_like_graph(text)) return run_graph(o, *api, text);
-  if (!o.dump.empty()) return report_error(o.file + ": --dump applies to frame graphs only (this is a recording)");
-  Recording rec;
+  // One strict parse (input::parse); a graph file has "passes" (docs/graph-format.md), anything
+  // else is a recording.
+  nlohmann::json j;
   try {
-    rec = load_recording(text, o.file == "-" ? "<stdin>" : o.file);  // messages start with the file position
+    j = input::parse(text, source);
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
+  std::string().swap(text);
+  if (graph::is_graph_json(j)) return run_graph(o, *api, j);
+  if (!o.dump.empty()) return report_error(source + ": --dump applies to frame graphs only (this is a recording)");
+  Recording rec;
+  try {
+    rec = load_recording_json(j, source);  // messages start with the file position
+  } catch (const std::exception& e) {
+    return report_error(e.what());
+  }
+  j = nlohmann::json();
   std::string out;
   try {
     const std::vector<CompiledGroup> compiled = compile_recording(rec);
     const std::vector<LoweredGroup> lowered = lower_recording(rec, *api, compiled);
     out = o.format == "json" ? plan_json(rec, *api, lowered).dump(2) + "\n" : plan_text(rec, *api, lowered);
   } catch (const std::exception& e) {
-    return report_error(o.file + ": " + e.what());
+    return report_error(source + ": " + e.what());
   }
   write_stdout(out);
   return 0;

@@ -7,17 +7,14 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
-#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "baton/exec_graph.hpp"
 #include "baton/exec_vulkan.hpp"
 #include "baton/graph_recording.hpp"
+#include "baton/input.hpp"
 #include "baton/lower_vulkan.hpp"
 #ifdef BATON_HAVE_D3D12_EXEC
 #include "baton/exec_d3d12.hpp"
@@ -51,29 +48,22 @@ RunInput load_for_run(const std::string& file) {
     in.rec = demo_recording();
     return in;
   }
-  std::string text;
-  if (file == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec) || std::filesystem::file_size(file, ec) > (uint64_t{256} << 20)) {
-      in.rec = load_recording_file(file);  // throws the loader's own one-line error
-      return in;
-    }
-    std::ifstream f(file, std::ios::binary);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    text = ss.str();
-  }
-  const std::string source = file == "-" ? "<stdin>" : file;
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !graph::is_graph_json(j)) {
-    in.rec = load_recording(text, source);
+  // The input gate: regular files or "-", the size limit, one strict parse.
+  const std::string source = input::source_name(file);
+  const nlohmann::json j = input::load(file);
+  if (!graph::is_graph_json(j)) {
+    in.rec = load_recording_json(j, source);
     return in;
   }
   const graph::Graph g = graph::load_graph(j, source);
   in.frame_graph = g;
-  graph::GraphCompileResult r = graph::compile_graph(g);
+  graph::GraphCompileResult r;
+  try {
+    r = graph::compile_graph(g);
+  } catch (const std::exception& e) {  // name the file, as every other error does
+    const std::string m = e.what();
+    throw Error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
+  }
   if (!r.findings.empty()) throw Error(source + ": graph check failed: " + r.findings.front());
   in.graph = true;
   in.history_in = r.trans.history_in;

@@ -2,6 +2,7 @@
 // [--format text|json]`: explains each validator message on TRACE (what really ran; without one,
 // Baton's own plan for the recording) in terms of the recording's declarations. Exit 0 when there
 // is no message, 1 when messages were explained, 2 on bad input (one line on stderr).
+#include <baton/input.hpp>
 #include <baton/triage.hpp>
 #include <baton/validated_compile.hpp>
 
@@ -20,14 +21,17 @@ int run_triage(const TriageOptions& o) {
   std::vector<triage::Explanation> explanations;
   try {
     const Api api = *parse_api(o.api);
+    // Read once through the input gate ("-" may be standard input, which cannot be read twice).
+    const std::string source = input::source_name(o.recording);
+    const std::string text = input::read(o.recording);
     validate::Trace trace;
     if (o.trace.empty()) {
-      Recording planned = load_recording_file(o.recording);  // compiled by the trace (lists end Compiled)
-      trace = validate::load_trace(trace_of_recording(planned, api), "baton's plan for " + o.recording);
+      Recording planned = load_recording(text, source);  // compiled by the trace (lists end Compiled)
+      trace = validate::load_trace(trace_of_recording(planned, api), "baton's plan for " + source);
     } else {
       trace = validate::load_trace_file(o.trace);
     }
-    const Recording rec = load_recording_file(o.recording);
+    const Recording rec = load_recording(text, source);
     triage::Options opts;
     if (o.id >= 0) opts.id = static_cast<uint32_t>(o.id);
     opts.resource = o.resource;
@@ -45,8 +49,8 @@ void register_triage(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<TriageOptions>();
   CLI::App* sub = app.add_subcommand(
       "triage", "Explain validator messages as the recording declarations that caused them");
-  sub->add_option("recording", opts->recording, "Recording file (docs/recording-format.md)")->required();
-  sub->add_option("trace", opts->trace, "Trace of what really ran (default: Baton's own plan)");
+  sub->add_option("recording", opts->recording, "Recording file (docs/recording-format.md); - reads stdin")->required();
+  sub->add_option("trace", opts->trace, "Trace of what really ran (default: Baton's own plan); - reads stdin");
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
   sub->add_option("--id", opts->id, "Only messages with this numeric id")

@@ -2,8 +2,6 @@
 // API-level trace (docs/trace-format.md) and prints the validator's messages in order, the counts by id and a
 // summary. Exit 0 clean (warnings allowed), 1 if any error message, 2 on bad input (one line on stderr).
 #include <baton/validate.hpp>
-#include <iostream>
-#include <iterator>
 
 #include "commands.hpp"
 #include "emit_trace.hpp"
@@ -18,11 +16,8 @@ struct ValidateOptions {
   std::string format = "text";
 };
 
-validate::Trace load(const std::string& path) {
-  if (path != "-") return validate::load_trace_file(path);
-  const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  return validate::load_trace(text, "<stdin>");
-}
+// Through the input gate (input::read): "-" is standard input.
+validate::Trace load(const std::string& path) { return validate::load_trace_file(path); }
 
 int run_validate(const ValidateOptions& o) {
   if (!o.compare.empty()) {

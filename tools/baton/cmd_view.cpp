@@ -1,15 +1,17 @@
 // `baton view FILE -o frame.html [--api d3d12|d3d12-legacy|vulkan]`: one self-contained HTML page of a
 // compiled recording or frame graph (docs/cli.md). The page is built in memory, written to a
-// temporary file next to the output and renamed over it, so a failure never leaves a partial page.
+// temporary file next to the output and renamed over it, so a failure never leaves a partial page;
+// -o never replaces the input file and never writes through a symbolic link.
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 
+#include "baton/input.hpp"
 #include "baton/progress.hpp"
 #include "baton/view.hpp"
 #include "commands.hpp"
@@ -23,44 +25,52 @@ struct ViewOptions {
   std::string api = "d3d12";
 };
 
-std::string read_file_or_stdin(const std::string& file) {
-  if (file == "-") return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
-    throw Error(file + ": cannot read: not a regular file or does not exist");
-  if (std::filesystem::file_size(file, ec) > (uint64_t{256} << 20))
-    throw Error(file + ": cannot read: larger than 256 MiB");
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) throw Error(file + ": cannot read");
-  return ss.str();
+// Where `-o` may write: not the input file itself (by any path to it), not through a symbolic link
+// (neither into the file the link names nor over the link), nothing but a regular file. Checked
+// before the page is built, so a refused output costs nothing.
+void check_output(const std::string& path, const std::string& input) {
+  struct stat out_st {};
+  if (::lstat(path.c_str(), &out_st) != 0) return;  // a new file
+  if (S_ISLNK(out_st.st_mode))
+    throw Error(input::one_line(path + ": cannot write: a symbolic link (not followed and not replaced; give the "
+                                       "path of a regular file)"));
+  if (!S_ISREG(out_st.st_mode)) throw Error(input::one_line(path + ": cannot write: not a regular file"));
+  struct stat in_st {};
+  if (input != "-" && ::stat(input.c_str(), &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+      in_st.st_ino == out_st.st_ino)
+    throw Error(input::one_line(path + ": cannot write: it is the input file (refusing to replace the input)"));
 }
 
-// Writes `text` to `path` through a temporary file in the same folder and a rename (atomic on one
-// file system): readers see the old file or the whole new one, never a torn page.
+// Writes `text` to `path` through a new temporary file in the same folder (created exclusively, so
+// never through a link an attacker left at its name) and a rename (atomic on one file system):
+// readers see the old file or the whole new one, never a torn page.
 void write_atomically(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
   const fs::path target(path);
-  const fs::path tmp =
-      target.parent_path() / (target.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(path + ": cannot write: cannot create " + tmp.string());
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw Error(path + ": cannot write (disk full?)");
-    }
+  std::string tmpl = (target.parent_path() / (target.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) throw Error(input::one_line(path + ": cannot write: cannot create a temporary file next to it"));
+  const std::string tmp = tmpl;
+  bool ok = true;
+  for (size_t done = 0; done < text.size() && ok;) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
   }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw Error(path + ": cannot write: " + ec.message());
+  // The page is meant to be read by others, like any file the user writes (mkstemp makes it 0600).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ok = ok && ::fchmod(fd, 0666 & ~mask) == 0;
+  ok = (::close(fd) == 0) && ok;
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    throw Error(input::one_line(path + ": cannot write (disk full?)"));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw Error(input::one_line(path + ": cannot write: " + why));
   }
 }
 
@@ -70,9 +80,10 @@ int run_view(const ViewOptions& o) {
   const std::string source = o.file == "-" ? "<stdin>" : o.file;
   bool findings = false;
   try {
+    if (o.out != "-") check_output(o.out, o.file);
     // Big frames take seconds: show the stages on a terminal (nothing when stderr is not one).
     Progress progress("baton view", view::kBuildStages + 1);
-    const view::Frame frame = view::build_frame(read_file_or_stdin(o.file), source,
+    const view::Frame frame = view::build_frame(input::read(o.file), source,
                                                 [&](std::string_view stage) { progress.step(1, stage); });
     // The page shows all three lowerings, but the one asked for must exist.
     if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);

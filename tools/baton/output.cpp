@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "baton/input.hpp"
+
 namespace baton::cli {
 
 void write_stdout(const std::string& text) {
@@ -10,9 +12,8 @@ void write_stdout(const std::string& text) {
 }
 
 int report_error(std::string_view message) {
-  std::string line = "baton: error: ";
-  for (char ch : message) line += (static_cast<unsigned char>(ch) < 0x20) ? ' ' : ch;
-  line += '\n';
+  // Escaped (a name cannot start another line) and bounded (long names elided in the middle).
+  std::string line = "baton: error: " + input::one_line(message) + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return kExitBadInput;

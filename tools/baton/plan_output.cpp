@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "baton/input.hpp"
+
 namespace baton::cli {
 namespace {
 
@@ -9,7 +11,8 @@ using OJson = nlohmann::ordered_json;
 
 std::string resource_name(const Recording& rec, ResourceId id) {
   if (id == kGlobalResource) return "(global)";
-  return id < rec.resources.size() ? rec.resources[id].name : fmt::format("(resource {})", id);
+  // Escaped: recordings refuse control characters in names, a recording built in code may not.
+  return id < rec.resources.size() ? input::escape(rec.resources[id].name) : fmt::format("(resource {})", id);
 }
 
 // The recorded operation behind a lowered point; nullptr if the shapes disagree (never expected,
@@ -23,7 +26,7 @@ const Operation* op_at(const Recording& rec, size_t group, size_t list, uint32_t
 
 std::string point_header(const LoweredPoint& p, const Operation* op) {
   std::string what = op ? std::string(to_string(op->kind)) : "?";
-  if (op && !op->label.empty()) what += fmt::format(" \"{}\"", op->label);
+  if (op && !op->label.empty()) what += fmt::format(" \"{}\"", input::escape(op->label));
   return fmt::format("{} op {} ({})", to_string(p.where), p.op, what);
 }
 
