@@ -24,10 +24,11 @@
 // if the Khronos validation layer (with synchronization validation) reported nothing and the image
 // matches: at most kMaxDifferentFraction of the pixels may have a channel more than
 // kChannelTolerance away from the reference. BATON_SAMPLE_UPDATE_REFERENCE=1 rewrites the reference
-// instead (still failing on any layer message). BATON_VK_DEVICE=gpu picks the first non-CPU device.
-#include <baton/runtime.hpp>
-
+// instead (still failing on any layer message); BATON_SAMPLE_REFERENCE=PATH reads (or rewrites) the
+// reference at PATH. BATON_VK_DEVICE=gpu picks the first non-CPU device. BATON_SAMPLE_PRINT_PLAN=1
+// prints the first frame's plan (every barrier and semaphore Baton computed).
 #include <algorithm>
+#include <baton/runtime.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -105,13 +106,13 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
   return VK_FALSE;
 }
 
-#define CHECK(call)                                                  \
-  do {                                                               \
-    const VkResult r_ = (call);                                      \
-    if (r_ != VK_SUCCESS) {                                          \
+#define CHECK(call)                                                         \
+  do {                                                                      \
+    const VkResult r_ = (call);                                             \
+    if (r_ != VK_SUCCESS) {                                                 \
       std::fprintf(stderr, "%s failed: %d\n", #call, static_cast<int>(r_)); \
-      std::exit(1);                                                  \
-    }                                                                \
+      std::exit(1);                                                         \
+    }                                                                       \
   } while (0)
 
 uint32_t memory_type(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want) {
@@ -148,7 +149,8 @@ class Views {
     ci.image = image;
     ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
     ci.format = format;
-    const VkImageAspectFlags aspect = format == kDepthFormat ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    const VkImageAspectFlags aspect =
+        format == kDepthFormat ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
     ci.subresourceRange = {aspect, mip, 1, 0, 1};
     VkImageView v;
     CHECK(vkCreateImageView(dev_, &ci, nullptr, &v));
@@ -226,12 +228,18 @@ struct Gpu {
   }
 
   template <size_t N>
-  Pipeline compute(const uint32_t (&code)[N], const std::vector<VkDescriptorType>& types, uint32_t push_bytes = 0) const {
+  Pipeline compute(const uint32_t (&code)[N], const std::vector<VkDescriptorType>& types,
+                   uint32_t push_bytes = 0) const {
     Pipeline p;
     layout(p, types, VK_SHADER_STAGE_COMPUTE_BIT, push_bytes);
     VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                module(code, sizeof(code)), "main", nullptr};
+    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                nullptr,
+                0,
+                VK_SHADER_STAGE_COMPUTE_BIT,
+                module(code, sizeof(code)),
+                "main",
+                nullptr};
     ci.layout = p.layout;
     CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &p.pipeline));
     vkDestroyShaderModule(dev, ci.stage.module, nullptr);
@@ -240,8 +248,9 @@ struct Gpu {
 
   // Dynamic rendering into `colours` (+ depth where given), a fixed kSide x kSide viewport.
   template <size_t V, size_t F>
-  Pipeline graphics(const uint32_t (&vs)[V], const uint32_t (&fs)[F], const std::vector<VkDescriptorType>& types,
-                    const std::vector<VkFormat>& colours, VkFormat depth, uint32_t push_bytes = 0) const {
+  Pipeline graphics(const uint32_t (&vs)[V], const uint32_t (&fs)[F],
+                    const std::vector<VkDescriptorType>& types, const std::vector<VkFormat>& colours,
+                    VkFormat depth, uint32_t push_bytes = 0) const {
     Pipeline p;
     p.bind = VK_PIPELINE_BIND_POINT_GRAPHICS;
     layout(p, types, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, push_bytes);
@@ -322,7 +331,9 @@ struct Gpu {
 constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 constexpr VkDescriptorType kStorage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 
-void dispatch(VkCommandBuffer cmd, uint32_t side) { vkCmdDispatch(cmd, (side + 7) / 8, (side + 7) / 8, 1); }
+void dispatch(VkCommandBuffer cmd, uint32_t side) {
+  vkCmdDispatch(cmd, (side + 7) / 8, (side + 7) / 8, 1);
+}
 
 VkRenderingAttachmentInfo attachment(VkImageView view, VkImageLayout layout) {
   VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
@@ -350,6 +361,8 @@ int main(int argc, char** argv) {
   const std::string out_path = argc > 1 ? argv[1] : "frame.png";
   const char* update = std::getenv("BATON_SAMPLE_UPDATE_REFERENCE");
   const bool update_reference = update && std::strcmp(update, "1") == 0;
+  const char* print = std::getenv("BATON_SAMPLE_PRINT_PLAN");  // the barriers Baton planned, frame 0
+  const bool print_plan = print && std::strcmp(print, "1") == 0;
 
   // Instance with the validation layer and synchronization validation.
   const char* layer = "VK_LAYER_KHRONOS_validation";
@@ -371,7 +384,8 @@ int main(int argc, char** argv) {
   auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
       vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
   VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  mci.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
   mci.pfnUserCallback = on_message;
   VkDebugUtilsMessengerEXT messenger;
@@ -402,7 +416,9 @@ int main(int argc, char** argv) {
   uint32_t gfx = UINT32_MAX, comp = UINT32_MAX;
   for (uint32_t i = 0; i < n; ++i) {
     if (gfx == UINT32_MAX && (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) gfx = i;
-    if (comp == UINT32_MAX && (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) comp = i;
+    if (comp == UINT32_MAX && (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+        !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+      comp = i;
   }
   const float prio = 1;
   VkDeviceQueueCreateInfo qci[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, gfx, 1, &prio},
@@ -431,8 +447,9 @@ int main(int argc, char** argv) {
     vkGetDeviceQueue(dev, comp, 0, &q.queue);
     desc.compute = q;
   }
-  std::printf("queues: graphics family %u, async compute %s\n", gfx,
-              comp == UINT32_MAX ? "on the graphics queue (no compute-only family)" : "on a compute-only family");
+  std::printf(
+      "queues: graphics family %u, async compute %s\n", gfx,
+      comp == UINT32_MAX ? "on the graphics queue (no compute-only family)" : "on a compute-only family");
 
   // Pipelines, the sampler and the push-descriptor entry point.
   Gpu gpu;
@@ -442,11 +459,12 @@ int main(int argc, char** argv) {
   VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   CHECK(vkCreateSampler(dev, &sci, nullptr, &gpu.sampler));
-  Pipeline gbuffer_pipe = gpu.graphics(kGbufferVert, kGbufferFrag, {}, {kAlbedoFormat, kHalfFormat}, kDepthFormat,
-                                       sizeof(float) * 2);
+  Pipeline gbuffer_pipe = gpu.graphics(kGbufferVert, kGbufferFrag, {}, {kAlbedoFormat, kHalfFormat},
+                                       kDepthFormat, sizeof(float) * 2);
   Pipeline ssao_pipe = gpu.compute(kSsaoComp, {kSampled, kSampled, kStorage});
-  Pipeline lighting_pipe = gpu.graphics(kFullscreenVert, kLightingFrag, {kSampled, kSampled, kSampled, kSampled},
-                                        {kHalfFormat}, VK_FORMAT_UNDEFINED);
+  Pipeline lighting_pipe =
+      gpu.graphics(kFullscreenVert, kLightingFrag, {kSampled, kSampled, kSampled, kSampled}, {kHalfFormat},
+                   VK_FORMAT_UNDEFINED);
   Pipeline prefilter_pipe = gpu.compute(kBloomPrefilterComp, {kSampled, kStorage});
   Pipeline down_pipe = gpu.compute(kBloomDownComp, {kSampled, kStorage});
   Pipeline up_pipe = gpu.compute(kBloomUpComp, {kSampled, kStorage});
@@ -456,8 +474,8 @@ int main(int argc, char** argv) {
 
   // The engine's own resources: `final` (frames end in it, resting in TRANSFER_SRC_OPTIMAL),
   // `history` (TAA, persists across frames, resting in GENERAL) and the read-back buffer.
-  const VkImageCreateInfo final_info =
-      image_info(kFinalFormat, kSide, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+  const VkImageCreateInfo final_info = image_info(
+      kFinalFormat, kSide, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
   const VkImageCreateInfo history_info =
       image_info(kHalfFormat, kSide, 1,
                  VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
@@ -481,9 +499,10 @@ int main(int argc, char** argv) {
   CHECK(vkCreateBuffer(dev, &readback_info, nullptr, &readback));
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(dev, readback, &req);
-  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size,
-                           memory_type(pd, req.memoryTypeBits,
-                                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
+  VkMemoryAllocateInfo mai{
+      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size,
+      memory_type(pd, req.memoryTypeBits,
+                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
   VkDeviceMemory readback_memory;
   CHECK(vkAllocateMemory(dev, &mai, nullptr, &readback_memory));
   CHECK(vkBindBufferMemory(dev, readback, readback_memory, 0));
@@ -495,7 +514,8 @@ int main(int argc, char** argv) {
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, gfx};
   VkCommandPool pool;
   CHECK(vkCreateCommandPool(dev, &pci, nullptr, &pool));
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
   VkCommandBuffer cb;
   CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
   VkCommandBufferBeginInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -517,13 +537,15 @@ int main(int argc, char** argv) {
     di.pImageMemoryBarriers = &b;
     vkCmdPipelineBarrier2(cb, &di);
   };
-  barrier(final_image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0);
-  barrier(history, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0);
+  barrier(final_image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+          VK_PIPELINE_STAGE_2_NONE, 0);
+  barrier(history, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
+          0);
   const VkClearColorValue black{};
   const VkImageSubresourceRange colour_range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   vkCmdClearColorImage(cb, history, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &colour_range);
-  barrier(history, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_CLEAR_BIT,
-          VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  barrier(history, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+          VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
   CHECK(vkEndCommandBuffer(cb));
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;
@@ -552,43 +574,59 @@ int main(int argc, char** argv) {
     const Res albedo = f.create_image("albedo", image_info(kAlbedoFormat, kSide, 1, rt_sampled));
     const Res normal = f.create_image("normal", image_info(kHalfFormat, kSide, 1, rt_sampled));
     const Res depth = f.create_image(
-        "depth", image_info(kDepthFormat, kSide, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+        "depth", image_info(kDepthFormat, kSide, 1,
+                            VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
     const Res ao = f.create_image("ao", image_info(kAoFormat, kSide, 1, storage_sampled));
     const Res hdr = f.create_image("hdr", image_info(kHalfFormat, kSide, 1, rt_sampled));
-    const Res bloom = f.create_image("bloom", image_info(kHalfFormat, kSide / 2, kBloomMips, storage_sampled));
+    const Res bloom =
+        f.create_image("bloom", image_info(kHalfFormat, kSide / 2, kBloomMips, storage_sampled));
 
     const float jx = jitter[frame][0] * 2.0f / kSide, jy = jitter[frame][1] * 2.0f / kSide;
-    f.add_pass({"gbuffer", Queue::direct, false, false,
-                {{albedo, Access::render_target}, {normal, Access::render_target}, {depth, Access::depth_write}},
-                [=](PassContext& c) {
-                  std::vector<VkRenderingAttachmentInfo> colours{
-                      attachment(v->make(c.image(albedo), kAlbedoFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
-                      attachment(v->make(c.image(normal), kHalfFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)};
-                  VkRenderingAttachmentInfo d =
-                      attachment(v->make(c.image(depth), kDepthFormat), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-                  d.clearValue.depthStencil = {1.0f, 0};
-                  begin_rendering(c.cmd, colours, &d);
-                  g->bind(c.cmd, gbuffer_pipe, {});
-                  const float push[2] = {jx, jy};
-                  vkCmdPushConstants(c.cmd, gbuffer_pipe.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                                     0, sizeof(push), push);
-                  vkCmdDraw(c.cmd, kGbufferVertices, 1, 0, 0);
-                  vkCmdEndRendering(c.cmd);
-                }});
-    f.add_pass({"ssao", Queue::compute, true, false,
-                {{depth, Access::shader_resource, cs}, {normal, Access::shader_resource, cs}, {ao, Access::unordered_access, cs}},
-                [=](PassContext& c) {
+    f.add_pass(
+        {.name = "gbuffer",
+         .queue = Queue::direct,
+         .uses = {{albedo, Access::render_target},
+                  {normal, Access::render_target},
+                  {depth, Access::depth_write}},
+         .execute = [=](PassContext& c) {
+           std::vector<VkRenderingAttachmentInfo> colours{
+               attachment(v->make(c.image(albedo), kAlbedoFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+               attachment(v->make(c.image(normal), kHalfFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)};
+           VkRenderingAttachmentInfo d = attachment(v->make(c.image(depth), kDepthFormat),
+                                                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+           d.clearValue.depthStencil = {1.0f, 0};
+           begin_rendering(c.cmd, colours, &d);
+           g->bind(c.cmd, gbuffer_pipe, {});
+           const float push[2] = {jx, jy};
+           vkCmdPushConstants(c.cmd, gbuffer_pipe.layout,
+                              VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push),
+                              push);
+           vkCmdDraw(c.cmd, kGbufferVertices, 1, 0, 0);
+           vkCmdEndRendering(c.cmd);
+         }});
+    f.add_pass({.name = "ssao",
+                .queue = Queue::compute,
+                .async = true,
+                .uses = {{depth, Access::shader_resource, cs},
+                         {normal, Access::shader_resource, cs},
+                         {ao, Access::unordered_access, cs}},
+                .execute = [=](PassContext& c) {
                   g->bind(c.cmd, ssao_pipe,
                           {{kSampled, v->make(c.image(depth), kDepthFormat)},
                            {kSampled, v->make(c.image(normal), kHalfFormat)},
                            {kStorage, v->make(c.image(ao), kAoFormat)}});
                   dispatch(c.cmd, kSide);
                 }});
-    f.add_pass({"lighting", Queue::direct, false, false,
-                {{albedo, Access::shader_resource, ps}, {normal, Access::shader_resource, ps},
-                 {depth, Access::shader_resource, ps}, {ao, Access::shader_resource, ps}, {hdr, Access::render_target}},
-                [=](PassContext& c) {
-                  begin_rendering(c.cmd, {attachment(v->make(c.image(hdr), kHalfFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
+    f.add_pass({.name = "lighting",
+                .queue = Queue::direct,
+                .uses = {{albedo, Access::shader_resource, ps},
+                         {normal, Access::shader_resource, ps},
+                         {depth, Access::shader_resource, ps},
+                         {ao, Access::shader_resource, ps},
+                         {hdr, Access::render_target}},
+                .execute = [=](PassContext& c) {
+                  begin_rendering(c.cmd, {attachment(v->make(c.image(hdr), kHalfFormat),
+                                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
                   g->bind(c.cmd, lighting_pipe,
                           {{kSampled, v->make(c.image(albedo), kAlbedoFormat)},
                            {kSampled, v->make(c.image(normal), kHalfFormat)},
@@ -598,70 +636,91 @@ int main(int argc, char** argv) {
                   vkCmdEndRendering(c.cmd);
                 }});
     // The bloom chain: one transient image, each pass declaring the single mips it reads and writes.
-    f.add_pass({"bloom_prefilter", Queue::compute, false, false,
-                {{hdr, Access::shader_resource, cs}, {bloom, Access::unordered_access, cs, {0, 1}}},
-                [=](PassContext& c) {
+    f.add_pass({.name = "bloom_prefilter",
+                .queue = Queue::compute,
+                .uses = {{hdr, Access::shader_resource, cs}, {bloom, Access::unordered_access, cs, {0, 1}}},
+                .execute = [=](PassContext& c) {
                   g->bind(c.cmd, prefilter_pipe,
-                          {{kSampled, v->make(c.image(hdr), kHalfFormat)}, {kStorage, v->make(c.image(bloom), kHalfFormat, 0)}});
+                          {{kSampled, v->make(c.image(hdr), kHalfFormat)},
+                           {kStorage, v->make(c.image(bloom), kHalfFormat, 0)}});
                   dispatch(c.cmd, kSide / 2);
                 }});
     for (uint32_t m = 1; m < kBloomMips; ++m)
-      f.add_pass({"bloom_down" + std::to_string(m), Queue::compute, false, false,
-                  {{bloom, Access::shader_resource, cs, {m - 1, 1}}, {bloom, Access::unordered_access, cs, {m, 1}}},
-                  [=](PassContext& c) {
+      f.add_pass({.name = "bloom_down" + std::to_string(m),
+                  .queue = Queue::compute,
+                  .uses = {{bloom, Access::shader_resource, cs, {m - 1, 1}},
+                           {bloom, Access::unordered_access, cs, {m, 1}}},
+                  .execute = [=](PassContext& c) {
                     g->bind(c.cmd, down_pipe,
                             {{kSampled, v->make(c.image(bloom), kHalfFormat, m - 1)},
                              {kStorage, v->make(c.image(bloom), kHalfFormat, m)}});
                     dispatch(c.cmd, (kSide / 2) >> m);
                   }});
     for (uint32_t m = kBloomMips - 1; m-- > 0;)
-      f.add_pass({"bloom_up" + std::to_string(m), Queue::compute, false, false,
-                  {{bloom, Access::shader_resource, cs, {m + 1, 1}}, {bloom, Access::unordered_access, cs, {m, 1}}},
-                  [=](PassContext& c) {
+      f.add_pass({.name = "bloom_up" + std::to_string(m),
+                  .queue = Queue::compute,
+                  .uses = {{bloom, Access::shader_resource, cs, {m + 1, 1}},
+                           {bloom, Access::unordered_access, cs, {m, 1}}},
+                  .execute = [=](PassContext& c) {
                     g->bind(c.cmd, up_pipe,
                             {{kSampled, v->make(c.image(bloom), kHalfFormat, m + 1)},
                              {kStorage, v->make(c.image(bloom), kHalfFormat, m)}});
                     dispatch(c.cmd, (kSide / 2) >> m);
                   }});
     const uint32_t first = frame == 0;
-    f.add_pass({"taa", Queue::compute, false, false,
-                {{hdr, Access::shader_resource, cs}, {hist, Access::unordered_access, cs}},
-                [=](PassContext& c) {
+    f.add_pass({.name = "taa",
+                .queue = Queue::compute,
+                .uses = {{hdr, Access::shader_resource, cs}, {hist, Access::unordered_access, cs}},
+                .execute = [=](PassContext& c) {
                   g->bind(c.cmd, taa_pipe,
-                          {{kSampled, v->make(c.image(hdr), kHalfFormat)}, {kStorage, v->make(c.image(hist), kHalfFormat)}});
-                  vkCmdPushConstants(c.cmd, taa_pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(first), &first);
+                          {{kSampled, v->make(c.image(hdr), kHalfFormat)},
+                           {kStorage, v->make(c.image(hist), kHalfFormat)}});
+                  vkCmdPushConstants(c.cmd, taa_pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(first),
+                                     &first);
                   dispatch(c.cmd, kSide);
                 }});
-    f.add_pass({"tonemap", Queue::direct, false, false,
-                {{hist, Access::shader_resource, ps}, {bloom, Access::shader_resource, ps, {0, 1}}, {fin, Access::render_target}},
-                [=](PassContext& c) {
-                  begin_rendering(c.cmd, {attachment(v->make(c.image(fin), kFinalFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
+    f.add_pass({.name = "tonemap",
+                .queue = Queue::direct,
+                .uses = {{hist, Access::shader_resource, ps},
+                         {bloom, Access::shader_resource, ps, {0, 1}},
+                         {fin, Access::render_target}},
+                .execute = [=](PassContext& c) {
+                  begin_rendering(c.cmd, {attachment(v->make(c.image(fin), kFinalFormat),
+                                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
                   g->bind(c.cmd, tonemap_pipe,
-                          {{kSampled, v->make(c.image(hist), kHalfFormat)}, {kSampled, v->make(c.image(bloom), kHalfFormat, 0)}});
+                          {{kSampled, v->make(c.image(hist), kHalfFormat)},
+                           {kSampled, v->make(c.image(bloom), kHalfFormat, 0)}});
                   vkCmdDraw(c.cmd, 3, 1, 0, 0);
                   vkCmdEndRendering(c.cmd);
                 }});
-    f.add_pass({"readback", Queue::direct, false, false, {{fin, Access::copy_source}, {rb, Access::copy_dest}},
-                [=](PassContext& c) {
+    f.add_pass({.name = "readback",
+                .queue = Queue::direct,
+                .uses = {{fin, Access::copy_source}, {rb, Access::copy_dest}},
+                .execute = [=](PassContext& c) {
                   VkBufferImageCopy r{};
                   r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
                   r.imageExtent = {kSide, kSide, 1};
-                  vkCmdCopyImageToBuffer(c.cmd, c.image(fin), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, c.buffer(rb), 1, &r);
+                  vkCmdCopyImageToBuffer(c.cmd, c.image(fin), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                         c.buffer(rb), 1, &r);
                 }});
     // The CPU reads the buffer after the frame: declared, so the copy is made visible to the host.
-    f.add_pass({"host", Queue::direct, false, true, {{rb, Access::host_read}}, {}});
+    f.add_pass(
+        {.name = "host", .queue = Queue::direct, .side_effect = true, .uses = {{rb, Access::host_read}}});
     f.output(fin);
 
     Result<FrameInfo> r = runtime.submit();
     if (!r) return std::fprintf(stderr, "frame %u: %s\n", frame, r.error().c_str()), 1;
     views.submitted(r.value().ticket);
     const FrameInfo& i = r.value();
-    std::printf("frame %u: %u groups, %u submits, %u command buffers, %u barriers, %u semaphore waits, "
-                "heap %llu bytes (%llu aliased, %llu without aliasing)\n",
-                frame, i.groups, i.submits, i.command_buffers, i.barriers, i.semaphore_waits,
-                static_cast<unsigned long long>(i.memory.heap_bytes),
-                static_cast<unsigned long long>(i.memory.aliased_bytes),
-                static_cast<unsigned long long>(i.memory.unaliased_bytes));
+    if (print_plan && frame == 0)
+      std::printf("%s", graph::plan_text(*i.graph, *i.compiled, Api::vulkan).c_str());
+    std::printf(
+        "frame %u: %u groups, %u submits, %u command buffers, %u barriers, %u semaphore waits, "
+        "heap %llu bytes (%llu aliased, %llu without aliasing)\n",
+        frame, i.groups, i.submits, i.command_buffers, i.barriers, i.semaphore_waits,
+        static_cast<unsigned long long>(i.memory.heap_bytes),
+        static_cast<unsigned long long>(i.memory.aliased_bytes),
+        static_cast<unsigned long long>(i.memory.unaliased_bytes));
   }
   if (!runtime.sync()) return 1;
   views.retire(~uint64_t{0});
@@ -673,7 +732,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot write %s\n", out_path.c_str());
     status = 1;
   }
-  const std::string ref_path = BATON_SAMPLE_REFERENCE;
+  const char* ref_env = std::getenv("BATON_SAMPLE_REFERENCE");  // a copy elsewhere (another machine)
+  const std::string ref_path = ref_env && *ref_env ? ref_env : BATON_SAMPLE_REFERENCE;
   if (update_reference) {
     if (!sample::write_png(ref_path, image)) {
       std::fprintf(stderr, "cannot write %s\n", ref_path.c_str());
@@ -691,19 +751,22 @@ int main(int argc, char** argv) {
       int max_diff = 0;
       for (size_t p = 0; p < size_t{kSide} * kSide; ++p) {
         int d = 0;
-        for (size_t ch = 0; ch < 4; ++ch) d = std::max(d, std::abs(int{image.rgba[4 * p + ch]} - int{ref.rgba[4 * p + ch]}));
+        for (size_t ch = 0; ch < 4; ++ch)
+          d = std::max(d, std::abs(int{image.rgba[4 * p + ch]} - int{ref.rgba[4 * p + ch]}));
         max_diff = std::max(max_diff, d);
         different += d > kChannelTolerance;
       }
       const double fraction = double(different) / (kSide * kSide);
-      std::printf("reference: %zu of %u pixels differ by more than %d (allowed: %.1f%%), largest difference %d\n",
-                  different, kSide * kSide, kChannelTolerance, 100.0 * kMaxDifferentFraction, max_diff);
+      std::printf(
+          "reference: %zu of %u pixels differ by more than %d (allowed: %.1f%%), largest difference %d\n",
+          different, kSide * kSide, kChannelTolerance, 100.0 * kMaxDifferentFraction, max_diff);
       if (fraction > kMaxDifferentFraction) status = 1;
     }
   }
 
   rt.value().reset();
-  for (Pipeline* p : {&gbuffer_pipe, &ssao_pipe, &lighting_pipe, &prefilter_pipe, &down_pipe, &up_pipe, &taa_pipe, &tonemap_pipe})
+  for (Pipeline* p : {&gbuffer_pipe, &ssao_pipe, &lighting_pipe, &prefilter_pipe, &down_pipe, &up_pipe,
+                      &taa_pipe, &tonemap_pipe})
     gpu.destroy(*p);
   vkDestroySampler(dev, gpu.sampler, nullptr);
   vkDestroyCommandPool(dev, pool, nullptr);

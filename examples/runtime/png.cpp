@@ -72,7 +72,8 @@ bool write_png(const std::string& path, const Image& image) {
     z.push_back(static_cast<uint8_t>(n >> 8));
     z.push_back(static_cast<uint8_t>(~n));
     z.push_back(static_cast<uint8_t>(~n >> 8));
-    z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(at), raw.begin() + static_cast<std::ptrdiff_t>(at + n));
+    z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(at),
+             raw.begin() + static_cast<std::ptrdiff_t>(at + n));
   }
   put32(z, adler32(raw));
 
@@ -106,7 +107,8 @@ Image read_png(const std::string& path, std::string& error) {
     const uint8_t* data = &in[at + 8];
     if (crc32(type, n + 4) != get32(data + n)) return fail("chunk CRC mismatch");
     if (std::memcmp(type, "IHDR", 4) == 0) {
-      if (n != 13 || data[8] != 8 || data[9] != 6 || data[12] != 0) return fail("not 8-bit RGBA, non-interlaced");
+      if (n != 13 || data[8] != 8 || data[9] != 6 || data[12] != 0)
+        return fail("not 8-bit RGBA, non-interlaced");
       image.width = get32(data);
       image.height = get32(data + 4);
     } else if (std::memcmp(type, "IDAT", 4) == 0) {
@@ -123,7 +125,8 @@ Image read_png(const std::string& path, std::string& error) {
     if ((z[at] >> 1 & 3u) != 0) return fail("compressed deflate block (only stored blocks are read)");
     const size_t n = z[at + 1] | size_t{z[at + 2]} << 8;
     if (at + 5 + n > z.size()) return fail("truncated stored block");
-    raw.insert(raw.end(), z.begin() + static_cast<std::ptrdiff_t>(at + 5), z.begin() + static_cast<std::ptrdiff_t>(at + 5 + n));
+    raw.insert(raw.end(), z.begin() + static_cast<std::ptrdiff_t>(at + 5),
+               z.begin() + static_cast<std::ptrdiff_t>(at + 5 + n));
     at += 5 + n;
   }
   if (at + 4 > z.size() || get32(&z[at]) != adler32(raw)) return fail("Adler-32 mismatch");
