@@ -35,6 +35,10 @@ struct Resource {
   bool imported = false;    // owned by someone else; the graph only uses it
   uint32_t count = 1;       // a set of API resources (e.g. one per particle emitter); each gets its barriers
   uint32_t texel_bytes = 0; // bytes per texel for the memory estimate; 0 = 4 (8 for depth_stencil)
+  // A non-transient resource whose contents are undefined at the start of this frame (an engine's
+  // image on its first frame): it starts untouched, like a transient (first touch from UNDEFINED),
+  // instead of at rest; the frame still leaves it at rest.
+  bool starts_undefined = false;
 };
 
 struct PassUse {

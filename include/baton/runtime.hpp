@@ -110,10 +110,20 @@ struct PassContext {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   uint32_t queue_family = 0;
   std::string_view pass;
-  // Native handles of the frame's resources (VK_NULL_HANDLE for the wrong kind).
+  // Native handles of the resources this pass declared (VK_NULL_HANDLE for a resource the pass did
+  // not declare, or of the other kind: a pass touches only what it declared).
   VkImage image(Res r) const;
   VkBuffer buffer(Res r) const;
+  // The layout Baton's barriers put one subresource of a declared image in for this pass (merged
+  // reads may give GENERAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL rather than the access's own layout);
+  // VK_IMAGE_LAYOUT_UNDEFINED for what the pass did not declare.
+  VkImageLayout layout(Res r, uint32_t mip = 0, uint32_t layer = 0, uint32_t plane = 0) const;
+  // A view of a declared image (range resolved against the image; format UNDEFINED = the image's),
+  // owned by the runtime and destroyed when the frame retires. VK_NULL_HANDLE if not declared.
+  VkImageView view(Res r, const SubresourceRange& range = {}, VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D,
+                   VkFormat format = VK_FORMAT_UNDEFINED) const;
   const void* frame = nullptr;  // internal
+  const void* list = nullptr;   // internal
 };
 
 struct PassDesc {
@@ -181,8 +191,11 @@ class Frame {
   // An image the engine owns, in the layout of `rest` at the start of the frame; Baton leaves it
   // there at the end. `rest` empty: the resting access Baton derives from the usage
   // (docs/concepts.md: sampled -> shader_resource, depth -> depth_write, ...).
+  // `undefined`: the image's contents are undefined at the start of this frame (its first frame):
+  // Baton's first barrier on it starts from VK_IMAGE_LAYOUT_UNDEFINED instead of its resting layout,
+  // so the engine needs no transition of its own before the first frame.
   Res import_image(std::string name, VkImage image, const VkImageCreateInfo& info,
-                   std::optional<Access> rest = std::nullopt);
+                   std::optional<Access> rest = std::nullopt, bool undefined = false);
   Res import_buffer(std::string name, VkBuffer buffer, const VkBufferCreateInfo& info);
   // Transients: created by the runtime for this frame, bound into the frame's shared memory.
   Res create_image(std::string name, const VkImageCreateInfo& info);
@@ -199,6 +212,7 @@ class Frame {
     VkImageCreateInfo image_info{};
     VkBufferCreateInfo buffer_info{};
     std::optional<Access> rest;
+    bool undefined = false;
   };
   const std::vector<Resource>& resources() const { return resources_; }
   const std::vector<PassDesc>& passes() const { return passes_; }

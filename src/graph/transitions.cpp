@@ -118,7 +118,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   }
   History history = fresh_history(t.table);
   for (uint32_t r = 0; r < nr; ++r)
-    if (!g.resources[r].transient)
+    if (!g.resources[r].transient && !g.resources[r].starts_undefined)
       for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m] = {true, true};
 
   // Groups: cut before a wait and after a signal; submission order is the order of first passes.

@@ -29,11 +29,29 @@ void vk_check(VkResult r, std::string_view what) {
   if (r != VK_SUCCESS) vk_fail(r, what);
 }
 
-// What PassContext::image / buffer read.
+// What PassContext reads: the frame's handles, and per job the views callbacks asked for (each job
+// records its lists on one thread at a time, so its vector needs no lock).
 struct HandleTable {
+  VkDevice device = VK_NULL_HANDLE;
   std::vector<VkImage> images;
   std::vector<VkBuffer> buffers;
+  std::vector<ResourceDesc> descs;
+  std::vector<VkFormat> formats;
+  mutable std::vector<std::vector<VkImageView>> views;  // per job
 };
+
+// Per list: what its pass declared, and the layout of every subresource of its declared images
+// after the list's before-barriers.
+struct ListData {
+  uint32_t job = 0;
+  std::vector<uint32_t> declared;  // graph resources, sorted
+  std::vector<std::pair<uint64_t, VkImageLayout>> layouts;  // (resource << 32 | subresource), sorted
+  bool declares(uint32_t r) const { return std::binary_search(declared.begin(), declared.end(), r); }
+};
+
+uint32_t sub_index(const ResourceDesc& d, uint32_t mip, uint32_t layer, uint32_t plane) {
+  return mip + layer * d.mips + plane * d.mips * d.layers;
+}
 
 // A heap of transient memory, reused by later frames once the GPU is done with its frame.
 struct Heap {
@@ -49,6 +67,7 @@ struct PendingFrame {
   std::vector<VkImage> images;
   std::vector<VkBuffer> buffers;
   std::vector<VkSemaphore> binaries;
+  std::vector<VkImageView> views;  // made by PassContext::view
   std::vector<VkCommandPool> pools;
   std::vector<VkFence> fences;  // one per queue the frame submitted to, on its last submission there
   std::optional<Heap> heap;
@@ -56,13 +75,53 @@ struct PendingFrame {
 
 }  // namespace
 
+namespace {
+bool declared(const PassContext& c, Res r) {
+  const auto* h = static_cast<const HandleTable*>(c.frame);
+  const auto* l = static_cast<const ListData*>(c.list);
+  return h && l && r.index < h->images.size() && l->declares(r.index);
+}
+}  // namespace
+
 VkImage PassContext::image(Res r) const {
-  const auto* h = static_cast<const HandleTable*>(frame);
-  return h && r.index < h->images.size() ? h->images[r.index] : VK_NULL_HANDLE;
+  return declared(*this, r) ? static_cast<const HandleTable*>(frame)->images[r.index] : VK_NULL_HANDLE;
 }
 VkBuffer PassContext::buffer(Res r) const {
+  return declared(*this, r) ? static_cast<const HandleTable*>(frame)->buffers[r.index] : VK_NULL_HANDLE;
+}
+
+VkImageLayout PassContext::layout(Res r, uint32_t mip, uint32_t layer, uint32_t plane) const {
+  if (!declared(*this, r)) return VK_IMAGE_LAYOUT_UNDEFINED;
   const auto* h = static_cast<const HandleTable*>(frame);
-  return h && r.index < h->buffers.size() ? h->buffers[r.index] : VK_NULL_HANDLE;
+  const ResourceDesc& d = h->descs[r.index];
+  if (d.type != ResourceType::texture || mip >= d.mips || layer >= d.layers || plane >= d.planes)
+    return VK_IMAGE_LAYOUT_UNDEFINED;
+  const auto* l = static_cast<const ListData*>(list);
+  const uint64_t key = uint64_t{r.index} << 32 | sub_index(d, mip, layer, plane);
+  const auto it = std::lower_bound(l->layouts.begin(), l->layouts.end(), std::make_pair(key, VK_IMAGE_LAYOUT_UNDEFINED),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  return it != l->layouts.end() && it->first == key ? it->second : VK_IMAGE_LAYOUT_UNDEFINED;
+}
+
+VkImageView PassContext::view(Res r, const SubresourceRange& range, VkImageViewType type, VkFormat format) const {
+  if (!declared(*this, r)) return VK_NULL_HANDLE;
+  const auto* h = static_cast<const HandleTable*>(frame);
+  const ResourceDesc& d = h->descs[r.index];
+  if (d.type != ResourceType::texture) return VK_NULL_HANDLE;
+  const Box b = resolve(d, range);
+  VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vi.image = h->images[r.index];
+  vi.viewType = type;
+  vi.format = format == VK_FORMAT_UNDEFINED ? h->formats[r.index] : format;
+  vi.subresourceRange.aspectMask = vulkan_aspects(d, b.p0, b.p1);
+  vi.subresourceRange.baseMipLevel = b.m0;
+  vi.subresourceRange.levelCount = b.m1 - b.m0;
+  vi.subresourceRange.baseArrayLayer = b.l0;
+  vi.subresourceRange.layerCount = b.l1 - b.l0;
+  VkImageView v = VK_NULL_HANDLE;
+  if (vkCreateImageView(h->device, &vi, nullptr, &v) != VK_SUCCESS) return VK_NULL_HANDLE;
+  h->views[static_cast<const ListData*>(list)->job].push_back(v);
+  return v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,13 +133,17 @@ uint32_t add_resource(std::vector<Frame::Resource>& v, Frame::Resource r) {
 }
 }  // namespace
 
-Res Frame::import_image(std::string name, VkImage image, const VkImageCreateInfo& info, std::optional<Access> rest) {
+Res Frame::import_image(std::string name, VkImage image, const VkImageCreateInfo& info, std::optional<Access> rest,
+                        bool undefined) {
   if (image == VK_NULL_HANDLE) errors_.push_back(fmt::format("imported image '{}' has no VkImage", name));
   Resource r;
   r.name = std::move(name);
   r.vk_image = image;
   r.image_info = info;
+  r.image_info.pNext = nullptr;
+  r.image_info.pQueueFamilyIndices = nullptr;
   r.rest = rest;
+  r.undefined = undefined;
   return Res{add_resource(resources_, std::move(r))};
 }
 
@@ -206,6 +269,7 @@ struct Runtime::Impl {
     for (VkImage i : f.images) vkDestroyImage(dev.device, i, nullptr);
     for (VkBuffer b : f.buffers) vkDestroyBuffer(dev.device, b, nullptr);
     for (VkSemaphore s : f.binaries) vkDestroySemaphore(dev.device, s, nullptr);
+    for (VkImageView v : f.views) vkDestroyImageView(dev.device, v, nullptr);
     for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
     for (VkFence x : f.fences) vkDestroyFence(dev.device, x, nullptr);
     if (f.heap) free_heaps.push_back(*f.heap);
@@ -283,6 +347,7 @@ graph::Graph build_graph(const Frame& f) {
     if (r.rest) gr.desc.resting = r.rest;
     gr.transient = r.transient;
     gr.imported = !r.transient;
+    gr.starts_undefined = !r.transient && r.undefined;
     g.resources.push_back(std::move(gr));
   }
   g.passes.reserve(f.passes().size());
@@ -359,6 +424,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       for (VkImage i : pf.images) vkDestroyImage(impl.dev.device, i, nullptr);
       for (VkBuffer b : pf.buffers) vkDestroyBuffer(impl.dev.device, b, nullptr);
       for (VkSemaphore s : pf.binaries) vkDestroySemaphore(impl.dev.device, s, nullptr);
+      for (VkImageView v : pf.views) vkDestroyImageView(impl.dev.device, v, nullptr);
       for (VkCommandPool p : pf.pools) vkDestroyCommandPool(impl.dev.device, p, nullptr);
       for (VkFence x : pf.fences) vkDestroyFence(impl.dev.device, x, nullptr);
       if (pf.heap) impl.free_heaps.push_back(*pf.heap);
@@ -461,6 +527,63 @@ FrameInfo Runtime::Impl::submit_frame() {
     for (uint32_t li = 0; li < t.info[gi].passes.size(); ++li) lists.push_back({gi, li});
   std::vector<VkCommandBuffer> cbs(lists.size(), VK_NULL_HANDLE);
   const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), lists.size()));
+
+  // What each list's pass may touch, and the layout of each subresource of its declared images once
+  // its before-barriers ran (PassContext::layout): the barriers' new layouts replayed in submission
+  // order from where the frame starts (imports at rest, or undefined; transients undefined).
+  handles.device = dev.device;
+  handles.descs.reserve(nr);
+  handles.formats.assign(nr, VK_FORMAT_UNDEFINED);
+  for (uint32_t r = 0; r < nr; ++r) {
+    handles.descs.push_back(g->resources[r].desc);
+    if (f.resources_[r].image) handles.formats[r] = f.resources_[r].image_info.format;
+  }
+  handles.views.assign(jobs, {});
+  std::vector<ListData> list_data(lists.size());
+  {
+    std::vector<std::vector<VkImageLayout>> cur(nr);
+    for (uint32_t r = 0; r < nr; ++r) {
+      const ResourceDesc& d = handles.descs[r];
+      if (d.type != ResourceType::texture) continue;
+      const bool undefined = f.resources_[r].transient || f.resources_[r].undefined;
+      cur[r].assign(size_t{d.mips} * d.layers * d.planes,
+                    undefined ? VK_IMAGE_LAYOUT_UNDEFINED : lower_vulkan_state(resting_state(d), true, true).layout);
+    }
+    std::vector<uint32_t> member_res(t.table.size(), graph::kNone);
+    for (uint32_t r = 0; r < nr; ++r) member_res[t.first_member[r]] = r;
+    auto apply = [&](const VulkanPoint& pt) {
+      for (size_t k = 0; k < pt.images.size(); ++k) {
+        const uint32_t r = member_res[pt.image_resources[k]];
+        if (r == graph::kNone) continue;
+        const ResourceDesc& d = handles.descs[r];
+        const VkImageSubresourceRange& sr = pt.images[k].subresourceRange;
+        for (uint32_t pl = 0; pl < d.planes; ++pl) {
+          if (!(sr.aspectMask & vulkan_aspects(d, pl, pl + 1))) continue;
+          for (uint32_t l = sr.baseArrayLayer; l < sr.baseArrayLayer + sr.layerCount && l < d.layers; ++l)
+            for (uint32_t m = sr.baseMipLevel; m < sr.baseMipLevel + sr.levelCount && m < d.mips; ++m)
+              cur[r][sub_index(d, m, l, pl)] = pt.images[k].newLayout;
+        }
+      }
+    };
+    for (uint32_t j = 0; j < jobs; ++j)
+      for (size_t i = lists.size() * j / jobs; i < lists.size() * (j + 1) / jobs; ++i) list_data[i].job = j;
+    for (size_t i = 0; i < lists.size(); ++i) {
+      const VulkanList& vl = plan.groups[lists[i].group].lists[lists[i].list];
+      for (const VulkanPoint& pt : vl.points)
+        if (pt.where == Where::before) apply(pt);
+      const uint32_t pass = t.info[lists[i].group].passes[lists[i].list];
+      ListData& ld = list_data[i];
+      if (pass != graph::kNone) {
+        for (const Use& u : f.passes_[pass].uses) ld.declared.push_back(u.res.index);
+        std::sort(ld.declared.begin(), ld.declared.end());
+        ld.declared.erase(std::unique(ld.declared.begin(), ld.declared.end()), ld.declared.end());
+        for (uint32_t r : ld.declared)
+          for (uint32_t sub = 0; sub < cur[r].size(); ++sub) ld.layouts.emplace_back(uint64_t{r} << 32 | sub, cur[r][sub]);
+      }
+      for (const VulkanPoint& pt : vl.points)
+        if (pt.where == Where::after) apply(pt);
+    }
+  }
   std::vector<std::array<VkCommandPool, 2>> pools(jobs, {VK_NULL_HANDLE, VK_NULL_HANDLE});
   std::vector<std::string> job_error(jobs);
   std::vector<uint32_t> job_barriers(jobs, 0), job_calls(jobs, 0);
@@ -510,6 +633,7 @@ FrameInfo Runtime::Impl::submit_frame() {
           ctx.queue_family = qd.family;
           ctx.pass = f.passes_[pass].name;
           ctx.frame = &handles;
+          ctx.list = &list_data[i];
           f.passes_[pass].execute(ctx);
         }
         barriers_at(Where::after);
@@ -523,6 +647,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   for (auto& pp : pools)
     for (VkCommandPool p : pp)
       if (p) pf.pools.push_back(p);
+  for (auto& v : handles.views) pf.views.insert(pf.views.end(), v.begin(), v.end());
   for (const std::string& e : job_error)
     if (!e.empty()) throw Error(e);
   for (uint32_t j = 0; j < jobs; ++j) {

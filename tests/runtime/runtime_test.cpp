@@ -461,6 +461,89 @@ TEST(RuntimeErrors, AreValuesNamingPassAndResource) {
   frame.expect_data();
 }
 
+// What a callback gets: handles only of what its pass declared, the layout Baton's barriers put each
+// subresource in, and views the runtime owns.
+TEST(Runtime, PassContextGivesDeclaredHandlesLayoutsAndViews) {
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  (void)context().take_messages();
+  HostBuffer out(AliasFrame::kBytes);
+  Frame& f = rt.value()->begin_frame();
+  const Res o = f.import_buffer("out", out.buffer, out.info);
+  VkImageCreateInfo sampled = image_info();
+  sampled.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;  // a view needs a usage that views are for
+  const Res t = f.create_image("t", sampled);
+  VkImageLayout in_fill = VK_IMAGE_LAYOUT_MAX_ENUM, in_read = VK_IMAGE_LAYOUT_MAX_ENUM;
+  VkBuffer undeclared = reinterpret_cast<VkBuffer>(uintptr_t{1});
+  VkImageView view = VK_NULL_HANDLE;
+  f.add_pass({"fill", Queue::direct, false, false, {{t, Access::copy_dest}}, [&](PassContext& c) {
+                in_fill = c.layout(t);
+                undeclared = c.buffer(o);
+                view = c.view(t);
+                clear_image(c, t, 0x66);
+              }});
+  f.add_pass({"read", Queue::direct, false, false, {{t, Access::copy_source}, {o, Access::copy_dest}},
+              [&](PassContext& c) {
+                in_read = c.layout(t);
+                image_to_buffer(c, t, o);
+              }});
+  f.output(o);
+  Result<FrameInfo> r = rt.value()->submit();
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(rt.value()->sync().ok());
+  EXPECT_EQ(in_fill, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+  EXPECT_EQ(in_read, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  EXPECT_EQ(undeclared, VK_NULL_HANDLE) << "a pass must not get handles of what it did not declare";
+  EXPECT_NE(view, VK_NULL_HANDLE);
+  EXPECT_EQ(out.wrong_words(0x66), 0u);
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+}
+
+// An engine image on its first frame: imported as undefined, Baton's first barrier starts from
+// UNDEFINED (no transition of the engine's own); the next frame imports it at rest.
+TEST(Runtime, ImportedImageUndefinedOnItsFirstFrame) {
+  exec::VulkanContext& c = context();
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  (void)c.take_messages();
+  VkImageCreateInfo ii = image_info();
+  VkImage img = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateImage(c.device(), &ii, nullptr, &img), VK_SUCCESS);
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(c.device(), img, &req);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = req.size;
+  for (uint32_t k = 0; k < 32; ++k)
+    if (req.memoryTypeBits >> k & 1u) {
+      ai.memoryTypeIndex = k;
+      break;
+    }
+  VkDeviceMemory mem = VK_NULL_HANDLE;
+  ASSERT_EQ(vkAllocateMemory(c.device(), &ai, nullptr, &mem), VK_SUCCESS);
+  ASSERT_EQ(vkBindImageMemory(c.device(), img, mem, 0), VK_SUCCESS);
+  HostBuffer out(AliasFrame::kBytes);
+  for (uint32_t frame = 0; frame < 2; ++frame) {
+    Frame& f = rt.value()->begin_frame();
+    const Res im = f.import_image("history", img, ii, std::nullopt, /*undefined=*/frame == 0);
+    const Res o = f.import_buffer("out", out.buffer, out.info);
+    const uint32_t value = 0x70 + frame;
+    f.add_pass({"clear", Queue::direct, false, false, {{im, Access::copy_dest}},
+                [=](PassContext& x) { clear_image(x, im, value); }});
+    f.add_pass({"copy", Queue::direct, false, false, {{im, Access::copy_source}, {o, Access::copy_dest}},
+                [=](PassContext& x) { image_to_buffer(x, im, o); }});
+    f.output(o);
+    Result<FrameInfo> r = rt.value()->submit();
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_TRUE(rt.value()->sync().ok());
+    EXPECT_EQ(out.wrong_words(value), 0u) << "frame " << frame;
+  }
+  vkDestroyImage(c.device(), img, nullptr);
+  vkFreeMemory(c.device(), mem, nullptr);
+  const exec::ValidationLog log = c.take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+}
+
 TEST(RuntimeMemory, AliasedBytesCountOverlapsOnly) {
   EXPECT_EQ(aliased_bytes({}), 0u);
   EXPECT_EQ(aliased_bytes({{0, 100}, {100, 50}}), 0u);
