@@ -155,6 +155,8 @@ struct Placement {
   uint32_t resource = 0;
   uint64_t offset = 0, size = 0;  // size of all members together
 };
+// Ordered by the resource's first barrier (Reason::takeover), whose before side covers the previous
+// occupants' last accesses (check_takeover).
 struct AliasBarrier {
   uint32_t pass = 0;           // before this pass (the resource's first user)
   uint32_t resource = 0;       // becomes active
@@ -181,8 +183,10 @@ struct Aliasing {
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o = {});
 
 // Phase 6: transitions. Every pass becomes one operation of the list of its group; groups are cut at
-// waits and signals; resources crossing a group boundary get declared entry states; the core planner
-// then produces the barriers.
+// waits and signals; resources crossing a group boundary get declared entry states; a transient that
+// takes over memory (Aliasing::barriers) gets the previous occupants' last accesses as its takeover
+// scope, and every transient dies after its last use (History: ResourceHistory::takeover, dies); the
+// core planner then produces the barriers.
 struct GroupInfo {
   // frame_start / frame_end: a graphics group of one `transition` list (no pass, no work) that moves
   // textures between their resting state and the state an async compute or copy pass first or last

@@ -25,8 +25,7 @@ std::string_view to_string(Reason r) {
     case Reason::restore: return "restore to rest";
     case Reason::hand_on: return "hand on";
     case Reason::full_barrier: return "full barrier";
-    case Reason::takeover:
-      return "takeover";
+    case Reason::takeover: return "takeover";
   }
   return "?";
 }

@@ -417,7 +417,7 @@ std::string describe(const RandomRecording& rec) {
 TEST(PropertyTest, CompilerAgreesWithTheReferenceModelOnRandomRecordings) {
   const uint64_t first = env_or("BATON_PROPERTY_SEED", 1);
   const uint64_t count = env_or("BATON_PROPERTY_RECORDINGS", 1000);
-  size_t failures = 0, barriers = 0, mutations = 0, behind_full_barrier = 0, recordings = 0;
+  size_t failures = 0, barriers = 0, mutations = 0, behind_full_barrier = 0, recordings = 0, takeovers = 0;
   for (uint64_t seed = first; seed < first + count && failures < env_or("BATON_PROPERTY_MAX_FAILURES", 5); ++seed) {
     const std::unique_ptr<RandomRecording> rec = make_random_recording(seed);
     const History history = random_history(*rec, seed);
@@ -455,6 +455,7 @@ TEST(PropertyTest, CompilerAgreesWithTheReferenceModelOnRandomRecordings) {
         const CompiledList& cl = c.groups[gi].lists[li];
         for (size_t bi = 0; bi < cl.barriers.size(); ++bi) {
           ++barriers;
+          takeovers += cl.barriers[bi].reason == Reason::takeover;
           if (cl.barriers[bi].reason == Reason::full_barrier) continue;  // requested by the recording
           ++mutations;
           ModelOptions o = base;
@@ -482,11 +483,12 @@ TEST(PropertyTest, CompilerAgreesWithTheReferenceModelOnRandomRecordings) {
       }
   }
   EXPECT_EQ(failures, 0u);
+  EXPECT_GT(takeovers, 0u) << "no recording took over memory (invariant 2 on memory untested)";
   std::printf(
       "[property] %zu recordings from seed %llu: %zu barriers, %zu single-barrier deletions tried, %zu of them "
-      "redundant only behind a full barrier\n",
+      "redundant only behind a full barrier, %zu takeover barriers\n",
       recordings, static_cast<unsigned long long>(first), barriers, mutations,
-      behind_full_barrier);
+      behind_full_barrier, takeovers);
 }
 
 }  // namespace
