@@ -85,6 +85,9 @@ struct Explanation {
 struct Options {
   std::optional<uint32_t> id;  // only messages with this numeric id
   std::string resource;        // only messages about this resource
+  // Where the recording's resources start (a compiled frame graph's: non-transient at rest);
+  // empty = every resource fresh, as a recording's.
+  History history_in;
 };
 
 // Validates the trace and explains each message (in the validator's order). Throws Error when the

@@ -330,7 +330,7 @@ std::vector<Explanation> triage(const Recording& rec, const validate::Trace& tra
   if ((api == Api::vulkan) != (trace.api == validate::Api::vulkan))
     throw Error(fmt::format("triage: the trace '{}' is a {} trace but --api is {}", trace.source,
                             trace.api == validate::Api::vulkan ? "vulkan" : "d3d12", baton::to_string(api)));
-  const Context c = make_context(rec, trace);
+  const Context c = make_context(rec, trace, options.history_in);
   const validate::ValidationResult result = validate::validate(trace);
   std::vector<Explanation> out;
   for (const validate::Message& m : result.messages) {

@@ -19,10 +19,10 @@ int Context::trace_resource(std::string_view name) const {
   return kNone;
 }
 
-Context make_context(const Recording& rec, const validate::Trace& trace) {
+Context make_context(const Recording& rec, const validate::Trace& trace, const History& history_in) {
   Context c{rec, trace, {}, {}, {}, {}};
   for (const auto& g : rec.groups) c.groups.push_back(g.get());
-  c.plan = plan(rec.resources, c.groups, fresh_history(rec.resources));
+  c.plan = plan(rec.resources, c.groups, history_in.empty() ? fresh_history(rec.resources) : history_in);
   for (size_t g = 0; g < c.groups.size(); ++g)
     for (size_t l = 0; l < c.groups[g]->lists().size(); ++l) {
       c.lists[c.groups[g]->lists()[l]->name()] = ListRef{static_cast<int>(g), static_cast<int>(l)};

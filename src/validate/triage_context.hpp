@@ -34,7 +34,7 @@ struct Context {
   int trace_resource(std::string_view name) const;
 };
 
-Context make_context(const Recording& rec, const validate::Trace& trace);
+Context make_context(const Recording& rec, const validate::Trace& trace, const History& history_in = {});
 
 // The compiler's belief at operation `op` (kNone: before the list's first operation) of a recorded list.
 triage::Belief belief_at(const Context& c, const ListRef& where, int op, ResourceId r);

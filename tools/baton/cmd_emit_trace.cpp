@@ -1,6 +1,7 @@
-// emit-trace: the compiled plan as a validator trace (docs/trace-format.md). The walk itself is
-// the library's trace_of_recording (include/baton/validated_compile.hpp), which the validated
-// compile and triage use too: one walk, one output.
+// emit-trace: the compiled plan of a recording or a frame graph as a validator trace
+// (docs/trace-format.md). One loader and one compiled frame (include/baton/frame.hpp); the walk is
+// the library's trace_of_plan, which the validated compile and triage use too.
+#include "baton/frame.hpp"
 #include "baton/validated_compile.hpp"
 #include "emit_trace.hpp"
 #include "output.hpp"
@@ -23,8 +24,9 @@ void register_emit_trace(CLI::App& app, int& exit_code) {
   sub->callback([opts, &exit_code] {
     std::string out;
     try {
-      Recording rec = load_recording_file(opts->file);
-      out = emit_trace(rec, *parse_api(opts->api));
+      const CompiledFrame f = compile_frame(load_frame_input(opts->file));
+      if (!f.findings.empty()) throw Error(f.source + ": graph check failed: " + f.findings.front());
+      out = trace_of(f, *parse_api(opts->api));
     } catch (const std::exception& e) {
       exit_code = report_error(e.what());
       return;

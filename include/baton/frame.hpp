@@ -1,0 +1,46 @@
+// One way in, one compiled frame: the input is read and parsed once, "recording or frame graph?"
+// is decided once (a graph file has "passes"), and both compile to the same value, which the
+// commands (emit-trace, triage, validate --compare, compile, run) consume. A graph's compiled frame
+// is its planner output: the resource table with sets expanded, one list per live pass (plus
+// frame_start / frame_end transition lists) in its groups, the compiled groups, and the history the
+// frame starts from (non-transient resources at rest).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "baton/graph.hpp"
+#include "baton/recording.hpp"
+
+namespace baton {
+
+struct FrameInput {
+  std::string source;  // file name for messages ("<stdin>" for -)
+  std::optional<Recording> recording;
+  std::optional<graph::Graph> graph;
+  bool is_graph() const { return graph.has_value(); }
+};
+// Reads through the input gate (include/baton/input.hpp) and loads either format; throws Error.
+FrameInput load_frame_input(const std::string& path);
+FrameInput parse_frame_input(std::string_view text, std::string source);
+
+struct CompiledFrame {
+  std::string source;
+  bool from_graph = false;
+  Recording rec;                          // lists compiled
+  History history_in;                     // fresh for recordings; graphs: non-transient at rest
+  std::vector<CompiledGroup> compiled;    // one per group of rec
+  std::shared_ptr<const graph::Graph> graph;  // graphs only
+  std::vector<std::string> findings;      // graphs: the checks' findings (empty = all hold)
+};
+// Compiles either input (graphs with `options`); throws Error naming the source.
+CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options = {});
+
+// The compiled frame as a validator trace (docs/trace-format.md). For a recording the bytes equal
+// trace_of_recording's; a graph's non-transient resources start in their resting state.
+std::string trace_of(const CompiledFrame& f, Api api);
+
+}  // namespace baton
