@@ -13,6 +13,8 @@
 #include <set>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "run_baton.hpp"
 
 namespace baton::test {
@@ -139,10 +141,36 @@ TEST_P(BadInput, ExitsWithCodeTwoAndOneNamedErrorLine) {
   for (const std::string& line : command_lines(c, path)) {
     SCOPED_TRACE(line);
     const RunResult r = run_baton(line);
+    if (line.find("--format json") != std::string::npos) {
+      // With --format json the one error line is a JSON object (issue 13): the same message, and
+      // the file it names.
+      EXPECT_EQ(r.exit_code, 2);
+      EXPECT_EQ(r.out, "") << "stdout must stay empty on error";
+      ASSERT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      const nlohmann::json j = nlohmann::json::parse(r.err);
+      EXPECT_EQ(j["error"]["id"], "bad_input");
+      EXPECT_EQ(j["error"]["file"], path) << r.err;
+      const std::string m = j["error"]["message"];
+      for (const std::string& f : c.fragments) EXPECT_NE(m.find(f), std::string::npos) << "missing '" << f << "' in: " << m;
+      continue;
+    }
     std::vector<std::string> fragments = c.fragments;
     fragments.push_back("baton: error: " + path + ":");
     expect_one_error_line(r, fragments);
   }
+}
+
+// JSON errors name the JSON pointer or the line and column the message gives.
+TEST(BadInputJson, PointerAndPosition) {
+  const RunResult p = run_baton("compile tests/cli/bad/duplicate_resource.json --format json");
+  ASSERT_EQ(p.exit_code, 2);
+  const nlohmann::json jp = nlohmann::json::parse(p.err);
+  EXPECT_EQ(jp["error"]["pointer"], "/resources/2/name") << p.err;
+  const RunResult l = run_baton("compile tests/cli/bad/empty.json --format json");
+  const nlohmann::json jl = nlohmann::json::parse(l.err);
+  EXPECT_EQ(jl["error"]["line"], 1) << l.err;
+  EXPECT_EQ(jl["error"]["column"], 1) << l.err;
+  EXPECT_EQ(run_baton("compile tests/cli/bad/empty.json").err.rfind("baton: error: ", 0), 0u);
 }
 
 TEST_P(BadInput, LeavesNoPartialOutputFile) {

@@ -2,6 +2,7 @@
 // (commands.hpp); with no arguments it runs the built-in demo.
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "output.hpp"
@@ -10,6 +11,17 @@ int main(int argc, char** argv) {
   using namespace baton::cli;
   try {
     if (argc <= 1) return run_demo();
+    // --format json anywhere: errors are JSON on stdout too. Positional arguments that name files
+    // let the error name its file, pointer or line:column.
+    std::vector<std::string> inputs;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if ((a == "--format" && i + 1 < argc && std::string(argv[i + 1]) == "json") || a == "--format=json")
+        set_json_errors(true);
+      if (!a.empty() && a[0] != '-') inputs.push_back(a);
+      if (a == "-") inputs.push_back(a);
+    }
+    set_error_inputs(std::move(inputs));
     CLI::App app{
         "Baton: GPU barriers computed from declared resource use (D3D12 legacy, D3D12 enhanced, Vulkan)"};
     app.require_subcommand(1);

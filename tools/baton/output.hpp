@@ -5,13 +5,22 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace baton::cli {
 
 inline constexpr int kExitBadInput = 2;
 
 void write_stdout(const std::string& text);
-// Prints "baton: error: <message>" as one line on stderr; returns kExitBadInput.
+// Prints "baton: error: <message>" as one line on stderr; returns kExitBadInput. With JSON errors
+// on (the command line has --format json) that one line is {"error": {...}} instead: "id" (the
+// class: "bad_input"; rule ids come with the rules catalog), "message" (the text), and where the
+// message names them "file", "pointer" (a JSON pointer) or "line" / "column". stdout stays empty.
 int report_error(std::string_view message);
+// Turns JSON errors on; main() does when any argument pair is `--format json` (or --format=json).
+void set_json_errors(bool on);
+// The JSON error object for a message (exposed for tests): files are matched against `inputs`.
+std::string error_json(std::string_view message);
+void set_error_inputs(std::vector<std::string> inputs);
 
 }  // namespace baton::cli
