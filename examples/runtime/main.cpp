@@ -1,8 +1,10 @@
 // Baton runtime sample: a small deferred renderer whose frames Baton's runtime runs. The engine
-// (this file) owns the instance, the device, the queues, its pipelines, descriptors and image
-// views, the images that persist across frames and a host-visible read-back buffer; Baton places
-// the transients in one shared allocation, computes and records every barrier, and submits with
-// the semaphores the schedule needs. No pass below records a barrier.
+// (this file) owns the instance, the device, the queues, its pipelines and descriptors, the images
+// that persist across frames and a host-visible read-back buffer; Baton places the transients in
+// one shared allocation, computes and records every barrier (the imported images' first
+// transitions included), owns the image views the passes ask for, and submits with the semaphores
+// the schedule needs. No pass below records a barrier or names a layout: each asks Baton
+// (PassContext::layout) which layout its barriers left the subresource in.
 //
 // One frame (128x128):
 //   gbuffer          graphics  albedo + normal (render targets), depth (depth_write); a procedural
@@ -33,8 +35,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -137,50 +137,6 @@ VkImageCreateInfo image_info(VkFormat format, uint32_t side, uint32_t mips, VkIm
   return i;
 }
 
-// Image views. Transient images exist only while Runtime::submit records the frame, so their
-// views are made inside the pass callbacks (on the job system's threads) and destroyed once the
-// GPU has finished the frame: created views wait in `recording_` until submit returns, then in
-// `in_flight_` under the frame's ticket.
-class Views {
- public:
-  explicit Views(VkDevice dev) : dev_(dev) {}
-  VkImageView make(VkImage image, VkFormat format, uint32_t mip = 0) {
-    VkImageViewCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    ci.image = image;
-    ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    ci.format = format;
-    const VkImageAspectFlags aspect =
-        format == kDepthFormat ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
-    ci.subresourceRange = {aspect, mip, 1, 0, 1};
-    VkImageView v;
-    CHECK(vkCreateImageView(dev_, &ci, nullptr, &v));
-    std::lock_guard<std::mutex> lock(mutex_);
-    recording_.push_back(v);
-    return v;
-  }
-  // After submit: the views just made belong to the frame of `ticket`.
-  void submitted(uint64_t ticket) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto& list = in_flight_[ticket];
-    list.insert(list.end(), recording_.begin(), recording_.end());
-    recording_.clear();
-  }
-  // Destroys the views of every frame up to `completed`.
-  void retire(uint64_t completed) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = in_flight_.begin(); it != in_flight_.end() && it->first <= completed;) {
-      for (VkImageView v : it->second) vkDestroyImageView(dev_, v, nullptr);
-      it = in_flight_.erase(it);
-    }
-  }
-
- private:
-  VkDevice dev_;
-  std::mutex mutex_;
-  std::vector<VkImageView> recording_;
-  std::map<uint64_t, std::vector<VkImageView>> in_flight_;
-};
-
 // A pipeline whose descriptors are pushed (VK_KHR_push_descriptor): no pools to share between
 // recording threads.
 struct Pipeline {
@@ -193,6 +149,7 @@ struct Pipeline {
 struct Binding {
   VkDescriptorType type;
   VkImageView view;
+  VkImageLayout layout;
 };
 
 struct Gpu {
@@ -307,8 +264,8 @@ struct Gpu {
     vkDestroyDescriptorSetLayout(dev, p.set, nullptr);
   }
 
-  // Binds the pipeline and pushes its descriptors: sampled images in SHADER_READ_ONLY_OPTIMAL,
-  // storage images in GENERAL (the layouts Baton puts shader_resource / unordered_access in).
+  // Binds the pipeline and pushes its descriptors, each image in the layout the binding names (the
+  // one Baton's barriers put it in for the pass: PassContext::layout).
   void bind(VkCommandBuffer cmd, const Pipeline& p, const std::vector<Binding>& bindings) const {
     vkCmdBindPipeline(cmd, p.bind, p.pipeline);
     if (bindings.empty()) return;
@@ -316,8 +273,7 @@ struct Gpu {
     std::vector<VkWriteDescriptorSet> writes(bindings.size());
     for (uint32_t i = 0; i < bindings.size(); ++i) {
       const bool sampled = bindings[i].type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-      infos[i] = {sampled ? sampler : VK_NULL_HANDLE, bindings[i].view,
-                  sampled ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL};
+      infos[i] = {sampled ? sampler : VK_NULL_HANDLE, bindings[i].view, bindings[i].layout};
       writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       writes[i].dstBinding = i;
       writes[i].descriptorCount = 1;
@@ -335,10 +291,21 @@ void dispatch(VkCommandBuffer cmd, uint32_t side) {
   vkCmdDispatch(cmd, (side + 7) / 8, (side + 7) / 8, 1);
 }
 
-VkRenderingAttachmentInfo attachment(VkImageView view, VkImageLayout layout) {
+// One mip of a declared image as a descriptor: a view owned by the runtime (destroyed when the
+// frame retires; transient images exist only while the frame is recorded) in the layout Baton's
+// barriers put that mip in for this pass.
+Binding sampled(const PassContext& c, Res r, uint32_t mip = 0) {
+  return {kSampled, c.view(r, {mip, 1}), c.layout(r, mip)};
+}
+Binding storage(const PassContext& c, Res r, uint32_t mip = 0) {
+  return {kStorage, c.view(r, {mip, 1}), c.layout(r, mip)};
+}
+
+// A declared image as a cleared and stored attachment, in the layout Baton gave it.
+VkRenderingAttachmentInfo attachment(const PassContext& c, Res r) {
   VkRenderingAttachmentInfo a{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  a.imageView = view;
-  a.imageLayout = layout;
+  a.imageView = c.view(r);
+  a.imageLayout = c.layout(r);
   a.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
   a.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   return a;
@@ -477,8 +444,7 @@ int main(int argc, char** argv) {
   const VkImageCreateInfo final_info = image_info(
       kFinalFormat, kSide, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
   const VkImageCreateInfo history_info =
-      image_info(kHalfFormat, kSide, 1,
-                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+      image_info(kHalfFormat, kSide, 1, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
   VkImage final_image, history;
   CHECK(vkCreateImage(dev, &final_info, nullptr, &final_image));
   CHECK(vkCreateImage(dev, &history_info, nullptr, &history));
@@ -509,65 +475,22 @@ int main(int argc, char** argv) {
   void* mapped;
   CHECK(vkMapMemory(dev, readback_memory, 0, VK_WHOLE_SIZE, 0, &mapped));
 
-  // Once, before the first frame: the imported images into their resting layouts (`history`
-  // cleared to black on the way). Baton returns them there at the end of every frame.
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, gfx};
-  VkCommandPool pool;
-  CHECK(vkCreateCommandPool(dev, &pci, nullptr, &pool));
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  VkCommandBuffer cb;
-  CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
-  VkCommandBufferBeginInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  CHECK(vkBeginCommandBuffer(cb, &cbi));
-  auto barrier = [&](VkImage image, VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 src_stage,
-                     VkAccessFlags2 src_access) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = src_stage;
-    b.srcAccessMask = src_access;
-    b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    di.imageMemoryBarrierCount = 1;
-    di.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cb, &di);
-  };
-  barrier(final_image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-          VK_PIPELINE_STAGE_2_NONE, 0);
-  barrier(history, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
-          0);
-  const VkClearColorValue black{};
-  const VkImageSubresourceRange colour_range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdClearColorImage(cb, history, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &colour_range);
-  barrier(history, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-          VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  CHECK(vkEndCommandBuffer(cb));
-  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cb;
-  CHECK(vkQueueSubmit(desc.graphics.queue, 1, &si, VK_NULL_HANDLE));
-  CHECK(vkQueueWaitIdle(desc.graphics.queue));
-
   auto rt = Runtime::create(desc);
   if (!rt) return std::fprintf(stderr, "%s\n", rt.error().c_str()), 1;
   Runtime& runtime = *rt.value();
-  Views views(dev);
   const Gpu* g = &gpu;
-  Views* v = &views;
 
   // Sub-pixel jitter per frame (pixels), for TAA.
   const float jitter[kFrames][2] = {{0.25f, -0.25f}, {-0.25f, 0.25f}, {-0.125f, -0.375f}, {0.375f, 0.125f}};
   const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel);
   for (uint32_t frame = 0; frame < kFrames; ++frame) {
     Frame& f = runtime.begin_frame();
-    views.retire(runtime.completed());
-    const Res fin = f.import_image("final", final_image, final_info, Access::copy_source);
-    const Res hist = f.import_image("history", history, history_info, Access::unordered_access);
+    // The engine's images start undefined on the first frame (Baton's first barrier on each starts
+    // from UNDEFINED); from then on they are at rest at the start of every frame. `history` needs no
+    // initial value: the first frame's taa writes the current frame without reading it (`first`).
+    const bool first_frame = frame == 0;
+    const Res fin = f.import_image("final", final_image, final_info, Access::copy_source, first_frame);
+    const Res hist = f.import_image("history", history, history_info, Access::unordered_access, first_frame);
     const Res rb = f.import_buffer("readback", readback, readback_info);
     const VkImageUsageFlags rt_sampled = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
     const VkImageUsageFlags storage_sampled = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
@@ -589,11 +512,8 @@ int main(int argc, char** argv) {
                   {normal, Access::render_target},
                   {depth, Access::depth_write}},
          .execute = [=](PassContext& c) {
-           std::vector<VkRenderingAttachmentInfo> colours{
-               attachment(v->make(c.image(albedo), kAlbedoFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
-               attachment(v->make(c.image(normal), kHalfFormat), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)};
-           VkRenderingAttachmentInfo d = attachment(v->make(c.image(depth), kDepthFormat),
-                                                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+           std::vector<VkRenderingAttachmentInfo> colours{attachment(c, albedo), attachment(c, normal)};
+           VkRenderingAttachmentInfo d = attachment(c, depth);
            d.clearValue.depthStencil = {1.0f, 0};
            begin_rendering(c.cmd, colours, &d);
            g->bind(c.cmd, gbuffer_pipe, {});
@@ -611,10 +531,7 @@ int main(int argc, char** argv) {
                          {normal, Access::shader_resource, cs},
                          {ao, Access::unordered_access, cs}},
                 .execute = [=](PassContext& c) {
-                  g->bind(c.cmd, ssao_pipe,
-                          {{kSampled, v->make(c.image(depth), kDepthFormat)},
-                           {kSampled, v->make(c.image(normal), kHalfFormat)},
-                           {kStorage, v->make(c.image(ao), kAoFormat)}});
+                  g->bind(c.cmd, ssao_pipe, {sampled(c, depth), sampled(c, normal), storage(c, ao)});
                   dispatch(c.cmd, kSide);
                 }});
     f.add_pass({.name = "lighting",
@@ -625,13 +542,9 @@ int main(int argc, char** argv) {
                          {ao, Access::shader_resource, ps},
                          {hdr, Access::render_target}},
                 .execute = [=](PassContext& c) {
-                  begin_rendering(c.cmd, {attachment(v->make(c.image(hdr), kHalfFormat),
-                                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
+                  begin_rendering(c.cmd, {attachment(c, hdr)});
                   g->bind(c.cmd, lighting_pipe,
-                          {{kSampled, v->make(c.image(albedo), kAlbedoFormat)},
-                           {kSampled, v->make(c.image(normal), kHalfFormat)},
-                           {kSampled, v->make(c.image(depth), kDepthFormat)},
-                           {kSampled, v->make(c.image(ao), kAoFormat)}});
+                          {sampled(c, albedo), sampled(c, normal), sampled(c, depth), sampled(c, ao)});
                   vkCmdDraw(c.cmd, 3, 1, 0, 0);
                   vkCmdEndRendering(c.cmd);
                 }});
@@ -640,9 +553,7 @@ int main(int argc, char** argv) {
                 .queue = Queue::compute,
                 .uses = {{hdr, Access::shader_resource, cs}, {bloom, Access::unordered_access, cs, {0, 1}}},
                 .execute = [=](PassContext& c) {
-                  g->bind(c.cmd, prefilter_pipe,
-                          {{kSampled, v->make(c.image(hdr), kHalfFormat)},
-                           {kStorage, v->make(c.image(bloom), kHalfFormat, 0)}});
+                  g->bind(c.cmd, prefilter_pipe, {sampled(c, hdr), storage(c, bloom, 0)});
                   dispatch(c.cmd, kSide / 2);
                 }});
     for (uint32_t m = 1; m < kBloomMips; ++m)
@@ -651,9 +562,7 @@ int main(int argc, char** argv) {
                   .uses = {{bloom, Access::shader_resource, cs, {m - 1, 1}},
                            {bloom, Access::unordered_access, cs, {m, 1}}},
                   .execute = [=](PassContext& c) {
-                    g->bind(c.cmd, down_pipe,
-                            {{kSampled, v->make(c.image(bloom), kHalfFormat, m - 1)},
-                             {kStorage, v->make(c.image(bloom), kHalfFormat, m)}});
+                    g->bind(c.cmd, down_pipe, {sampled(c, bloom, m - 1), storage(c, bloom, m)});
                     dispatch(c.cmd, (kSide / 2) >> m);
                   }});
     for (uint32_t m = kBloomMips - 1; m-- > 0;)
@@ -662,19 +571,15 @@ int main(int argc, char** argv) {
                   .uses = {{bloom, Access::shader_resource, cs, {m + 1, 1}},
                            {bloom, Access::unordered_access, cs, {m, 1}}},
                   .execute = [=](PassContext& c) {
-                    g->bind(c.cmd, up_pipe,
-                            {{kSampled, v->make(c.image(bloom), kHalfFormat, m + 1)},
-                             {kStorage, v->make(c.image(bloom), kHalfFormat, m)}});
+                    g->bind(c.cmd, up_pipe, {sampled(c, bloom, m + 1), storage(c, bloom, m)});
                     dispatch(c.cmd, (kSide / 2) >> m);
                   }});
-    const uint32_t first = frame == 0;
+    const uint32_t first = first_frame;
     f.add_pass({.name = "taa",
                 .queue = Queue::compute,
                 .uses = {{hdr, Access::shader_resource, cs}, {hist, Access::unordered_access, cs}},
                 .execute = [=](PassContext& c) {
-                  g->bind(c.cmd, taa_pipe,
-                          {{kSampled, v->make(c.image(hdr), kHalfFormat)},
-                           {kStorage, v->make(c.image(hist), kHalfFormat)}});
+                  g->bind(c.cmd, taa_pipe, {sampled(c, hdr), storage(c, hist)});
                   vkCmdPushConstants(c.cmd, taa_pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(first),
                                      &first);
                   dispatch(c.cmd, kSide);
@@ -685,11 +590,8 @@ int main(int argc, char** argv) {
                          {bloom, Access::shader_resource, ps, {0, 1}},
                          {fin, Access::render_target}},
                 .execute = [=](PassContext& c) {
-                  begin_rendering(c.cmd, {attachment(v->make(c.image(fin), kFinalFormat),
-                                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
-                  g->bind(c.cmd, tonemap_pipe,
-                          {{kSampled, v->make(c.image(hist), kHalfFormat)},
-                           {kSampled, v->make(c.image(bloom), kHalfFormat, 0)}});
+                  begin_rendering(c.cmd, {attachment(c, fin)});
+                  g->bind(c.cmd, tonemap_pipe, {sampled(c, hist), sampled(c, bloom, 0)});
                   vkCmdDraw(c.cmd, 3, 1, 0, 0);
                   vkCmdEndRendering(c.cmd);
                 }});
@@ -700,8 +602,7 @@ int main(int argc, char** argv) {
                   VkBufferImageCopy r{};
                   r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
                   r.imageExtent = {kSide, kSide, 1};
-                  vkCmdCopyImageToBuffer(c.cmd, c.image(fin), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                         c.buffer(rb), 1, &r);
+                  vkCmdCopyImageToBuffer(c.cmd, c.image(fin), c.layout(fin), c.buffer(rb), 1, &r);
                 }});
     // The CPU reads the buffer after the frame: declared, so the copy is made visible to the host.
     f.add_pass(
@@ -710,7 +611,6 @@ int main(int argc, char** argv) {
 
     Result<FrameInfo> r = runtime.submit();
     if (!r) return std::fprintf(stderr, "frame %u: %s\n", frame, r.error().c_str()), 1;
-    views.submitted(r.value().ticket);
     const FrameInfo& i = r.value();
     if (print_plan && frame == 0)
       std::printf("%s", graph::plan_text(*i.graph, *i.compiled, Api::vulkan).c_str());
@@ -723,7 +623,6 @@ int main(int argc, char** argv) {
         static_cast<unsigned long long>(i.memory.unaliased_bytes));
   }
   if (!runtime.sync()) return 1;
-  views.retire(~uint64_t{0});
 
   sample::Image image{kSide, kSide, std::vector<uint8_t>(kImageBytes)};
   std::memcpy(image.rgba.data(), mapped, kImageBytes);
@@ -769,7 +668,6 @@ int main(int argc, char** argv) {
                       &taa_pipe, &tonemap_pipe})
     gpu.destroy(*p);
   vkDestroySampler(dev, gpu.sampler, nullptr);
-  vkDestroyCommandPool(dev, pool, nullptr);
   vkDestroyImage(dev, final_image, nullptr);
   vkDestroyImage(dev, history, nullptr);
   vkDestroyBuffer(dev, readback, nullptr);

@@ -9,6 +9,10 @@ void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy), size = imageSize(u_history);
   if (any(greaterThanEqual(p, size))) return;
   const vec3 c = texelFetch(u_current, p, 0).rgb;
+  if (pc.first != 0u) {  // the history is undefined (imported undefined): not read
+    imageStore(u_history, p, vec4(c, 1.0));
+    return;
+  }
   vec3 lo = c, hi = c;
   for (int y = -1; y <= 1; ++y)
     for (int x = -1; x <= 1; ++x) {
@@ -17,5 +21,5 @@ void main() {
       hi = max(hi, s);
     }
   const vec3 h = clamp(imageLoad(u_history, p).rgb, lo, hi);
-  imageStore(u_history, p, vec4(pc.first != 0u ? c : mix(h, c, 0.25), 1.0));
+  imageStore(u_history, p, vec4(mix(h, c, 0.25), 1.0));
 }
