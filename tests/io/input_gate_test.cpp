@@ -154,34 +154,40 @@ std::optional<plan_detail::UsePair> pairwise(const std::vector<Use>& uses, const
   return std::nullopt;
 }
 
+// Few uses (pairwise), many uses on a small resource (dense table), many small boxes on a large
+// resource (hash map): every path finds the pair the reference finds.
 TEST(FirstConflict, AgreesWithThePairwiseSearch) {
   std::mt19937 rng_engine(7);
   auto rng = [&] { return static_cast<uint32_t>(rng_engine()); };
   const Access kinds[] = {Access::shader_resource, Access::unordered_access, Access::copy_source,
                           Access::render_target};
-  for (int round = 0; round < 2000; ++round) {
+  int found = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const int shape = round % 3;  // 0: few uses; 1: many uses, small resource; 2: many uses, large resource
     Table t;
-    const int nres = 1 + static_cast<int>(rng() % 3);
-    for (int r = 0; r < nres; ++r) {
+    const uint32_t nres = 1 + rng() % 3;
+    for (uint32_t r = 0; r < nres; ++r) {
       ResourceDesc d;
-      d.mips = 1 + rng() % 4;
-      d.layers = 1 + rng() % 4;
+      d.mips = shape == 2 ? 16 : 1 + rng() % 4;
+      d.layers = shape == 2 ? 2048 : 1 + rng() % 4;
       d.planes = 1;
       t.descs.push_back(d);
     }
     std::vector<Use> uses;
     std::vector<Box> boxes;
-    const int n = 2 + static_cast<int>(rng() % 8);
-    for (int i = 0; i < n; ++i) {
+    const uint32_t n = shape == 0 ? 2 + rng() % 8 : 40 + rng() % 80;
+    for (uint32_t i = 0; i < n; ++i) {
       Use u;
-      u.resource = static_cast<ResourceId>(rng() % static_cast<uint32_t>(nres));
-      u.access = kinds[rng() % 4];
+      u.resource = static_cast<ResourceId>(rng() % nres);
+      // Mostly one access per resource, so that conflicts are rare and found late.
+      u.access = rng() % 8 == 0 ? kinds[rng() % 4] : kinds[u.resource % 4];
       const ResourceDesc& d = t.descs[u.resource];
+      const uint32_t span = shape == 2 ? 2 : 0;  // large resources: small boxes
       Box b;
       b.m0 = rng() % d.mips;
-      b.m1 = b.m0 + 1 + rng() % (d.mips - b.m0);
-      b.l0 = rng() % d.layers;
-      b.l1 = b.l0 + 1 + rng() % (d.layers - b.l0);
+      b.m1 = b.m0 + 1 + rng() % (span ? std::min(span, d.mips - b.m0) : d.mips - b.m0);
+      b.l0 = shape == 2 ? rng() % 8 : rng() % d.layers;  // near each other, so that some overlap
+      b.l1 = b.l0 + 1 + rng() % (span ? span : d.layers - b.l0);
       uses.push_back(u);
       boxes.push_back(b);
     }
@@ -189,10 +195,13 @@ TEST(FirstConflict, AgreesWithThePairwiseSearch) {
     const auto got = plan_detail::first_conflict(uses, boxes, t, loader_conflict);
     ASSERT_EQ(want.has_value(), got.has_value()) << "round " << round;
     if (want) {
+      ++found;
       EXPECT_EQ(want->first, got->first) << "round " << round;
       EXPECT_EQ(want->second, got->second) << "round " << round;
     }
   }
+  EXPECT_GT(found, 100);   // both outcomes are exercised
+  EXPECT_LT(found, 1400);
 }
 
 // Past the subresource budget the search compares distinct (access, box) pairs: same answer.
