@@ -50,6 +50,10 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"UnknownKeyInBarrier",
             d3d(R"({"barrier":[{"type":"transition","resource":"tex","before":"COMMON","after":"COPY_DEST","subresouce":1}]})"),
             "barrier[0]: unknown key 'subresouce'"},
+        // A long name is elided in the middle (input::kMaxQuotedChars), so the line stays short.
+        Bad{"LongNameIsElided",
+            d3d(R"({"use":{"resource":")" + std::string(5000, 'n') + R"(END","as":"COPY_DEST"}})"),
+            "unknown resource '" + std::string(58, 'n') + "..." + std::string(56, 'n') + "END'"},
         Bad{"DuplicateKey", R"({"api":"d3d12","api":"vulkan"})", "t.json:/api: key 'api' appears twice"},
         Bad{"NulByte", std::string("{\"api\":\"d3d12\"}\0{}", 18), "t.json:1:16: NUL byte at offset 15"},
         Bad{"ControlCharacterInName", one_list("d3d12", R"({"name":"te\nsummary: 0 errors"})", R"({"use":{"resource":"te\nsummary: 0 errors","as":"COPY_DEST"}})"),
