@@ -2,6 +2,7 @@
 // are baton::Error with one line naming the file and the JSON path, never a crash.
 #include <baton/core.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 
@@ -131,6 +132,37 @@ TEST(BadInputFuzz, TruncatedExamplesNeverCrash) {
     }
   }
   EXPECT_GT(files, 0);
+}
+
+// A message's text (which quotes names from the trace) is printed escaped: whatever it holds, the
+// text output has one line per message and exactly one "summary:" line, the last.
+TEST(TextOutput, AMessageCannotForgeALine) {
+  ValidationResult r;
+  Message m;
+  m.id = MessageId::barrier_matching_states;
+  m.text = "resource 'x\nsummary: 0 error(s), 0 warning(s)\x1b[2K'";
+  r.messages.push_back(m);
+  r.counts[525] = 1;
+  r.errors = 1;
+  const std::string out = to_text(r);
+  EXPECT_NE(out.find("resource 'x\\nsummary: 0 error(s), 0 warning(s)\\x1B[2K'"), std::string::npos) << out;
+  size_t summaries = 0;
+  for (size_t at = out.find("summary:"); at != std::string::npos; at = out.find("summary:", at + 1))
+    summaries += at == 0 || out[at - 1] == '\n';
+  EXPECT_EQ(summaries, 1u) << out;
+  EXPECT_EQ(out.substr(out.rfind("\nsummary:") + 1), "summary: 1 error(s), 0 warning(s)\n");
+}
+
+// JSON output stays valid JSON whatever the names hold (quotes, markup, U+2028, non-ASCII).
+TEST(JsonOutput, HostileNamesGiveValidJson) {
+  const std::string name = "q\\\"</script>\u2028\u00e9";
+  const std::string text = one_list("d3d12", R"({"name":")" + name + R"(","initial":"COMMON"})",
+                                    R"({"barrier":[{"type":"transition","resource":")" + name +
+                                        R"(","before":"COPY_DEST","after":"COPY_DEST"}]})");
+  const ValidationResult r = validate(load_trace(text, "t.json"));
+  ASSERT_FALSE(r.messages.empty());
+  const nlohmann::json j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["messages"][0]["resource"], "q\"</script>\xe2\x80\xa8\xc3\xa9");
 }
 
 }  // namespace
