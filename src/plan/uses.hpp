@@ -69,7 +69,8 @@ std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::v
     }
     bool can_conflict = false;
     for (size_t x = 0; x < present.size() && !can_conflict; ++x)
-      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y) can_conflict = conflict(present[x], present[y]);
+      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y)
+        can_conflict = conflict(present[x], present[y]);
     if (hi - lo < 2 || !can_conflict) {
       lo = hi;
       continue;
@@ -114,8 +115,9 @@ std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::v
               const uint64_t base = ((uint64_t{m} * d.layers + l) * d.planes + p) * kinds;
               for (size_t other = 0; other < kinds; ++other) {
                 if (other == s) continue;
-                const uint32_t a = dense ? table[static_cast<size_t>(base + other)]
-                                         : (sparse.contains(base + other) ? sparse[base + other] : UINT32_MAX);
+                const uint32_t a = dense
+                                       ? table[static_cast<size_t>(base + other)]
+                                       : (sparse.contains(base + other) ? sparse[base + other] : UINT32_MAX);
                 if (a != UINT32_MAX && conflict(present[other], uses[b].access)) better(a, b);
               }
               uint32_t& mine = first_of(base + s);

@@ -3,10 +3,10 @@
 // JSON path (the CLI turns it into exit code 2).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <baton/core.hpp>
 #include <baton/input.hpp>
 #include <baton/validate.hpp>
-#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -50,7 +50,8 @@ class Loader {
     std::map<std::string, int, std::less<>> list_index;
     for (size_t i = 0; i < t.lists.size(); ++i) {
       if (!list_index.emplace(t.lists[i].name, static_cast<int>(i)).second)
-        fail(fmt::format("lists[{}].name", i), fmt::format("duplicate list {}", input::quote(t.lists[i].name)));
+        fail(fmt::format("lists[{}].name", i),
+             fmt::format("duplicate list {}", input::quote(t.lists[i].name)));
     }
     const json& subs = array_field(root, "submissions", "trace");
     std::map<std::string, bool, std::less<>> signaled;
@@ -153,7 +154,8 @@ class Loader {
     if (!it->is_string()) fail(fmt::format("{}.{}", path, key), fmt::format("expected a {} name", what));
     const auto v = names::parse_enum(table, it->get<std::string>());
     if (!v)
-      fail(fmt::format("{}.{}", path, key), fmt::format("unknown {} {}", what, input::quote(it->get<std::string>())));
+      fail(fmt::format("{}.{}", path, key),
+           fmt::format("unknown {} {}", what, input::quote(it->get<std::string>())));
     return static_cast<uint32_t>(*v);
   }
   QueueType queue_type(const json& j, const std::string& path) const {
@@ -161,7 +163,8 @@ class Loader {
     if (s == "direct" || s == "graphics") return QueueType::direct;
     if (s == "compute") return QueueType::compute;
     if (s == "copy" || s == "transfer") return QueueType::copy;
-    fail(path + ".type", fmt::format("unknown list/queue type {} (expected direct, compute or copy)", input::quote(s)));
+    fail(path + ".type",
+         fmt::format("unknown list/queue type {} (expected direct, compute or copy)", input::quote(s)));
   }
 
   TraceResource resource(const json& j, const std::string& path) const {
@@ -234,7 +237,8 @@ class Loader {
     if (!it->is_string()) fail(fmt::format("{}.{}", path, key), "expected a resource name");
     const auto found = resource_index_.find(it->get<std::string>());
     if (found == resource_index_.end())
-      fail(fmt::format("{}.{}", path, key), fmt::format("unknown resource {}", input::quote(it->get<std::string>())));
+      fail(fmt::format("{}.{}", path, key),
+           fmt::format("unknown resource {}", input::quote(it->get<std::string>())));
     return found->second;
   }
 
@@ -335,10 +339,12 @@ class Loader {
       else if (type == "global")
         keys(j, path, {"type", "sync_before", "sync_after", "access_before", "access_after"});
       else if (type == "buffer")
-        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after"});
+        keys(j, path,
+             {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after"});
       else  // texture (an unknown type is refused below)
-        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
-                       "layout_before", "layout_after", "discard"});
+        keys(j, path,
+             {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
+              "layout_before", "layout_after", "discard"});
       if (type == "transition") {
         LegacyTransition b;
         b.resource = resource_ref(j, "resource", path, false);
@@ -390,11 +396,13 @@ class Loader {
       return b;
     }
     if (type == "image")
-      keys(j, path, {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
-                     "old_layout", "new_layout", "src_queue_family", "dst_queue_family"});
+      keys(j, path,
+           {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access", "old_layout",
+            "new_layout", "src_queue_family", "dst_queue_family"});
     else
-      keys(j, path, {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
-                     "src_queue_family", "dst_queue_family"});
+      keys(j, path,
+           {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
+            "src_queue_family", "dst_queue_family"});
     VkBarrier b;
     if (type == "image")
       b.kind = VkBarrierKind::image;
@@ -486,7 +494,8 @@ class Loader {
         fail(bpath, "discard is a D3D12 command (Vulkan: an image barrier from UNDEFINED)");
       return DiscardCmd{res, subresources(body, res, bpath)};
     }
-    fail(path, fmt::format("unknown command {} (expected barrier, use, discard or clear)", input::quote(key)));
+    fail(path,
+         fmt::format("unknown command {} (expected barrier, use, discard or clear)", input::quote(key)));
   }
 
   TraceList list(const json& j, const std::string& path) const {
@@ -533,12 +542,14 @@ class Loader {
     }
     s.wait = strings(j, "wait", path);
     s.signal = strings(j, "signal", path);
-    for (size_t i = 0; i < s.signal.size(); ++i) check_name(s.signal[i], fmt::format("{}.signal[{}]", path, i));
+    for (size_t i = 0; i < s.signal.size(); ++i)
+      check_name(s.signal[i], fmt::format("{}.signal[{}]", path, i));
     const std::vector<std::string> present = strings(j, "present", path);
     for (size_t i = 0; i < present.size(); ++i) {
       const auto it = resource_index_.find(present[i]);
       if (it == resource_index_.end())
-        fail(fmt::format("{}.present[{}]", path, i), fmt::format("unknown resource {}", input::quote(present[i])));
+        fail(fmt::format("{}.present[{}]", path, i),
+             fmt::format("unknown resource {}", input::quote(present[i])));
       s.present.push_back(it->second);
     }
     return s;
@@ -562,6 +573,8 @@ Trace load_trace(std::string_view text, std::string_view source) {
   }
 }
 
-Trace load_trace_file(const std::string& path) { return load_trace(input::read(path), input::source_name(path)); }
+Trace load_trace_file(const std::string& path) {
+  return load_trace(input::read(path), input::source_name(path));
+}
 
 }  // namespace baton::validate

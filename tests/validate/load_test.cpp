@@ -2,8 +2,8 @@
 // are baton::Error with one line naming the file and the JSON path, never a crash.
 #include <baton/core.hpp>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cases.hpp"
@@ -45,7 +45,8 @@ INSTANTIATE_TEST_SUITE_P(
         // A misspelt key is an error, not a default: "subresourse" would otherwise mean "all".
         Bad{"MisspeltSubresource", d3d(R"({"use":{"resource":"tex","subresourse":1,"as":"COPY_DEST"}})"),
             "lists[0].commands[0].use: unknown key 'subresourse'"},
-        Bad{"UnknownKeyInResource", one_list("d3d12", R"({"name":"tex","mip":2})", R"({"use":{"resource":"tex","as":"COPY_DEST"}})"),
+        Bad{"UnknownKeyInResource",
+            one_list("d3d12", R"({"name":"tex","mip":2})", R"({"use":{"resource":"tex","as":"COPY_DEST"}})"),
             "resources[0]: unknown key 'mip'"},
         Bad{"UnknownKeyAtRoot", R"({"api":"d3d12","resource":[]})", "trace: unknown key 'resource'"},
         Bad{"UnknownKeyInBarrier",
@@ -57,9 +58,11 @@ INSTANTIATE_TEST_SUITE_P(
             "unknown resource '" + std::string(58, 'n') + "..." + std::string(56, 'n') + "END'"},
         Bad{"DuplicateKey", R"({"api":"d3d12","api":"vulkan"})", "t.json:/api: key 'api' appears twice"},
         Bad{"NulByte", std::string("{\"api\":\"d3d12\"}\0{}", 18), "t.json:1:16: NUL byte at offset 15"},
-        Bad{"ControlCharacterInName", one_list("d3d12", R"({"name":"te\nsummary: 0 errors"})", R"({"use":{"resource":"te\nsummary: 0 errors","as":"COPY_DEST"}})"),
-            "resources[0].name: a name must not contain control characters"}, Bad{"NotAnObject", R"([1,2])", "trace"},
-        Bad{"UnknownApi", R"({"api":"metal"})", "api"},
+        Bad{"ControlCharacterInName",
+            one_list("d3d12", R"({"name":"te\nsummary: 0 errors"})",
+                     R"({"use":{"resource":"te\nsummary: 0 errors","as":"COPY_DEST"}})"),
+            "resources[0].name: a name must not contain control characters"},
+        Bad{"NotAnObject", R"([1,2])", "trace"}, Bad{"UnknownApi", R"({"api":"metal"})", "api"},
         Bad{"MissingApi", R"({"resources":[]})", "missing \"api\""},
         Bad{"UnknownState", d3d(R"({"use":{"resource":"tex","as":"PIXEL_SHADER_RESOURS"}})"),
             "lists[0].commands[0].use.as"},

@@ -49,8 +49,10 @@ void register_triage(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<TriageOptions>();
   CLI::App* sub = app.add_subcommand(
       "triage", "Explain validator messages as the recording declarations that caused them");
-  sub->add_option("recording", opts->recording, "Recording file (docs/recording-format.md); - reads stdin")->required();
-  sub->add_option("trace", opts->trace, "Trace of what really ran (default: Baton's own plan); - reads stdin");
+  sub->add_option("recording", opts->recording, "Recording file (docs/recording-format.md); - reads stdin")
+      ->required();
+  sub->add_option("trace", opts->trace,
+                  "Trace of what really ran (default: Baton's own plan); - reads stdin");
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
   sub->add_option("--id", opts->id, "Only messages with this numeric id")
