@@ -14,8 +14,8 @@
 namespace baton::input {
 
 inline constexpr uint64_t kMaxInputBytes = uint64_t{256} << 20;  // 256 MiB, files and stdin alike
-inline constexpr size_t kMaxDepth = 256;                          // arrays and objects inside each other
-inline constexpr size_t kMaxQuotedChars = 120;   // a quoted name longer than this is elided in the middle
+inline constexpr size_t kMaxDepth = 256;                         // arrays and objects inside each other
+inline constexpr size_t kMaxQuotedChars = 120;    // a quoted name longer than this is elided in the middle
 inline constexpr size_t kMaxMessageChars = 2000;  // an error line longer than this is elided in the middle
 
 // "<stdin>" for "-", else the path itself: the name messages give the input.

@@ -176,8 +176,9 @@ class Builder {
       f.value->get_ref<Json::array_t&>().push_back(std::move(v));
       return &f.value->get_ref<Json::array_t&>().back();
     }
-    auto [it, inserted] = f.value->get_ref<Json::object_t&>().emplace(f.key, std::move(v));  // the key stays for path()
-    (void)inserted;  // a duplicate was refused in key()
+    auto [it, inserted] =
+        f.value->get_ref<Json::object_t&>().emplace(f.key, std::move(v));  // the key stays for path()
+    (void)inserted;                                                        // a duplicate was refused in key()
     return &it->second;
   }
   bool put(Json&& v) {
@@ -188,8 +189,8 @@ class Builder {
     if (stack_.size() >= kMaxDepth) {
       const size_t pos = static_cast<size_t>(*seen_ - text_.data());
       const LineColumn lc = line_column(text_, pos == 0 ? 0 : pos - 1);
-      throw Error(fmt::format("{}:{}:{}: nested deeper than {} arrays and objects", source_, lc.line, lc.column,
-                              kMaxDepth));
+      throw Error(fmt::format("{}:{}:{}: nested deeper than {} arrays and objects", source_, lc.line,
+                              lc.column, kMaxDepth));
     }
     Json* v = place(Json(type));
     stack_.push_back({v, {}});
@@ -225,8 +226,8 @@ void check_bytes(std::string_view text, std::string_view source) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == 0) {
       const LineColumn lc = line_column(text, i);
-      throw Error(fmt::format("{}:{}:{}: NUL byte at offset {} (JSON text cannot contain one)", source, lc.line,
-                              lc.column, i));
+      throw Error(fmt::format("{}:{}:{}: NUL byte at offset {} (JSON text cannot contain one)", source,
+                              lc.line, lc.column, i));
     }
     if (c < 0x80) {
       ++i;
@@ -259,7 +260,9 @@ std::string kind_of(mode_t mode) {
 
 }  // namespace
 
-std::string source_name(std::string_view path) { return path == "-" ? "<stdin>" : std::string(path); }
+std::string source_name(std::string_view path) {
+  return path == "-" ? "<stdin>" : std::string(path);
+}
 
 std::string read(const std::string& path) {
   const bool from_stdin = path == "-";
@@ -319,7 +322,9 @@ Json parse(std::string_view text, std::string_view source) {
   return b.take();
 }
 
-Json load(const std::string& path) { return parse(read(path), source_name(path)); }
+Json load(const std::string& path) {
+  return parse(read(path), source_name(path));
+}
 
 LineColumn line_column(std::string_view text, size_t pos) {
   pos = std::min(pos, text.size());
@@ -386,8 +391,12 @@ std::string elide(std::string_view s, size_t max) {
   return std::string(s.substr(0, head_end)) + "..." + std::string(s.substr(tail_start));
 }
 
-std::string quote(std::string_view s) { return "'" + escape(elide(s, kMaxQuotedChars)) + "'"; }
+std::string quote(std::string_view s) {
+  return "'" + escape(elide(s, kMaxQuotedChars)) + "'";
+}
 
-std::string one_line(std::string_view s) { return elide(escape(s), kMaxMessageChars); }
+std::string one_line(std::string_view s) {
+  return elide(escape(s), kMaxMessageChars);
+}
 
 }  // namespace baton::input

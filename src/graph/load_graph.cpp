@@ -32,7 +32,8 @@ struct Ctx {
   [[noreturn]] void fail(std::string_view msg) const {
     std::string names;
     if (!pass.empty()) names += "pass " + io::quote_name(pass);
-    if (!resource.empty()) names += (names.empty() ? "" : ", ") + std::string("resource ") + io::quote_name(resource);
+    if (!resource.empty())
+      names += (names.empty() ? "" : ", ") + std::string("resource ") + io::quote_name(resource);
     throw Error(io::one_line(fmt::format("{}:{}: {}{}", source, path.empty() ? "/" : path,
                                          names.empty() ? "" : names + ": ", msg)));
   }
@@ -281,6 +282,8 @@ Graph load_graph_text(std::string_view text, std::string_view source) {
   return load_graph(io::parse_strict(text, source), source);
 }
 
-Graph load_graph_file(const std::string& path) { return load_graph(input::load(path), input::source_name(path)); }
+Graph load_graph_file(const std::string& path) {
+  return load_graph(input::load(path), input::source_name(path));
+}
 
 }  // namespace baton::graph

@@ -27,11 +27,17 @@ std::string pointer_token(std::string_view key) {
 
 }  // namespace
 
-std::string quote_name(std::string_view s) { return input::quote(s); }
+std::string quote_name(std::string_view s) {
+  return input::quote(s);
+}
 
-std::string one_line(std::string_view s) { return input::one_line(s); }
+std::string one_line(std::string_view s) {
+  return input::one_line(s);
+}
 
-LineColumn line_column(std::string_view text, size_t pos) { return input::line_column(text, pos); }
+LineColumn line_column(std::string_view text, size_t pos) {
+  return input::line_column(text, pos);
+}
 
 Ctx Ctx::at(std::string_view key) const {
   Ctx c = *this;
@@ -62,7 +68,9 @@ void Ctx::fail(std::string_view msg) const {
   throw Error(one_line(line));
 }
 
-Json parse_strict(std::string_view text, std::string_view source) { return input::parse(text, source); }
+Json parse_strict(std::string_view text, std::string_view source) {
+  return input::parse(text, source);
+}
 
 void require_object(const Ctx& c, const Json& j) {
   if (!j.is_object()) c.fail(fmt::format("expected an object, found {}", j.type_name()));
@@ -103,7 +111,8 @@ std::string read_name(const Ctx& c, const Json& j) {
   if (s.empty()) c.fail("a name must not be empty");
   size_t chars = 0;  // characters, not bytes (docs/recording-format.md)
   for (char ch : s) {
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) c.fail("a name must not contain control characters");
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      c.fail("a name must not contain control characters");
     chars += (static_cast<unsigned char>(ch) & 0xc0) != 0x80;
   }
   if (chars > 200) c.fail("a name must be at most 200 characters long");

@@ -138,14 +138,15 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   const auto conflict = [](Access a, Access b) {
     return a != b && (is_write(a) || is_write(b) || a == Access::present || b == Access::present);
   };
-  const std::optional<plan_detail::UsePair> c =
-      plan_detail::first_conflict(op.uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rt[r]; }, conflict);
+  const std::optional<plan_detail::UsePair> c = plan_detail::first_conflict(
+      op.uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rt[r]; }, conflict);
   if (!c) return;
   const Use& a = op.uses[c->first];
   const ResourceDesc& d = rt[a.resource];
-  throw Error(fmt::format("{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use {} is {}",
-                          where_fn(), d.name, to_string(intersect(boxes[c->first], boxes[c->second]), d), c->first,
-                          to_string(a.access), c->second, to_string(op.uses[c->second].access)));
+  throw Error(fmt::format(
+      "{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use {} is {}",
+      where_fn(), d.name, to_string(intersect(boxes[c->first], boxes[c->second]), d), c->first,
+      to_string(a.access), c->second, to_string(op.uses[c->second].access)));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "baton/record.hpp"
@@ -68,7 +69,8 @@ std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::v
     }
     bool can_conflict = false;
     for (size_t x = 0; x < present.size() && !can_conflict; ++x)
-      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y) can_conflict = conflict(present[x], present[y]);
+      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y)
+        can_conflict = conflict(present[x], present[y]);
     if (hi - lo < 2 || !can_conflict) {
       lo = hi;
       continue;
@@ -77,9 +79,31 @@ std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::v
     const uint64_t subresources = uint64_t{d.mips} * d.layers * d.planes;
     const size_t kinds = present.size();
     constexpr uint64_t kBudget = uint64_t{1} << 26;
-    if (volume <= kBudget && subresources * kinds <= (uint64_t{1} << 24)) {
-      // Per subresource and access: the first use (in index order) that touched it.
-      table.assign(static_cast<size_t>(subresources * kinds), UINT32_MAX);
+    if (hi - lo <= 32) {
+      // A few uses (the common case, e.g. a downsample reading one mip and writing the next):
+      // every pair, in index order, costs less than any table.
+      for (uint32_t k = lo + 1; k < hi; ++k) {
+        const uint32_t b = idx[k];
+        if (best && b > best->second) break;
+        for (uint32_t q = lo; q < k; ++q) {
+          const uint32_t a = idx[q];
+          if (conflict(uses[a].access, uses[b].access) && overlaps(boxes[a], boxes[b])) {
+            better(a, b);
+            break;
+          }
+        }
+      }
+    } else if (volume <= kBudget) {
+      // Per subresource and access: the first use (in index order) that touched it, in a dense
+      // table when the resource is small next to the boxes, else in a hash map (work follows the
+      // subresources touched, not the resource's extent).
+      const bool dense = subresources * kinds <= 4 * volume + 4096;
+      if (dense) table.assign(static_cast<size_t>(subresources * kinds), UINT32_MAX);
+      std::unordered_map<uint64_t, uint32_t> sparse;
+      auto first_of = [&](uint64_t key) -> uint32_t& {
+        if (dense) return table[static_cast<size_t>(key)];
+        return sparse.try_emplace(key, UINT32_MAX).first->second;
+      };
       for (uint32_t k = lo; k < hi; ++k) {  // idx[lo, hi) is in index order (stable sort)
         const uint32_t b = idx[k];
         if (best && b > best->second) break;
@@ -88,12 +112,16 @@ std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::v
         for (uint32_t m = box.m0; m < box.m1; ++m)
           for (uint32_t l = box.l0; l < box.l1; ++l)
             for (uint32_t p = box.p0; p < box.p1; ++p) {
-              const size_t base = ((size_t{m} * d.layers + l) * d.planes + p) * kinds;
+              const uint64_t base = ((uint64_t{m} * d.layers + l) * d.planes + p) * kinds;
               for (size_t other = 0; other < kinds; ++other) {
-                const uint32_t a = table[base + other];
+                if (other == s) continue;
+                const uint32_t a = dense
+                                       ? table[static_cast<size_t>(base + other)]
+                                       : (sparse.contains(base + other) ? sparse[base + other] : UINT32_MAX);
                 if (a != UINT32_MAX && conflict(present[other], uses[b].access)) better(a, b);
               }
-              if (table[base + s] == UINT32_MAX) table[base + s] = b;
+              uint32_t& mine = first_of(base + s);
+              if (mine == UINT32_MAX) mine = b;
             }
       }
     } else {

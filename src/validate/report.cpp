@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <baton/input.hpp>
-
 #include <nlohmann/json.hpp>
 
 namespace baton::validate {

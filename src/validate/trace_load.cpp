@@ -3,10 +3,10 @@
 // JSON path (the CLI turns it into exit code 2).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <baton/core.hpp>
 #include <baton/input.hpp>
 #include <baton/validate.hpp>
-#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -34,7 +34,7 @@ class Loader {
     else if (api == "vulkan")
       t.api = Api::vulkan;
     else
-      fail("api", fmt::format("unknown api '{}' (expected d3d12 or vulkan)", api));
+      fail("api", fmt::format("unknown api {} (expected d3d12 or vulkan)", input::quote(api)));
     api_ = t.api;
     const json& resources = array_field(root, "resources", "trace");
     for (size_t i = 0; i < resources.size(); ++i)
@@ -42,7 +42,7 @@ class Loader {
     for (size_t i = 0; i < t.resources.size(); ++i) {
       if (!resource_index_.emplace(t.resources[i].name, static_cast<int>(i)).second)
         fail(fmt::format("resources[{}].name", i),
-             fmt::format("duplicate resource '{}'", t.resources[i].name));
+             fmt::format("duplicate resource {}", input::quote(t.resources[i].name)));
     }
     resources_ = &t.resources;
     const json& lists = array_field(root, "lists", "trace");
@@ -50,7 +50,8 @@ class Loader {
     std::map<std::string, int, std::less<>> list_index;
     for (size_t i = 0; i < t.lists.size(); ++i) {
       if (!list_index.emplace(t.lists[i].name, static_cast<int>(i)).second)
-        fail(fmt::format("lists[{}].name", i), fmt::format("duplicate list '{}'", t.lists[i].name));
+        fail(fmt::format("lists[{}].name", i),
+             fmt::format("duplicate list {}", input::quote(t.lists[i].name)));
     }
     const json& subs = array_field(root, "submissions", "trace");
     std::map<std::string, bool, std::less<>> signaled;
@@ -60,7 +61,7 @@ class Loader {
       for (size_t w = 0; w < s.wait.size(); ++w) {
         if (!signaled.contains(s.wait[w]))
           fail(fmt::format("{}.wait[{}]", path, w),
-               fmt::format("semaphore '{}' is not signaled by an earlier submission", s.wait[w]));
+               fmt::format("semaphore {} is not signaled by an earlier submission", input::quote(s.wait[w])));
       }
       for (const std::string& sig : s.signal) signaled[sig] = true;
       t.submissions.push_back(std::move(s));
@@ -129,7 +130,7 @@ class Loader {
                     const char* what) const {
     if (!j.is_string()) fail(path, fmt::format("expected a {} name string", what));
     const auto v = names::parse_flags(table, j.get<std::string>());
-    if (!v) fail(path, fmt::format("unknown {} '{}'", what, j.get<std::string>()));
+    if (!v) fail(path, fmt::format("unknown {} {}", what, input::quote(j.get<std::string>())));
     return *v;
   }
   uint64_t named_field(const json& j, const char* key, const std::string& path,
@@ -153,7 +154,8 @@ class Loader {
     if (!it->is_string()) fail(fmt::format("{}.{}", path, key), fmt::format("expected a {} name", what));
     const auto v = names::parse_enum(table, it->get<std::string>());
     if (!v)
-      fail(fmt::format("{}.{}", path, key), fmt::format("unknown {} '{}'", what, it->get<std::string>()));
+      fail(fmt::format("{}.{}", path, key),
+           fmt::format("unknown {} {}", what, input::quote(it->get<std::string>())));
     return static_cast<uint32_t>(*v);
   }
   QueueType queue_type(const json& j, const std::string& path) const {
@@ -161,7 +163,8 @@ class Loader {
     if (s == "direct" || s == "graphics") return QueueType::direct;
     if (s == "compute") return QueueType::compute;
     if (s == "copy" || s == "transfer") return QueueType::copy;
-    fail(path + ".type", fmt::format("unknown list/queue type '{}' (expected direct, compute or copy)", s));
+    fail(path + ".type",
+         fmt::format("unknown list/queue type {} (expected direct, compute or copy)", input::quote(s)));
   }
 
   TraceResource resource(const json& j, const std::string& path) const {
@@ -173,7 +176,7 @@ class Loader {
     if (type == "buffer")
       r.buffer = true;
     else if (type != "texture")
-      fail(path + ".type", fmt::format("unknown resource type '{}'", type));
+      fail(path + ".type", fmt::format("unknown resource type {}", input::quote(type)));
     r.mips = uint_field(j, "mips", path, 1);
     r.layers = uint_field(j, "layers", path, 1);
     r.planes = uint_field(j, "planes", path, 1);
@@ -200,7 +203,7 @@ class Loader {
           found = true;
         }
       }
-      if (!found) fail(fpath, fmt::format("unknown flag '{}'", flags[i].get<std::string>()));
+      if (!found) fail(fpath, fmt::format("unknown flag {}", input::quote(flags[i].get<std::string>())));
     }
     const std::string heap = optional_string(j, "heap", path, "default");
     if (heap == "upload")
@@ -208,7 +211,7 @@ class Loader {
     else if (heap == "readback")
       r.heap = Heap::readback;
     else if (heap != "default")
-      fail(path + ".heap", fmt::format("unknown heap '{}'", heap));
+      fail(path + ".heap", fmt::format("unknown heap {}", input::quote(heap)));
     if (api_ == Api::vulkan) {
       r.initial = enum_field(j, "initial", path, names::vk_layouts(), "VkImageLayout", 0u);
       r.initial_is_layout = true;
@@ -234,7 +237,8 @@ class Loader {
     if (!it->is_string()) fail(fmt::format("{}.{}", path, key), "expected a resource name");
     const auto found = resource_index_.find(it->get<std::string>());
     if (found == resource_index_.end())
-      fail(fmt::format("{}.{}", path, key), fmt::format("unknown resource '{}'", it->get<std::string>()));
+      fail(fmt::format("{}.{}", path, key),
+           fmt::format("unknown resource {}", input::quote(it->get<std::string>())));
     return found->second;
   }
 
@@ -312,7 +316,7 @@ class Loader {
     if (f == "begin_only") return Split::begin_only;
     if (f == "end_only") return Split::end_only;
     if (f == "none") return Split::none;
-    fail(path + ".flags", fmt::format("unknown barrier flag '{}'", f));
+    fail(path + ".flags", fmt::format("unknown barrier flag {}", input::quote(f)));
   }
 
   uint32_t family_field(const json& j, const char* key, const std::string& path) const {
@@ -335,10 +339,12 @@ class Loader {
       else if (type == "global")
         keys(j, path, {"type", "sync_before", "sync_after", "access_before", "access_after"});
       else if (type == "buffer")
-        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after"});
+        keys(j, path,
+             {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after"});
       else  // texture (an unknown type is refused below)
-        keys(j, path, {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
-                       "layout_before", "layout_after", "discard"});
+        keys(j, path,
+             {"type", "resource", "range", "sync_before", "sync_after", "access_before", "access_after",
+              "layout_before", "layout_after", "discard"});
       if (type == "transition") {
         LegacyTransition b;
         b.resource = resource_ref(j, "resource", path, false);
@@ -367,7 +373,7 @@ class Loader {
       else if (type == "global")
         b.kind = EnhancedKind::global;
       else
-        fail(path + ".type", fmt::format("unknown D3D12 barrier type '{}'", type));
+        fail(path + ".type", fmt::format("unknown D3D12 barrier type {}", input::quote(type)));
       if (b.kind != EnhancedKind::global) b.resource = resource_ref(j, "resource", path, false);
       b.range = range(j, path);
       b.sync_before = static_cast<uint32_t>(
@@ -390,11 +396,13 @@ class Loader {
       return b;
     }
     if (type == "image")
-      keys(j, path, {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
-                     "old_layout", "new_layout", "src_queue_family", "dst_queue_family"});
+      keys(j, path,
+           {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access", "old_layout",
+            "new_layout", "src_queue_family", "dst_queue_family"});
     else
-      keys(j, path, {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
-                     "src_queue_family", "dst_queue_family"});
+      keys(j, path,
+           {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
+            "src_queue_family", "dst_queue_family"});
     VkBarrier b;
     if (type == "image")
       b.kind = VkBarrierKind::image;
@@ -403,7 +411,7 @@ class Loader {
     else if (type == "memory")
       b.kind = VkBarrierKind::memory;
     else
-      fail(path + ".type", fmt::format("unknown Vulkan barrier type '{}'", type));
+      fail(path + ".type", fmt::format("unknown Vulkan barrier type {}", input::quote(type)));
     if (b.kind != VkBarrierKind::memory) b.resource = resource_ref(j, "resource", path, false);
     if (b.resource != kNoResource) {
       const bool is_buffer = (*resources_)[static_cast<size_t>(b.resource)].buffer;
@@ -486,7 +494,8 @@ class Loader {
         fail(bpath, "discard is a D3D12 command (Vulkan: an image barrier from UNDEFINED)");
       return DiscardCmd{res, subresources(body, res, bpath)};
     }
-    fail(path, fmt::format("unknown command '{}' (expected barrier, use, discard or clear)", key));
+    fail(path,
+         fmt::format("unknown command {} (expected barrier, use, discard or clear)", input::quote(key)));
   }
 
   TraceList list(const json& j, const std::string& path) const {
@@ -525,7 +534,7 @@ class Loader {
     for (size_t i = 0; i < names.size(); ++i) {
       const auto it = index.find(names[i]);
       if (it == index.end())
-        fail(fmt::format("{}.lists[{}]", path, i), fmt::format("unknown list '{}'", names[i]));
+        fail(fmt::format("{}.lists[{}]", path, i), fmt::format("unknown list {}", input::quote(names[i])));
       if (lists[static_cast<size_t>(it->second)].type != s.type)
         fail(fmt::format("{}.lists[{}]", path, i),
              fmt::format("list '{}' has a different type than queue '{}'", names[i], s.queue));
@@ -533,12 +542,14 @@ class Loader {
     }
     s.wait = strings(j, "wait", path);
     s.signal = strings(j, "signal", path);
-    for (size_t i = 0; i < s.signal.size(); ++i) check_name(s.signal[i], fmt::format("{}.signal[{}]", path, i));
+    for (size_t i = 0; i < s.signal.size(); ++i)
+      check_name(s.signal[i], fmt::format("{}.signal[{}]", path, i));
     const std::vector<std::string> present = strings(j, "present", path);
     for (size_t i = 0; i < present.size(); ++i) {
       const auto it = resource_index_.find(present[i]);
       if (it == resource_index_.end())
-        fail(fmt::format("{}.present[{}]", path, i), fmt::format("unknown resource '{}'", present[i]));
+        fail(fmt::format("{}.present[{}]", path, i),
+             fmt::format("unknown resource {}", input::quote(present[i])));
       s.present.push_back(it->second);
     }
     return s;
@@ -562,6 +573,8 @@ Trace load_trace(std::string_view text, std::string_view source) {
   }
 }
 
-Trace load_trace_file(const std::string& path) { return load_trace(input::read(path), input::source_name(path)); }
+Trace load_trace_file(const std::string& path) {
+  return load_trace(input::read(path), input::source_name(path));
+}
 
 }  // namespace baton::validate

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <baton/input.hpp>
-
 #include <baton/triage.hpp>
 #include <nlohmann/json.hpp>
 

@@ -26,7 +26,8 @@ std::string script_safe(const std::string& json) {
       out += "\\u003e";
     else if (c == '&')
       out += "\\u0026";
-    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' && (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
+    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+             (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
       out += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
       i += 2;
     } else {

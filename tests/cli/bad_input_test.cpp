@@ -6,7 +6,6 @@
 // "no partial output file" is checked by redirecting stdout into a file in an empty directory: after
 // the failure the directory holds that one file, empty.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -77,7 +76,8 @@ const std::vector<BadCase>& bad_cases() {
       {"uses_not_array.json", {"/ops/0/uses:", "op 0 (draw)", "expected an array, found object"}},
       // The input gate (include/baton/input.hpp), the same for every format.
       {"nul_byte.json", {"nul_byte.json:4:2:", "NUL byte at offset 37"}},
-      {"number_overflow.json", {"number_overflow.json:2:63:", "JSON syntax error", "number overflow parsing '1e400'"}},
+      {"number_overflow.json",
+       {"number_overflow.json:2:63:", "JSON syntax error", "number overflow parsing '1e400'"}},
       {"too_deep.json", {"too_deep.json:1:270:", "nested deeper than 256 arrays and objects"}},
       {"long_name.json", {"resource 'xxxxxxxx", "xxx...xxx", "xxxEND'", "unknown resource"}},
       // Frame graphs (docs/graph-format.md).
@@ -90,26 +90,41 @@ const std::vector<BadCase>& bad_cases() {
        {"pass 'p'", "resource 't'", "transient resource read before any pass writes it"}},
       {"graph_unknown_pass_in_after.json", {"/passes/0/after/0:", "pass 'p'", "unknown pass 'shadow'"}},
       {"graph_duplicate_key.json",
-       {"graph_duplicate_key.json:/passes/0/name:", "key 'name' appears twice in one object (line 4, column 19)"}},
+       {"graph_duplicate_key.json:/passes/0/name:",
+        "key 'name' appears twice in one object (line 4, column 19)"}},
       {"graph_nul_byte.json", {"graph_nul_byte.json:3:14:", "NUL byte at offset 34"}},
-      {"graph_huge_count.json", {"/resources/0/count:", "resource 'emitters'", "2147483647 is outside [1, 4096]"}},
+      {"graph_huge_count.json",
+       {"/resources/0/count:", "resource 'emitters'", "2147483647 is outside [1, 4096]"}},
       // API-level traces (docs/trace-format.md).
-      {"trace_unknown_resource.json", {"lists[0].commands[0].use.resource:", "unknown resource 'lightz'"}, kTrace},
+      {"trace_unknown_resource.json",
+       {"lists[0].commands[0].use.resource:", "unknown resource 'lightz'"},
+       kTrace},
       {"trace_unknown_state.json",
-       {"barrier[0].after:", "unknown D3D12_RESOURCE_STATES 'SHADER_RESOURCE'"}, kTrace},
+       {"barrier[0].after:", "unknown D3D12_RESOURCE_STATES 'SHADER_RESOURCE'"},
+       kTrace},
       {"trace_subresource_out_of_range.json",
-       {"use.subresource:", "subresource 4 out of range for resource 'tex' (4 subresources)"}, kTrace},
+       {"use.subresource:", "subresource 4 out of range for resource 'tex' (4 subresources)"},
+       kTrace},
       {"trace_range_past_end.json", {"use.range.mips:", "out of range for resource 'img' (4 mips)"}, kTrace},
       {"trace_duplicate_list.json", {"lists[1].name:", "duplicate list 'L'"}, kTrace},
       {"trace_unknown_list.json", {"submissions[0].lists[1]:", "unknown list 'M'"}, kTrace},
-      {"trace_truncated.json", {"trace_truncated.json:6:1:", "JSON syntax error", "unexpected end of input"}, kTrace},
+      {"trace_truncated.json",
+       {"trace_truncated.json:6:1:", "JSON syntax error", "unexpected end of input"},
+       kTrace},
       {"trace_huge_mips.json", {"resources[0]:", "too many subresources"}, kTrace},
       {"trace_misspelt_subresource.json",
-       {"lists[0].commands[0].use: unknown key 'subresorce' (expected one of: resource, subresource, range, as)"},
+       {"lists[0].commands[0].use: unknown key 'subresorce' (expected one of: resource, subresource, range, "
+        "as)"},
        kTrace},
-      {"trace_duplicate_key.json", {"trace_duplicate_key.json:/resources/0/initial:", "key 'initial' appears twice"}, kTrace},
-      {"trace_control_in_name.json", {"resources[0].name: a name must not contain control characters"}, kTrace},
-      {"trace_number_overflow.json", {"trace_number_overflow.json:3:45:", "number overflow parsing '1e400'"}, kTrace},
+      {"trace_duplicate_key.json",
+       {"trace_duplicate_key.json:/resources/0/initial:", "key 'initial' appears twice"},
+       kTrace},
+      {"trace_control_in_name.json",
+       {"resources[0].name: a name must not contain control characters"},
+       kTrace},
+      {"trace_number_overflow.json",
+       {"trace_number_overflow.json:3:45:", "number overflow parsing '1e400'"},
+       kTrace},
   };
   return cases;
 }
@@ -231,15 +246,13 @@ TEST(BadUsage, EveryCommandRefusesWhatIsNotARegularFile) {
   const RunResult help = run_baton("--help");
   const bool has_run = help.out.find("  run ") != std::string::npos;
   for (const std::string& bad : {fifo, dir.string(), std::string("/dev/zero")}) {
-    const std::string why = bad == fifo ? "a FIFO (named pipe)" : bad == "/dev/zero" ? "a character device" : "a directory";
-    std::vector<std::string> lines = {"compile " + bad,
-                                      "compile " + bad + " --dot",
-                                      "view " + bad + " -o " + (dir / "v.html").string(),
-                                      "emit-trace " + bad,
-                                      "validate " + bad,
-                                      "validate --compare " + bad + " " + bad,
-                                      "triage " + bad,
-                                      "triage " + rec + " " + bad};
+    const std::string why = bad == fifo          ? "a FIFO (named pipe)"
+                            : bad == "/dev/zero" ? "a character device"
+                                                 : "a directory";
+    std::vector<std::string> lines = {
+        "compile " + bad,    "compile " + bad + " --dot", "view " + bad + " -o " + (dir / "v.html").string(),
+        "emit-trace " + bad, "validate " + bad,           "validate --compare " + bad + " " + bad,
+        "triage " + bad,     "triage " + rec + " " + bad};
     if (has_run) lines.push_back("run " + bad);
     for (const std::string& line : lines) {
       SCOPED_TRACE(line);
@@ -254,8 +267,9 @@ TEST(BadUsage, EveryCommandRefusesWhatIsNotARegularFile) {
 TEST(BadUsage, StandardInputLargerThanTheLimitIsRefused) {
   for (const char* cmd : {"compile -", "validate -", "view - -o -"}) {
     SCOPED_TRACE(cmd);
-    const RunResult r = run_baton(std::string("head -c 268435457 /dev/zero | '" BATON_CLI "' ") + cmd, "/dev/null",
-                                  /*raw=*/true);
+    const RunResult r =
+        run_baton(std::string("head -c 268435457 /dev/zero | '" BATON_CLI "' ") + cmd, "/dev/null",
+                  /*raw=*/true);
     expect_one_error_line(r, {"<stdin>: cannot read: larger than 256 MiB"});
   }
 }

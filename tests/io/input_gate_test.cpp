@@ -2,8 +2,6 @@
 // input::parse, so these are the rules of all three formats. And the conflict search of one
 // operation (plan_detail::first_conflict), which must find the same pair as comparing every pair,
 // without doing so.
-#include "baton/input.hpp"
-
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +13,7 @@
 
 #include "../../src/plan/uses.hpp"
 #include "baton/core.hpp"
+#include "baton/input.hpp"
 #include "baton/recording.hpp"
 
 namespace baton {
@@ -41,17 +40,20 @@ std::string error_of_read(const std::string& path) {
 }
 
 TEST(InputParse, NumberOverflowHasLineAndColumn) {
-  EXPECT_EQ(error_of_parse("{\n  \"a\": 1e400}"), "f.json:2:12: JSON syntax error: number overflow parsing '1e400'");
+  EXPECT_EQ(error_of_parse("{\n  \"a\": 1e400}"),
+            "f.json:2:12: JSON syntax error: number overflow parsing '1e400'");
 }
 
 TEST(InputParse, NulByteIsRefusedWithItsPosition) {
   // nlohmann alone stops at a NUL and ignores the rest.
-  EXPECT_EQ(error_of_parse(std::string_view("{}\n\0{\"x\"", 8)), "f.json:2:1: NUL byte at offset 3 (JSON text cannot contain one)");
+  EXPECT_EQ(error_of_parse(std::string_view("{}\n\0{\"x\"", 8)),
+            "f.json:2:1: NUL byte at offset 3 (JSON text cannot contain one)");
 }
 
 TEST(InputParse, IllFormedUtf8OutsideStringsIsRefusedWithItsPosition) {
   EXPECT_EQ(error_of_parse("{\"a\": 1} \xc3"), "f.json:1:10: ill-formed UTF-8: byte 0xC3 at offset 9");
-  EXPECT_EQ(error_of_parse("[\"\xed\xa0\x80\"]"), "f.json:1:3: ill-formed UTF-8: byte 0xED at offset 2");  // a surrogate
+  EXPECT_EQ(error_of_parse("[\"\xed\xa0\x80\"]"),
+            "f.json:1:3: ill-formed UTF-8: byte 0xED at offset 2");  // a surrogate
   EXPECT_NO_THROW((void)input::parse("[\"caf\xc3\xa9\"]", "f.json"));
 }
 
@@ -61,7 +63,8 @@ TEST(InputParse, DuplicateKeyNamesPointerAndPosition) {
 }
 
 TEST(InputParse, NestingIsBounded) {
-  EXPECT_NO_THROW((void)input::parse(std::string(input::kMaxDepth, '[') + std::string(input::kMaxDepth, ']'), "f"));
+  EXPECT_NO_THROW(
+      (void)input::parse(std::string(input::kMaxDepth, '[') + std::string(input::kMaxDepth, ']'), "f"));
   const std::string deep(input::kMaxDepth + 1, '[');
   EXPECT_EQ(error_of_parse(deep), "f.json:1:257: nested deeper than 256 arrays and objects");
 }
@@ -86,20 +89,29 @@ TEST(InputParse, LongArrayOfObjectsIsLinear) {
 }
 
 TEST(InputRead, RefusesWhatIsNotARegularFile) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("baton_gate_" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("baton_gate_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string fifo = (dir / "fifo").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // Opening a FIFO for reading would wait for a writer: the gate must neither block nor read it.
-  EXPECT_EQ(error_of_read(fifo), fifo + ": cannot read: a FIFO (named pipe), only regular files are read (- reads standard input)");
-  EXPECT_EQ(error_of_read(dir.string()), dir.string() + ": cannot read: a directory, only regular files are read (- reads standard input)");
-  EXPECT_EQ(error_of_read("/dev/zero"), "/dev/zero: cannot read: a character device, only regular files are read (- reads standard input)");
-  EXPECT_EQ(error_of_read((dir / "missing").string()), (dir / "missing").string() + ": cannot read: no such file");
+  EXPECT_EQ(
+      error_of_read(fifo),
+      fifo + ": cannot read: a FIFO (named pipe), only regular files are read (- reads standard input)");
+  EXPECT_EQ(
+      error_of_read(dir.string()),
+      dir.string() + ": cannot read: a directory, only regular files are read (- reads standard input)");
+  EXPECT_EQ(
+      error_of_read("/dev/zero"),
+      "/dev/zero: cannot read: a character device, only regular files are read (- reads standard input)");
+  EXPECT_EQ(error_of_read((dir / "missing").string()),
+            (dir / "missing").string() + ": cannot read: no such file");
   std::filesystem::remove_all(dir);
 }
 
 TEST(InputRead, ReadsARegularFileWhole) {
-  const std::filesystem::path p = std::filesystem::temp_directory_path() / ("baton_gate_f_" + std::to_string(::getpid()));
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("baton_gate_f_" + std::to_string(::getpid()));
   std::string data(200000, 'x');
   data[123] = '\n';
   std::ofstream(p, std::ios::binary) << data;
@@ -108,7 +120,8 @@ TEST(InputRead, ReadsARegularFileWhole) {
 }
 
 TEST(InputRead, FileLargerThanTheLimitIsRefusedBeforeReading) {
-  const std::filesystem::path p = std::filesystem::temp_directory_path() / ("baton_gate_big_" + std::to_string(::getpid()));
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("baton_gate_big_" + std::to_string(::getpid()));
   { std::ofstream(p, std::ios::binary) << "x"; }
   std::filesystem::resize_file(p, input::kMaxInputBytes + 1);  // sparse: no disk used
   EXPECT_EQ(error_of_read(p.string()), p.string() + ": cannot read: larger than 256 MiB");
@@ -142,7 +155,9 @@ struct Table {
   const ResourceDesc& operator()(ResourceId r) const { return descs[r]; }
 };
 
-bool loader_conflict(Access a, Access b) { return a != b && (is_write(a) || is_write(b)); }
+bool loader_conflict(Access a, Access b) {
+  return a != b && (is_write(a) || is_write(b));
+}
 
 // The reference: every pair, the first by (second, first).
 std::optional<plan_detail::UsePair> pairwise(const std::vector<Use>& uses, const std::vector<Box>& boxes) {
@@ -154,34 +169,40 @@ std::optional<plan_detail::UsePair> pairwise(const std::vector<Use>& uses, const
   return std::nullopt;
 }
 
+// Few uses (pairwise), many uses on a small resource (dense table), many small boxes on a large
+// resource (hash map): every path finds the pair the reference finds.
 TEST(FirstConflict, AgreesWithThePairwiseSearch) {
   std::mt19937 rng_engine(7);
   auto rng = [&] { return static_cast<uint32_t>(rng_engine()); };
   const Access kinds[] = {Access::shader_resource, Access::unordered_access, Access::copy_source,
                           Access::render_target};
-  for (int round = 0; round < 2000; ++round) {
+  int found = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const int shape = round % 3;  // 0: few uses; 1: many uses, small resource; 2: many uses, large resource
     Table t;
-    const int nres = 1 + static_cast<int>(rng() % 3);
-    for (int r = 0; r < nres; ++r) {
+    const uint32_t nres = 1 + rng() % 3;
+    for (uint32_t r = 0; r < nres; ++r) {
       ResourceDesc d;
-      d.mips = 1 + rng() % 4;
-      d.layers = 1 + rng() % 4;
+      d.mips = shape == 2 ? 16 : 1 + rng() % 4;
+      d.layers = shape == 2 ? 2048 : 1 + rng() % 4;
       d.planes = 1;
       t.descs.push_back(d);
     }
     std::vector<Use> uses;
     std::vector<Box> boxes;
-    const int n = 2 + static_cast<int>(rng() % 8);
-    for (int i = 0; i < n; ++i) {
+    const uint32_t n = shape == 0 ? 2 + rng() % 8 : 40 + rng() % 80;
+    for (uint32_t i = 0; i < n; ++i) {
       Use u;
-      u.resource = static_cast<ResourceId>(rng() % static_cast<uint32_t>(nres));
-      u.access = kinds[rng() % 4];
+      u.resource = static_cast<ResourceId>(rng() % nres);
+      // Mostly one access per resource, so that conflicts are rare and found late.
+      u.access = rng() % 8 == 0 ? kinds[rng() % 4] : kinds[u.resource % 4];
       const ResourceDesc& d = t.descs[u.resource];
+      const uint32_t span = shape == 2 ? 2 : 0;  // large resources: small boxes
       Box b;
       b.m0 = rng() % d.mips;
-      b.m1 = b.m0 + 1 + rng() % (d.mips - b.m0);
-      b.l0 = rng() % d.layers;
-      b.l1 = b.l0 + 1 + rng() % (d.layers - b.l0);
+      b.m1 = b.m0 + 1 + rng() % (span ? std::min(span, d.mips - b.m0) : d.mips - b.m0);
+      b.l0 = shape == 2 ? rng() % 8 : rng() % d.layers;  // near each other, so that some overlap
+      b.l1 = b.l0 + 1 + rng() % (span ? span : d.layers - b.l0);
       uses.push_back(u);
       boxes.push_back(b);
     }
@@ -189,10 +210,13 @@ TEST(FirstConflict, AgreesWithThePairwiseSearch) {
     const auto got = plan_detail::first_conflict(uses, boxes, t, loader_conflict);
     ASSERT_EQ(want.has_value(), got.has_value()) << "round " << round;
     if (want) {
+      ++found;
       EXPECT_EQ(want->first, got->first) << "round " << round;
       EXPECT_EQ(want->second, got->second) << "round " << round;
     }
   }
+  EXPECT_GT(found, 100);  // both outcomes are exercised
+  EXPECT_LT(found, 1400);
 }
 
 // Past the subresource budget the search compares distinct (access, box) pairs: same answer.
@@ -205,7 +229,8 @@ TEST(FirstConflict, PastTheBudgetStillFindsTheFirstPair) {
   t.descs.push_back(d);
   std::vector<Use> uses;
   std::vector<Box> boxes;
-  for (uint32_t i = 0; i < 4400; ++i) {  // 2200 reads of layers 1.. (past 2^26 subresources in all), writes of layer 0
+  for (uint32_t i = 0; i < 4400;
+       ++i) {  // 2200 reads of layers 1.. (past 2^26 subresources in all), writes of layer 0
     Use u;
     u.access = i % 2 ? Access::unordered_access : Access::shader_resource;
     uses.push_back(u);
@@ -221,10 +246,12 @@ TEST(FirstConflict, PastTheBudgetStillFindsTheFirstPair) {
 
 // 10^5 uses of one resource in one operation took 34 s through the pairwise check; now linear.
 TEST(FirstConflict, ManyUsesOfOneResourceInOneOpLoadQuickly) {
-  std::string text = R"({"resources": [{"name": "b", "type": "buffer", "size": 256, "usage": ["shader_resource", "copy_source"]}],
+  std::string text =
+      R"({"resources": [{"name": "b", "type": "buffer", "size": 256, "usage": ["shader_resource", "copy_source"]}],
     "groups": [{"name": "g", "queue": "direct", "lists": [{"name": "l", "ops": [{"kind": "dispatch", "uses": [)";
   for (int i = 0; i < 100000; ++i)
-    text += std::string(i ? "," : "") + R"({"resource": "b", "access": "shader_resource", "stages": "compute"})";
+    text +=
+        std::string(i ? "," : "") + R"({"resource": "b", "access": "shader_resource", "stages": "compute"})";
   text += "]}]}]}]}";
   const auto t0 = std::chrono::steady_clock::now();
   const Recording rec = load_recording(text, "many.json");

@@ -3,6 +3,7 @@
 #include <baton/core.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cases.hpp"
@@ -44,17 +45,24 @@ INSTANTIATE_TEST_SUITE_P(
         // A misspelt key is an error, not a default: "subresourse" would otherwise mean "all".
         Bad{"MisspeltSubresource", d3d(R"({"use":{"resource":"tex","subresourse":1,"as":"COPY_DEST"}})"),
             "lists[0].commands[0].use: unknown key 'subresourse'"},
-        Bad{"UnknownKeyInResource", one_list("d3d12", R"({"name":"tex","mip":2})", R"({"use":{"resource":"tex","as":"COPY_DEST"}})"),
+        Bad{"UnknownKeyInResource",
+            one_list("d3d12", R"({"name":"tex","mip":2})", R"({"use":{"resource":"tex","as":"COPY_DEST"}})"),
             "resources[0]: unknown key 'mip'"},
         Bad{"UnknownKeyAtRoot", R"({"api":"d3d12","resource":[]})", "trace: unknown key 'resource'"},
         Bad{"UnknownKeyInBarrier",
             d3d(R"({"barrier":[{"type":"transition","resource":"tex","before":"COMMON","after":"COPY_DEST","subresouce":1}]})"),
             "barrier[0]: unknown key 'subresouce'"},
+        // A long name is elided in the middle (input::kMaxQuotedChars), so the line stays short.
+        Bad{"LongNameIsElided",
+            d3d(R"({"use":{"resource":")" + std::string(5000, 'n') + R"(END","as":"COPY_DEST"}})"),
+            "unknown resource '" + std::string(58, 'n') + "..." + std::string(56, 'n') + "END'"},
         Bad{"DuplicateKey", R"({"api":"d3d12","api":"vulkan"})", "t.json:/api: key 'api' appears twice"},
         Bad{"NulByte", std::string("{\"api\":\"d3d12\"}\0{}", 18), "t.json:1:16: NUL byte at offset 15"},
-        Bad{"ControlCharacterInName", one_list("d3d12", R"({"name":"te\nsummary: 0 errors"})", R"({"use":{"resource":"te\nsummary: 0 errors","as":"COPY_DEST"}})"),
-            "resources[0].name: a name must not contain control characters"}, Bad{"NotAnObject", R"([1,2])", "trace"},
-        Bad{"UnknownApi", R"({"api":"metal"})", "api"},
+        Bad{"ControlCharacterInName",
+            one_list("d3d12", R"({"name":"te\nsummary: 0 errors"})",
+                     R"({"use":{"resource":"te\nsummary: 0 errors","as":"COPY_DEST"}})"),
+            "resources[0].name: a name must not contain control characters"},
+        Bad{"NotAnObject", R"([1,2])", "trace"}, Bad{"UnknownApi", R"({"api":"metal"})", "api"},
         Bad{"MissingApi", R"({"resources":[]})", "missing \"api\""},
         Bad{"UnknownState", d3d(R"({"use":{"resource":"tex","as":"PIXEL_SHADER_RESOURS"}})"),
             "lists[0].commands[0].use.as"},
@@ -127,6 +135,37 @@ TEST(BadInputFuzz, TruncatedExamplesNeverCrash) {
     }
   }
   EXPECT_GT(files, 0);
+}
+
+// A message's text (which quotes names from the trace) is printed escaped: whatever it holds, the
+// text output has one line per message and exactly one "summary:" line, the last.
+TEST(TextOutput, AMessageCannotForgeALine) {
+  ValidationResult r;
+  Message m;
+  m.id = MessageId::barrier_matching_states;
+  m.text = "resource 'x\nsummary: 0 error(s), 0 warning(s)\x1b[2K'";
+  r.messages.push_back(m);
+  r.counts[525] = 1;
+  r.errors = 1;
+  const std::string out = to_text(r);
+  EXPECT_NE(out.find("resource 'x\\nsummary: 0 error(s), 0 warning(s)\\x1B[2K'"), std::string::npos) << out;
+  size_t summaries = 0;
+  for (size_t at = out.find("summary:"); at != std::string::npos; at = out.find("summary:", at + 1))
+    summaries += at == 0 || out[at - 1] == '\n';
+  EXPECT_EQ(summaries, 1u) << out;
+  EXPECT_EQ(out.substr(out.rfind("\nsummary:") + 1), "summary: 1 error(s), 0 warning(s)\n");
+}
+
+// JSON output stays valid JSON whatever the names hold (quotes, markup, U+2028, non-ASCII).
+TEST(JsonOutput, HostileNamesGiveValidJson) {
+  const std::string name = "q\\\"</script>\u2028\u00e9";
+  const std::string text = one_list("d3d12", R"({"name":")" + name + R"(","initial":"COMMON"})",
+                                    R"({"barrier":[{"type":"transition","resource":")" + name +
+                                        R"(","before":"COPY_DEST","after":"COPY_DEST"}]})");
+  const ValidationResult r = validate(load_trace(text, "t.json"));
+  ASSERT_FALSE(r.messages.empty());
+  const nlohmann::json j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["messages"][0]["resource"], "q\"</script>\xe2\x80\xa8\xc3\xa9");
 }
 
 }  // namespace

@@ -103,7 +103,8 @@ TEST(ViewCli, OutputNeverReplacesTheInputOrFollowsALink) {
   EXPECT_TRUE(fs::is_symlink(dir / "link.html"));
   // A regular file that is not the input is replaced, and no temporary is left.
   std::ofstream(dir / "page.html") << "old";
-  const Result ok = test::run(cli() + " view " + (dir / "rec.json").string() + " -o " + (dir / "page.html").string(), dir);
+  const Result ok =
+      test::run(cli() + " view " + (dir / "rec.json").string() + " -o " + (dir / "page.html").string(), dir);
   EXPECT_EQ(ok.code, 0) << ok.err;
   EXPECT_EQ(test::read_text(dir / "page.html").rfind("<!DOCTYPE html>", 0), 0u);
   for (const auto& e : fs::directory_iterator(dir))

@@ -85,17 +85,19 @@ TEST(Page, HostileNamesStayInsideTheData) {
 // makes a later "</script>" not end it); U+2028/U+2029 end lines in older JavaScript. None of '<',
 // '>', '&', U+2028, U+2029 may appear raw in the embedded data, and the names still decode exactly.
 TEST(Page, EmbeddedDataHasNoMarkupCharactersAtAll) {
-  const std::vector<std::string> names = {"<!--<script>", "]]><![CDATA[", "a&amp;b", "x\u2028y\u2029z",
-                                          "-->", "<script>"};
+  const std::vector<std::string> names = {"<!--<script>",    "]]><![CDATA[", "a&amp;b",
+                                          "x\u2028y\u2029z", "-->",          "<script>"};
   std::string resources, uses;
   for (size_t i = 0; i < names.size(); ++i) {
-    resources += std::string(i ? "," : "") + R"({"name": ")" + names[i] + R"(", "type": "buffer", "size": 64})";
+    resources +=
+        std::string(i ? "," : "") + R"({"name": ")" + names[i] + R"(", "type": "buffer", "size": 64})";
     uses += std::string(i ? "," : "") + R"({"resource": ")" + names[i] +
             R"(", "access": "unordered_access", "stages": "compute"})";
   }
   const std::string text = R"({"resources": [)" + resources +
                            R"(], "groups": [{"name": "g", "queue": "direct", "lists": [{"name": "l", "ops": [
-      {"kind": "dispatch", "uses": [)" + uses + "]}]}]}]}";
+      {"kind": "dispatch", "uses": [)" +
+                           uses + "]}]}]}]}";
   const Frame f = build_frame(text, "<!--x.json");
   const std::string page = render_html(f, Api::d3d12);
   const std::string data_text = embedded(page);
@@ -108,7 +110,8 @@ TEST(Page, EmbeddedDataHasNoMarkupCharactersAtAll) {
   EXPECT_EQ(data["source"], "<!--x.json");
   // The page has exactly the template's script elements: the data opened none.
   size_t scripts = 0;
-  for (size_t at = page.find("<script"); at != std::string::npos; at = page.find("<script", at + 1)) ++scripts;
+  for (size_t at = page.find("<script"); at != std::string::npos; at = page.find("<script", at + 1))
+    ++scripts;
   EXPECT_EQ(scripts, 2u);
 }
 

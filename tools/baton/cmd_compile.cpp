@@ -7,7 +7,6 @@
 #include "baton/graph.hpp"
 #include "baton/input.hpp"
 #include "baton/view.hpp"
-
 #include "commands.hpp"
 #include "output.hpp"
 #include "plan_output.hpp"
@@ -85,7 +84,8 @@ int run_compile(const CompileOptions& o) {
   }
   std::string().swap(text);
   if (graph::is_graph_json(j)) return run_graph(o, *api, j);
-  if (!o.dump.empty()) return report_error(source + ": --dump applies to frame graphs only (this is a recording)");
+  if (!o.dump.empty())
+    return report_error(source + ": --dump applies to frame graphs only (this is a recording)");
   Recording rec;
   try {
     rec = load_recording_json(j, source);  // messages start with the file position

@@ -18,7 +18,8 @@ void register_emit_trace(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<Options>();
   CLI::App* sub =
       app.add_subcommand("emit-trace", "Compile a recording and write its plan as a validator trace");
-  sub->add_option("recording", opts->file, "Recording file (docs/recording-format.md); - reads stdin")->required();
+  sub->add_option("recording", opts->file, "Recording file (docs/recording-format.md); - reads stdin")
+      ->required();
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
   sub->callback([opts, &exit_code] {

@@ -17,7 +17,9 @@ struct ValidateOptions {
 };
 
 // Through the input gate (input::read): "-" is standard input.
-validate::Trace load(const std::string& path) { return validate::load_trace_file(path); }
+validate::Trace load(const std::string& path) {
+  return validate::load_trace_file(path);
+}
 
 int run_validate(const ValidateOptions& o) {
   if (!o.compare.empty()) {

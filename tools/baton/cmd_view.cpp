@@ -6,9 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "baton/input.hpp"
@@ -32,13 +31,15 @@ void check_output(const std::string& path, const std::string& input) {
   struct stat out_st {};
   if (::lstat(path.c_str(), &out_st) != 0) return;  // a new file
   if (S_ISLNK(out_st.st_mode))
-    throw Error(input::one_line(path + ": cannot write: a symbolic link (not followed and not replaced; give the "
-                                       "path of a regular file)"));
+    throw Error(input::one_line(path +
+                                ": cannot write: a symbolic link (not followed and not replaced; give the "
+                                "path of a regular file)"));
   if (!S_ISREG(out_st.st_mode)) throw Error(input::one_line(path + ": cannot write: not a regular file"));
   struct stat in_st {};
   if (input != "-" && ::stat(input.c_str(), &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
       in_st.st_ino == out_st.st_ino)
-    throw Error(input::one_line(path + ": cannot write: it is the input file (refusing to replace the input)"));
+    throw Error(
+        input::one_line(path + ": cannot write: it is the input file (refusing to replace the input)"));
 }
 
 // Writes `text` to `path` through a new temporary file in the same folder (created exclusively, so
@@ -49,7 +50,8 @@ void write_atomically(const std::string& path, const std::string& text) {
   const fs::path target(path);
   std::string tmpl = (target.parent_path() / (target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) throw Error(input::one_line(path + ": cannot write: cannot create a temporary file next to it"));
+  if (fd < 0)
+    throw Error(input::one_line(path + ": cannot write: cannot create a temporary file next to it"));
   const std::string tmp = tmpl;
   bool ok = true;
   for (size_t done = 0; done < text.size() && ok;) {
