@@ -14,6 +14,7 @@
 
 #include "baton/lower_vulkan.hpp"
 #include "baton/runtime.hpp"
+#include "layout_replay.hpp"
 #include "thread_pool.hpp"
 
 namespace baton::runtime {
@@ -541,47 +542,32 @@ FrameInfo Runtime::Impl::submit_frame() {
   handles.views.assign(jobs, {});
   std::vector<ListData> list_data(lists.size());
   {
-    std::vector<std::vector<VkImageLayout>> cur(nr);
-    for (uint32_t r = 0; r < nr; ++r) {
-      const ResourceDesc& d = handles.descs[r];
-      if (d.type != ResourceType::texture) continue;
-      const bool undefined = f.resources_[r].transient || f.resources_[r].undefined;
-      cur[r].assign(size_t{d.mips} * d.layers * d.planes,
-                    undefined ? VK_IMAGE_LAYOUT_UNDEFINED : lower_vulkan_state(resting_state(d), true, true).layout);
-    }
-    std::vector<uint32_t> member_res(t.table.size(), graph::kNone);
-    for (uint32_t r = 0; r < nr; ++r) member_res[t.first_member[r]] = r;
-    auto apply = [&](const VulkanPoint& pt) {
-      for (size_t k = 0; k < pt.images.size(); ++k) {
-        const uint32_t r = member_res[pt.image_resources[k]];
-        if (r == graph::kNone) continue;
-        const ResourceDesc& d = handles.descs[r];
-        const VkImageSubresourceRange& sr = pt.images[k].subresourceRange;
-        for (uint32_t pl = 0; pl < d.planes; ++pl) {
-          if (!(sr.aspectMask & vulkan_aspects(d, pl, pl + 1))) continue;
-          for (uint32_t l = sr.baseArrayLayer; l < sr.baseArrayLayer + sr.layerCount && l < d.layers; ++l)
-            for (uint32_t m = sr.baseMipLevel; m < sr.baseMipLevel + sr.levelCount && m < d.mips; ++m)
-              cur[r][sub_index(d, m, l, pl)] = pt.images[k].newLayout;
-        }
-      }
-    };
+    std::vector<uint32_t> res_of(t.table.size(), graph::kNone);
+    for (uint32_t r = 0; r < nr; ++r) res_of[t.first_member[r]] = r;
+    LayoutReplay replay(t.table, [&](ResourceId m) {
+      const uint32_t r = res_of[m];
+      const bool undefined = r == graph::kNone || f.resources_[r].transient || f.resources_[r].undefined;
+      return undefined ? VK_IMAGE_LAYOUT_UNDEFINED : lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
+    });
     for (uint32_t j = 0; j < jobs; ++j)
       for (size_t i = lists.size() * j / jobs; i < lists.size() * (j + 1) / jobs; ++i) list_data[i].job = j;
     for (size_t i = 0; i < lists.size(); ++i) {
       const VulkanList& vl = plan.groups[lists[i].group].lists[lists[i].list];
       for (const VulkanPoint& pt : vl.points)
-        if (pt.where == Where::before) apply(pt);
+        if (pt.where == Where::before) replay.apply(pt);
       const uint32_t pass = t.info[lists[i].group].passes[lists[i].list];
       ListData& ld = list_data[i];
       if (pass != graph::kNone) {
         for (const Use& u : f.passes_[pass].uses) ld.declared.push_back(u.res.index);
         std::sort(ld.declared.begin(), ld.declared.end());
         ld.declared.erase(std::unique(ld.declared.begin(), ld.declared.end()), ld.declared.end());
-        for (uint32_t r : ld.declared)
-          for (uint32_t sub = 0; sub < cur[r].size(); ++sub) ld.layouts.emplace_back(uint64_t{r} << 32 | sub, cur[r][sub]);
+        for (uint32_t r : ld.declared) {
+          const std::vector<VkImageLayout>& cur = replay.of(t.first_member[r]);
+          for (uint32_t sub = 0; sub < cur.size(); ++sub) ld.layouts.emplace_back(uint64_t{r} << 32 | sub, cur[sub]);
+        }
       }
       for (const VulkanPoint& pt : vl.points)
-        if (pt.where == Where::after) apply(pt);
+        if (pt.where == Where::after) replay.apply(pt);
     }
   }
   std::vector<std::array<VkCommandPool, 2>> pools(jobs, {VK_NULL_HANDLE, VK_NULL_HANDLE});
