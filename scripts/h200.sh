@@ -58,6 +58,16 @@ grep -E "^test_exec device:|^\[  (PASSED|FAILED|  SKIPPED) |^demo|^async compute
   "$OUT/test_exec.log" | sort -u | head -40
 echo "test_exec exit code: $rc_tests"
 
+echo "== 1b test_runtime (BATON_VK_DEVICE=gpu): runtime frames, shared heaps, exclusive sharing with ownership transfers"
+if [ -x "$BIN/test_runtime" ]; then
+  for i in $(seq 1 "${BATON_REPEAT:-20}"); do
+    timeout 120 "$BIN/test_runtime" >"$OUT/test_runtime.$i.log" 2>&1 || echo "test_runtime run $i failed (see $OUT/test_runtime.$i.log)"
+  done
+  grep -E "^\[  (PASSED|FAILED) " "$OUT"/test_runtime.*.log | sort | uniq -c
+else
+  echo "no test_runtime in $BIN"
+fi
+
 echo "== 2/3 baton run demo --device gpu --format json"
 timeout 60 "$BIN/baton" run demo --device gpu --format json >"$OUT/baton_run_demo.json" 2>"$OUT/baton_run_demo.err"
 rc_run=$?

@@ -23,8 +23,8 @@
 // subresource, as the compiler's errors do). docs/runtime.md is the integration guide.
 //
 // Per API: Vulkan only (sync2, vkQueueSubmit2, timeline semaphores; Vulkan 1.3). Async compute uses
-// VK_SHARING_MODE_CONCURRENT for transients; an imported VK_SHARING_MODE_EXCLUSIVE resource used on
-// two queue families is refused (queue-family ownership transfers: not yet, docs/runtime.md).
+// VK_SHARING_MODE_CONCURRENT for transients by default; EXCLUSIVE resources used on two queue
+// families get queue-family ownership transfers (RuntimeOptions::transient_sharing, docs/runtime.md).
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -91,6 +91,11 @@ struct RuntimeOptions {
   bool aliasing = true;      // transients share memory (false: each at its own offset)
   graph::ScheduleOptions schedule;
   bool checks = true;        // the frame graph's checks (coverage, resting, aliasing, serial order)
+  // Transients used on two queue families: VK_SHARING_MODE_CONCURRENT (the default, run on the
+  // H200 in earlier rounds), or EXCLUSIVE with queue-family ownership transfers (release/acquire
+  // pairs, docs/runtime.md). Imported EXCLUSIVE resources always get the pairs.
+  enum class Sharing : uint8_t { concurrent, exclusive };
+  Sharing transient_sharing = Sharing::concurrent;
 };
 
 // A resource of the frame being built.
@@ -152,6 +157,7 @@ struct FrameInfo {
   MemoryInfo memory;
   uint32_t groups = 0, submits = 0, command_buffers = 0, barriers = 0, barrier_calls = 0;
   uint32_t semaphore_waits = 0, culled = 0;
+  uint32_t ownership_transfers = 0;  // release/acquire pairs recorded (exclusive resources across families)
   double compile_ms = 0, record_ms = 0, submit_ms = 0;
   // The compiled frame (graph, schedule, aliasing, plan), for printers and tests.
   std::shared_ptr<const graph::Graph> graph;

@@ -15,6 +15,7 @@
 #include "baton/lower_vulkan.hpp"
 #include "baton/runtime.hpp"
 #include "layout_replay.hpp"
+#include "ownership.hpp"
 #include "thread_pool.hpp"
 
 namespace baton::runtime {
@@ -391,15 +392,6 @@ FrameInfo Runtime::Impl::submit_frame() {
       }
     return fam;
   };
-  for (uint32_t r = 0; r < nr; ++r) {
-    const Frame::Resource& fr = f.resources_[r];
-    const VkSharingMode mode = fr.image ? fr.image_info.sharingMode : fr.buffer_info.sharingMode;
-    if (!fr.transient && mode == VK_SHARING_MODE_EXCLUSIVE && families_of(r).size() > 1)
-      throw Error(fmt::format(
-          "resource '{}' is VK_SHARING_MODE_EXCLUSIVE and used on queue families {} and {}: queue-family "
-          "ownership transfers are not planned by the runtime yet; create it VK_SHARING_MODE_CONCURRENT",
-          fr.name, families_of(r)[0], families_of(r)[1]));
-  }
 
   // Transients: real objects and their memory requirements before placement.
   PendingFrame pf;
@@ -438,7 +430,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       handles.buffers[r] = fr.vk_buffer;
       continue;
     }
-    const bool shared = families_of(r).size() > 1;
+    const bool shared = families_of(r).size() > 1 && opt.transient_sharing == RuntimeOptions::Sharing::concurrent;
     VkMemoryRequirements req{};
     if (fr.image) {
       VkImageCreateInfo ci = fr.image_info;
@@ -507,6 +499,61 @@ FrameInfo Runtime::Impl::submit_frame() {
   // Culled transients were never placed: they stay unbound and are only destroyed.
 
   const VulkanPlan plan = lower_vulkan(t.table, t.compiled);
+
+  // Queue-family ownership: exclusive resources handed between families get release/acquire pairs.
+  OwnershipPlan ownership;
+  std::vector<const TransferBarriers*> acquire_of, release_of;  // per list (in `lists` order below)
+  {
+    const size_t ng = plan.groups.size();
+    OwnershipInput oi;
+    oi.table = &t.table;
+    oi.plan = &plan;
+    oi.home_family = dev.graphics.family;
+    oi.exclusive.assign(t.table.size(), 0);
+    oi.imported.assign(t.table.size(), 0);
+    oi.initial_layout.assign(t.table.size(), VK_IMAGE_LAYOUT_UNDEFINED);
+    bool any = false;
+    for (uint32_t r = 0; r < nr; ++r) {
+      const Frame::Resource& fr = f.resources_[r];
+      const ResourceId m = t.first_member[r];
+      const bool exclusive = fr.transient ? opt.transient_sharing == RuntimeOptions::Sharing::exclusive
+                                          : (fr.image ? fr.image_info.sharingMode : fr.buffer_info.sharingMode) ==
+                                                VK_SHARING_MODE_EXCLUSIVE;
+      oi.exclusive[m] = exclusive && families_of(r).size() > 1;
+      any |= oi.exclusive[m] != 0;
+      oi.imported[m] = !fr.transient;
+      if (fr.image && !fr.transient && !fr.undefined)
+        oi.initial_layout[m] = lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
+    }
+    if (any) {
+      oi.touched.resize(ng);
+      oi.group_family.resize(ng);
+      oi.group_queue.resize(ng);
+      oi.waits.resize(ng);
+      std::vector<uint32_t> group_of_pass(g->passes.size(), graph::kNone);
+      for (uint32_t gi = 0; gi < ng; ++gi)
+        for (uint32_t p : t.info[gi].passes)
+          if (p != graph::kNone) group_of_pass[p] = gi;
+      for (const graph::Sync& y : compiled->sched.syncs)
+        if (group_of_pass[y.wait] != graph::kNone && group_of_pass[y.signal] != graph::kNone)
+          oi.waits[group_of_pass[y.wait]].push_back(group_of_pass[y.signal]);
+      for (uint32_t gi = 0; gi < ng; ++gi) {
+        for (uint32_t w : t.info[gi].waits) oi.waits[gi].push_back(w);
+        oi.group_family[gi] = queue_of(t.info[gi].queue).family;
+        oi.group_queue[gi] = static_cast<uint32_t>(graph::qi(t.info[gi].queue));
+        for (const CommandList* l : t.groups[gi]->lists()) {
+          std::vector<ResourceId> used;
+          for (const Operation& op : l->ops())
+            for (const baton::Use& u : op.uses) used.push_back(u.resource);
+          std::sort(used.begin(), used.end());
+          used.erase(std::unique(used.begin(), used.end()), used.end());
+          oi.touched[gi].push_back(std::move(used));
+        }
+      }
+      ownership = plan_ownership(oi);
+      info.ownership_transfers = static_cast<uint32_t>(ownership.pairs);
+    }
+  }
   info.compile_ms = ms_since(t0);
 
   // Members of the expanded table -> native handles (the runtime's resources are single members).
@@ -527,6 +574,16 @@ FrameInfo Runtime::Impl::submit_frame() {
   for (uint32_t gi = 0; gi < plan.groups.size(); ++gi)
     for (uint32_t li = 0; li < t.info[gi].passes.size(); ++li) lists.push_back({gi, li});
   std::vector<VkCommandBuffer> cbs(lists.size(), VK_NULL_HANDLE);
+  acquire_of.assign(lists.size(), nullptr);
+  release_of.assign(lists.size(), nullptr);
+  {
+    size_t i = 0;
+    for (const TransferBarriers& x : ownership.transfers) {
+      while (i < lists.size() && std::tie(lists[i].group, lists[i].list) < std::tie(x.group, x.list)) ++i;
+      if (i < lists.size() && lists[i].group == x.group && lists[i].list == x.list)
+        (x.release ? release_of : acquire_of)[i] = &x;
+    }
+  }
   const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), lists.size()));
 
   // What each list's pass may touch, and the layout of each subresource of its declared images once
@@ -612,6 +669,21 @@ FrameInfo Runtime::Impl::submit_frame() {
             ++job_calls[j];
           }
         };
+        // An ownership transfer is its own call, before (acquire) or after (release) the plan's
+        // barriers: barriers of one call are unordered, and the acquire must precede the transitions.
+        auto transfer = [&](const TransferBarriers* x) {
+          if (!x) return;
+          VulkanPoint pt;
+          pt.images = x->images;
+          pt.buffers = x->buffers;
+          for (size_t k = 0; k < pt.images.size(); ++k) pt.images[k].image = member_image[x->image_resources[k]];
+          for (size_t k = 0; k < pt.buffers.size(); ++k) pt.buffers[k].buffer = member_buffer[x->buffer_resources[k]];
+          const VkDependencyInfo di = pt.dependency_info();
+          vkCmdPipelineBarrier2(cb, &di);
+          job_barriers[j] += static_cast<uint32_t>(pt.size());
+          ++job_calls[j];
+        };
+        transfer(acquire_of[i]);
         barriers_at(Where::before);
         if (pass != graph::kNone && f.passes_[pass].execute) {
           PassContext ctx;
@@ -623,6 +695,7 @@ FrameInfo Runtime::Impl::submit_frame() {
           f.passes_[pass].execute(ctx);
         }
         barriers_at(Where::after);
+        transfer(release_of[i]);
         vk_check(vkEndCommandBuffer(cb), fmt::format("vkEndCommandBuffer (pass '{}')", vl.name));
       }
     } catch (const std::exception& e) {

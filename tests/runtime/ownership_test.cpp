@@ -1,0 +1,154 @@
+// Queue-family ownership transfers as a pure function of a lowered plan (src/runtime/ownership.*),
+// with the graphics queue on family 0 and async compute on family 1 (as on the H200). Lavapipe has
+// one family, so the runtime tests cannot exercise the pairs on a device here.
+#include <gtest/gtest.h>
+
+#include "baton/graph.hpp"
+#include "baton/lower_vulkan.hpp"
+#include "ownership.hpp"
+
+namespace baton::runtime {
+namespace {
+
+struct Compiled {
+  graph::Graph g;
+  graph::GraphCompileResult r;
+  VulkanPlan plan;
+  OwnershipInput in;
+};
+
+// graphics "write" (UAV) -> async compute "blur" reads it, writes `out` -> graphics "use" reads both.
+Compiled three_passes(bool transient_t) {
+  Compiled c;
+  auto tex = [&](std::string name, bool transient) {
+    graph::Resource r;
+    r.desc.name = std::move(name);
+    r.desc.width = r.desc.height = 64;
+    r.desc.usage = bit(Access::unordered_access) | bit(Access::shader_resource);
+    r.transient = transient;
+    return c.g.add_resource(std::move(r));
+  };
+  const uint32_t t = tex("t", transient_t), out = tex("out", true), final_ = tex("final", false);
+  const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel);
+  graph::Pass w{"write", Queue::direct, false, false, {{t, Access::unordered_access, cs, {}}}, {}};
+  graph::Pass b{"blur", Queue::compute, true, false,
+                {{t, Access::shader_resource, cs, {}}, {out, Access::unordered_access, cs, {}}}, {}};
+  graph::Pass u{"use", Queue::direct, false, false,
+                {{t, Access::shader_resource, ps, {}}, {out, Access::shader_resource, ps, {}},
+                 {final_, Access::unordered_access, ps, {}}},
+                {}};
+  c.g.add_pass(w);
+  c.g.add_pass(b);
+  c.g.add_pass(u);
+  c.g.outputs = {final_};
+  c.r = graph::compile_graph(c.g);
+  EXPECT_TRUE(c.r.findings.empty());
+  const graph::Transitions& tr = c.r.trans;
+  c.plan = lower_vulkan(tr.table, tr.compiled);
+  OwnershipInput& in = c.in;
+  in.table = &tr.table;
+  in.plan = &c.plan;
+  in.home_family = 0;
+  const size_t ng = c.plan.groups.size();
+  in.touched.resize(ng);
+  in.waits.resize(ng);
+  std::vector<uint32_t> group_of(c.g.passes.size(), graph::kNone);
+  for (uint32_t gi = 0; gi < ng; ++gi) {
+    const graph::GroupInfo& info = tr.info[gi];
+    in.group_family.push_back(info.queue == Queue::direct ? 0 : 1);
+    in.group_queue.push_back(static_cast<uint32_t>(graph::qi(info.queue)));
+    for (uint32_t p : info.passes)
+      if (p != graph::kNone) group_of[p] = gi;
+    for (const CommandList* l : tr.groups[gi]->lists()) {
+      std::vector<ResourceId> used;
+      for (const Operation& op : l->ops())
+        for (const baton::Use& x : op.uses) used.push_back(x.resource);
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+      in.touched[gi].push_back(used);
+    }
+    for (uint32_t w2 : info.waits) in.waits[gi].push_back(w2);
+  }
+  for (const graph::Sync& y : c.r.sched.syncs) in.waits[group_of[y.wait]].push_back(group_of[y.signal]);
+  in.exclusive.assign(tr.table.size(), 1);
+  in.imported.assign(tr.table.size(), 0);
+  in.initial_layout.assign(tr.table.size(), VK_IMAGE_LAYOUT_UNDEFINED);
+  for (uint32_t r = 0; r < c.g.resources.size(); ++r)
+    if (!c.g.resources[r].transient) {
+      in.imported[tr.first_member[r]] = 1;
+      in.initial_layout[tr.first_member[r]] = lower_vulkan_state(resting_state(tr.table[tr.first_member[r]]), true, true).layout;
+    }
+  return c;
+}
+
+TEST(Ownership, EveryHandOffAcrossFamiliesGetsAMatchingReleaseAndAcquire) {
+  Compiled c = three_passes(true);
+  const OwnershipPlan op = plan_ownership(c.in);
+  // t: graphics -> compute and compute -> graphics; out: compute -> graphics.
+  EXPECT_EQ(op.pairs, 3u);
+  const ResourceId t = *c.r.trans.table.find("t");
+  size_t releases = 0, acquires = 0;
+  for (const TransferBarriers& x : op.transfers) {
+    const uint32_t family = c.in.group_family[x.group];
+    for (const VkImageMemoryBarrier2& b : x.images) {
+      EXPECT_NE(b.srcQueueFamilyIndex, b.dstQueueFamilyIndex);
+      EXPECT_EQ(b.oldLayout, b.newLayout) << "the pair transfers ownership, the plan's barriers transition";
+      EXPECT_NE(b.oldLayout, VK_IMAGE_LAYOUT_UNDEFINED);
+      EXPECT_EQ(x.release ? b.srcQueueFamilyIndex : b.dstQueueFamilyIndex, family) << "on the right side";
+    }
+    (x.release ? releases : acquires) += x.images.size();
+  }
+  EXPECT_EQ(releases, acquires);
+  // Each release has its acquire: same resource, same layout, same families.
+  for (const TransferBarriers& rel : op.transfers) {
+    if (!rel.release) continue;
+    for (size_t k = 0; k < rel.images.size(); ++k) {
+      bool matched = false;
+      for (const TransferBarriers& acq : op.transfers)
+        for (size_t a = 0; a < acq.images.size() && !acq.release; ++a)
+          matched |= acq.image_resources[a] == rel.image_resources[k] &&
+                     acq.images[a].oldLayout == rel.images[k].oldLayout &&
+                     acq.images[a].srcQueueFamilyIndex == rel.images[k].srcQueueFamilyIndex &&
+                     acq.images[a].dstQueueFamilyIndex == rel.images[k].dstQueueFamilyIndex && acq.group > rel.group;
+      EXPECT_TRUE(matched) << "release of " << c.r.trans.table[rel.image_resources[k]].name << " has no acquire";
+    }
+  }
+  bool t_to_compute = false;
+  for (const TransferBarriers& x : op.transfers)
+    for (size_t k = 0; k < x.images.size(); ++k)
+      t_to_compute |= !x.release && x.image_resources[k] == t && x.images[k].dstQueueFamilyIndex == 1;
+  EXPECT_TRUE(t_to_compute);
+}
+
+TEST(Ownership, ConcurrentFamiliesNeedNoTransfers) {
+  Compiled c = three_passes(true);
+  c.in.exclusive.assign(c.in.exclusive.size(), 0);  // CONCURRENT everywhere
+  EXPECT_EQ(plan_ownership(c.in).pairs, 0u);
+  c.in.exclusive.assign(c.in.exclusive.size(), 1);
+  c.in.group_family.assign(c.in.group_family.size(), 0);  // one family (lavapipe)
+  EXPECT_EQ(plan_ownership(c.in).pairs, 0u);
+}
+
+// An imported exclusive resource first touched on the compute family cannot be acquired from a
+// release nobody made: refused, naming it.
+TEST(Ownership, ImportedExclusiveMustStartAndEndOnItsHomeFamily) {
+  Compiled c = three_passes(true);
+  c.in.home_family = 1;
+  c.in.imported.assign(c.in.imported.size(), 1);
+  try {
+    (void)plan_ownership(c.in);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("VK_SHARING_MODE_EXCLUSIVE"), std::string::npos) << e.what();
+  }
+}
+
+// Two families with no order between their uses: a pair cannot express it.
+TEST(Ownership, UnorderedUseOnTwoFamiliesIsRefused) {
+  Compiled c = three_passes(true);
+  for (auto& w : c.in.waits) w.clear();  // drop every semaphore
+  EXPECT_THROW((void)plan_ownership(c.in), Error);
+}
+
+}  // namespace
+}  // namespace baton::runtime
