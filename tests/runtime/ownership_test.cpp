@@ -3,8 +3,13 @@
 // one family, so the runtime tests cannot exercise the pairs on a device here.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "baton/graph.hpp"
 #include "baton/lower_vulkan.hpp"
+#include "baton/validate.hpp"
+#include "baton/validate_names.hpp"
+#include "baton/validated_compile.hpp"
 #include "ownership.hpp"
 
 namespace baton::runtime {
@@ -148,6 +153,75 @@ TEST(Ownership, UnorderedUseOnTwoFamiliesIsRefused) {
   Compiled c = three_passes(true);
   for (auto& w : c.in.waits) w.clear();  // drop every semaphore
   EXPECT_THROW((void)plan_ownership(c.in), Error);
+}
+
+// Baton's validator models queue-family ownership (docs/trace-format.md: exclusive resources, the
+// family of each submission, release and acquire barriers). The plan's trace with the graphics
+// groups on family 0 and the compute group on family 1 is refused without the pairs, clean with
+// them, and refused again when any one release or acquire is left out: the second oracle for the
+// pairs where no device with two families is at hand.
+nlohmann::json barrier_json(const ResourceTable& t, const VkImageMemoryBarrier2& b, ResourceId m) {
+  const ResourceDesc& d = t[m];
+  const VkImageSubresourceRange& r = b.subresourceRange;
+  nlohmann::json planes = d.format == FormatClass::depth_stencil
+                              ? nlohmann::json::array({(r.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT) ? 0 : 1, 1})
+                              : nlohmann::json::array({0, d.planes});
+  return {{"type", "image"},
+          {"resource", d.name},
+          {"range", {{"mips", {r.baseMipLevel, r.levelCount}}, {"layers", {r.baseArrayLayer, r.layerCount}}, {"planes", planes}}},
+          {"src_stage", validate::format_name(validate::NameKind::vk_stage, b.srcStageMask)},
+          {"src_access", validate::format_name(validate::NameKind::vk_access, b.srcAccessMask)},
+          {"dst_stage", validate::format_name(validate::NameKind::vk_stage, b.dstStageMask)},
+          {"dst_access", validate::format_name(validate::NameKind::vk_access, b.dstAccessMask)},
+          {"old_layout", validate::format_name(validate::NameKind::vk_layout, b.oldLayout)},
+          {"new_layout", validate::format_name(validate::NameKind::vk_layout, b.newLayout)},
+          {"src_queue_family", b.srcQueueFamilyIndex},
+          {"dst_queue_family", b.dstQueueFamilyIndex}};
+}
+
+// The plan's Vulkan trace on two families, with the given transfers inserted (skip: leave out the
+// k-th image barrier of all transfers).
+validate::ValidationResult validate_on_two_families(const Compiled& c, const OwnershipPlan& op, int skip = -1) {
+  const graph::Transitions& tr = c.r.trans;
+  std::vector<const CommandListGroup*> groups;
+  for (const auto& g : tr.groups) groups.push_back(g.get());
+  nlohmann::json j = nlohmann::json::parse(trace_of_plan(tr.table, groups, tr.compiled, Api::vulkan, tr.history_in));
+  for (auto& sub : j["submissions"])
+    if (sub["type"] == "compute") sub["family"] = 1;
+  int k = 0;
+  for (const TransferBarriers& x : op.transfers) {
+    const std::string& list = c.plan.groups[x.group].lists[x.list].name;
+    nlohmann::json call = nlohmann::json::array();
+    for (size_t i = 0; i < x.images.size(); ++i, ++k)
+      if (k != skip) call.push_back(barrier_json(tr.table, x.images[i], x.image_resources[i]));
+    for (auto& l : j["lists"])
+      if (l["name"] == list) {
+        auto& cmds = l["commands"];
+        if (call.empty()) break;
+        if (x.release)
+          cmds.push_back({{"barrier", call}});
+        else
+          cmds.insert(cmds.begin(), nlohmann::json{{"barrier", call}});
+      }
+  }
+  return validate::validate(validate::load_trace(j.dump(), "two families"));
+}
+
+TEST(Ownership, BatonsValidatorWantsEveryReleaseAndAcquire) {
+  Compiled c = three_passes(false);  // t persistent: its contents must move across families
+  const OwnershipPlan op = plan_ownership(c.in);
+  ASSERT_GT(op.pairs, 0u);
+  const validate::ValidationResult without = validate_on_two_families(c, OwnershipPlan{});
+  EXPECT_FALSE(without.messages.empty()) << "the canary: an exclusive resource used on family 1 without a transfer";
+  const validate::ValidationResult with = validate_on_two_families(c, op);
+  std::string texts;
+  for (const validate::Message& m : with.messages) texts += m.text + "\n";
+  EXPECT_TRUE(with.messages.empty()) << texts;
+  size_t images = 0;
+  for (const TransferBarriers& x : op.transfers) images += x.images.size();
+  for (size_t k = 0; k < images; ++k)
+    EXPECT_FALSE(validate_on_two_families(c, op, static_cast<int>(k)).messages.empty())
+        << "leaving out transfer barrier " << k << " went unnoticed";
 }
 
 }  // namespace
