@@ -386,7 +386,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   auto families_of = [&](uint32_t r) {
     std::vector<uint32_t> fam;
     for (size_t q = 0; q < graph::kQueues; ++q)
-      if (queues_of[r] >> q & 1u) {
+      if ((static_cast<uint32_t>(queues_of[r]) >> q) & 1u) {
         const uint32_t fa = queue_of(static_cast<Queue>(q)).family;
         if (std::find(fam.begin(), fam.end(), fa) == fam.end()) fam.push_back(fa);
       }
