@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <regex>
 #include <string>
 
 #include "baton/exec_vulkan.hpp"
@@ -38,10 +39,25 @@ inline uint32_t kinds_of(const ValidationLog& log) {
     if (id == "SYNC-HAZARD-READ-AFTER-WRITE") k |= kRaw;
     else if (id == "SYNC-HAZARD-WRITE-AFTER-READ") k |= kWar;
     else if (id == "SYNC-HAZARD-WRITE-AFTER-WRITE") k |= kWaw;
-    else if (is_layout_id(id)) k |= kLayout;
+    else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699") k |= kLayout;  // 02699: "see previous error"
     else k |= kOther;
   }
   return k;
+}
+
+// D1 (docs/replay.md): a write-after-write between two writes of the same access at the same stage
+// (two dispatches writing one storage resource), which layer 1.3.239 does not report. True when
+// every WAW the validator reports is of that shape.
+inline bool waw_same_access_only(const validate::ValidationResult& v) {
+  static const std::regex two(R"(: ([A-Z_|]+) at ([A-Z_|]+) \(list '[^']*' command \d+\) writes over what ([A-Z_|]+) at ([A-Z_|]+) \()");
+  bool any = false;
+  for (const validate::Message& m : v.messages) {
+    if (m.id != validate::MessageId{100003}) continue;
+    std::smatch g;
+    if (!std::regex_search(m.text, g, two) || g[1] != g[3] || g[2] != g[4]) return false;
+    any = true;
+  }
+  return any;
 }
 
 }  // namespace baton::exec::test

@@ -14,7 +14,8 @@
 
 namespace baton::exec::test {
 
-inline std::string random_vk_trace(uint64_t seed) {
+// multi: up to three submissions, sometimes on two queues with semaphores; otherwise one submission.
+inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
   std::mt19937_64 rng(seed);
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
   auto pick = [&](size_t n) { return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng)); };
@@ -72,7 +73,7 @@ inline std::string random_vk_trace(uint64_t seed) {
   json j;
   j["api"] = "vulkan";
   const size_t nres = 2 + pick(2);
-  const bool two_queues = chance(0.25);
+  const bool two_queues = multi && chance(0.25);
   std::vector<Res> res(nres);
   for (size_t i = 0; i < nres; ++i) {
     Res& r = res[i];
@@ -91,7 +92,7 @@ inline std::string random_vk_trace(uint64_t seed) {
     j["resources"].push_back(jr);
   }
 
-  const size_t nsub = two_queues ? 2 + pick(2) : 1 + pick(2);
+  const size_t nsub = !multi ? 1 : two_queues ? 2 + pick(2) : 1 + pick(2);
   const size_t ncmd = std::max(nsub, 2 + pick(3));  // uses; each may get a barrier call before it
   std::vector<json> lists(nsub, json::array());
   size_t emitted = 0;

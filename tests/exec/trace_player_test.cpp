@@ -1,0 +1,121 @@
+// The trace player (docs/replay.md): known streams give the layer's ids, what it cannot express is
+// bad input naming the entry, and the documented differences of layer 1.3.239 are still there.
+#ifdef BATON_HAVE_TRACE_PLAYER
+
+#include <gtest/gtest.h>
+
+#include "baton/trace_player.hpp"
+#include "exec_fixture.hpp"
+
+namespace baton::exec::test {
+namespace {
+
+ReplayReport play(const std::string& json) {
+  VulkanContext& ctx = lavapipe();
+  TracePlayer player(ctx);
+  return player.play(validate::load_trace(json, "t"));
+}
+
+// A buffer written by a copy, then read by a dispatch; `barrier` in between (or nothing).
+std::string copy_then_read(const std::string& barrier) {
+  return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+    {"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}},)" +
+         barrier + R"(
+    {"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"]}]})";
+}
+
+TEST(TracePlayer, MissingBarrierIsTheLayersReadAfterWrite) {
+  const ReplayReport r = play(copy_then_read(""));
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.submissions, 1u);
+  EXPECT_EQ(r.commands, 2u);
+}
+
+TEST(TracePlayer, BarrierAsWrittenIsClean) {
+  const ReplayReport r = play(copy_then_read(
+      R"({"barrier":[{"type":"buffer","resource":"b","src_stage":"COPY","src_access":"TRANSFER_WRITE",
+          "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"}]},)"));
+  EXPECT_TRUE(r.log.empty()) << r.log.texts.size();
+  EXPECT_EQ(r.barriers, 1u);
+}
+
+TEST(TracePlayer, DestinationStageLaterThanTheReadHidesNothing) {
+  // The barrier names FRAGMENT_SHADER: the compute read is outside its second scope.
+  const ReplayReport r = play(copy_then_read(
+      R"({"barrier":[{"type":"buffer","resource":"b","src_stage":"COPY","src_access":"TRANSFER_WRITE",
+          "dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_STORAGE_READ"}]},)"));
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+}
+
+TEST(TracePlayer, UseInTheWrongLayoutIsALayoutMessage) {
+  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"]}]})");
+  // The image is GENERAL from a set-up submission: the layer finds the mismatch at submit time.
+  EXPECT_EQ(r.log.counts.count("UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout"), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+}
+
+TEST(TracePlayer, WaitedSemaphoreOrdersTheSubmissions) {
+  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],
+    "lists":[{"name":"L","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}}]},
+             {"name":"M","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"],"signal":["s"]},{"queue":"g","lists":["M"],"wait":["s"]}]})");
+  EXPECT_TRUE(r.log.empty());
+  EXPECT_EQ(r.submissions, 2u);
+}
+
+// D1 of docs/replay.md: layer 1.3.239 does not report a write-after-write between two dispatches
+// writing the same storage image. When this fails, the layer changed: update docs/replay.md.
+TEST(TracePlayer, DocumentedDifferenceD1SameAccessWriteAfterWrite) {
+  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}},
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"]}]})");
+  EXPECT_TRUE(r.log.empty());
+}
+
+TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
+  const auto expect_error = [](const std::string& json, const std::string& where) {
+    try {
+      check_playable(validate::load_trace(json, "t"));
+      FAIL() << "accepted: " << json;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+    }
+  };
+  // A fragment-shader read has no one command in the player.
+  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"FRAGMENT_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})",
+               "t: lists[0] 'L' commands[0]: the player cannot express this use of 'b'");
+  // A storage image must be GENERAL.
+  expect_error(R"({"api":"vulkan","resources":[{"name":"i","type":"texture"}],"lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})",
+               "t: lists[0] 'L' commands[0]");
+  expect_error(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["render_target"]}],"lists":[],
+      "submissions":[]})",
+               "t: resources[0] 'i': attachments are not played");
+  expect_error(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["swapchain"]}],"lists":[],
+      "submissions":[{"queue":"g","lists":[],"present":["i"]}]})",
+               "t: resources[0] 'i'");
+  expect_error(R"({"api":"d3d12","resources":[],"lists":[],"submissions":[]})", "Vulkan traces only");
+  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+      "submissions":[{"queue":"a","lists":["L"]},{"queue":"b","family":1,"lists":["L"]},
+                     {"queue":"c","family":2,"lists":["L"]}]})",
+               "t: submissions[2]: a third queue 'c'");
+  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+      "submissions":[{"queue":"a","lists":["L"],"signal":["s"]},{"queue":"a","lists":["L"],"wait":["s"]},
+                     {"queue":"a","lists":["L"],"wait":["s"]}]})",
+               "t: submissions[2]: waits on binary semaphore 's' with no pending signal");
+}
+
+}  // namespace
+}  // namespace baton::exec::test
+
+#endif  // BATON_HAVE_TRACE_PLAYER
