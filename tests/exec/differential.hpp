@@ -60,4 +60,28 @@ inline bool waw_same_access_only(const validate::ValidationResult& v) {
   return any;
 }
 
+inline uint32_t kind_of(const validate::Message& m) {
+  validate::ValidationResult one;
+  one.counts[static_cast<uint32_t>(m.id)] = 1;
+  return kinds_of(one);
+}
+
+// D3 (docs/replay.md): the layer reports one hazard per command and resource, so a command with
+// different hazards on different subresources shows one kind. True when every validator message of
+// a kind only the validator has sits on a (list, command, resource) where the validator also has a
+// message of a kind the layer reported.
+inline bool one_hazard_per_command(const validate::ValidationResult& v, uint32_t layer_kinds) {
+  const uint32_t extra = kinds_of(v) & ~layer_kinds;
+  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
+  for (const validate::Message& m : v.messages) {
+    if (!(kind_of(m) & extra)) continue;
+    bool covered = false;
+    for (const validate::Message& o : v.messages)
+      covered |= &o != &m && o.list == m.list && o.command == m.command && o.resource == m.resource &&
+                 (kind_of(o) & layer_kinds & (kRaw | kWar | kWaw));
+    if (!covered) return false;
+  }
+  return true;
+}
+
 }  // namespace baton::exec::test

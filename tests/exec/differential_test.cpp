@@ -56,6 +56,10 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
       ++explained["D1"];
       continue;
     }
+    if (explain && (kl & ~kv) == 0 && one_hazard_per_command(v, kl)) {
+      ++explained["D3"];
+      continue;
+    }
     if (explain && (kl & kLayout) && (kl & ~kv) == 0 && ((kv & ~kl) & ~(kRaw | kWar | kWaw)) == 0) {
       ++explained["D2"];
       continue;
