@@ -68,6 +68,21 @@ TEST(TracePlayer, WaitedSemaphoreOrdersTheSubmissions) {
   EXPECT_EQ(r.submissions, 2u);
 }
 
+// The layer agrees with the validator fix of docs/replay.md ("Bugs found"): a transition with
+// srcStageMask NONE is not ordered after a semaphore wait, so it races the signaler's write.
+TEST(TracePlayer, SemaphoreThenTransitionWithNoFirstScope) {
+  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"TRANSFER_DST_OPTIMAL"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":"all","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]},
+             {"name":"M","commands":[
+      {"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"NONE","dst_stage":"COMPUTE_SHADER",
+                   "dst_access":"SHADER_STORAGE_READ","old_layout":"TRANSFER_DST_OPTIMAL","new_layout":"GENERAL"}]},
+      {"use":{"resource":"i","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ","layout":"GENERAL"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"],"signal":["s"]},{"queue":"g","lists":["M"],"wait":["s"]}]})");
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+}
+
 // D1 of docs/replay.md: layer 1.3.239 does not report a write-after-write between two dispatches
 // writing the same storage image. When this fails, the layer changed: update docs/replay.md.
 TEST(TracePlayer, DocumentedDifferenceD1SameAccessWriteAfterWrite) {
