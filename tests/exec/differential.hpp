@@ -60,6 +60,24 @@ inline bool waw_same_access_only(const validate::ValidationResult& v) {
   return any;
 }
 
+// D4 (docs/replay.md): at submit time, layer 1.3.239 reports a write-after-write for a layout
+// transition after a semaphore wait unless the barrier's own source access scope holds the earlier
+// write (the semaphore's memory dependency is not applied to it). True when every WAW the layer
+// reports is such a submit-time transition (all their texts kept).
+inline bool transition_after_wait_only(const ValidationLog& log) {
+  const auto n = log.counts.find("SYNC-HAZARD-WRITE-AFTER-WRITE");
+  if (n == log.counts.end()) return false;
+  uint32_t seen = 0;
+  for (const auto& [id, text] : log.texts) {
+    if (id != "SYNC-HAZARD-WRITE-AFTER-WRITE") continue;
+    if (text.find("vkQueueSubmit2") == std::string::npos ||
+        text.find("recorded_usage: SYNC_IMAGE_LAYOUT_TRANSITION") == std::string::npos)
+      return false;
+    ++seen;
+  }
+  return seen == n->second;
+}
+
 inline uint32_t kind_of(const validate::Message& m) {
   validate::ValidationResult one;
   one.counts[static_cast<uint32_t>(m.id)] = 1;
