@@ -36,12 +36,18 @@ enum class Op : uint8_t { fill, clear_color, copy_in, copy_out, sbuf_r, sbuf_w, 
 constexpr size_t kModes = 5;
 size_t mode_of(Op op) {
   switch (op) {
-    case Op::sbuf_r: return 0;
-    case Op::sbuf_w: return 1;
-    case Op::simg_r: return 2;
-    case Op::simg_w: return 3;
-    case Op::sampled: return 4;
-    default: return kModes;
+    case Op::sbuf_r:
+      return 0;
+    case Op::sbuf_w:
+      return 1;
+    case Op::simg_r:
+      return 2;
+    case Op::simg_w:
+      return 3;
+    case Op::sampled:
+      return 4;
+    default:
+      return kModes;
   }
 }
 constexpr VkDescriptorType kModeTypes[kModes] = {
@@ -58,7 +64,8 @@ std::string where(const Trace& t, size_t list, size_t cmd) {
 }
 
 bool layout_in(uint32_t layout, std::initializer_list<VkImageLayout> ok) {
-  return std::any_of(ok.begin(), ok.end(), [&](VkImageLayout l) { return static_cast<uint32_t>(l) == layout; });
+  return std::any_of(ok.begin(), ok.end(),
+                     [&](VkImageLayout l) { return static_cast<uint32_t>(l) == layout; });
 }
 
 // The command for a use (or a clear), or an Error naming the entry.
@@ -66,7 +73,8 @@ Op op_for(const Trace& t, size_t li, size_t ci, int resource, const validate::Us
   const validate::TraceResource& r = t.resources[static_cast<size_t>(resource)];
   const uint64_t stage = as.vk_stage, access = as.vk_access;
   auto bad = [&](std::string_view why) -> Error {
-    return Error(fmt::format("{}: the player cannot express this use of '{}': {}", where(t, li, ci), r.name, why));
+    return Error(
+        fmt::format("{}: the player cannot express this use of '{}': {}", where(t, li, ci), r.name, why));
   };
   auto need_layout = [&](std::initializer_list<VkImageLayout> ok, std::string_view what) {
     if (!r.buffer && !layout_in(as.vk_layout, ok))
@@ -94,7 +102,8 @@ Op op_for(const Trace& t, size_t li, size_t ci, int resource, const validate::Us
     }
     if (access == VK_ACCESS_2_SHADER_SAMPLED_READ_BIT) {
       if (r.buffer) throw bad("sampled reads of buffers (texel buffers) are not played");
-      need_layout({VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL},
+      need_layout({VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL,
+                   VK_IMAGE_LAYOUT_GENERAL},
                   "a sampled image");
       return Op::sampled;
     }
@@ -132,8 +141,8 @@ FamilyMap map_families(const Trace& t, std::optional<uint32_t> main, std::option
     const validate::TraceSubmission& s = t.submissions[si];
     if (!m.queue_slot.count(s.queue)) {
       if (m.queue_slot.size() == 2)
-        throw Error(fmt::format("{}: submissions[{}]: a third queue '{}' (the player runs at most two)", t.source,
-                                si, s.queue));
+        throw Error(fmt::format("{}: submissions[{}]: a third queue '{}' (the player runs at most two)",
+                                t.source, si, s.queue));
       const int slot = static_cast<int>(m.queue_slot.size());
       m.queue_slot[s.queue] = slot;
       if (slot == 1 && !second) m.merged = true;
@@ -142,14 +151,15 @@ FamilyMap map_families(const Trace& t, std::optional<uint32_t> main, std::option
     const uint32_t dev = slot == 1 && second ? *second : main.value_or(0);
     auto [it, fresh] = m.to_device.emplace(s.family, dev);
     if (!fresh && it->second != dev)
-      throw Error(fmt::format("{}: submissions[{}]: family {} on two queues of different families", t.source, si,
-                              s.family));
+      throw Error(fmt::format("{}: submissions[{}]: family {} on two queues of different families", t.source,
+                              si, s.family));
   }
   return m;
 }
 
 void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uint32_t> second) {
-  if (t.api != validate::Api::vulkan) throw Error(fmt::format("{}: the player replays Vulkan traces only", t.source));
+  if (t.api != validate::Api::vulkan)
+    throw Error(fmt::format("{}: the player replays Vulkan traces only", t.source));
   for (size_t i = 0; i < t.resources.size(); ++i) {
     const validate::TraceResource& r = t.resources[i];
     auto bad = [&](std::string_view why) {
@@ -161,7 +171,8 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
     if (r.flags & (validate::flag::swapchain | validate::flag::placed))
       throw bad("swap-chain and placed resources are not played");
     if (!r.buffer && r.mips > kMaxMips) throw bad(fmt::format("more than {} mips", kMaxMips));
-    if (!r.buffer && r.initial == VK_IMAGE_LAYOUT_PREINITIALIZED) throw bad("PREINITIALIZED needs linear images");
+    if (!r.buffer && r.initial == VK_IMAGE_LAYOUT_PREINITIALIZED)
+      throw bad("PREINITIALIZED needs linear images");
   }
   const FamilyMap fm = map_families(t, main, second);
   for (size_t li = 0; li < t.lists.size(); ++li) {
@@ -186,20 +197,22 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
             if (!buf) {
               const validate::TraceResource& r = t.resources[static_cast<size_t>(v->resource)];
               const Box bx = box_of(r, v->range);
-              if (bx.mip0 + bx.mips > r.mips || bx.layer0 + bx.layers > r.layers || bx.mips == 0 || bx.layers == 0)
-                throw Error(fmt::format("{}: a barrier range outside '{}' (the API rejects it)", where(t, li, ci),
-                                        r.name));
+              if (bx.mip0 + bx.mips > r.mips || bx.layer0 + bx.layers > r.layers || bx.mips == 0 ||
+                  bx.layers == 0)
+                throw Error(fmt::format("{}: a barrier range outside '{}' (the API rejects it)",
+                                        where(t, li, ci), r.name));
             }
           }
           for (uint32_t f : {v->src_family, v->dst_family})
             if (f != validate::kVkQueueFamilyIgnored && !fm.to_device.count(f))
               throw Error(fmt::format("{}: queue family {} has no submission", where(t, li, ci), f));
-          if (v->src_family != validate::kVkQueueFamilyIgnored && v->dst_family != validate::kVkQueueFamilyIgnored &&
-              v->src_family != v->dst_family &&
+          if (v->src_family != validate::kVkQueueFamilyIgnored &&
+              v->dst_family != validate::kVkQueueFamilyIgnored && v->src_family != v->dst_family &&
               fm.to_device.at(v->src_family) == fm.to_device.at(v->dst_family))
-            throw Error(fmt::format("{}: an ownership transfer between families {} and {} needs two device queue "
-                                    "families",
-                                    where(t, li, ci), v->src_family, v->dst_family));
+            throw Error(
+                fmt::format("{}: an ownership transfer between families {} and {} needs two device queue "
+                            "families",
+                            where(t, li, ci), v->src_family, v->dst_family));
         }
       }
     }
@@ -247,8 +260,8 @@ void TracePlayer::Impl::create() {
   sci.maxLod = VK_LOD_CLAMP_NONE;
   BATON_VK(vkCreateSampler(c.device, &sci, nullptr, &sampler));
   const uint32_t* code[kModes] = {kPlayer0, kPlayer1, kPlayer2, kPlayer3, kPlayer4};
-  const size_t words[kModes] = {std::size(kPlayer0), std::size(kPlayer1), std::size(kPlayer2), std::size(kPlayer3),
-                                std::size(kPlayer4)};
+  const size_t words[kModes] = {std::size(kPlayer0), std::size(kPlayer1), std::size(kPlayer2),
+                                std::size(kPlayer3), std::size(kPlayer4)};
   for (size_t m = 0; m < kModes; ++m) {
     VkDescriptorSetLayoutBinding b{0, kModeTypes[m], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     if (kModeTypes[m] == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) b.pImmutableSamplers = &sampler;
@@ -320,9 +333,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     if (o.dpool) vkDestroyDescriptorPool(c.device, o.dpool, nullptr);
     // Freed, not only reset: the layer tracks every allocated command buffer (a pool that grows by
     // each trace made 4,000 traces take 13 times as long as 1,000).
-    if (!o.cbs.empty()) vkFreeCommandBuffers(c.device, pool, static_cast<uint32_t>(o.cbs.size()), o.cbs.data());
+    if (!o.cbs.empty())
+      vkFreeCommandBuffers(c.device, pool, static_cast<uint32_t>(o.cbs.size()), o.cbs.data());
     if (!o.compute_cbs.empty())
-      vkFreeCommandBuffers(c.device, compute_pool, static_cast<uint32_t>(o.compute_cbs.size()), o.compute_cbs.data());
+      vkFreeCommandBuffers(c.device, compute_pool, static_cast<uint32_t>(o.compute_cbs.size()),
+                           o.compute_cbs.data());
   };
 
   std::vector<uint32_t> families;  // device families the resources are shared between (concurrent)
@@ -384,8 +399,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       ii.arrayLayers = r.layers;
       ii.samples = VK_SAMPLE_COUNT_1_BIT;
       ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-      ii.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                 VK_IMAGE_USAGE_SAMPLED_BIT;
+      ii.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
       ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
       if (concurrent && families.size() > 1) {
         ii.sharingMode = VK_SHARING_MODE_CONCURRENT;
@@ -470,13 +485,16 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       w.dstSet = set;
       w.descriptorCount = 1;
       w.descriptorType = kModeTypes[mode];
-      if (buf) w.pBufferInfo = &bi;
-      else w.pImageInfo = &ii;
+      if (buf)
+        w.pBufferInfo = &bi;
+      else
+        w.pImageInfo = &ii;
       vkUpdateDescriptorSets(c.device, 1, &w, 0, nullptr);
       return set;
     };
 
-    auto record_use = [&](VkCommandBuffer cb, Op op, int ri, const validate::Subresources& sub, uint32_t layout) {
+    auto record_use = [&](VkCommandBuffer cb, Op op, int ri, const validate::Subresources& sub,
+                          uint32_t layout) {
       const validate::TraceResource& r = t.resources[static_cast<size_t>(ri)];
       const Res& x = res[static_cast<size_t>(ri)];
       const Box bx = box_of(r, sub);
@@ -493,7 +511,9 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         offset += VkDeviceSize{side} * side * 4 * bx.layers;
       }
       switch (op) {
-        case Op::fill: vkCmdFillBuffer(cb, x.buffer, 0, VK_WHOLE_SIZE, 0); return;
+        case Op::fill:
+          vkCmdFillBuffer(cb, x.buffer, 0, VK_WHOLE_SIZE, 0);
+          return;
         case Op::clear_color: {
           VkClearColorValue v{};
           const VkImageSubresourceRange rr{VK_IMAGE_ASPECT_COLOR_BIT, bx.mip0, bx.mips, bx.layer0, bx.layers};
@@ -510,22 +530,25 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
           }
           return;
         case Op::copy_out: {
-          const VkBuffer dst = make_buffer(std::max(offset, kBufferBytes), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+          const VkBuffer dst =
+              make_buffer(std::max(offset, kBufferBytes), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
           if (r.buffer) {
             const VkBufferCopy bc{0, 0, kBufferBytes};
             vkCmdCopyBuffer(cb, x.buffer, dst, 1, &bc);
           } else {
-            vkCmdCopyImageToBuffer(cb, x.image, il, dst, static_cast<uint32_t>(regions.size()), regions.data());
+            vkCmdCopyImageToBuffer(cb, x.image, il, dst, static_cast<uint32_t>(regions.size()),
+                                   regions.data());
           }
           return;
         }
-        default: break;
+        default:
+          break;
       }
       const size_t mode = mode_of(op);
       vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe[mode]);
       auto dispatch = [&](VkDescriptorSet set) {
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe_layout[mode], 0, 1, &set,
-                                0, nullptr);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe_layout[mode], 0, 1, &set, 0,
+                                nullptr);
         vkCmdDispatch(cb, 1, 1, 1);
       };
       if (r.buffer) {
@@ -686,10 +709,16 @@ TracePlayer::TracePlayer(VulkanContext& ctx) : impl_(std::make_unique<Impl>(ctx)
     throw;
   }
 }
-TracePlayer::~TracePlayer() { impl_->destroy(); }
+TracePlayer::~TracePlayer() {
+  impl_->destroy();
+}
 
-ReplayReport TracePlayer::play(const Trace& trace) { return impl_->play(trace); }
-bool TracePlayer::has_second_queue() const { return impl_->c.compute_family.has_value(); }
+ReplayReport TracePlayer::play(const Trace& trace) {
+  return impl_->play(trace);
+}
+bool TracePlayer::has_second_queue() const {
+  return impl_->c.compute_family.has_value();
+}
 
 Trace merge_queues(const Trace& trace) {
   Trace t = trace;

@@ -13,7 +13,8 @@ namespace baton::test {
 namespace {
 
 RunResult replay(const std::string& trace, const std::string& extra = "") {
-  const auto path = std::filesystem::temp_directory_path() / ("baton_replay_" + std::to_string(::getpid()) + ".json");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("baton_replay_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << trace;
   RunResult r = run_baton("replay '" + path.string() + "'" + extra);
   std::filesystem::remove(path);
@@ -29,19 +30,23 @@ void expect_bad_input(const RunResult& r, const std::string& fragment) {
 }
 
 TEST(ReplayCli, UseThePlayerCannotExpressNamesTheEntry) {
-  expect_bad_input(replay(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+  expect_bad_input(
+      replay(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
       {"use":{"resource":"b","subresource":"all","as":{"stage":"FRAGMENT_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
       "submissions":[{"queue":"g","lists":["L"]}]})"),
-                   "lists[0] 'L' commands[0]: the player cannot express this use of 'b'");
+      "lists[0] 'L' commands[0]: the player cannot express this use of 'b'");
 }
 
 TEST(ReplayCli, UnknownKeyAndD3d12AreBadInput) {
-  expect_bad_input(replay(R"({"api":"vulkan","resources":[],"lists":[],"submissions":[],"extra":1})"), "extra");
-  expect_bad_input(replay(R"({"api":"d3d12","resources":[],"lists":[],"submissions":[]})"), "Vulkan traces only");
+  expect_bad_input(replay(R"({"api":"vulkan","resources":[],"lists":[],"submissions":[],"extra":1})"),
+                   "extra");
+  expect_bad_input(replay(R"({"api":"d3d12","resources":[],"lists":[],"submissions":[]})"),
+                   "Vulkan traces only");
 }
 
 TEST(ReplayCli, UnknownDeviceIsUsage) {
-  const RunResult r = replay(R"({"api":"vulkan","resources":[],"lists":[],"submissions":[]})", " --device d3d12");
+  const RunResult r =
+      replay(R"({"api":"vulkan","resources":[],"lists":[],"submissions":[]})", " --device d3d12");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
 }

@@ -18,11 +18,16 @@ inline constexpr int kKinds = 5;
 inline uint32_t kinds_of(const validate::ValidationResult& r) {
   uint32_t k = 0;
   for (const auto& [id, n] : r.counts) {
-    if (id == 100001) k |= kRaw;
-    else if (id == 100002) k |= kWar;
-    else if (id == 100003) k |= kWaw;
-    else if (id == 100010 || id == 100011 || id == 100012) k |= kLayout;
-    else k |= kOther;
+    if (id == 100001)
+      k |= kRaw;
+    else if (id == 100002)
+      k |= kWar;
+    else if (id == 100003)
+      k |= kWaw;
+    else if (id == 100010 || id == 100011 || id == 100012)
+      k |= kLayout;
+    else
+      k |= kOther;
   }
   return k;
 }
@@ -36,11 +41,16 @@ inline bool is_layout_id(const std::string& id) {
 inline uint32_t kinds_of(const ValidationLog& log) {
   uint32_t k = 0;
   for (const auto& [id, n] : log.counts) {
-    if (id == "SYNC-HAZARD-READ-AFTER-WRITE") k |= kRaw;
-    else if (id == "SYNC-HAZARD-WRITE-AFTER-READ") k |= kWar;
-    else if (id == "SYNC-HAZARD-WRITE-AFTER-WRITE") k |= kWaw;
-    else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699") k |= kLayout;  // 02699: "see previous error"
-    else k |= kOther;
+    if (id == "SYNC-HAZARD-READ-AFTER-WRITE")
+      k |= kRaw;
+    else if (id == "SYNC-HAZARD-WRITE-AFTER-READ")
+      k |= kWar;
+    else if (id == "SYNC-HAZARD-WRITE-AFTER-WRITE")
+      k |= kWaw;
+    else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699")
+      k |= kLayout;  // 02699: "see previous error"
+    else
+      k |= kOther;
   }
   return k;
 }
@@ -49,7 +59,8 @@ inline uint32_t kinds_of(const ValidationLog& log) {
 // (two dispatches writing one storage resource), which layer 1.3.239 does not report. True when
 // every WAW the validator reports is of that shape.
 inline bool waw_same_access_only(const validate::ValidationResult& v) {
-  static const std::regex two(R"(: ([A-Z_|]+) at ([A-Z_|]+) \(list '[^']*' command \d+\) writes over what ([A-Z_|]+) at ([A-Z_|]+) \()");
+  static const std::regex two(
+      R"(: ([A-Z_|]+) at ([A-Z_|]+) \(list '[^']*' command \d+\) writes over what ([A-Z_|]+) at ([A-Z_|]+) \()");
   bool any = false;
   for (const validate::Message& m : v.messages) {
     if (m.id != validate::MessageId{100003}) continue;

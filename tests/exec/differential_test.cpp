@@ -5,6 +5,8 @@
 // (scripts/differential.sh).
 #ifdef BATON_HAVE_TRACE_PLAYER
 
+#include "differential.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <map>
 
 #include "baton/trace_player.hpp"
-#include "differential.hpp"
 #include "exec_fixture.hpp"
 #include "random_vk_trace.hpp"
 
@@ -84,11 +85,13 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
     }
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("differential (%s): %llu traces (seeds %llu..%llu) in %.1f s: %u agree clean, %u agree with findings\n",
-              multi ? "multi-submission" : "one submission", static_cast<unsigned long long>(n),
-              static_cast<unsigned long long>(seed0),
-              static_cast<unsigned long long>(seed0 + n - 1), s, clean, agree_hazard);
-  for (const auto& [name, count] : explained) std::printf("  documented difference %s: %u traces\n", name.c_str(), count);
+  std::printf(
+      "differential (%s): %llu traces (seeds %llu..%llu) in %.1f s: %u agree clean, %u agree with findings\n",
+      multi ? "multi-submission" : "one submission", static_cast<unsigned long long>(n),
+      static_cast<unsigned long long>(seed0), static_cast<unsigned long long>(seed0 + n - 1), s, clean,
+      agree_hazard);
+  for (const auto& [name, count] : explained)
+    std::printf("  documented difference %s: %u traces\n", name.c_str(), count);
   uint32_t total = 0;
   for (int k = 0; k < kKinds; ++k) {
     std::printf("  %-6s validator only %u, layer only %u\n", kKindNames[k], validator_only[k], layer_only[k]);

@@ -1,13 +1,12 @@
 // A seeded generator of tiny random Vulkan traces (docs/replay.md, "Differential testing"): 2-3
-// resources, 2-4 uses each with at most one barrier call before it (2-8 commands), valid and invalid barrier streams (random and missing scopes, partial
-// ranges, wrong old layouts, uses in the wrong layout, sometimes two queues with a semaphore).
-// Every use is one the trace player can express.
+// resources, 2-4 uses each with at most one barrier call before it (2-8 commands), valid and invalid barrier
+// streams (random and missing scopes, partial ranges, wrong old layouts, uses in the wrong layout, sometimes
+// two queues with a semaphore). Every use is one the trace player can express.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,7 +17,9 @@ namespace baton::exec::test {
 inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
   std::mt19937_64 rng(seed);
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
-  auto pick = [&](size_t n) { return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng)); };
+  auto pick = [&](size_t n) {
+    return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng));
+  };
   using nlohmann::json;
 
   struct Access {
@@ -37,8 +38,9 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
       {"COMPUTE_SHADER", "SHADER_STORAGE_WRITE", true, true, true, {"GENERAL"}},
       {"COMPUTE_SHADER", "SHADER_SAMPLED_READ", false, true, false, {"SHADER_READ_ONLY_OPTIMAL", "GENERAL"}},
   };
-  const std::vector<const char*> stages = {"NONE", "TOP_OF_PIPE", "COPY", "CLEAR", "ALL_TRANSFER",
-                                           "COMPUTE_SHADER", "ALL_COMMANDS", "BOTTOM_OF_PIPE"};
+  const std::vector<const char*> stages = {"NONE",         "TOP_OF_PIPE",   "COPY",
+                                           "CLEAR",        "ALL_TRANSFER",  "COMPUTE_SHADER",
+                                           "ALL_COMMANDS", "BOTTOM_OF_PIPE"};
   // Accesses valid in the stages above (a random one is paired with a stage that supports it).
   auto random_access_for = [&](const std::string& stage, bool src) -> std::string {
     std::vector<const char*> ok = {"NONE"};
@@ -168,24 +170,29 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
       json as{{"stage", a.stage}, {"access", a.access}};
       if (!r.buffer) as["layout"] = want;
       json use{{"resource", name}, {"as", as}};
-      if (sub < 0) use["subresource"] = "all";
-      else use["subresource"] = sub;
+      if (sub < 0)
+        use["subresource"] = "all";
+      else
+        use["subresource"] = sub;
       lists[s].push_back({{"use", use}});
       r.last = static_cast<int>(ai);
     }
   }
   for (size_t s = 0; s < nsub; ++s) {
     const bool second = two_queues && s % 2 == 1;
-    j["lists"].push_back({{"name", "L" + std::to_string(s)}, {"type", second ? "compute" : "direct"},
-                          {"commands", lists[s]}});
-    json sj{{"queue", second ? "compute" : "graphics"}, {"type", second ? "compute" : "direct"},
-            {"family", second ? 1 : 0}, {"lists", {"L" + std::to_string(s)}}};
+    j["lists"].push_back(
+        {{"name", "L" + std::to_string(s)}, {"type", second ? "compute" : "direct"}, {"commands", lists[s]}});
+    json sj{{"queue", second ? "compute" : "graphics"},
+            {"type", second ? "compute" : "direct"},
+            {"family", second ? 1 : 0},
+            {"lists", {"L" + std::to_string(s)}}};
     if (two_queues && s + 1 < nsub && chance(0.7)) sj["signal"] = {"s" + std::to_string(s)};
     j["submissions"].push_back(sj);
   }
   // Waits: a submission waits for the previous one's signal, when there is one.
   for (size_t s = 1; s < nsub; ++s)
-    if (j["submissions"][s - 1].contains("signal")) j["submissions"][s]["wait"] = {"s" + std::to_string(s - 1)};
+    if (j["submissions"][s - 1].contains("signal"))
+      j["submissions"][s]["wait"] = {"s" + std::to_string(s - 1)};
   return j.dump();
 }
 

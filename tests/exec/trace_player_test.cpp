@@ -2,9 +2,10 @@
 // bad input naming the entry, and the documented differences of layer 1.3.239 are still there.
 #ifdef BATON_HAVE_TRACE_PLAYER
 
+#include "baton/trace_player.hpp"
+
 #include <gtest/gtest.h>
 
-#include "baton/trace_player.hpp"
 #include "exec_fixture.hpp"
 
 namespace baton::exec::test {
@@ -50,7 +51,8 @@ TEST(TracePlayer, DestinationStageLaterThanTheReadHidesNothing) {
 }
 
 TEST(TracePlayer, UseInTheWrongLayoutIsALayoutMessage) {
-  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
+  const ReplayReport r =
+      play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
     "lists":[{"name":"L","commands":[
       {"use":{"resource":"i","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}}]}],
     "submissions":[{"queue":"g","lists":["L"]}]})");
@@ -70,7 +72,8 @@ TEST(TracePlayer, WaitedSemaphoreOrdersTheSubmissions) {
 
 // The layer agrees with the validator fix of docs/replay.md ("Bugs found"): a transition with
 // srcStageMask NONE is not ordered after a semaphore wait, so it races the signaler's write.
-const std::string kSemaphoreThenTransition = R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"TRANSFER_DST_OPTIMAL"}],
+const std::string kSemaphoreThenTransition =
+    R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"TRANSFER_DST_OPTIMAL"}],
     "lists":[{"name":"L","commands":[
       {"use":{"resource":"i","subresource":"all","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]},
              {"name":"M","commands":[
@@ -83,7 +86,8 @@ TEST(TracePlayer, SemaphoreThenTransitionWithNoFirstScope) {
   const ReplayReport r = play(kSemaphoreThenTransition);
   EXPECT_EQ(r.log.total(), 1u);
   EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
-  const validate::ValidationResult v = validate::validate(validate::load_trace(kSemaphoreThenTransition, "t"));
+  const validate::ValidationResult v =
+      validate::validate(validate::load_trace(kSemaphoreThenTransition, "t"));
   EXPECT_EQ(v.count(validate::MessageId::vk_hazard_write_after_write), 1u);
   EXPECT_EQ(v.messages.size(), 1u);
 }
@@ -102,7 +106,8 @@ TEST(TracePlayer, DocumentedDifferenceD4TransitionAfterWait) {
 // D1 of docs/replay.md: layer 1.3.239 does not report a write-after-write between two dispatches
 // writing the same storage image. When this fails, the layer changed: update docs/replay.md.
 TEST(TracePlayer, DocumentedDifferenceD1SameAccessWriteAfterWrite) {
-  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
+  const ReplayReport r =
+      play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
     "lists":[{"name":"L","commands":[
       {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}},
       {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}}]}],
@@ -125,25 +130,30 @@ TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
       "submissions":[{"queue":"g","lists":["L"]}]})",
                "t: lists[0] 'L' commands[0]: the player cannot express this use of 'b'");
   // A storage image must be GENERAL.
-  expect_error(R"({"api":"vulkan","resources":[{"name":"i","type":"texture"}],"lists":[{"name":"L","commands":[
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture"}],"lists":[{"name":"L","commands":[
       {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]}],
       "submissions":[{"queue":"g","lists":["L"]}]})",
-               "t: lists[0] 'L' commands[0]");
-  expect_error(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["render_target"]}],"lists":[],
+      "t: lists[0] 'L' commands[0]");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["render_target"]}],"lists":[],
       "submissions":[]})",
-               "t: resources[0] 'i': attachments are not played");
-  expect_error(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["swapchain"]}],"lists":[],
+      "t: resources[0] 'i': attachments are not played");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["swapchain"]}],"lists":[],
       "submissions":[{"queue":"g","lists":[],"present":["i"]}]})",
-               "t: resources[0] 'i'");
+      "t: resources[0] 'i'");
   expect_error(R"({"api":"d3d12","resources":[],"lists":[],"submissions":[]})", "Vulkan traces only");
-  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
       "submissions":[{"queue":"a","lists":["L"]},{"queue":"b","family":1,"lists":["L"]},
                      {"queue":"c","family":2,"lists":["L"]}]})",
-               "t: submissions[2]: a third queue 'c'");
-  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+      "t: submissions[2]: a third queue 'c'");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
       "submissions":[{"queue":"a","lists":["L"],"signal":["s"]},{"queue":"a","lists":["L"],"wait":["s"]},
                      {"queue":"a","lists":["L"],"wait":["s"]}]})",
-               "t: submissions[2]: waits on binary semaphore 's' with no pending signal");
+      "t: submissions[2]: waits on binary semaphore 's' with no pending signal");
 }
 
 }  // namespace

@@ -310,16 +310,16 @@ INSTANTIATE_TEST_SUITE_P(
         // (tests/exec/trace_player_test.cpp, SemaphoreThenTransitionWithNoFirstScope).
         Case{"SemaphoreDoesNotOrderATransitionWithNoFirstScope",
              two_queues(R"({"name":"img","flags":["concurrent"]})",
-                        img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL") + "," +
-                            use("img", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                        img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL") +
+                            "," + use("img", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
                         img("NONE", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "TRANSFER_DST_OPTIMAL",
                             "GENERAL"),
                         true),
              ids({{M::vk_hazard_write_after_write, 1}})},
         Case{"SemaphoreOrdersATransitionThatChainsWithTheWait",
              two_queues(R"({"name":"img","flags":["concurrent"]})",
-                        img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL") + "," +
-                            use("img", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                        img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL") +
+                            "," + use("img", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
                         img("COMPUTE_SHADER", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_READ",
                             "TRANSFER_DST_OPTIMAL", "GENERAL"),
                         true),

@@ -24,9 +24,10 @@ struct ReplayCliOptions {
 
 std::string text_report(const std::string& device, const exec::ReplayReport& r) {
   std::string s = fmt::format("device: {}\ncanary: live (1 SYNC-HAZARD-READ-AFTER-WRITE)\n", device);
-  s += fmt::format("played {} submissions ({} command buffers), {} commands, {} barriers on {} queue(s){}\n",
-                   r.submissions, r.command_buffers, r.commands, r.barriers, r.queues_used,
-                   r.queues_merged ? " (two trace queues merged: the device has no compute-only family)" : "");
+  s +=
+      fmt::format("played {} submissions ({} command buffers), {} commands, {} barriers on {} queue(s){}\n",
+                  r.submissions, r.command_buffers, r.commands, r.barriers, r.queues_used,
+                  r.queues_merged ? " (two trace queues merged: the device has no compute-only family)" : "");
   s += fmt::format("validation messages: {} ({} hazards)\n", r.log.total(), r.log.hazards());
   for (const auto& [id, n] : r.log.counts) s += fmt::format("  {} x{}\n", id, n);
   for (const auto& [id, text] : r.log.texts) s += fmt::format("    {}: {}\n", id, text);
@@ -70,7 +71,8 @@ int run_replay(const ReplayCliOptions& o) {
     std::string ids;
     for (const auto& [id, n] : canary.log.counts) ids += fmt::format(" {} x{}", id, n);
     std::cerr << "baton: error: oracle not live: the canary's missing barrier gave"
-              << (ids.empty() ? " no messages" : ids) << " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE\n";
+              << (ids.empty() ? " no messages" : ids)
+              << " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE\n";
     return 1;
   }
   exec::ReplayReport report;
@@ -90,11 +92,13 @@ int run_replay(const ReplayCliOptions& o) {
 void register_replay(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<ReplayCliOptions>();
   CLI::App* sub = app.add_subcommand(
-      "replay", "Play a Vulkan trace through real API calls under the Khronos validation layer; report its messages");
+      "replay",
+      "Play a Vulkan trace through real API calls under the Khronos validation layer; report its messages");
   sub->add_option("trace", opts->trace, "Trace file (docs/trace-format.md), - for stdin")->required();
   sub->add_option("--device", opts->device, "lavapipe (default) or gpu (the first non-CPU device)")
       ->check(CLI::IsMember({"lavapipe", "gpu"}));
-  sub->add_option("--format", opts->format, "Output format (default text)")->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--format", opts->format, "Output format (default text)")
+      ->check(CLI::IsMember({"text", "json"}));
   sub->callback([opts, &exit_code] { exit_code = run_replay(*opts); });
 }
 
