@@ -2,6 +2,7 @@
 // validator reports and which the Khronos layer reports when the trace is played.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <regex>
 #include <string>
@@ -87,6 +88,37 @@ inline bool transition_after_wait_only(const ValidationLog& log) {
     ++seen;
   }
   return seen == n->second;
+}
+
+inline uint32_t kind_of(const validate::Message& m);
+
+// D5 (docs/replay.md): at submit time, layer 1.3.239 does not report a hazard of a command against an
+// earlier submission when a later barrier of the same command buffer has a layout transition (of
+// any image). True when every validator message of a kind only the validator has names an access
+// of another list (an earlier submission) and its own list has such a transition after it.
+inline bool hidden_by_later_transition(const validate::Trace& t, const validate::ValidationResult& v,
+                                       uint32_t layer_kinds) {
+  const uint32_t extra = kinds_of(v) & ~layer_kinds;
+  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
+  for (const validate::Message& m : v.messages) {
+    if (!(kind_of(m) & extra)) continue;
+    const auto list = std::find_if(t.lists.begin(), t.lists.end(),
+                                   [&](const validate::TraceList& l) { return l.name == m.list; });
+    if (list == t.lists.end() || m.command < 0) return false;
+    // The earlier access is in another list: "(list 'X' command N)" with X not this list.
+    bool other = false;
+    for (const validate::TraceList& l : t.lists)
+      other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
+    bool later_transition = false;
+    for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
+      if (const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[c]))
+        for (const validate::Barrier& any : b->barriers)
+          if (const auto* vb = std::get_if<validate::VkBarrier>(&any))
+            later_transition |=
+                vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout;
+    if (!other || !later_transition) return false;
+  }
+  return true;
 }
 
 inline uint32_t kind_of(const validate::Message& m) {

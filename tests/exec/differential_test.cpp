@@ -64,6 +64,10 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
       ++explained["D4"];
       continue;
     }
+    if (explain && (kl & ~kv) == 0 && hidden_by_later_transition(trace, v, kl)) {
+      ++explained["D5"];
+      continue;
+    }
     if (explain && (kl & ~kv) == 0 && one_hazard_per_command(v, kl)) {
       ++explained["D3"];
       continue;

@@ -115,6 +115,30 @@ TEST(TracePlayer, DocumentedDifferenceD1SameAccessWriteAfterWrite) {
   EXPECT_TRUE(r.log.empty());
 }
 
+// D5 of docs/replay.md (seed 920 of the multi-submission run, reduced): a copy reads what the
+// previous submission's copy wrote, no barrier: read-after-write, which Baton reports; layer 1.3.239
+// reports it too, but not when a later barrier of the reading command buffer transitions an image.
+TEST(TracePlayer, DocumentedDifferenceD5HiddenByALaterTransition) {
+  const std::string base = R"({"api":"vulkan","resources":[{"name":"r0","type":"texture","initial":"GENERAL"},
+      {"name":"r1","type":"buffer"}],
+    "lists":[{"name":"L0","commands":[{"use":{"resource":"r1","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}}]},
+             {"name":"L1","commands":[{"use":{"resource":"r1","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_READ"}}},
+      {"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"NONE","dst_stage":"NONE",
+                   "old_layout":"GENERAL","new_layout":"NEW"}]}]}],
+    "submissions":[{"queue":"g","lists":["L0"]},{"queue":"g","lists":["L1"]}]})";
+  auto with = [&](const char* layout) {
+    std::string t = base;
+    t.replace(t.find("NEW"), 3, layout);
+    return t;
+  };
+  const std::string transition = with("TRANSFER_DST_OPTIMAL"), none = with("GENERAL");
+  EXPECT_EQ(play(none).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_TRUE(play(transition).log.empty());
+  EXPECT_EQ(validate::validate(validate::load_trace(transition, "t"))
+                .count(validate::MessageId::vk_hazard_read_after_write),
+            1u);
+}
+
 TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
   const auto expect_error = [](const std::string& json, const std::string& where) {
     try {
