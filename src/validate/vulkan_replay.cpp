@@ -216,9 +216,15 @@ void Replay::barrier_call(const BarrierCmd& call) {
 // Transitions"), so an earlier transition of this queue needs no dependency.
 void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) {
   const Write& w = sh.write;
+  // A semaphore wait orders the signaling submission's accesses before this transition only
+  // through a dependency chain: the transition happens after the barrier's first execution scope,
+  // which must overlap the wait's second scope (ALL_COMMANDS here). With a first scope of NONE or
+  // TOP_OF_PIPE the transition may run before the wait completes (spec, "Semaphore Waiting",
+  // "Image Layout Transitions"); found by the differential test (docs/replay.md).
+  const auto waited = [&](const Where& where) { return s.src_exec != 0 && synced(where); };
   bool reads_ok = true;
   for (const Read& r : sh.reads) {
-    if (synced(r.where)) continue;
+    if (waited(r.where)) continue;
     const bool ordered =
         r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0);
     if (!ordered) {
@@ -232,9 +238,9 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   // through barriers naming the subresource (see Read::own).
   const bool checked_by_reads =
       !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
-        return synced(r.where) || (r.stage & s.src_exec) != 0 || (r.own & s.src_exec) != 0;
+        return waited(r.where) || (r.stage & s.src_exec) != 0 || (r.own & s.src_exec) != 0;
       });
-  if (reads_ok && !checked_by_reads && w.valid && !synced(w.where)) {
+  if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
     const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       out_.report(MessageId::vk_hazard_write_after_write, resource, sub,

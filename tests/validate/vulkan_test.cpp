@@ -302,6 +302,28 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"CrossQueueWithoutSemaphore", two_queues(kShared, kWriteBuf, kReadBuf, false),
              ids({{M::vk_hazard_read_after_write, 1}})},
         Case{"CrossQueueWithSemaphore", two_queues(kShared, kWriteBuf, kReadBuf, true), {}},
+        // A semaphore wait orders the signaling submission before a layout transition only through a
+        // dependency chain: the barrier's first execution scope must overlap the wait's stage mask
+        // (spec, "Semaphore Waiting" and "Image Layout Transitions"). With srcStageMask NONE the
+        // transition may run before the wait: WAW with the other queue's write. Found by the
+        // differential test (docs/replay.md); layer 1.3.239 reports the same
+        // (tests/exec/trace_player_test.cpp, SemaphoreThenTransitionWithNoFirstScope).
+        Case{"SemaphoreDoesNotOrderATransitionWithNoFirstScope",
+             two_queues(R"({"name":"img","flags":["concurrent"]})",
+                        img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL") +
+                            "," + use("img", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                        img("NONE", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "TRANSFER_DST_OPTIMAL",
+                            "GENERAL"),
+                        true),
+             ids({{M::vk_hazard_write_after_write, 1}})},
+        Case{"SemaphoreOrdersATransitionThatChainsWithTheWait",
+             two_queues(R"({"name":"img","flags":["concurrent"]})",
+                        img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "TRANSFER_DST_OPTIMAL") +
+                            "," + use("img", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                        img("COMPUTE_SHADER", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_READ",
+                            "TRANSFER_DST_OPTIMAL", "GENERAL"),
+                        true),
+             {}},
         Case{"ExclusiveUsedOnOtherFamily", two_queues(kBuf, kWriteBuf, kReadBuf, true),
              ids({{M::vk_queue_family_not_owner, 1}})},
         Case{"OwnershipTransfer",

@@ -22,5 +22,8 @@ void register_triage(CLI::App& app, int& exit_code);    // baton triage
 #ifdef BATON_HAVE_VULKAN_EXEC
 void register_run(CLI::App& app, int& exit_code);  // baton run
 #endif
+#ifdef BATON_HAVE_TRACE_PLAYER
+void register_replay(CLI::App& app, int& exit_code);  // baton replay
+#endif
 
 }  // namespace baton::cli

@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
 #ifdef BATON_HAVE_VULKAN_EXEC
     register_run(app, exit_code);
 #endif
+#ifdef BATON_HAVE_TRACE_PLAYER
+    register_replay(app, exit_code);
+#endif
     // CLI11 would only say "a subcommand is required"; name the word it did not know.
     const std::string first = argv[1];
     if (!first.empty() && first[0] != '-') {

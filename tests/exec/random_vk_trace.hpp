@@ -1,0 +1,199 @@
+// A seeded generator of tiny random Vulkan traces (docs/replay.md, "Differential testing"): 2-3
+// resources, 2-4 uses each with at most one barrier call before it (2-8 commands), valid and invalid barrier
+// streams (random and missing scopes, partial ranges, wrong old layouts, uses in the wrong layout, sometimes
+// two queues with a semaphore). Every use is one the trace player can express.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace baton::exec::test {
+
+// multi: up to three submissions, sometimes on two queues with semaphores; otherwise one submission.
+inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
+  std::mt19937_64 rng(seed);
+  auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+  auto pick = [&](size_t n) {
+    return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng));
+  };
+  using nlohmann::json;
+
+  struct Access {
+    const char* stage;
+    const char* access;
+    bool write;
+    bool image_ok, buffer_ok;
+    std::vector<const char*> layouts;  // valid layouts for the command (images)
+  };
+  // vkCmdFillBuffer is left out: layer 1.3.239 records it at COPY, the spec puts it at CLEAR.
+  const std::vector<Access> accesses = {
+      {"CLEAR", "TRANSFER_WRITE", true, true, false, {"TRANSFER_DST_OPTIMAL", "GENERAL"}},
+      {"COPY", "TRANSFER_WRITE", true, true, true, {"TRANSFER_DST_OPTIMAL", "GENERAL"}},
+      {"COPY", "TRANSFER_READ", false, true, true, {"TRANSFER_SRC_OPTIMAL", "GENERAL"}},
+      {"COMPUTE_SHADER", "SHADER_STORAGE_READ", false, true, true, {"GENERAL"}},
+      {"COMPUTE_SHADER", "SHADER_STORAGE_WRITE", true, true, true, {"GENERAL"}},
+      {"COMPUTE_SHADER", "SHADER_SAMPLED_READ", false, true, false, {"SHADER_READ_ONLY_OPTIMAL", "GENERAL"}},
+  };
+  const std::vector<const char*> stages = {"NONE",         "TOP_OF_PIPE",   "COPY",
+                                           "CLEAR",        "ALL_TRANSFER",  "COMPUTE_SHADER",
+                                           "ALL_COMMANDS", "BOTTOM_OF_PIPE"};
+  // Accesses valid in the stages above (a random one is paired with a stage that supports it).
+  auto random_access_for = [&](const std::string& stage, bool src) -> std::string {
+    std::vector<const char*> ok = {"NONE"};
+    if (stage == "COPY" || stage == "ALL_TRANSFER" || stage == "ALL_COMMANDS") {
+      ok.push_back("TRANSFER_WRITE");
+      ok.push_back("TRANSFER_READ");
+    }
+    if (stage == "CLEAR") ok.push_back("TRANSFER_WRITE");
+    if (stage == "COMPUTE_SHADER" || stage == "ALL_COMMANDS") {
+      ok.push_back("SHADER_STORAGE_WRITE");
+      ok.push_back("SHADER_WRITE");
+      if (!src) {
+        ok.push_back("SHADER_STORAGE_READ");
+        ok.push_back("SHADER_SAMPLED_READ");
+        ok.push_back("SHADER_READ");
+      }
+    }
+    if (stage == "ALL_COMMANDS") {
+      ok.push_back("MEMORY_WRITE");
+      if (!src) ok.push_back("MEMORY_READ");
+    }
+    if (stage == "TOP_OF_PIPE" || stage == "BOTTOM_OF_PIPE" || stage == "NONE") return "NONE";
+    return ok[pick(ok.size())];
+  };
+
+  struct Res {
+    bool buffer = false;
+    uint32_t mips = 1, layers = 1;
+    std::vector<std::string> layout;  // per subresource, the generator's belief
+    int last = -1;                    // index into `accesses` of the last use
+  };
+  json j;
+  j["api"] = "vulkan";
+  const size_t nres = 2 + pick(2);
+  const bool two_queues = multi && chance(0.25);
+  std::vector<Res> res(nres);
+  for (size_t i = 0; i < nres; ++i) {
+    Res& r = res[i];
+    r.buffer = chance(0.35);
+    json jr{{"name", "r" + std::to_string(i)}, {"type", r.buffer ? "buffer" : "texture"}};
+    if (!r.buffer) {
+      r.mips = chance(0.3) ? 2 : 1;
+      r.layers = chance(0.3) ? 2 : 1;
+      jr["mips"] = r.mips;
+      jr["layers"] = r.layers;
+      const std::string init = chance(0.2) ? "GENERAL" : "UNDEFINED";
+      if (init != "UNDEFINED") jr["initial"] = init;
+      r.layout.assign(r.mips * r.layers, init);
+    }
+    if (two_queues) jr["flags"] = json::array({"concurrent"});
+    j["resources"].push_back(jr);
+  }
+
+  const size_t nsub = !multi ? 1 : two_queues ? 2 + pick(2) : 1 + pick(2);
+  const size_t ncmd = std::max(nsub, 2 + pick(3));  // uses; each may get a barrier call before it
+  std::vector<json> lists(nsub, json::array());
+  size_t emitted = 0;
+  for (size_t s = 0; s < nsub; ++s) {
+    // At least one command per list; the rest spread over the lists.
+    const size_t left_lists = nsub - s - 1;
+    const size_t room = ncmd - emitted - left_lists;
+    const size_t here = s + 1 == nsub ? room : 1 + pick(room);
+    for (size_t k = 0; k < here; ++k, ++emitted) {
+      const size_t ri = pick(nres);
+      Res& r = res[ri];
+      const std::string name = "r" + std::to_string(ri);
+      std::vector<size_t> ok;
+      for (size_t a = 0; a < accesses.size(); ++a)
+        if (r.buffer ? accesses[a].buffer_ok : accesses[a].image_ok) ok.push_back(a);
+      const size_t ai = ok[pick(ok.size())];
+      const Access& a = accesses[ai];
+      // Which subresources: all, or one.
+      int64_t sub = -1;
+      if (!r.buffer && r.layout.size() > 1 && chance(0.6)) sub = static_cast<int64_t>(pick(r.layout.size()));
+      std::string want = r.buffer ? "" : a.layouts[pick(a.layouts.size())];
+      const std::string& cur = r.buffer ? want : r.layout[sub < 0 ? 0 : static_cast<size_t>(sub)];
+      bool cur_ok = false;
+      for (const char* l : a.layouts) cur_ok |= cur == l;
+      if (!r.buffer && cur_ok && chance(0.7)) want = cur;
+      // The barrier before the use: a correct one, perturbed, or none.
+      if (chance(0.75)) {
+        json calls = json::array();
+        const bool need_layout = !r.buffer && want != cur;
+        json b;
+        const bool memory = !need_layout && chance(0.15);
+        b["type"] = memory ? "memory" : (r.buffer ? "buffer" : "image");
+        if (!memory) b["resource"] = name;
+        std::string ss = r.last < 0 ? "NONE" : accesses[static_cast<size_t>(r.last)].stage;
+        std::string sa = r.last < 0 || !accesses[static_cast<size_t>(r.last)].write
+                             ? "NONE"
+                             : accesses[static_cast<size_t>(r.last)].access;
+        std::string ds = a.stage, da = a.access;
+        if (chance(0.25)) {
+          ss = stages[pick(stages.size())];
+          sa = random_access_for(ss, true);
+        }
+        if (chance(0.25)) {
+          ds = stages[pick(stages.size())];
+          da = random_access_for(ds, false);
+        }
+        if (chance(0.1)) sa = "NONE";
+        if (chance(0.1)) da = "NONE";
+        b["src_stage"] = ss;
+        b["src_access"] = sa;
+        b["dst_stage"] = ds;
+        b["dst_access"] = da;
+        if (!r.buffer && !memory) {
+          // Range: the use's subresources, sometimes all or one other (partial barriers).
+          int64_t bsub = sub;
+          if (chance(0.15)) bsub = r.layout.size() > 1 ? static_cast<int64_t>(pick(r.layout.size())) : -1;
+          std::string old = r.layout[bsub < 0 ? 0 : static_cast<size_t>(bsub)];
+          if (chance(0.1)) old = chance(0.5) ? "UNDEFINED" : "TRANSFER_SRC_OPTIMAL";
+          b["old_layout"] = old;
+          b["new_layout"] = want;
+          if (bsub < 0) {
+            b["range"] = "all";
+            for (auto& l : r.layout) l = want;
+          } else {
+            const uint32_t m = static_cast<uint32_t>(bsub) % r.mips, l = static_cast<uint32_t>(bsub) / r.mips;
+            b["range"] = {{"mips", {m, 1}}, {"layers", {l, 1}}};
+            r.layout[static_cast<size_t>(bsub)] = want;
+          }
+        }
+        calls.push_back(b);
+        lists[s].push_back({{"barrier", calls}});
+      }
+      json as{{"stage", a.stage}, {"access", a.access}};
+      if (!r.buffer) as["layout"] = want;
+      json use{{"resource", name}, {"as", as}};
+      if (sub < 0)
+        use["subresource"] = "all";
+      else
+        use["subresource"] = sub;
+      lists[s].push_back({{"use", use}});
+      r.last = static_cast<int>(ai);
+    }
+  }
+  for (size_t s = 0; s < nsub; ++s) {
+    const bool second = two_queues && s % 2 == 1;
+    j["lists"].push_back(
+        {{"name", "L" + std::to_string(s)}, {"type", second ? "compute" : "direct"}, {"commands", lists[s]}});
+    json sj{{"queue", second ? "compute" : "graphics"},
+            {"type", second ? "compute" : "direct"},
+            {"family", second ? 1 : 0},
+            {"lists", {"L" + std::to_string(s)}}};
+    if (two_queues && s + 1 < nsub && chance(0.7)) sj["signal"] = {"s" + std::to_string(s)};
+    j["submissions"].push_back(sj);
+  }
+  // Waits: a submission waits for the previous one's signal, when there is one.
+  for (size_t s = 1; s < nsub; ++s)
+    if (j["submissions"][s - 1].contains("signal"))
+      j["submissions"][s]["wait"] = {"s" + std::to_string(s - 1)};
+  return j.dump();
+}
+
+}  // namespace baton::exec::test

@@ -1,0 +1,186 @@
+// The trace player (docs/replay.md): known streams give the layer's ids, what it cannot express is
+// bad input naming the entry, and the documented differences of layer 1.3.239 are still there.
+#ifdef BATON_HAVE_TRACE_PLAYER
+
+#include "baton/trace_player.hpp"
+
+#include <gtest/gtest.h>
+
+#include "exec_fixture.hpp"
+
+namespace baton::exec::test {
+namespace {
+
+ReplayReport play(const std::string& json) {
+  VulkanContext& ctx = lavapipe();
+  TracePlayer player(ctx);
+  return player.play(validate::load_trace(json, "t"));
+}
+
+// A buffer written by a copy, then read by a dispatch; `barrier` in between (or nothing).
+std::string copy_then_read(const std::string& barrier) {
+  return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+    {"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}},)" +
+         barrier + R"(
+    {"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"]}]})";
+}
+
+TEST(TracePlayer, MissingBarrierIsTheLayersReadAfterWrite) {
+  const ReplayReport r = play(copy_then_read(""));
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.submissions, 1u);
+  EXPECT_EQ(r.commands, 2u);
+}
+
+TEST(TracePlayer, BarrierAsWrittenIsClean) {
+  const ReplayReport r = play(copy_then_read(
+      R"({"barrier":[{"type":"buffer","resource":"b","src_stage":"COPY","src_access":"TRANSFER_WRITE",
+          "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"}]},)"));
+  EXPECT_TRUE(r.log.empty()) << r.log.texts.size();
+  EXPECT_EQ(r.barriers, 1u);
+}
+
+TEST(TracePlayer, DestinationStageLaterThanTheReadHidesNothing) {
+  // The barrier names FRAGMENT_SHADER: the compute read is outside its second scope.
+  const ReplayReport r = play(copy_then_read(
+      R"({"barrier":[{"type":"buffer","resource":"b","src_stage":"COPY","src_access":"TRANSFER_WRITE",
+          "dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_STORAGE_READ"}]},)"));
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+}
+
+TEST(TracePlayer, UseInTheWrongLayoutIsALayoutMessage) {
+  const ReplayReport r =
+      play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"]}]})");
+  // The image is GENERAL from a set-up submission: the layer finds the mismatch at submit time.
+  EXPECT_EQ(r.log.counts.count("UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout"), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+}
+
+TEST(TracePlayer, WaitedSemaphoreOrdersTheSubmissions) {
+  const ReplayReport r = play(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],
+    "lists":[{"name":"L","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}}]},
+             {"name":"M","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"],"signal":["s"]},{"queue":"g","lists":["M"],"wait":["s"]}]})");
+  EXPECT_TRUE(r.log.empty());
+  EXPECT_EQ(r.submissions, 2u);
+}
+
+// The layer agrees with the validator fix of docs/replay.md ("Bugs found"): a transition with
+// srcStageMask NONE is not ordered after a semaphore wait, so it races the signaler's write.
+const std::string kSemaphoreThenTransition =
+    R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"TRANSFER_DST_OPTIMAL"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":"all","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]},
+             {"name":"M","commands":[
+      {"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"NONE","dst_stage":"COMPUTE_SHADER",
+                   "dst_access":"SHADER_STORAGE_READ","old_layout":"TRANSFER_DST_OPTIMAL","new_layout":"GENERAL"}]},
+      {"use":{"resource":"i","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ","layout":"GENERAL"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"],"signal":["s"]},{"queue":"g","lists":["M"],"wait":["s"]}]})";
+
+TEST(TracePlayer, SemaphoreThenTransitionWithNoFirstScope) {
+  const ReplayReport r = play(kSemaphoreThenTransition);
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  const validate::ValidationResult v =
+      validate::validate(validate::load_trace(kSemaphoreThenTransition, "t"));
+  EXPECT_EQ(v.count(validate::MessageId::vk_hazard_write_after_write), 1u);
+  EXPECT_EQ(v.messages.size(), 1u);
+}
+
+// D4 of docs/replay.md: with srcStageMask BOTTOM_OF_PIPE the barrier chains with the wait, whose
+// memory dependency covers the write: no hazard by the spec (Baton's validator is clean), but layer
+// 1.3.239 still reports a write-after-write at submit time.
+TEST(TracePlayer, DocumentedDifferenceD4TransitionAfterWait) {
+  std::string t = kSemaphoreThenTransition;
+  t.replace(t.find(R"("src_stage":"NONE")"), 18, R"("src_stage":"BOTTOM_OF_PIPE")");
+  const ReplayReport r = play(t);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_TRUE(validate::validate(validate::load_trace(t, "t")).clean());
+}
+
+// D1 of docs/replay.md: layer 1.3.239 does not report a write-after-write between two dispatches
+// writing the same storage image. When this fails, the layer changed: update docs/replay.md.
+TEST(TracePlayer, DocumentedDifferenceD1SameAccessWriteAfterWrite) {
+  const ReplayReport r =
+      play(R"({"api":"vulkan","resources":[{"name":"i","type":"texture","initial":"GENERAL"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}},
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"]}]})");
+  EXPECT_TRUE(r.log.empty());
+}
+
+// D5 of docs/replay.md (seed 920 of the multi-submission run, reduced): a copy reads what the
+// previous submission's copy wrote, no barrier: read-after-write, which Baton reports; layer 1.3.239
+// reports it too, but not when a later barrier of the reading command buffer transitions an image.
+TEST(TracePlayer, DocumentedDifferenceD5HiddenByALaterTransition) {
+  const std::string base = R"({"api":"vulkan","resources":[{"name":"r0","type":"texture","initial":"GENERAL"},
+      {"name":"r1","type":"buffer"}],
+    "lists":[{"name":"L0","commands":[{"use":{"resource":"r1","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}}]},
+             {"name":"L1","commands":[{"use":{"resource":"r1","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_READ"}}},
+      {"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"NONE","dst_stage":"NONE",
+                   "old_layout":"GENERAL","new_layout":"NEW"}]}]}],
+    "submissions":[{"queue":"g","lists":["L0"]},{"queue":"g","lists":["L1"]}]})";
+  auto with = [&](const char* layout) {
+    std::string t = base;
+    t.replace(t.find("NEW"), 3, layout);
+    return t;
+  };
+  const std::string transition = with("TRANSFER_DST_OPTIMAL"), none = with("GENERAL");
+  EXPECT_EQ(play(none).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_TRUE(play(transition).log.empty());
+  EXPECT_EQ(validate::validate(validate::load_trace(transition, "t"))
+                .count(validate::MessageId::vk_hazard_read_after_write),
+            1u);
+}
+
+TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
+  const auto expect_error = [](const std::string& json, const std::string& where) {
+    try {
+      check_playable(validate::load_trace(json, "t"));
+      FAIL() << "accepted: " << json;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+    }
+  };
+  // A fragment-shader read has no one command in the player.
+  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"FRAGMENT_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})",
+               "t: lists[0] 'L' commands[0]: the player cannot express this use of 'b'");
+  // A storage image must be GENERAL.
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture"}],"lists":[{"name":"L","commands":[
+      {"use":{"resource":"i","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})",
+      "t: lists[0] 'L' commands[0]");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["render_target"]}],"lists":[],
+      "submissions":[]})",
+      "t: resources[0] 'i': attachments are not played");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["swapchain"]}],"lists":[],
+      "submissions":[{"queue":"g","lists":[],"present":["i"]}]})",
+      "t: resources[0] 'i'");
+  expect_error(R"({"api":"d3d12","resources":[],"lists":[],"submissions":[]})", "Vulkan traces only");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+      "submissions":[{"queue":"a","lists":["L"]},{"queue":"b","family":1,"lists":["L"]},
+                     {"queue":"c","family":2,"lists":["L"]}]})",
+      "t: submissions[2]: a third queue 'c'");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+      "submissions":[{"queue":"a","lists":["L"],"signal":["s"]},{"queue":"a","lists":["L"],"wait":["s"]},
+                     {"queue":"a","lists":["L"],"wait":["s"]}]})",
+      "t: submissions[2]: waits on binary semaphore 's' with no pending signal");
+}
+
+}  // namespace
+}  // namespace baton::exec::test
+
+#endif  // BATON_HAVE_TRACE_PLAYER
