@@ -227,7 +227,8 @@ FinalStates final_states(const Transitions& t);
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t);
 // Every resource that outlives the frame ends it at rest, and the barrier that leaves it there is
 // ordered after every use of it.
-std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t, const FinalStates& f);
+std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
+                                       const FinalStates& f);
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);
 // A resource taking over memory (Aliasing::barriers) opens with a barrier whose before side covers the
 // previous occupants' last accesses (sync and access; textures from layout undefined).

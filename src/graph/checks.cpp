@@ -89,7 +89,8 @@ class HappensBefore {
       if (q == qi(Queue::direct)) return true;
       for (size_t k = 0; k < kQueues; ++k) {
         const uint32_t known = k == q ? s_.pos[py] + 1 : s_.clock[py][k];
-        if (k == qi(Queue::direct) ? known > 0 : (start_first_[k] != kNone && known > start_first_[k])) return true;
+        if (k == qi(Queue::direct) ? known > 0 : (start_first_[k] != kNone && known > start_first_[k]))
+          return true;
       }
       return false;
     }
@@ -145,8 +146,9 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
     if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
     reported = {earlier, later};
-    out.push_back(fmt::format("{}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
-                              order.name(later), what, t.table[m].name, order.name(earlier)));
+    out.push_back(
+        fmt::format("{}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
+                    order.name(later), what, t.table[m].name, order.name(earlier)));
   };
   // A barrier or a write: after the last change and every use since; it becomes the last change.
   auto change = [&](uint32_t slot, uint32_t sub, const char* what, ResourceId m) {
@@ -165,7 +167,8 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
   auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t sub) {
     // A layout transition (or a discard) writes the memory; a barrier that keeps the layout only
     // orders accesses, which the uses' own checks see.
-    if (b.before.layout != b.after.layout || b.discard) change(order.slot(gi, li), sub, "a layout transition", b.resource);
+    if (b.before.layout != b.after.layout || b.discard)
+      change(order.slot(gi, li), sub, "a layout transition", b.resource);
     // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
     if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch || out.size() > 20) return;
     const uint32_t p = t.info[gi].passes[li];
@@ -284,9 +287,10 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
       const auto it = std::find_if(uses[i].begin(), uses[i].end(),
                                    [&](uint32_t u) { return u < lb && !order.before(u, lb); });
       if (it == uses[i].end()) continue;
-      out.push_back(fmt::format("resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
-                                "after {}, which uses it",
-                                t.table[m].name, i - rp.first_sub[m], order.name(lb), order.name(*it)));
+      out.push_back(
+          fmt::format("resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
+                      "after {}, which uses it",
+                      t.table[m].name, i - rp.first_sub[m], order.name(lb), order.name(*it)));
       break;
     }
   }

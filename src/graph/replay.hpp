@@ -31,9 +31,9 @@ struct Replay {
 Replay replay_start(const Transitions& t);
 
 // Walks every group, list and barrier point in order. `on_barrier(group, list, barrier, current, sub)`
-// is called per subresource (`sub`: its index in Replay::state) before the barrier applies; `on_use(group, list, replay)` between the
-// list's before and after points (the list's one operation). A template rather than
-// std::function: both callbacks run per subresource / per list and inline here.
+// is called per subresource (`sub`: its index in Replay::state) before the barrier applies; `on_use(group,
+// list, replay)` between the list's before and after points (the list's one operation). A template rather
+// than std::function: both callbacks run per subresource / per list and inline here.
 template <class OnBarrier, class OnUse>
 Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
   Replay rp = replay_start(t);

@@ -257,8 +257,12 @@ Graph reread() {
   const uint32_t out = g.add_resource(texture("out", 64, false));
   const Stages cs = stages(Stage::compute);
   Pass draw{"draw", Queue::direct, false, false, {use(rt, Access::render_target)}, {}};
-  Pass sample{"sample", Queue::compute, true, false,
-              {use(rt, Access::shader_resource, cs), use(out, Access::unordered_access, cs)}, {}};
+  Pass sample{"sample",
+              Queue::compute,
+              true,
+              false,
+              {use(rt, Access::shader_resource, cs), use(out, Access::unordered_access, cs)},
+              {}};
   Pass redraw{"redraw", Queue::direct, false, false, {use(rt, Access::render_target)}, {}};
   g.add_pass(draw);
   g.add_pass(sample);
@@ -275,27 +279,33 @@ TEST(GraphChecks, CoverageFindsAGraphicsTransitionRacingAnAsyncComputeRead) {
   // In submission order the compute read comes first; only the wait orders it before redraw's
   // transition. Without it (the schedule's clock forgets the compute queue) the two may overlap.
   CompileOptions o;
-  o.before_checks = [&](GraphCompileResult& r) { r.sched.clock[*g.find_pass("redraw")][qi(Queue::compute)] = 0; };
+  o.before_checks = [&](GraphCompileResult& r) {
+    r.sched.clock[*g.find_pass("redraw")][qi(Queue::compute)] = 0;
+  };
   const GraphCompileResult r = compile_graph(g, o);
   // The same transition leaves t at rest: the resting check finds it too.
   EXPECT_EQ(r.findings,
-            (std::vector<std::string>{
-                "coverage: pass 'redraw' (graphics queue): a layout transition on resource 't' is not ordered after "
-                "pass 'sample' (compute queue), which uses it (no wait between them)",
-                "resting: resource 't' subresource 0: pass 'redraw' (graphics queue) leaves it in its final state but "
-                "is not ordered after pass 'sample' (compute queue), which uses it"}))
+            (std::vector<std::string>{"coverage: pass 'redraw' (graphics queue): a layout transition on "
+                                      "resource 't' is not ordered after "
+                                      "pass 'sample' (compute queue), which uses it (no wait between them)",
+                                      "resting: resource 't' subresource 0: pass 'redraw' (graphics queue) "
+                                      "leaves it in its final state but "
+                                      "is not ordered after pass 'sample' (compute queue), which uses it"}))
       << dump(g, r, "checks");
 }
 
 TEST(GraphChecks, CoverageFindsAReadNotOrderedAfterTheTransitionIntoItsState) {
   const Graph g = reread();
   CompileOptions o;  // sample no longer knows that draw (and its transition into the read state) completed
-  o.before_checks = [&](GraphCompileResult& r) { r.sched.clock[*g.find_pass("sample")][qi(Queue::direct)] = 0; };
+  o.before_checks = [&](GraphCompileResult& r) {
+    r.sched.clock[*g.find_pass("sample")][qi(Queue::direct)] = 0;
+  };
   const GraphCompileResult r = compile_graph(g, o);
   ASSERT_FALSE(r.findings.empty());
-  EXPECT_EQ(r.findings[0],
-            "coverage: pass 'sample' (compute queue): a read on resource 't' is not ordered after pass 'draw' "
-            "(graphics queue), which uses it (no wait between them)");
+  EXPECT_EQ(
+      r.findings[0],
+      "coverage: pass 'sample' (compute queue): a read on resource 't' is not ordered after pass 'draw' "
+      "(graphics queue), which uses it (no wait between them)");
 }
 
 // u is sampled by graphics, then last written by async compute: a graphics group submitted last
@@ -307,7 +317,12 @@ Graph update_last() {
   out.desc.usage = bit(Access::render_target);
   const uint32_t o = g.add_resource(out);
   const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel);
-  g.add_pass(Pass{"shade", Queue::direct, false, false, {use(u, Access::shader_resource, ps), use(o, Access::render_target)}, {}});
+  g.add_pass(Pass{"shade",
+                  Queue::direct,
+                  false,
+                  false,
+                  {use(u, Access::shader_resource, ps), use(o, Access::render_target)},
+                  {}});
   g.add_pass(Pass{"update", Queue::compute, true, false, {use(u, Access::unordered_access, cs)}, {}});
   g.outputs = {u, o};
   return g;
@@ -322,12 +337,13 @@ TEST(GraphChecks, RestingAndCoverageFindARestoreThatDoesNotWaitForTheLastUser) {
   CompileOptions o;
   o.before_checks = [](GraphCompileResult& r) { r.trans.info.back().waits.clear(); };
   const GraphCompileResult r = compile_graph(g, o);
-  EXPECT_EQ(r.findings,
-            (std::vector<std::string>{
-                "coverage: the frame end transitions (graphics queue): a layout transition on resource 'u' is not "
-                "ordered after pass 'update' (compute queue), which uses it (no wait between them)",
-                "resting: resource 'u' subresource 0: the frame end transitions (graphics queue) leaves it in its "
-                "final state but is not ordered after pass 'update' (compute queue), which uses it"}))
+  EXPECT_EQ(
+      r.findings,
+      (std::vector<std::string>{
+          "coverage: the frame end transitions (graphics queue): a layout transition on resource 'u' is not "
+          "ordered after pass 'update' (compute queue), which uses it (no wait between them)",
+          "resting: resource 'u' subresource 0: the frame end transitions (graphics queue) leaves it in its "
+          "final state but is not ordered after pass 'update' (compute queue), which uses it"}))
       << dump(g, r, "checks");
 }
 
@@ -357,7 +373,8 @@ TEST(GraphChecks, CompileGraphRunsEveryCheck) {
        }},
       {"aliasing: ", false,
        [](GraphCompileResult& r) {
-         r.aliasing.placements[r.aliasing.placement_of[5]].offset = r.aliasing.placements[r.aliasing.placement_of[4]].offset;
+         r.aliasing.placements[r.aliasing.placement_of[5]].offset =
+             r.aliasing.placements[r.aliasing.placement_of[4]].offset;
        }},
       {"takeover: ", false,
        [](GraphCompileResult& r) {
@@ -368,7 +385,8 @@ TEST(GraphChecks, CompileGraphRunsEveryCheck) {
              for (Barrier& b : cl.barriers)
                if (b.resource == m) b.before = kFirstTouch;  // waits for nothing
        }},
-      {"serial-order: ", true, [](GraphCompileResult& r) { std::swap(r.sched.serial[2], r.sched.serial[3]); }},
+      {"serial-order: ", true,
+       [](GraphCompileResult& r) { std::swap(r.sched.serial[2], r.sched.serial[3]); }},
   };
   for (const Case& c : cases) {
     const Graph g = chain(8, c.async);
