@@ -32,6 +32,7 @@ bool covers(const State& st, Access a, Stages stages, bool buffer) {
   const SyncMask need = sync_of(a, stages);
   if (!(st.sync & sync::all) && (st.sync & need) != need) return false;
   if (buffer) return st.layout == Layout::none;
+  if (!is_write(a) && st.layout == Layout::shared_read) return true;  // reads held on two queues at once
   if (a == Access::present) return st.layout == Layout::present;
   return st.layout == (is_write(a) ? layout_of(a) : read_layout_of(st.access));
 }
