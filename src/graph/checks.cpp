@@ -66,6 +66,12 @@ class HappensBefore {
           merge_end(t.info[w].passes.back());
   }
   uint32_t slot(uint32_t gi, uint32_t li) const { return slot_first_[gi] + li; }
+  // Every list runs on one queue: submission order is the order, nothing can race.
+  bool one_queue() const {
+    for (const GroupInfo& x : t_.info)
+      if (x.queue != t_.info.front().queue) return false;  // (an empty frame has no front: no loop)
+    return true;
+  }
   uint32_t pass(uint32_t slot) const {
     const uint32_t gi = group_of_[slot];
     return t_.info[gi].passes[slot - slot_first_[gi]];
@@ -121,7 +127,8 @@ class HappensBefore {
 struct Accesses {
   std::vector<uint32_t> last_change;        // slot, kNone = none this frame
   std::vector<std::vector<uint32_t>> uses;  // slots
-  explicit Accesses(const ResourceTable& rt) {
+  explicit Accesses(const ResourceTable& rt, bool used = true) {
+    if (!used) return;
     size_t n = 0;
     for (const ResourceDesc& d : rt.all()) n += size_t{d.mips} * d.layers * d.planes;
     last_change.assign(n, kNone);
@@ -141,8 +148,9 @@ bool at_rest(const State& st, const State& rest, bool buffer) {
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t) {
   std::vector<std::string> out;
   const HappensBefore order(g, s, t);
-  Accesses acc(t.table);
   std::pair<uint32_t, uint32_t> reported{kNone, kNone};  // one finding per pair of lists
+  const bool one_queue = order.one_queue();
+  Accesses acc(t.table, !one_queue);  // per subresource, what the ordering checks compare against
   auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
     if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
@@ -153,6 +161,7 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
   };
   // A barrier or a write: after the last change and every use since; it becomes the last change.
   auto change = [&](uint32_t slot, uint32_t sub, const char* what, ResourceId m) {
+    if (one_queue) return;
     race(acc.last_change[sub], slot, what, m);
     for (uint32_t u : acc.uses[sub]) race(u, slot, what, m);
     acc.last_change[sub] = slot;
@@ -160,6 +169,7 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
   };
   // A read: after the last change; it joins the uses.
   auto read = [&](uint32_t slot, uint32_t sub, ResourceId m) {
+    if (one_queue) return;
     race(acc.last_change[sub], slot, "a read", m);
     std::vector<uint32_t>& us = acc.uses[sub];
     std::erase_if(us, [&](uint32_t u) { return order.before(u, slot); });
@@ -253,6 +263,7 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
   // The layout transition that leaves a subresource in its final state must be ordered after every use of it:
   // a use on another queue the restore does not wait for may still run (in the state it left) after it.
   const HappensBefore order(g, s, t);
+  if (order.one_queue()) return out;  // one queue: its order is the submission order
   // last_change: the last barrier; uses: per subresource, the uses no later use is ordered after.
   Accesses acc(t.table);
   std::vector<uint32_t>& last_barrier = acc.last_change;
