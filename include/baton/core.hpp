@@ -116,6 +116,11 @@ enum class Layout : uint8_t {
   resolve_source,
   resolve_dest,
   generic_read,  // several read accesses at once
+  // Several read accesses held on the direct and compute queues at once (depth test on one, sampling on
+  // the other); only the direct queue transitions into or out of it (D3D12 enhanced:
+  // DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE). Never derived from accesses: a frame graph
+  // declares it (EntryState::shared) for a read run spread over both queues.
+  shared_read,
 };
 std::string_view to_string(Layout l);
 

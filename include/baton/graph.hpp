@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -226,9 +227,16 @@ struct FinalStates {
 FinalStates final_states(const Transitions& t);
 
 // Phase 8: checks, independent of how the phases computed their results. Each returns the
-// findings (empty = holds); `check_all` runs them all.
+// findings (empty = holds). Order between passes is the schedule's happens-before (happens_before,
+// the vector clocks; the frame_start / frame_end lists add GroupInfo::waits), not the submission
+// order: an access that another queue's barrier or write is not ordered against is a finding.
+// Every barrier and write is ordered after the earlier uses of its subresources and every use after
+// the barrier or write that put them in their state; every use finds a state that holds it.
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t);
-std::vector<std::string> check_resting(const Transitions& t, const FinalStates& f);
+// Every resource that outlives the frame ends it at rest, and the barrier that leaves it there is
+// ordered after every use of it.
+std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
+                                       const FinalStates& f);
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);
 // A resource taking over memory (Aliasing::barriers) opens with a barrier whose before side covers the
 // previous occupants' last accesses (sync and access; textures from layout undefined).
@@ -239,10 +247,14 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
 
 // ---------------------------------------------------------------------------------------------
 // The whole pipeline.
+struct GraphCompileResult;
 struct CompileOptions {
   ScheduleOptions schedule;
   AliasingOptions aliasing;
   bool run_checks = true;
+  // Fault injection: called on the phases' results just before the checks run (the checks' tests
+  // break a phase here and expect compile_graph to report it). Empty in normal use.
+  std::function<void(GraphCompileResult&)> before_checks;
 };
 struct GraphCompileResult {
   Validated validated;
@@ -255,6 +267,10 @@ struct GraphCompileResult {
   std::vector<std::string> findings;  // from the checks
 };
 GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o = {});
+// Runs every check of phase 8 on the phases' results (what compile_graph does unless run_checks is
+// off). Each finding starts with its check's name: "coverage: ", "resting: ", "aliasing: ",
+// "takeover: " or "serial-order: ".
+std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r);
 
 // Phase names for --dump.
 inline constexpr std::array<std::string_view, 8> kPhases = {"validate",    "cull",        "schedule",

@@ -146,6 +146,9 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
 
 // The full state implied by one use (access, stages) on a resource.
 State state_of_use(const ResourceDesc& d, Access a, Stages s);
+// The state a declared entry stands for: its use's, or the shared read state of EntryState::shared
+// (the sync of each read in the entry's stages; layout shared_read, buffers none).
+State state_of_entry(const ResourceDesc& d, const EntryState& e);
 
 }  // namespace baton
 

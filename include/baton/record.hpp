@@ -65,6 +65,9 @@ struct EntryState {
   ResourceId resource = 0;
   Access access = Access::shader_resource;
   Stages stages = kNoStages;
+  // Non-zero: the resource is in the shared read state of these reads (Layout::shared_read, `access`
+  // among them: what this list does), held by lists of the direct and compute queues at once.
+  AccessMask shared = 0;
 };
 
 class CommandListGroup;
@@ -98,7 +101,7 @@ class CommandList {
   // Escape hatch: the next command starts a new operation preceded by a full global barrier.
   void full_barrier();
   // Declares the state the resource is in when this list starts (instead of its resting state).
-  void declare_entry(ResourceId r, Access a, Stages s = kNoStages);
+  void declare_entry(ResourceId r, Access a, Stages s = kNoStages, AccessMask shared = 0);
   void close();
 
   // Lifecycle transitions driven by the compiler and executors.

@@ -30,11 +30,10 @@ constexpr std::array<SyncName, 12> kSyncNames = {{{sync::vertex_input, "vertex_i
                                                    {sync::host, "host"},
                                                    {sync::all, "all"}}};
 
-constexpr std::array<std::string_view, 14> kLayoutNames = {
-    "none",          "undefined",        "common",      "present",   "render_target",
-    "depth_write",   "depth_read",       "shader_resource", "unordered_access", "copy_source",
-    "copy_dest",     "resolve_source",   "resolve_dest", "generic_read"};
-
+constexpr std::array<std::string_view, 15> kLayoutNames = {
+    "none",        "undefined",      "common",          "present",          "render_target",
+    "depth_write", "depth_read",     "shader_resource", "unordered_access", "copy_source",
+    "copy_dest",   "resolve_source", "resolve_dest",    "generic_read",     "shared_read"};
 
 }  // namespace
 

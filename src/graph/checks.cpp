@@ -1,9 +1,14 @@
 // Phase 8: checks. Each rebuilds what it needs from the declarations and the barrier stream, and
-// shares nothing with the phase it checks but the vocabulary:
+// shares nothing with the phase it checks but the vocabulary. Order is the schedule's happens-before
+// (queue order, the signal/wait pairs, through the vector clocks; the frame_start / frame_end
+// transition lists add their own waits), never the submission order alone, so an access on one queue
+// that another queue's barrier or write is not ordered against is a finding:
 //  - coverage: replaying the barriers, every declared use finds its subresources in a state that
-//    holds its access, in a layout for it, with the consuming stage in the sync scope;
+//    holds its access, in a layout for it, with the consuming stage in the sync scope; and every
+//    barrier and write is ordered after every earlier use of the subresource, every use after the
+//    barrier or write that put it in its state (no cross-queue race);
 //  - resting: after the frame every touched resource is back in its resting state, but transients,
-//    which die after their last use;
+//    which die after their last use, and the barrier that leaves it there is ordered after every use;
 //  - takeover: a transient that takes over memory opens with a barrier whose before side covers the
 //    previous occupants' last accesses (rebuilt from the declarations in serial order), layout undefined;
 //  - aliasing: resources that share memory are never live together under any order the schedule
@@ -27,9 +32,109 @@ bool covers(const State& st, Access a, Stages stages, bool buffer) {
   const SyncMask need = sync_of(a, stages);
   if (!(st.sync & sync::all) && (st.sync & need) != need) return false;
   if (buffer) return st.layout == Layout::none;
+  if (!is_write(a) && st.layout == Layout::shared_read) return true;  // reads held on two queues at once
   if (a == Access::present) return st.layout == Layout::present;
   return st.layout == (is_write(a) ? layout_of(a) : read_layout_of(st.access));
 }
+
+// The schedule's happens-before over the transitions' lists. A slot is one list: slot_first[group] +
+// list, so slots number the lists in submission order.
+class HappensBefore {
+ public:
+  HappensBefore(const Graph& g, const Schedule& s, const Transitions& t) : g_(g), s_(s), t_(t) {
+    slot_first_.resize(t.compiled.size() + 1, 0);
+    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
+      slot_first_[gi + 1] = slot_first_[gi] + static_cast<uint32_t>(t.compiled[gi].lists.size());
+    group_of_.resize(slot_first_.back());
+    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
+      for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) group_of_[k] = gi;
+    start_first_.fill(kNone);
+    end_clock_.fill(0);
+    for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
+      const GroupInfo& x = t.info[gi];
+      if (x.role != GroupInfo::Role::passes || x.passes.empty()) continue;
+      // A group that waits for the frame_start list: its queue from its first pass on.
+      const bool waits_start = std::find(x.waits.begin(), x.waits.end(), 0u) != x.waits.end() &&
+                               t.info.front().role == GroupInfo::Role::frame_start;
+      const size_t q = qi(exec_queue(g.passes[x.passes.front()]));
+      if (waits_start) start_first_[q] = std::min(start_first_[q], s.pos[x.passes.front()]);
+      if (q == qi(Queue::direct)) merge_end(x.passes.back());  // the frame_end list follows on its queue
+    }
+    if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end)
+      for (uint32_t w : t.info.back().waits)
+        if (w < t.info.size() && t.info[w].role == GroupInfo::Role::passes && !t.info[w].passes.empty())
+          merge_end(t.info[w].passes.back());
+  }
+  uint32_t slot(uint32_t gi, uint32_t li) const { return slot_first_[gi] + li; }
+  // Every list runs on one queue: submission order is the order, nothing can race.
+  bool one_queue() const {
+    for (const GroupInfo& x : t_.info)
+      if (x.queue != t_.info.front().queue) return false;  // (an empty frame has no front: no loop)
+    return true;
+  }
+  uint32_t pass(uint32_t slot) const {
+    const uint32_t gi = group_of_[slot];
+    return t_.info[gi].passes[slot - slot_first_[gi]];
+  }
+  std::string name(uint32_t slot) const {
+    const uint32_t gi = group_of_[slot], p = pass(slot);
+    const Queue q = t_.info[gi].queue;
+    return p == kNone ? fmt::format("the {} (graphics queue)", transition_list_name(t_.info[gi].role))
+                      : fmt::format("pass '{}' ({} queue)", g_.passes[p].name,
+                                    q == Queue::direct ? std::string("graphics") : std::string(to_string(q)));
+  }
+  // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution.
+  bool before(uint32_t x, uint32_t y) const {
+    const uint32_t gx = group_of_[x], gy = group_of_[y];
+    if (gx == gy) return x <= y;  // one group: one queue, lists in order
+    const GroupInfo::Role rx = t_.info[gx].role, ry = t_.info[gy].role;
+    const uint32_t px = pass(x), py = pass(y);
+    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes) return happens_before(s_, g_, px, py);
+    if (rx == GroupInfo::Role::frame_start) {
+      if (ry != GroupInfo::Role::passes) return true;  // frame_end: the same (graphics) queue
+      const size_t q = qi(exec_queue(g_.passes[py]));
+      if (q == qi(Queue::direct)) return true;
+      for (size_t k = 0; k < kQueues; ++k) {
+        const uint32_t known = k == q ? s_.pos[py] + 1 : s_.clock[py][k];
+        if (k == qi(Queue::direct) ? known > 0 : (start_first_[k] != kNone && known > start_first_[k]))
+          return true;
+      }
+      return false;
+    }
+    if (ry == GroupInfo::Role::frame_end && rx == GroupInfo::Role::passes) {
+      const size_t q = qi(exec_queue(g_.passes[px]));
+      return q == qi(Queue::direct) || end_clock_[q] > s_.pos[px];
+    }
+    return false;
+  }
+
+ private:
+  void merge_end(uint32_t p) {
+    for (size_t k = 0; k < kQueues; ++k) end_clock_[k] = std::max(end_clock_[k], s_.clock[p][k]);
+  }
+  const Graph& g_;
+  const Schedule& s_;
+  const Transitions& t_;
+  std::vector<uint32_t> slot_first_, group_of_;
+  // Per queue: the position from which its passes are ordered after the frame_start list (kNone: none).
+  std::array<uint32_t, kQueues> start_first_;
+  // Per queue: 1 + the last position the frame_end list is ordered after.
+  std::array<uint32_t, kQueues> end_clock_;
+};
+
+// Per subresource, the accesses an ordering check compares against: the last barrier or write, and
+// the uses since (a use ordered before a later one is dropped: happens-before is transitive).
+struct Accesses {
+  std::vector<uint32_t> last_change;        // slot, kNone = none this frame
+  std::vector<std::vector<uint32_t>> uses;  // slots
+  explicit Accesses(const ResourceTable& rt, bool used = true) {
+    if (!used) return;
+    size_t n = 0;
+    for (const ResourceDesc& d : rt.all()) n += size_t{d.mips} * d.layers * d.planes;
+    last_change.assign(n, kNone);
+    uses.resize(n);
+  }
+};
 
 bool at_rest(const State& st, const State& rest, bool buffer) {
   if (buffer) return true;  // buffers have no layout; their rest is "any access"
@@ -40,9 +145,41 @@ bool at_rest(const State& st, const State& rest, bool buffer) {
 
 }  // namespace
 
-std::vector<std::string> check_coverage(const Graph& g, const Schedule&, const Transitions& t) {
+std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t) {
   std::vector<std::string> out;
-  auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur) {
+  const HappensBefore order(g, s, t);
+  std::pair<uint32_t, uint32_t> reported{kNone, kNone};  // one finding per pair of lists
+  const bool one_queue = order.one_queue();
+  Accesses acc(t.table, !one_queue);  // per subresource, what the ordering checks compare against
+  auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
+    if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
+    if (reported == std::pair{earlier, later} || out.size() >= 20) return;
+    reported = {earlier, later};
+    out.push_back(
+        fmt::format("{}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
+                    order.name(later), what, t.table[m].name, order.name(earlier)));
+  };
+  // A barrier or a write: after the last change and every use since; it becomes the last change.
+  auto change = [&](uint32_t slot, uint32_t sub, const char* what, ResourceId m) {
+    if (one_queue) return;
+    race(acc.last_change[sub], slot, what, m);
+    for (uint32_t u : acc.uses[sub]) race(u, slot, what, m);
+    acc.last_change[sub] = slot;
+    acc.uses[sub].clear();
+  };
+  // A read: after the last change; it joins the uses.
+  auto read = [&](uint32_t slot, uint32_t sub, ResourceId m) {
+    if (one_queue) return;
+    race(acc.last_change[sub], slot, "a read", m);
+    std::vector<uint32_t>& us = acc.uses[sub];
+    std::erase_if(us, [&](uint32_t u) { return order.before(u, slot); });
+    us.push_back(slot);
+  };
+  auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t sub) {
+    // A layout transition (or a discard) writes the memory; a barrier that keeps the layout only
+    // orders accesses, which the uses' own checks see.
+    if (b.before.layout != b.after.layout || b.discard)
+      change(order.slot(gi, li), sub, "a layout transition", b.resource);
     // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
     if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch || out.size() > 20) return;
     const uint32_t p = t.info[gi].passes[li];
@@ -69,18 +206,25 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule&, const T
       }
       return;
     }
+    const uint32_t slot = order.slot(gi, li);
     const Pass& pass = g.passes[p];
     for (const PassUse& u : pass.uses) {
       const Resource& res = g.resources[u.resource];
       // Whole-resource uses (nearly all) skip the out-of-line resolve; same box either way.
       const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
       const bool buffer = res.desc.type == ResourceType::buffer;
+      const bool writes = is_write(u.access) || u.access == Access::present;
       for (uint32_t m = 0; m < res.count; ++m) {
         const ResourceId id = t.first_member[u.resource] + m;
         for (uint32_t pl = box.p0; pl < box.p1; ++pl)
           for (uint32_t l = box.l0; l < box.l1; ++l)
             for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
-              State& st = rp.state[rp.index(id, mip, l, pl)];
+              const uint32_t sub = rp.index(id, mip, l, pl);
+              if (writes)
+                change(slot, sub, "a write", id);
+              else
+                read(slot, sub, id);
+              State& st = rp.state[sub];
               // A buffer nobody touched yet needs nothing before its first write.
               if (buffer && st == kFirstTouchBuffer && is_write(u.access)) {
                 st = state_of_use(res.desc, u.access, u.stages);
@@ -100,8 +244,10 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule&, const T
   return out;
 }
 
-std::vector<std::string> check_resting(const Transitions& t, const FinalStates& f) {
+std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
+                                       const FinalStates& f) {
   std::vector<std::string> out;
+  std::vector<uint8_t> reported(t.table.size(), 0);
   for (ResourceId m = 0; m < t.table.size(); ++m) {
     if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
     const ResourceDesc& d = t.table[m];
@@ -110,8 +256,55 @@ std::vector<std::string> check_resting(const Transitions& t, const FinalStates& 
       if (!at_rest(f.final_state[i], rest, d.type == ResourceType::buffer)) {
         out.push_back(fmt::format("resource '{}' subresource {}: ends the frame in {}, not at rest ({})", d.name,
                                   i - f.first_sub[m], to_string(f.final_state[i]), to_string(rest)));
+        reported[m] = 1;
         break;
       }
+  }
+  // The layout transition that leaves a subresource in its final state must be ordered after every use of it:
+  // a use on another queue the restore does not wait for may still run (in the state it left) after it.
+  const HappensBefore order(g, s, t);
+  if (order.one_queue()) return out;  // one queue: its order is the submission order
+  // last_change: the last barrier; uses: per subresource, the uses no later use is ordered after.
+  Accesses acc(t.table);
+  std::vector<uint32_t>& last_barrier = acc.last_change;
+  std::vector<std::vector<uint32_t>>& uses = acc.uses;
+  detail::Replay rp = detail::replay(
+      t,
+      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t sub) {
+        if (b.resource == kGlobalResource || (b.before.layout == b.after.layout && !b.discard)) return;
+        last_barrier[sub] = order.slot(gi, li);
+      },
+      [&](uint32_t gi, uint32_t li, detail::Replay& r) {
+        const uint32_t p = t.info[gi].passes[li];
+        if (p == kNone) return;  // transition lists do no work
+        const uint32_t slot = order.slot(gi, li);
+        for (const PassUse& u : g.passes[p].uses) {
+          const Resource& res = g.resources[u.resource];
+          const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
+          for (uint32_t m = 0; m < res.count; ++m)
+            for (uint32_t pl = box.p0; pl < box.p1; ++pl)
+              for (uint32_t l = box.l0; l < box.l1; ++l)
+                for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
+                  std::vector<uint32_t>& us = uses[r.index(t.first_member[u.resource] + m, mip, l, pl)];
+                  std::erase_if(us, [&](uint32_t x) { return order.before(x, slot); });
+                  us.push_back(slot);
+                }
+        }
+      });
+  for (ResourceId m = 0; m < t.table.size() && out.size() < 20; ++m) {
+    if (t.history_in[m].dies || reported[m]) continue;
+    for (uint32_t i = rp.first_sub[m]; i < rp.first_sub[m + 1] && i < last_barrier.size(); ++i) {
+      const uint32_t lb = last_barrier[i];
+      if (lb == kNone) continue;
+      const auto it = std::find_if(uses[i].begin(), uses[i].end(),
+                                   [&](uint32_t u) { return u < lb && !order.before(u, lb); });
+      if (it == uses[i].end()) continue;
+      out.push_back(
+          fmt::format("resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
+                      "after {}, which uses it",
+                      t.table[m].name, i - rp.first_sub[m], order.name(lb), order.name(*it)));
+      break;
+    }
   }
   return out;
 }

@@ -14,21 +14,22 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
   r.aliasing = alias(g, r.sched, r.lifetimes, o.aliasing);
   r.trans = transitions(g, r.sched, r.aliasing);
   r.finals = final_states(r.trans);
-  if (o.run_checks) {
-    for (auto* f : {&check_coverage}) {
-      std::vector<std::string> x = (*f)(g, r.sched, r.trans);
-      r.findings.insert(r.findings.end(), x.begin(), x.end());
-    }
-    std::vector<std::string> x = check_resting(r.trans, r.finals);
-    r.findings.insert(r.findings.end(), x.begin(), x.end());
-    x = check_aliasing(g, r.sched, r.aliasing);
-    r.findings.insert(r.findings.end(), x.begin(), x.end());
-    x = check_takeover(g, r.sched, r.aliasing, r.trans);
-    r.findings.insert(r.findings.end(), x.begin(), x.end());
-    x = check_serial_order(g, r.validated, r.culled, r.sched);
-    r.findings.insert(r.findings.end(), x.begin(), x.end());
-  }
+  if (o.before_checks) o.before_checks(r);
+  if (o.run_checks) r.findings = check_all(g, r);
   return r;
+}
+
+std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view check, std::vector<std::string> x) {
+    for (std::string& f : x) out.push_back(fmt::format("{}: {}", check, f));
+  };
+  add("coverage", check_coverage(g, r.sched, r.trans));
+  add("resting", check_resting(g, r.sched, r.trans, r.finals));
+  add("aliasing", check_aliasing(g, r.sched, r.aliasing));
+  add("takeover", check_takeover(g, r.sched, r.aliasing, r.trans));
+  add("serial-order", check_serial_order(g, r.validated, r.culled, r.sched));
+  return out;
 }
 
 Numbers numbers(const Graph&, const GraphCompileResult& r) {

@@ -109,7 +109,7 @@ std::string dump_restores(const Graph& g, const GraphCompileResult& r) {
     s += fmt::format("{} after {}: {} {} -> {}\n", r.trans.groups[x.group]->name(),
                      x.pass == kNone ? std::string(transition_list_name(r.trans.info[x.group].role)) : g.passes[x.pass].name,
                      r.trans.table[x.member].name, to_string(x.from), to_string(x.to));
-  const std::vector<std::string> f = check_resting(r.trans, r.finals);
+  const std::vector<std::string> f = check_resting(g, r.sched, r.trans, r.finals);
   s += f.empty()
            ? "every resource that outlives the frame ends it at rest (transients die after their last use, "
              "unrestored)\n"

@@ -30,10 +30,10 @@ struct Replay {
 // untouched).
 Replay replay_start(const Transitions& t);
 
-// Walks every group, list and barrier point in order. `on_barrier(group, list, barrier, current)` is
-// called per subresource before the barrier applies; `on_use(group, list, replay)` between the
-// list's before and after points (the list's one operation). A template rather than
-// std::function: both callbacks run per subresource / per list and inline here.
+// Walks every group, list and barrier point in order. `on_barrier(group, list, barrier, current, sub)`
+// is called per subresource (`sub`: its index in Replay::state) before the barrier applies; `on_use(group,
+// list, replay)` between the list's before and after points (the list's one operation). A template rather
+// than std::function: both callbacks run per subresource / per list and inline here.
 template <class OnBarrier, class OnUse>
 Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
   Replay rp = replay_start(t);
@@ -42,8 +42,9 @@ Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
     for (uint32_t p = b.box.p0; p < b.box.p1; ++p)
       for (uint32_t l = b.box.l0; l < b.box.l1; ++l)
         for (uint32_t mip = b.box.m0; mip < b.box.m1; ++mip) {
-          State& s = rp.state[rp.index(b.resource, mip, l, p)];
-          on_barrier(gi, li, b, s);
+          const uint32_t sub = rp.index(b.resource, mip, l, p);
+          State& s = rp.state[sub];
+          on_barrier(gi, li, b, s, sub);
           s = b.after;
         }
   };

@@ -46,6 +46,7 @@ struct Entry {
   Access read_access;  // when pure_read and single_access
   bool single_access;
   Stages stages;
+  AccessMask accesses;  // every access of the pass to the resource
 };
 
 struct Decl {
@@ -53,6 +54,7 @@ struct Decl {
   uint32_t resource;  // graph resource
   Access access;
   Stages stages;
+  AccessMask shared = 0;  // a shared read state (EntryState::shared)
 };
 
 Stages allowed_stages(Queue q) {
@@ -154,12 +156,13 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
           bool first = true;
           for (uint32_t j = 0; j < i && first; ++j) first = pass.uses[j].resource != u.resource;
           if (!first) continue;
-          Entry e{gi, p, i, true, u.access, true, kNoStages};
+          Entry e{gi, p, i, true, u.access, true, kNoStages, 0};
           for (uint32_t j = i; j < pass.uses.size(); ++j) {
             const PassUse& w = pass.uses[j];
             if (w.resource != u.resource) continue;
             if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
             e.single_access &= w.access == u.access;
+            e.accesses |= bit(w.access);
             e.stages = static_cast<Stages>(e.stages | w.stages);
           }
           f(u.resource, e);
@@ -205,9 +208,17 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     bool multi = false, valid = false;
     Access access = Access::shader_resource;
     Stages stages = kNoStages;
+    AccessMask shared = 0;  // held in the shared read state of these reads (direct and compute queues)
   };
   std::vector<Run> runs;
   std::vector<uint32_t> run_of;
+  // The declaration of pass p (on queue q) holding resource r in run `run`'s merged read state.
+  auto run_decl = [&](uint32_t p, uint32_t r, const Run& run, Queue q) {
+    if (!run.shared) return Decl{p, r, run.access, run.stages, 0};
+    // Its own access on its queue: the depth test on direct lists, sampling on compute ones.
+    const Access own = q == Queue::direct ? Access::depth_read : Access::shader_resource;
+    return Decl{p, r, own, run.stages, run.shared};
+  };
   for (uint32_t r = 0; r < nr; ++r) {
     const uint32_t b = count[r], e = count[r + 1];
     if (e == b) continue;
@@ -242,6 +253,26 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       if (run.end < e) restrict_to(queue_of(entries[run.end]));
       for (uint32_t k = i; k < run.end; ++k) restrict_to(queue_of(entries[k]));
       run.valid = ok;
+      // Depth tested on the direct queue and sampled by compute: no one access, but the shared read
+      // state holds both (Layout::shared_read), when only direct lists move it in and out (the
+      // producer and the next writer are on the direct queue) and the shader reads are compute's.
+      if (run.multi && !ok && !one_queue && g.resources[r].desc.type == ResourceType::texture) {
+        AccessMask mask = 0;
+        Stages st = kNoStages;
+        bool fits = (i == b || queue_of(entries[i - 1]) == Queue::direct) &&
+                    (run.end == e || queue_of(entries[run.end]) == Queue::direct);
+        for (uint32_t k = i; k < run.end && fits; ++k) {
+          mask |= entries[k].accesses;
+          st = static_cast<Stages>(st | entries[k].stages);
+          fits = queue_of(entries[k]) != Queue::copy;
+        }
+        const AccessMask both = bit(Access::depth_read) | bit(Access::shader_resource);
+        if (fits && mask == both && st == stages(Stage::compute)) {
+          run.shared = mask;
+          run.stages = st;
+          run.valid = ok = true;
+        }
+      }
       if (run.multi && !ok && !one_queue)
         throw Error(fmt::format("pass '{}', resource '{}': read on several queues with no one read state all of them "
                                 "can hold (pass '{}' reads it too); order the readers with \"after\"",
@@ -265,11 +296,11 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       const Run* xr = x.pure_read ? &runs[run_of[i - b]] : nullptr;
       const Run* pr = prev.pure_read ? &runs[run_of[i - 1 - b]] : nullptr;
       if (xr && xr->multi) {  // inside (or opening) a read run held in M
-        if (xr->valid) decls.push_back({x.pass, r, xr->access, xr->stages});
+        if (xr->valid) decls.push_back(run_decl(x.pass, r, *xr, queue_of(x)));
         continue;
       }
       if (pr && pr->multi) {  // leaving such a run: still in M; this group transitions it itself
-        if (pr->valid) decls.push_back({x.pass, r, pr->access, pr->stages});
+        if (pr->valid) decls.push_back(run_decl(x.pass, r, *pr, queue_of(x)));
         continue;
       }
       // Otherwise the previous toucher hands it on in this group's first state, if its queue can.
@@ -312,13 +343,16 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     auto state_at = [&](uint32_t i) {
       const Entry& x = entries[i];
       if (x.pure_read && run_of[i - b] != kNone && runs[run_of[i - b]].multi && runs[run_of[i - b]].valid)
-        return Decl{x.pass, r, runs[run_of[i - b]].access, runs[run_of[i - b]].stages};
+        return run_decl(x.pass, r, runs[run_of[i - b]], Queue::direct);  // for a frame_start / frame_end list
       const PassUse& u = g.passes[x.pass].uses[x.first_use];
-      return Decl{x.pass, r, u.access, x.single_access ? x.stages : u.stages};
+      return Decl{x.pass, r, u.access, x.single_access ? x.stages : u.stages, 0};
     };
     if (!res.transient && queue_of(entries[b]) != Queue::direct && !rest_ok_on(queue_of(entries[b]))) {
       const Decl d = state_at(b);
-      decls.push_back(d);
+      Decl own = d;  // the first toucher's list names its own access of a shared read state
+      if (d.shared)
+        own.access = queue_of(entries[b]) == Queue::direct ? Access::depth_read : Access::shader_resource;
+      decls.push_back(own);
       frame_start.push_back(d);
       start_waiters.push_back(entries[b].group);
     }
@@ -369,8 +403,11 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       op.kind = OpKind::transition;
       for (const Decl& d : start ? frame_start : frame_end)
         for (uint32_t m = 0; m < g.resources[d.resource].count; ++m) {
-          op.uses.push_back({t.first_member[d.resource] + m, d.access, d.stages, {}});
-          if (!start) list->declare_entry(t.first_member[d.resource] + m, d.access, d.stages);
+          op.uses.push_back({t.first_member[d.resource] + m,
+                             d.access,
+                             is_shader_access(d.access) ? d.stages : kNoStages,
+                             {}});
+          if (!start) list->declare_entry(t.first_member[d.resource] + m, d.access, d.stages, d.shared);
         }
       list->append_operation(std::move(op));
       list->close();
@@ -398,7 +435,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       list->append_operation(std::move(op));
       for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d)
         for (uint32_t m = 0; m < g.resources[decls[d].resource].count; ++m)
-          list->declare_entry(t.first_member[decls[d].resource] + m, decls[d].access, decls[d].stages);
+          list->declare_entry(t.first_member[decls[d].resource] + m, decls[d].access, decls[d].stages,
+                              decls[d].shared);
       list->close();
       group->add(*list);
       t.lists.push_back(std::move(list));

@@ -40,6 +40,9 @@ constexpr std::array<D3D12_BARRIER_LAYOUT, 13> kComputeLayouts = {
 
 const D3D12EnhancedRow& row(Access a) { return kD3D12EnhancedTable[static_cast<size_t>(a)]; }
 
+// D3D12_BARRIER_LAYOUT_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE (newer than Debian's headers).
+constexpr uint32_t kDirectQueueGenericReadComputeQueueAccessible = 31;
+
 // The access whose single-access layout is `l` (layouts other than none/undefined/common/generic_read
 // are the namesake of exactly one access).
 std::optional<Access> namesake(Layout l) {
@@ -54,6 +57,11 @@ std::optional<Access> namesake(Layout l) {
 std::optional<D3D12_BARRIER_LAYOUT> layout_on(Layout l, Queue q) {
   if (l == Layout::none || l == Layout::undefined) return D3D12_BARRIER_LAYOUT_UNDEFINED;
   if (l == Layout::common) return D3D12_BARRIER_LAYOUT_COMMON;
+  // Read on the direct and compute queues at once: usable on both lists, transitioned on direct ones only.
+  if (l == Layout::shared_read)
+    return q == Queue::copy ? std::nullopt
+                            : std::optional(static_cast<D3D12_BARRIER_LAYOUT>(
+                                  kDirectQueueGenericReadComputeQueueAccessible));
   if (l == Layout::generic_read) {
     // Merged reads never outlive their group (entry states are single accesses), so the
     // queue-specific layout cannot be met by another queue. DIRECT_QUEUE_GENERIC_READ also admits
@@ -186,6 +194,11 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
   };
   D3D12EnhancedSide before = lower_side(sides.before, "before");
   const D3D12EnhancedSide after = lower_side(sides.after, "after");
+  if (texture && q != Queue::direct && sides.before.layout != sides.after.layout &&
+      (sides.before.layout == Layout::shared_read || sides.after.layout == Layout::shared_read))
+    fail(site, b.resource,
+         fmt::format("only a direct list may transition into or out of layout shared_read ({} barrier)",
+                     to_string(b.reason)));
 
   if (b.resource == kGlobalResource) {
     point.globals.push_back(D3D12_GLOBAL_BARRIER{before.sync, after.sync, before.access, after.access});

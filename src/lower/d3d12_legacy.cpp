@@ -266,6 +266,11 @@ class LegacyLowering {
     if (b.discard) point.discards.push_back(b.resource);
 
     const bool decays = q == Queue::copy || buffer_like(d);
+    // A texture this lowering has not seen yet, reached through a declared entry state: nothing before
+    // it says otherwise, so it is in the declared state (the trace of the plan starts it there too).
+    if (real_[b.resource].empty() && b.reason == Reason::entry_state && d.type == ResourceType::texture)
+      real_[b.resource].assign(static_cast<size_t>(full_box(d).volume()),
+                               Sub{lower_d3d12_legacy_state(b.before), false});
     std::vector<Sub>& all = subs(b.resource);
     // Decide per subresource, then group equal decisions (in first-seen order).
     std::vector<Decision> classes;

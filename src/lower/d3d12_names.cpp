@@ -51,7 +51,7 @@ struct LayoutName {
   D3D12_BARRIER_LAYOUT layout;
   std::string_view name;
 };
-constexpr std::array<LayoutName, 25> kLayoutNames = {{
+constexpr std::array<LayoutName, 26> kLayoutNames = {{
     {D3D12_BARRIER_LAYOUT_UNDEFINED, "LAYOUT_UNDEFINED"},
     {D3D12_BARRIER_LAYOUT_COMMON, "LAYOUT_COMMON"},  // also LAYOUT_PRESENT (same value)
     {D3D12_BARRIER_LAYOUT_GENERIC_READ, "LAYOUT_GENERIC_READ"},
@@ -77,6 +77,8 @@ constexpr std::array<LayoutName, 25> kLayoutNames = {{
     {D3D12_BARRIER_LAYOUT_COMPUTE_QUEUE_SHADER_RESOURCE, "LAYOUT_COMPUTE_QUEUE_SHADER_RESOURCE"},
     {D3D12_BARRIER_LAYOUT_COMPUTE_QUEUE_COPY_SOURCE, "LAYOUT_COMPUTE_QUEUE_COPY_SOURCE"},
     {D3D12_BARRIER_LAYOUT_COMPUTE_QUEUE_COPY_DEST, "LAYOUT_COMPUTE_QUEUE_COPY_DEST"},
+    // Newer than Debian's directx-headers: the value, not the enumerator.
+    {static_cast<D3D12_BARRIER_LAYOUT>(31), "LAYOUT_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE"},
 }};
 
 constexpr std::array<FlagName, 15> kStateNames = {{

@@ -26,6 +26,7 @@ VkImageLayout image_layout(Layout l, AccessMask access) {
     case Layout::undefined: return VK_IMAGE_LAYOUT_UNDEFINED;
     case Layout::common: return VK_IMAGE_LAYOUT_GENERAL;
     case Layout::generic_read:
+    case Layout::shared_read:
       // Depth reads and sampling share DEPTH_STENCIL_READ_ONLY_OPTIMAL; any other mix (e.g. sampled
       // and copy source) only meets in GENERAL.
       if ((access & ~(bit(Access::depth_read) | bit(Access::shader_resource))) == 0)

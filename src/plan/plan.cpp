@@ -56,6 +56,14 @@ State state_of_use(const ResourceDesc& d, Access a, Stages s) {
   return State{sync_of(a, s), bit(a), d.type == ResourceType::buffer ? Layout::none : layout_of(a)};
 }
 
+State state_of_entry(const ResourceDesc& d, const EntryState& e) {
+  if (!e.shared) return state_of_use(d, e.access, e.stages);
+  State st{sync::none, e.shared, d.type == ResourceType::buffer ? Layout::none : Layout::shared_read};
+  for (int i = 0; i < kAccessCount; ++i)
+    if (e.shared & bit(static_cast<Access>(i))) st.sync |= sync_of(static_cast<Access>(i), e.stages);
+  return st;
+}
+
 namespace {
 
 // Whether the resource needs an initializing discard at its first-ever write (invariant 3).
@@ -230,7 +238,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
       const CommandList& list = *g.lists()[li];
       for (const EntryState& e : list.entry_states()) {
         const auto where_fn = [&] { return fmt::format("group '{}' list '{}' entry state", g.name(), list.name()); };
-        check_access(descs, where_fn, e.resource, e.access, e.stages, g.queue());
+        // A shared read entry's stages are the shader reads' in the shared state, not this access's.
+        check_access(descs, where_fn, e.resource, e.access,
+                     e.shared && !is_shader_access(e.access) ? kNoStages : e.stages, g.queue());
         const ResourceDesc& d = rt[e.resource];
         if (first_list[e.resource] == kNone)
           throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where_fn(), d.name));
@@ -240,8 +250,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
                                   where_fn(), d.name, g.lists()[first_list[e.resource]]->name()));
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
-          out.groups[prev].hand_on.push_back(
-              {e.resource, state_of_use(d, e.access, e.stages), g.name(), list.name()});
+          out.groups[prev].hand_on.push_back({e.resource, state_of_entry(d, e), g.name(), list.name()});
         }
       }
     }

@@ -110,7 +110,7 @@ void CommandList::full_barrier() {
   full_barrier_next_ = true;
 }
 
-void CommandList::declare_entry(ResourceId r, Access a, Stages s) {
+void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask shared) {
   require_recording("declaring an entry state");
   // Declarations in increasing resource order (what the frame graph writes, thousands at a time in
   // its frame_end list) cannot repeat one: only an out-of-order one needs the scan.
@@ -119,7 +119,7 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s) {
     for (const EntryState& e : entry_)
       if (e.resource == r) throw Error(fmt::format("list '{}': entry state declared twice for one resource", name_));
   entry_ascending_ = entry_ascending_ && ascending;
-  entry_.push_back({r, a, s});
+  entry_.push_back({r, a, s, shared});
 }
 
 void CommandList::close() {

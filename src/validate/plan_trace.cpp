@@ -35,10 +35,36 @@ json range_of(const ResourceDesc& d, const SubresourceRange& r) {
               {"planes", axis(b.p0, b.p1 - b.p0)}};
 }
 
+// A texture whose first touch in the plan is a list declaring its entry state, with nothing before it
+// (the history says untouched): the plan trusts the declaration, so the trace starts it there.
+struct Declared {
+  State state;
+  Queue queue;
+};
+std::vector<std::optional<Declared>> declared_initial(const ResourceTable& t,
+                                                      std::span<const CommandListGroup* const> groups,
+                                                      const History& history) {
+  std::vector<std::optional<Declared>> out(t.size());
+  std::vector<uint8_t> seen(t.size(), 0);
+  for (const CommandListGroup* g : groups)
+    for (const CommandList* list : g->lists()) {
+      for (const EntryState& e : list->entry_states())
+        if (e.resource < t.size() && !seen[e.resource] && t[e.resource].type == ResourceType::texture &&
+            !(e.resource < history.size() && history[e.resource].touched))
+          out[e.resource] = Declared{state_of_use(t[e.resource], e.access, e.stages), list->queue()};
+      for (const Operation& op : list->ops())
+        for (const Use& u : op.uses)
+          if (u.resource < t.size()) seen[u.resource] = 1;
+    }
+  return out;
+}
+
 // Resources as created: COMMON (legacy) / UNDEFINED (enhanced textures, Vulkan images). One the
 // history says was touched before the plan already exists and rests in its resting state; if it was
-// written it is initialized too (no longer awaiting the placed-resource initialization, 1422).
-json resources_json(const ResourceTable& t, Api api, const History& history) {
+// written it is initialized too (no longer awaiting the placed-resource initialization, 1422). A
+// texture whose first list declares its entry state starts in that state (written, when it is a write).
+json resources_json(const ResourceTable& t, Api api, const History& history,
+                    const std::vector<std::optional<Declared>>& declared) {
   json out = json::array();
   for (size_t id = 0; id < t.size(); ++id) {
     const ResourceDesc& d = t.all()[id];
@@ -55,36 +81,45 @@ json resources_json(const ResourceTable& t, Api api, const History& history) {
     if ((d.usage & (bit(Access::depth_write) | bit(Access::depth_read))) != 0)
       flags.push_back("depth_stencil");
     if ((d.usage & bit(Access::unordered_access)) != 0) flags.push_back("unordered_access");
-    if (d.placed && !h.written) flags.push_back("placed");
+    const std::optional<Declared>& decl = declared[id];
+    if (d.placed && !h.written && !(decl && (decl->state.access & kWriteAccesses))) flags.push_back("placed");
     if (d.swapchain) flags.push_back("swapchain");
     if (!flags.empty()) r["flags"] = flags;
     const bool texture = d.type == ResourceType::texture;
     const State rest = resting_state(d);
+    const State start = decl ? decl->state : rest;
+    const Queue start_queue = decl ? decl->queue : Queue::direct;
+    const bool starts = texture && (h.touched || decl);
     if (api == Api::d3d12) {
-      const auto layout = h.touched && texture ? lower_d3d12_enhanced_state(rest, Queue::direct, true).layout
-                                               : D3D12_BARRIER_LAYOUT_UNDEFINED;
+      const auto layout = starts ? lower_d3d12_enhanced_state(start, start_queue, true).layout
+                                 : D3D12_BARRIER_LAYOUT_UNDEFINED;
       r["initial_layout"] = format_name(NameKind::d3d12_layout, static_cast<uint32_t>(layout));
-    } else if (h.touched && texture) {
+    } else if (starts) {
       if (api == Api::vulkan)
         r["initial"] = format_name(NameKind::vk_layout,
-                                   static_cast<uint64_t>(lower_vulkan_state(rest, true, false).layout));
+                                   static_cast<uint64_t>(lower_vulkan_state(start, true, false).layout));
       else
         r["initial"] =
-            format_name(NameKind::d3d12_state, static_cast<uint32_t>(lower_d3d12_legacy_state(rest)));
+            format_name(NameKind::d3d12_state, static_cast<uint32_t>(lower_d3d12_legacy_state(start)));
     }
     out.push_back(std::move(r));
   }
   return out;
 }
 
-// The legacy states a non-fresh history starts the lowering from (the resting states, as above).
-D3D12LegacyStates legacy_initial(const ResourceTable& t, const History& history) {
+// The legacy states the lowering starts from (as above: the resting states of what the history says
+// was touched, the declared entry states).
+D3D12LegacyStates legacy_initial(const ResourceTable& t, const History& history,
+                                 const std::vector<std::optional<Declared>>& declared) {
   D3D12LegacyStates s;
   s.resources.resize(t.size());
-  for (size_t id = 0; id < t.size() && id < history.size(); ++id) {
+  for (size_t id = 0; id < t.size(); ++id) {
     const ResourceDesc& d = t.all()[id];
-    if (!history[id].touched || d.type != ResourceType::texture) continue;
-    s.resources[id].assign(size_t{d.mips} * d.layers * d.planes, lower_d3d12_legacy_state(resting_state(d)));
+    const size_t n = size_t{d.mips} * d.layers * d.planes;
+    if (declared[id])
+      s.resources[id].assign(n, lower_d3d12_legacy_state(declared[id]->state));
+    else if (id < history.size() && history[id].touched && d.type == ResourceType::texture)
+      s.resources[id].assign(n, lower_d3d12_legacy_state(resting_state(d)));
   }
   return s;
 }
@@ -313,12 +348,16 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
   if (groups.size() != compiled.size())
     throw Error(
         fmt::format("trace of plan: {} groups but {} compiled groups", groups.size(), compiled.size()));
+  const std::vector<std::optional<Declared>> declared = declared_initial(t, groups, history_in);
   // Per group, per list: point -> commands (barrier call, then any discards).
   std::vector<std::vector<std::map<PointKey, json>>> points(compiled.size());
   if (api == Api::d3d12_legacy) {
-    const D3D12LegacyPlan plan = fresh(history_in)
-                                     ? lower_d3d12_legacy(t, compiled)
-                                     : lower_d3d12_legacy(t, compiled, legacy_initial(t, history_in));
+    const bool any_declared =
+        std::any_of(declared.begin(), declared.end(), [](const auto& x) { return x.has_value(); });
+    const D3D12LegacyPlan plan =
+        fresh(history_in) && !any_declared
+            ? lower_d3d12_legacy(t, compiled)
+            : lower_d3d12_legacy(t, compiled, legacy_initial(t, history_in, declared));
     for (size_t g = 0; g < plan.groups.size(); ++g)
       for (const D3D12LegacyList& l : plan.groups[g].lists) {
         auto& m = points[g].emplace_back();
@@ -354,9 +393,10 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
   for (size_t r = 0; r < t.size(); ++r) {
     const ResourceDesc& d = t.all()[r];
     const bool rests = r < history_in.size() && history_in[r].touched && d.type == ResourceType::texture;
-    layouts[r].assign(
-        size_t{d.mips} * d.layers * d.planes,
-        rests ? lower_vulkan_state(resting_state(d), true, false).layout : VK_IMAGE_LAYOUT_UNDEFINED);
+    layouts[r].assign(size_t{d.mips} * d.layers * d.planes,
+                      declared[r] ? lower_vulkan_state(declared[r]->state, true, false).layout
+                      : rests     ? lower_vulkan_state(resting_state(d), true, false).layout
+                                  : VK_IMAGE_LAYOUT_UNDEFINED);
   }
   auto track = [&](const json& cmd) {
     if (api != Api::vulkan || !cmd.contains("barrier")) return;
@@ -425,7 +465,7 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
   }
   json trace{{"api", api == Api::vulkan ? "vulkan" : "d3d12"},
              {"comment", fmt::format("emitted by baton emit-trace --api {}", to_string(api))},
-             {"resources", resources_json(t, api, history_in)},
+             {"resources", resources_json(t, api, history_in, declared)},
              {"lists", lists},
              {"submissions", submissions}};
   return trace.dump(2) + "\n";

@@ -28,6 +28,22 @@ void expect_one_line(const std::string& e) {
   EXPECT_EQ(e.find('\n'), std::string::npos) << e;
 }
 
+// Reads on two queues with two accesses: only a depth test on direct plus compute sampling has a shared
+// read state (tests/exec/mixed_read_test.cpp); a copy source on direct plus compute sampling has none.
+TEST(GraphErrors, ReadsOnTwoQueuesWithNoSharedStateAreRejected) {
+  const std::string e = error_of(
+      R"({"resources":[{"name":"a","type":"texture","width":64,"height":64,"usage":["render_target","shader_resource","copy_source"]},
+         {"name":"c","type":"texture","width":64,"height":64,"usage":["copy_dest"]},
+         {"name":"u","type":"texture","width":64,"height":64,"usage":["unordered_access"]}],
+         "passes":[{"name":"draw","uses":[{"resource":"a","access":"render_target"}]},
+         {"name":"sample","queue":"compute","async":true,"uses":[{"resource":"a","access":"shader_resource","stages":"compute"},{"resource":"u","access":"unordered_access","stages":"compute"}]},
+         {"name":"copy","uses":[{"resource":"a","access":"copy_source"},{"resource":"c","access":"copy_dest"}]}],
+         "outputs":["c","u"]})");
+  expect_one_line(e);
+  EXPECT_NE(e.find("read on several queues with no one read state"), std::string::npos) << e;
+  EXPECT_NE(e.find("resource 'a'"), std::string::npos) << e;
+}
+
 TEST(GraphErrors, CycleNamesThePassesAndTheResource) {
   const std::string e = error_of(graph(
       R"({"name":"p1","side_effect":true,"after":["p2"],"uses":[{"resource":"a","access":"render_target"}]},

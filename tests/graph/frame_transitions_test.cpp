@@ -61,7 +61,7 @@ TEST(GraphFrameTransitions, AsyncFirstAndLastTouchesMoveToGraphicsGroups) {
   EXPECT_EQ(r.finals.restores.back().group, 4u);
   EXPECT_EQ(r.finals.restores.back().pass, kNone);
   EXPECT_EQ(r.finals.restores.back().member, ao);
-  EXPECT_TRUE(check_resting(t, r.finals).empty());
+  EXPECT_TRUE(check_resting(g, r.sched, t, r.finals).empty());
   // All three APIs lower it, D3D12 legacy included (the reason for the graphics groups).
   for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) EXPECT_NO_THROW(lower(api, t.table, t.compiled)) << to_string(api);
   // The printers name the lists and the group waits.
@@ -126,7 +126,7 @@ TEST(GraphFrameTransitions, UnorderedReadersAtTheEndAreRestoredByFrameEnd) {
       EXPECT_EQ(x.group, t.info.size() - 1);
     }
   EXPECT_EQ(restores, 1u);
-  EXPECT_TRUE(check_resting(t, r.finals).empty());
+  EXPECT_TRUE(check_resting(g, r.sched, t, r.finals).empty());
   for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) EXPECT_NO_THROW(lower(api, t.table, t.compiled)) << to_string(api);
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "baton/graph.hpp"
 
@@ -189,7 +190,7 @@ TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
 TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
-  ASSERT_TRUE(check_resting(r.trans, r.finals).empty());
+  ASSERT_TRUE(check_resting(g, r.sched, r.trans, r.finals).empty());
   bool dropped = false;
   for (CompiledGroup& cg : r.trans.compiled)
     for (CompiledList& cl : cg.lists)
@@ -200,7 +201,7 @@ TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
         }
   ASSERT_TRUE(dropped);
   const FinalStates f = final_states(r.trans);
-  EXPECT_FALSE(check_resting(r.trans, f).empty());
+  EXPECT_FALSE(check_resting(g, r.sched, r.trans, f).empty());
 }
 
 TEST(GraphChecks, AliasingFailsWhenTwoLiveResourcesShareMemory) {
@@ -238,6 +239,169 @@ TEST(GraphChecks, SerialOrderFailsWhenDependentPassesSwapOrAWaitIsLost) {
   ASSERT_FALSE(no_wait.syncs.empty());
   no_wait.syncs.erase(no_wait.syncs.begin() + 1);
   EXPECT_FALSE(check_serial_order(g, r.validated, r.culled, no_wait).empty());
+}
+
+// ---- checks over the schedule's happens-before, and compile_graph running each of them --------
+
+bool has_prefix(const std::vector<std::string>& v, std::string_view prefix) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& f) { return f.starts_with(prefix); });
+}
+
+// t is drawn on graphics, sampled by an async compute pass, then drawn again on graphics (which waits
+// for the compute pass: it moves t out of the read state the compute pass reads in).
+Graph reread() {
+  Graph g;
+  Resource t = texture("t", 64, false);
+  t.desc.usage = bit(Access::render_target) | bit(Access::shader_resource);
+  const uint32_t rt = g.add_resource(t);
+  const uint32_t out = g.add_resource(texture("out", 64, false));
+  const Stages cs = stages(Stage::compute);
+  Pass draw{"draw", Queue::direct, false, false, {use(rt, Access::render_target)}, {}};
+  Pass sample{"sample",
+              Queue::compute,
+              true,
+              false,
+              {use(rt, Access::shader_resource, cs), use(out, Access::unordered_access, cs)},
+              {}};
+  Pass redraw{"redraw", Queue::direct, false, false, {use(rt, Access::render_target)}, {}};
+  g.add_pass(draw);
+  g.add_pass(sample);
+  g.add_pass(redraw);
+  g.outputs = {rt, out};
+  return g;
+}
+
+TEST(GraphChecks, CoverageFindsAGraphicsTransitionRacingAnAsyncComputeRead) {
+  const Graph g = reread();
+  const GraphCompileResult ok = compile_graph(g);
+  ASSERT_TRUE(ok.findings.empty()) << dump(g, ok, "checks");
+  ASSERT_EQ(ok.sched.syncs.size(), 2u);
+  // In submission order the compute read comes first; only the wait orders it before redraw's
+  // transition. Without it (the schedule's clock forgets the compute queue) the two may overlap.
+  CompileOptions o;
+  o.before_checks = [&](GraphCompileResult& r) {
+    r.sched.clock[*g.find_pass("redraw")][qi(Queue::compute)] = 0;
+  };
+  const GraphCompileResult r = compile_graph(g, o);
+  // The same transition leaves t at rest: the resting check finds it too.
+  EXPECT_EQ(r.findings,
+            (std::vector<std::string>{"coverage: pass 'redraw' (graphics queue): a layout transition on "
+                                      "resource 't' is not ordered after "
+                                      "pass 'sample' (compute queue), which uses it (no wait between them)",
+                                      "resting: resource 't' subresource 0: pass 'redraw' (graphics queue) "
+                                      "leaves it in its final state but "
+                                      "is not ordered after pass 'sample' (compute queue), which uses it"}))
+      << dump(g, r, "checks");
+}
+
+TEST(GraphChecks, CoverageFindsAReadNotOrderedAfterTheTransitionIntoItsState) {
+  const Graph g = reread();
+  CompileOptions o;  // sample no longer knows that draw (and its transition into the read state) completed
+  o.before_checks = [&](GraphCompileResult& r) {
+    r.sched.clock[*g.find_pass("sample")][qi(Queue::direct)] = 0;
+  };
+  const GraphCompileResult r = compile_graph(g, o);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(
+      r.findings[0],
+      "coverage: pass 'sample' (compute queue): a read on resource 't' is not ordered after pass 'draw' "
+      "(graphics queue), which uses it (no wait between them)");
+}
+
+// u is sampled by graphics, then last written by async compute: a graphics group submitted last
+// (frame_end) restores it, waiting for the compute group.
+Graph update_last() {
+  Graph g;
+  const uint32_t u = g.add_resource(texture("u", 64, false));
+  Resource out = texture("out", 64, false);
+  out.desc.usage = bit(Access::render_target);
+  const uint32_t o = g.add_resource(out);
+  const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel);
+  g.add_pass(Pass{"shade",
+                  Queue::direct,
+                  false,
+                  false,
+                  {use(u, Access::shader_resource, ps), use(o, Access::render_target)},
+                  {}});
+  g.add_pass(Pass{"update", Queue::compute, true, false, {use(u, Access::unordered_access, cs)}, {}});
+  g.outputs = {u, o};
+  return g;
+}
+
+TEST(GraphChecks, RestingAndCoverageFindARestoreThatDoesNotWaitForTheLastUser) {
+  const Graph g = update_last();
+  const GraphCompileResult ok = compile_graph(g);
+  ASSERT_TRUE(ok.findings.empty()) << dump(g, ok, "checks");
+  ASSERT_EQ(ok.trans.info.back().role, GroupInfo::Role::frame_end);
+  ASSERT_FALSE(ok.trans.info.back().waits.empty());
+  CompileOptions o;
+  o.before_checks = [](GraphCompileResult& r) { r.trans.info.back().waits.clear(); };
+  const GraphCompileResult r = compile_graph(g, o);
+  EXPECT_EQ(
+      r.findings,
+      (std::vector<std::string>{
+          "coverage: the frame end transitions (graphics queue): a layout transition on resource 'u' is not "
+          "ordered after pass 'update' (compute queue), which uses it (no wait between them)",
+          "resting: resource 'u' subresource 0: the frame end transitions (graphics queue) leaves it in its "
+          "final state but is not ordered after pass 'update' (compute queue), which uses it"}))
+      << dump(g, r, "checks");
+}
+
+// Each check reports through compile_graph (check_all): removing one from the pipeline fails here.
+TEST(GraphChecks, CompileGraphRunsEveryCheck) {
+  struct Case {
+    std::string_view check;
+    bool async;
+    std::function<void(GraphCompileResult&)> corrupt;
+  };
+  const std::vector<Case> cases = {
+      {"coverage: ", false,
+       [](GraphCompileResult& r) {
+         for (CompiledGroup& cg : r.trans.compiled)
+           for (CompiledList& cl : cg.lists)
+             if (cl.name == "p3")
+               for (Barrier& b : cl.barriers)
+                 if (r.trans.table[b.resource].name == "r2") b.after = b.before;
+       }},
+      {"resting: ", false,
+       [](GraphCompileResult& r) {
+         for (CompiledGroup& cg : r.trans.compiled)
+           for (CompiledList& cl : cg.lists)
+             for (Barrier& b : cl.barriers)
+               if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") b.after = b.before;
+         r.finals = final_states(r.trans);
+       }},
+      {"aliasing: ", false,
+       [](GraphCompileResult& r) {
+         r.aliasing.placements[r.aliasing.placement_of[5]].offset =
+             r.aliasing.placements[r.aliasing.placement_of[4]].offset;
+       }},
+      {"takeover: ", false,
+       [](GraphCompileResult& r) {
+         ASSERT_FALSE(r.aliasing.barriers.empty());
+         const ResourceId m = r.trans.first_member[r.aliasing.barriers.front().resource];
+         for (CompiledGroup& cg : r.trans.compiled)
+           for (CompiledList& cl : cg.lists)
+             for (Barrier& b : cl.barriers)
+               if (b.resource == m) b.before = kFirstTouch;  // waits for nothing
+       }},
+      {"serial-order: ", true,
+       [](GraphCompileResult& r) { std::swap(r.sched.serial[2], r.sched.serial[3]); }},
+  };
+  for (const Case& c : cases) {
+    const Graph g = chain(8, c.async);
+    ASSERT_TRUE(compile_graph(g).findings.empty()) << c.check;
+    CompileOptions o;
+    o.before_checks = c.corrupt;
+    const GraphCompileResult r = compile_graph(g, o);
+    EXPECT_TRUE(has_prefix(r.findings, c.check)) << c.check << "\n" << dump(g, r, "checks");
+    EXPECT_EQ(check_all(g, r), r.findings);
+  }
+  // run_checks off: no findings whatever the phases hold.
+  CompileOptions off;
+  off.run_checks = false;
+  off.before_checks = cases.front().corrupt;
+  EXPECT_TRUE(compile_graph(chain(8), off).findings.empty());
 }
 
 TEST(GraphPhases, ResourceSetMembersGetTheirOwnBarriers) {

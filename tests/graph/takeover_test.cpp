@@ -208,7 +208,7 @@ TEST(Takeover, NoRestoreOfATransientWhoseMemoryIsHandedOver) {
   for (const Restore& x : r.finals.restores) EXPECT_NE(x.member, ma);
   // It ends the frame where its last use left it, which the resting check accepts for a transient.
   EXPECT_EQ(r.finals.final_state[r.finals.first_sub[ma]].layout, Layout::shader_resource);
-  EXPECT_TRUE(check_resting(r.trans, r.finals).empty());
+  EXPECT_TRUE(check_resting(f.g, r.sched, r.trans, r.finals).empty());
   // A persistent resource still rests: out is restored after its render-target write.
   const ResourceId out = r.trans.first_member[*f.g.find_resource("out")];
   EXPECT_TRUE(std::any_of(r.finals.restores.begin(), r.finals.restores.end(),

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <baton/lower_d3d12.hpp>
 #include <baton/validated_compile.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace baton {
@@ -124,6 +127,75 @@ TEST(ValidatedCompile, UnbrokenPlanOfTheSameRecordingPasses) {
   const CompileResult r = compile_all(rec.resources, g, fresh_history(rec.resources));
   EXPECT_NO_THROW(
       validate_compiled(rec.resources, cg, r.groups, Api::d3d12_legacy, fresh_history(rec.resources)));
+}
+
+// Entry states declared where nothing came before (the first group, no earlier toucher): the plan
+// trusts the declaration, and the trace starts each texture in its declared state, so compile ->
+// emit-trace -> validate is clean for every API: a write entry (hud), a read entry with no barrier
+// after it (lut, then re-entered from rest by a later group), a depth read and a compute UAV entry.
+constexpr std::string_view kFirstEntries = R"json(
+{"resources":[
+ {"name":"hud","type":"texture","width":64,"height":64,"usage":["render_target","shader_resource"]},
+ {"name":"lut","type":"texture","width":64,"height":64,"usage":["shader_resource","copy_dest"]},
+ {"name":"vol","type":"texture","width":64,"height":64,"usage":["unordered_access"]},
+ {"name":"depth","type":"texture","width":64,"height":64,"format":"depth","usage":["depth_write","depth_read"]},
+ {"name":"out","type":"texture","width":64,"height":64,"usage":["render_target"]}],
+ "groups":[
+  {"name":"frame","queue":"direct","lists":[
+    {"name":"ui","entry":[{"resource":"hud","access":"render_target"},{"resource":"depth","access":"depth_read"}],
+     "ops":[{"kind":"draw","uses":[{"resource":"hud","access":"render_target"},{"resource":"depth","access":"depth_read"}]},
+            {"kind":"draw","uses":[{"resource":"hud","access":"shader_resource","stages":"pixel"},{"resource":"out","access":"render_target"}]}]},
+    {"name":"post","entry":[{"resource":"lut","access":"shader_resource","stages":"pixel"}],
+     "ops":[{"kind":"draw","uses":[{"resource":"lut","access":"shader_resource","stages":"pixel"},{"resource":"out","access":"render_target"}]}]}]},
+  {"name":"upload","queue":"direct","lists":[{"name":"refresh","ops":[{"kind":"copy","uses":[{"resource":"lut","access":"copy_dest"}]}]}]},
+  {"name":"sim","queue":"compute","lists":[{"name":"simulate","entry":[{"resource":"vol","access":"unordered_access","stages":"compute"}],
+     "ops":[{"kind":"dispatch","uses":[{"resource":"vol","access":"unordered_access","stages":"compute"}]}]}]}]}
+)json";
+
+TEST(ValidatedCompile, EntryStatesWithNothingBeforeThemStartTheTraceForEveryApi) {
+  const std::map<Api, std::map<std::string, std::string>> initial = {
+      {Api::d3d12,
+       {{"hud", "RENDER_TARGET"},
+        {"lut", "SHADER_RESOURCE"},
+        {"vol", "UNORDERED_ACCESS"},
+        {"depth", "DEPTH_STENCIL_READ"},
+        {"out", "UNDEFINED"}}},
+      {Api::d3d12_legacy,
+       {{"hud", "RENDER_TARGET"},
+        {"lut", "PIXEL_SHADER_RESOURCE"},
+        {"vol", "UNORDERED_ACCESS"},
+        {"depth", "DEPTH_READ"},
+        {"out", ""}}},
+      {Api::vulkan,
+       {{"hud", "COLOR_ATTACHMENT_OPTIMAL"},
+        {"lut", "SHADER_READ_ONLY_OPTIMAL"},
+        {"vol", "GENERAL"},
+        {"depth", "DEPTH_STENCIL_READ_ONLY_OPTIMAL"},
+        {"out", ""}}},
+  };
+  for (const auto& [api, want] : initial) {
+    Recording rec = load_recording(kFirstEntries);
+    const std::vector<CommandListGroup*> groups = rec.group_ptrs();
+    EXPECT_NO_THROW((void)validated_compile_all(rec.resources, groups, fresh_history(rec.resources),
+                                                {.enabled = true, .api = api}))
+        << to_string(api);
+    Recording again = load_recording(kFirstEntries);
+    const nlohmann::json trace = nlohmann::json::parse(trace_of_recording(again, api));
+    std::map<std::string, std::string> got;
+    for (const nlohmann::json& r : trace["resources"])
+      got[r["name"]] = r.value(api == Api::d3d12 ? "initial_layout" : "initial", std::string());
+    EXPECT_EQ(got, want) << to_string(api);
+  }
+  // The legacy plan names no transition out of COMMON for the declared render target.
+  Recording rec = load_recording(kFirstEntries);
+  const CompileResult r = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+  const ResourceId hud = *rec.resources.find("hud");
+  const D3D12LegacyPlan legacy = lower_d3d12_legacy(rec.resources, r.groups);
+  for (const D3D12LegacyPoint& p : legacy.groups[0].lists[0].points)
+    for (size_t i = 0; i < p.barriers.size(); ++i)
+      if (p.resources[i] == hud && p.barriers[i].Type == D3D12_RESOURCE_BARRIER_TYPE_TRANSITION) {
+        EXPECT_NE(p.barriers[i].Transition.StateBefore, D3D12_RESOURCE_STATE_COMMON);
+      }
 }
 
 // `baton emit-trace` prints trace_of_recording, byte for byte (the CLI adds nothing and loses nothing).
