@@ -10,6 +10,7 @@
 
 #include "baton/trace_player.hpp"
 #include "baton/validate.hpp"
+#include "canary_report.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -67,14 +68,7 @@ int run_replay(const ReplayCliOptions& o) {
   co.async_compute = true;  // a second trace queue runs on a compute-only family when there is one
   exec::VulkanContext ctx(co);
   const exec::CanaryResult canary = exec::run_canary(ctx);
-  if (!canary.live) {
-    std::string ids;
-    for (const auto& [id, n] : canary.log.counts) ids += fmt::format(" {} x{}", id, n);
-    std::cerr << "baton: error: oracle not live: the canary's missing barrier gave"
-              << (ids.empty() ? " no messages" : ids)
-              << " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE\n";
-    return 1;
-  }
+  if (!canary_live_or_report(canary)) return 1;
   exec::ReplayReport report;
   try {
     exec::TracePlayer player(ctx);

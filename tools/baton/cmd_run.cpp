@@ -19,6 +19,7 @@
 #ifdef BATON_HAVE_D3D12_EXEC
 #include "baton/exec_d3d12.hpp"
 #endif
+#include "canary_report.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -241,14 +242,7 @@ int run_run(const RunCliOptions& o) {
   }
   exec::VulkanContext ctx(exec::ContextOptions{*device, true});
   const exec::CanaryResult canary = exec::run_canary(ctx);
-  if (!canary.live) {
-    std::string ids;
-    for (const auto& [id, n] : canary.log.counts) ids += fmt::format(" {} x{}", id, n);
-    std::cerr << "baton: error: oracle not live: the canary's missing barrier gave"
-              << (ids.empty() ? " no messages" : ids)
-              << " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE\n";
-    return 1;
-  }
+  if (!canary_live_or_report(canary)) return 1;
   exec::RunOptions run_options;
   run_options.sync_queue_switches = in.graph;  // a graph's compute groups hand off through the schedule's waits
   exec::RunReport report;
