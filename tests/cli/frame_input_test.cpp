@@ -66,6 +66,25 @@ TEST(FrameInput, TriageExplainsAMutatedGraphTraceByPass) {
   EXPECT_EQ(e["explanations"][0]["list"], list) << r.out.substr(0, 2000);
 }
 
+// validate and validate --compare take recordings and graphs too: compiled, traced for --api,
+// checked (the same as emit-trace | validate -). A trace still validates as itself.
+TEST(FrameInput, ValidateTakesRecordingsAndGraphs) {
+  for (const char* file : {"examples/deferred.json", "examples/demo.json"})
+    for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
+      const RunResult v = run_baton(std::string("validate ") + file + " --api " + api);
+      EXPECT_EQ(v.exit_code, 0) << file << " " << api << ": " << v.out << v.err;
+      EXPECT_NE(v.out.find("summary: 0 error(s), 0 warning(s)"), std::string::npos) << v.out;
+    }
+  const RunResult c = run_baton("validate --compare examples/minimal.json examples/deferred.json --api vulkan --format json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_FALSE(j.empty());
+  // A graph whose plan does not lower for the API is bad input naming the file, not "clean".
+  const RunResult bad = run_baton("validate tests/cli/bad/graph_cycle.json --api vulkan");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("graph_cycle.json"), std::string::npos) << bad.err;
+}
+
 TEST(FrameInput, TriageTakesTheApiFromTheTrace) {
   const std::string dir = "examples/triage/wrong_resting_layout";
   const RunResult with = run_baton("triage " + dir + "/recording.json " + dir + "/trace.json --api d3d12-legacy");
