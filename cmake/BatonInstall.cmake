@@ -1,13 +1,14 @@
 # `cmake --install` gives a CMake package usable with find_package(baton) (docs/integration.md):
 # the static libraries, the public headers, and batonConfig.cmake / batonTargets.cmake. Exported
-# names drop the prefix: baton::core, baton::plan, baton::baton, baton::graph, baton::validate, and
-# the component baton::runtime (find_package(baton COMPONENTS runtime); Vulkan).
+# names drop the prefix: baton::core, baton::plan, baton::baton, baton::graph, baton::validate,
+# baton::triage (triage and the validated compile), baton::frame (one way in), and the component
+# baton::runtime (find_package(baton COMPONENTS runtime); Vulkan).
 # The executors (Vulkan, vkd3d) are not part of the package: they are the project's test rigs.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(baton_installed baton_warnings baton_core baton_plan baton)
-foreach(optional baton_graph baton_validate baton_runtime)
+foreach(optional baton_graph baton_validate baton_triage baton_frame baton_runtime)
   if(TARGET ${optional})
     list(APPEND baton_installed ${optional})
   endif()
@@ -22,8 +23,14 @@ endforeach()
 install(TARGETS ${baton_installed} EXPORT batonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Exactly the headers of installed targets: the executors (exec_*.hpp, trace_player.hpp) and the
+# view are the project's own rigs and tools, not part of the package.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/baton DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp")
+        FILES_MATCHING PATTERN "*.hpp"
+        PATTERN "exec_*.hpp" EXCLUDE PATTERN "trace_player.hpp" EXCLUDE PATTERN "view.hpp" EXCLUDE)
+if(NOT TARGET baton_runtime)
+  install(CODE "file(REMOVE \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR}/baton/runtime.hpp\")")
+endif()
 # Which optional components this package has (batonConfig.cmake sets baton_<c>_FOUND from it).
 set(BATON_HAVE_RUNTIME OFF)
 if(TARGET baton_runtime)

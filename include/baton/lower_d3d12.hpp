@@ -5,10 +5,17 @@
 // against the documentation line by line (see ../shared/REFERENCE.md).
 #pragma once
 
-// Linux: the WSL adapter must come before the D3D12 header (Debian's directx-headers-dev).
+// Linux: the WSL adapter must come before the D3D12 header (Debian's directx-headers-dev). Windows:
+// the DirectX-Headers package's <directx/d3d12.h> where it is installed, else the SDK's <d3d12.h>.
+#ifndef _WIN32
 #include <wsl/winadapter.h>
+#endif
 // clang-format off
+#if defined(_WIN32) && !__has_include(<directx/d3d12.h>)
+#include <d3d12.h>
+#else
 #include <directx/d3d12.h>
+#endif
 // clang-format on
 
 #include <array>

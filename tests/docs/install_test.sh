@@ -39,3 +39,32 @@ if [ -f "$work/prefix/include/baton/runtime.hpp" ] && ls "$work/prefix/lib/"*bat
   test -s "$work/frame.png" || { echo "runtime sample wrote no frame.png"; exit 1; }
   echo "runtime sample: ok"
 fi
+
+# Every installed header compiles in a consumer of the installed package, and every installed
+# library links (issue 13: no header whose library is missing).
+mkdir -p "$work/headers"
+{
+  for h in "$work/prefix/include/baton/"*.hpp; do echo "#include <baton/$(basename "$h")>"; done
+  echo "int main() { return 0; }"
+} >"$work/headers/all.cpp"
+libs="baton::baton baton::graph baton::validate baton::triage baton::frame"
+comp=""
+if [ -f "$work/prefix/include/baton/runtime.hpp" ]; then libs="$libs baton::runtime"; comp="COMPONENTS runtime"; fi
+cat >"$work/headers/CMakeLists.txt" <<EOC
+cmake_minimum_required(VERSION 3.25)
+project(baton_headers LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(baton 0.1 REQUIRED $comp)
+add_executable(all_headers all.cpp)
+target_link_libraries(all_headers PRIVATE $libs)
+EOC
+cmake -S "$work/headers" -B "$work/headers/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_COMPILER="$cxx" \
+      -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$work/hdr-configure.log" 2>&1 ||
+  { cat "$work/hdr-configure.log"; exit 1; }
+cmake --build "$work/headers/build" >"$work/hdr-build.log" 2>&1 || { cat "$work/hdr-build.log"; exit 1; }
+"$work/headers/build/all_headers" || { echo "all-headers consumer failed"; exit 1; }
+n=$(ls "$work/prefix/include/baton/"*.hpp | wc -l)
+for h in exec_vulkan.hpp exec_d3d12.hpp view.hpp trace_player.hpp; do
+  [ ! -f "$work/prefix/include/baton/$h" ] || { echo "$h is installed but its library is not"; exit 1; }
+done
+echo "installed headers: $n, all compiled in one consumer"
