@@ -18,6 +18,9 @@ inline constexpr size_t kMaxDepth = 256;                         // arrays and o
 inline constexpr size_t kMaxQuotedChars = 120;    // a quoted name longer than this is elided in the middle
 inline constexpr size_t kMaxMessageChars = 2000;  // an error line longer than this is elided in the middle
 
+// One JSON pointer token (RFC 6901): '~' -> "~0", '/' -> "~1".
+std::string pointer_token(std::string_view key);
+
 // "<stdin>" for "-", else the path itself: the name messages give the input.
 std::string source_name(std::string_view path);
 

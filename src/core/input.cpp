@@ -74,19 +74,6 @@ std::string error_detail(const std::string& what) {
   return detail;
 }
 
-// JSON pointer escaping (RFC 6901): '~' -> "~0", '/' -> "~1".
-std::string pointer_token(std::string_view key) {
-  std::string out;
-  for (char ch : key) {
-    if (ch == '~')
-      out += "~0";
-    else if (ch == '/')
-      out += "~1";
-    else
-      out += ch;
-  }
-  return out;
-}
 
 // An input iterator over the text that records how far the lexer has read, so that the SAX
 // handler, which nlohmann gives no position, can tell where a key ends.
@@ -389,6 +376,20 @@ std::string elide(std::string_view s, size_t max) {
     ++k;
   }
   return std::string(s.substr(0, head_end)) + "..." + std::string(s.substr(tail_start));
+}
+
+// JSON pointer escaping (RFC 6901): '~' -> "~0", '/' -> "~1".
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  for (char ch : key) {
+    if (ch == '~')
+      out += "~0";
+    else if (ch == '/')
+      out += "~1";
+    else
+      out += ch;
+  }
+  return out;
 }
 
 std::string quote(std::string_view s) {

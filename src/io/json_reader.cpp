@@ -9,24 +9,6 @@
 #include "baton/input.hpp"
 
 namespace baton::io {
-namespace {
-
-// JSON pointer escaping (RFC 6901): '~' -> "~0", '/' -> "~1".
-std::string pointer_token(std::string_view key) {
-  std::string out;
-  for (char ch : key) {
-    if (ch == '~')
-      out += "~0";
-    else if (ch == '/')
-      out += "~1";
-    else
-      out += ch;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string quote_name(std::string_view s) {
   return input::quote(s);
 }
@@ -42,7 +24,7 @@ LineColumn line_column(std::string_view text, size_t pos) {
 Ctx Ctx::at(std::string_view key) const {
   Ctx c = *this;
   c.path += '/';
-  c.path += pointer_token(key);
+  c.path += input::pointer_token(key);
   return c;
 }
 

@@ -431,14 +431,17 @@ FrameInfo Runtime::Impl::submit_frame() {
       continue;
     }
     const bool shared = families_of(r).size() > 1 && opt.transient_sharing == RuntimeOptions::Sharing::concurrent;
+    auto share = [&](auto& ci) {
+      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
+      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
+    };
     VkMemoryRequirements req{};
     if (fr.image) {
       VkImageCreateInfo ci = fr.image_info;
       ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
       ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
-      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
-      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
+      share(ci);
       VkImage img = VK_NULL_HANDLE;
       vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}')", fr.name));
       pf.images.push_back(img);
@@ -447,9 +450,7 @@ FrameInfo Runtime::Impl::submit_frame() {
     } else {
       VkBufferCreateInfo ci = fr.buffer_info;
       ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
-      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
-      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
+      share(ci);
       VkBuffer buf = VK_NULL_HANDLE;
       vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}')", fr.name));
       pf.buffers.push_back(buf);
@@ -500,11 +501,31 @@ FrameInfo Runtime::Impl::submit_frame() {
 
   const VulkanPlan plan = lower_vulkan(t.table, t.compiled);
 
+  // Group waits, once: the schedule's signal/wait pairs and the frame_start / frame_end groups' own
+  // waits, sorted and unique (ownership transfers and submission both need them).
+  const size_t ng = plan.groups.size();
+  std::vector<std::vector<uint32_t>> waits_of(ng);
+  {
+    std::vector<uint32_t> group_of(g->passes.size(), graph::kNone);
+    for (uint32_t gi = 0; gi < ng; ++gi)
+      for (uint32_t p : t.info[gi].passes)
+        if (p != graph::kNone) group_of[p] = gi;
+    for (const graph::Sync& y : compiled->sched.syncs) {
+      const uint32_t from = group_of[y.signal], to = group_of[y.wait];
+      if (from != graph::kNone && to != graph::kNone && from != to) waits_of[to].push_back(from);
+    }
+    for (uint32_t gi = 0; gi < ng; ++gi) {
+      auto& w = waits_of[gi];
+      w.insert(w.end(), t.info[gi].waits.begin(), t.info[gi].waits.end());
+      std::sort(w.begin(), w.end());
+      w.erase(std::unique(w.begin(), w.end()), w.end());
+    }
+  }
+
   // Queue-family ownership: exclusive resources handed between families get release/acquire pairs.
   OwnershipPlan ownership;
   std::vector<const TransferBarriers*> acquire_of, release_of;  // per list (in `lists` order below)
   {
-    const size_t ng = plan.groups.size();
     OwnershipInput oi;
     oi.table = &t.table;
     oi.plan = &plan;
@@ -529,16 +550,8 @@ FrameInfo Runtime::Impl::submit_frame() {
       oi.touched.resize(ng);
       oi.group_family.resize(ng);
       oi.group_queue.resize(ng);
-      oi.waits.resize(ng);
-      std::vector<uint32_t> group_of_pass(g->passes.size(), graph::kNone);
-      for (uint32_t gi = 0; gi < ng; ++gi)
-        for (uint32_t p : t.info[gi].passes)
-          if (p != graph::kNone) group_of_pass[p] = gi;
-      for (const graph::Sync& y : compiled->sched.syncs)
-        if (group_of_pass[y.wait] != graph::kNone && group_of_pass[y.signal] != graph::kNone)
-          oi.waits[group_of_pass[y.wait]].push_back(group_of_pass[y.signal]);
+      oi.waits = waits_of;
       for (uint32_t gi = 0; gi < ng; ++gi) {
-        for (uint32_t w : t.info[gi].waits) oi.waits[gi].push_back(w);
         oi.group_family[gi] = queue_of(t.info[gi].queue).family;
         oi.group_queue[gi] = static_cast<uint32_t>(graph::qi(t.info[gi].queue));
         for (const CommandList* l : t.groups[gi]->lists()) {
@@ -716,32 +729,16 @@ FrameInfo Runtime::Impl::submit_frame() {
   info.command_buffers = static_cast<uint32_t>(cbs.size());
   info.record_ms = ms_since(t1);
 
-  // Submission: group waits are the schedule's signal/wait pairs and the frame_start / frame_end
-  // groups' own waits; only waits across logical queues need a semaphore (one queue orders its own
+  // Submission: only waits across logical queues need a semaphore (one queue orders its own
   // submissions, and the planner's barriers cover the rest).
   const auto t2 = Clock::now();
-  const size_t ng = plan.groups.size();
-  std::vector<uint32_t> group_of(g->passes.size(), graph::kNone);
-  for (uint32_t gi = 0; gi < ng; ++gi)
-    for (uint32_t p : t.info[gi].passes)
-      if (p != graph::kNone) group_of[p] = gi;
-  std::vector<std::vector<uint32_t>> waits_of(ng);
-  for (const graph::Sync& y : compiled->sched.syncs) {
-    const uint32_t from = group_of[y.signal], to = group_of[y.wait];
-    if (from != graph::kNone && to != graph::kNone && from != to) waits_of[to].push_back(from);
-  }
-  for (uint32_t gi = 0; gi < ng; ++gi)
-    for (uint32_t w : t.info[gi].waits) waits_of[gi].push_back(w);
   std::vector<std::vector<VkSemaphore>> binary_signals(ng);
   std::vector<std::vector<VkSemaphoreSubmitInfo>> wait_infos(ng);
   std::vector<uint64_t> value_of(ng, 0);
   std::array<uint64_t, graph::kQueues> value = timeline_value;
   for (uint32_t gi = 0; gi < ng; ++gi) value_of[gi] = ++value[graph::qi(t.info[gi].queue)];
   for (uint32_t gi = 0; gi < ng; ++gi) {
-    auto& w = waits_of[gi];
-    std::sort(w.begin(), w.end());
-    w.erase(std::unique(w.begin(), w.end()), w.end());
-    for (uint32_t from : w) {
+    for (uint32_t from : waits_of[gi]) {
       if (t.info[from].queue == t.info[gi].queue) continue;
       if (from >= gi) throw Error(fmt::format("group {} waits for later group {}", plan.groups[gi].name, plan.groups[from].name));
       VkSemaphoreSubmitInfo tw{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
