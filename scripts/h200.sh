@@ -68,6 +68,18 @@ else
   echo "no test_runtime in $BIN"
 fi
 
+echo "== 1c runtime_sample (examples/runtime against the installed package): deferred frame, layer silent, frame.png vs reference.png"
+if [ -x "$BIN/runtime_sample" ]; then
+  for i in $(seq 1 "${BATON_SAMPLE_REPEAT:-5}"); do
+    BATON_SAMPLE_REFERENCE="${BATON_SAMPLE_REFERENCE:-examples/runtime/reference.png}" \
+      timeout 60 "$BIN/runtime_sample" "$OUT/frame.$i.png" >"$OUT/runtime_sample.$i.log" 2>&1
+    echo "runtime_sample run $i exit code: $?"
+  done
+  tail -3 "$OUT/runtime_sample.1.log"
+else
+  echo "no runtime_sample in $BIN"
+fi
+
 echo "== 2/3 baton run demo --device gpu --format json"
 timeout 60 "$BIN/baton" run demo --device gpu --format json >"$OUT/baton_run_demo.json" 2>"$OUT/baton_run_demo.err"
 rc_run=$?
