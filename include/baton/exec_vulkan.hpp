@@ -150,6 +150,11 @@ struct RunReport {
     uint32_t heaps = 0;
     uint64_t heap_bytes = 0, aliased_bytes = 0;
     uint32_t placed = 0;  // resources bound into a shared heap
+    // No memory type holds both the placed images (device-local) and the placed buffers (host
+    // visible, read back by the data check), as on the H200: images and buffers each get a heap of
+    // the planned size and alias only among themselves. One heap for both where a type allows it
+    // (lavapipe).
+    bool split_by_kind = false;
   } memory;
   uint32_t subresources_taken_over = 0;  // not read back: a later transient took over their memory
   uint32_t queues_used = 0;      // distinct queues the groups were submitted to

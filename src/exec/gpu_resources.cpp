@@ -221,6 +221,7 @@ void GpuResources::make_heaps(const RunOptions::SharedMemory& shared) {
     all.insert(all.end(), buffer_ranges.begin(), buffer_ranges.end());
     memory_.aliased_bytes = runtime::aliased_bytes(all);
   } else {
+    memory_.split_by_kind = images && buffers;
     if (images) image_heap_ = allocate(c_.find_memory(image_bits, /*host_visible=*/false));
     if (buffers) buffer_heap_ = allocate(c_.find_memory(buffer_bits));
     memory_.aliased_bytes = runtime::aliased_bytes(image_ranges) + runtime::aliased_bytes(buffer_ranges);

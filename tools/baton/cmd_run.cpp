@@ -142,6 +142,7 @@ nlohmann::json json_report(const std::string& device, const exec::CanaryResult& 
                  {"heap_bytes", r.memory.heap_bytes},
                  {"aliased_bytes", r.memory.aliased_bytes},
                  {"placed", r.memory.placed},
+                 {"split_by_kind", r.memory.split_by_kind},
                  {"subresources_taken_over", r.subresources_taken_over}};
   return j;
 }
