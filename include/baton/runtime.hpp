@@ -96,6 +96,18 @@ struct RuntimeOptions {
   // pairs, docs/runtime.md). Imported EXCLUSIVE resources always get the pairs.
   enum class Sharing : uint8_t { concurrent, exclusive };
   Sharing transient_sharing = Sharing::concurrent;
+  // Per-pass GPU timestamps: a query pool per frame, two queries per list (TOP_OF_PIPE as its
+  // command buffer starts, ALL_COMMANDS after its pass and barriers); Runtime::timings reads them.
+  // Ignored (FrameTimings::valid false) where a queue family has no timestamp bits.
+  bool timestamps = false;
+  // What barriers are recorded, for measuring what they cost (issue 17; docs/runtime.md):
+  //   planned: Baton's plan (the only mode for rendering);
+  //   full:    the plan's barriers widened to ALL_COMMANDS / MEMORY_READ|MEMORY_WRITE on both sides,
+  //            after one such global barrier before every list: every pass drains everything before it;
+  //   none:    UNSAFE, a lower bound only: the plan's layout transitions and ownership transfers with
+  //            no stages and no accesses, nothing else (the layer reports hazards; data may be wrong).
+  enum class Barriers : uint8_t { planned, full, none };
+  Barriers barriers = Barriers::planned;
 };
 
 // A resource of the frame being built.
@@ -164,6 +176,23 @@ struct FrameInfo {
   std::shared_ptr<const graph::GraphCompileResult> compiled;
 };
 
+// Measured GPU times of one list (one pass, or the barriers a group starts or ends with).
+struct PassTime {
+  std::string pass;  // the list's name (the pass's name for a pass list)
+  Queue queue = Queue::direct;  // the logical queue of its group
+  uint32_t group = 0;
+  // Microseconds from the frame's earliest timestamp: begin = its command buffer started (after any
+  // semaphore wait), end = everything submitted on its queue up to it had finished. The queues'
+  // timestamps are compared on one time base (one device; docs/runtime.md).
+  double begin_us = 0, end_us = 0;
+};
+struct FrameTimings {
+  uint64_t ticket = 0;
+  bool valid = false;           // false: timestamps off, or no timestamp bits on a queue family used
+  double frame_us = 0;          // latest end - earliest begin
+  std::vector<PassTime> lists;  // submission order
+};
+
 class Runtime {
  public:
   static Result<std::unique_ptr<Runtime>> create(const DeviceDesc& device, RuntimeOptions options = {});
@@ -183,6 +212,9 @@ class Runtime {
   Status sync();
   // Frames submitted and not yet retired.
   size_t frames_pending() const;
+  // The GPU times of the frame of `ticket` (RuntimeOptions::timestamps): waits for that frame. Kept
+  // for the last 16 frames retired; an older ticket is an error.
+  Result<FrameTimings> timings(uint64_t ticket);
 
   struct Impl;
 

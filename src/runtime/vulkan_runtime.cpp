@@ -73,11 +73,52 @@ struct PendingFrame {
   std::vector<VkCommandPool> pools;
   std::vector<VkFence> fences;  // one per queue the frame submitted to, on its last submission there
   std::optional<Heap> heap;
+  VkQueryPool queries = VK_NULL_HANDLE;  // RuntimeOptions::timestamps: two per list
+  std::vector<PassTime> lists;           // names and queues of the timed lists
 };
 
 }  // namespace
 
 namespace {
+VkMemoryBarrier2 full_memory_barrier() {
+  VkMemoryBarrier2 m{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  m.srcStageMask = m.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  m.srcAccessMask = m.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+  return m;
+}
+
+// RuntimeOptions::barriers other than planned: every barrier of the point widened to a full
+// dependency (full), or only its layout transitions and ownership transfers kept, with no scopes
+// at all (none: unsafe, a lower bound).
+void widen_or_strip(VulkanPoint& pt, RuntimeOptions::Barriers mode) {
+  constexpr VkPipelineStageFlags2 kAll = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  constexpr VkAccessFlags2 kRw = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+  const bool full = mode == RuntimeOptions::Barriers::full;
+  auto scopes = [&](auto& b) {
+    b.srcStageMask = b.dstStageMask = full ? kAll : VK_PIPELINE_STAGE_2_NONE;
+    b.srcAccessMask = b.dstAccessMask = full ? kRw : VK_ACCESS_2_NONE;
+  };
+  for (auto& b : pt.images) scopes(b);
+  for (auto& b : pt.buffers) scopes(b);
+  for (auto& b : pt.memory) scopes(b);
+  if (full) return;
+  pt.memory.clear();
+  std::vector<VkBufferMemoryBarrier2> buffers;
+  for (const auto& b : pt.buffers)
+    if (b.srcQueueFamilyIndex != b.dstQueueFamilyIndex) buffers.push_back(b);
+  pt.buffers = std::move(buffers);
+  std::vector<VkImageMemoryBarrier2> images;
+  std::vector<ResourceId> image_resources;
+  for (size_t k = 0; k < pt.images.size(); ++k)
+    if (pt.images[k].oldLayout != pt.images[k].newLayout ||
+        pt.images[k].srcQueueFamilyIndex != pt.images[k].dstQueueFamilyIndex) {
+      images.push_back(pt.images[k]);
+      image_resources.push_back(pt.image_resources[k]);
+    }
+  pt.images = std::move(images);
+  pt.image_resources = std::move(image_resources);
+}
+
 bool declared(const PassContext& c, Res r) {
   const auto* h = static_cast<const HandleTable*>(c.frame);
   const auto* l = static_cast<const ListData*>(c.list);
@@ -209,6 +250,9 @@ struct Runtime::Impl {
   uint64_t next_ticket = 0, completed_ticket = 0;
   std::deque<PendingFrame> pending;
   std::vector<Heap> free_heaps;
+  std::deque<FrameTimings> timings;  // of the last frames retired
+  std::vector<uint32_t> timestamp_bits;  // per queue family
+  double timestamp_period_ns = 1;
   Frame frame;
   std::mutex mutex;  // the runtime is driven from one thread; this only guards against misuse
 
@@ -236,6 +280,12 @@ struct Runtime::Impl {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(dev.physical, &props);
     buffer_image_granularity = std::max<uint64_t>(props.limits.bufferImageGranularity, 1);
+    timestamp_period_ns = props.limits.timestampPeriod;
+    uint32_t nf = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(dev.physical, &nf, nullptr);
+    std::vector<VkQueueFamilyProperties> families(nf);
+    vkGetPhysicalDeviceQueueFamilyProperties(dev.physical, &nf, families.data());
+    for (const VkQueueFamilyProperties& fp : families) timestamp_bits.push_back(fp.timestampValidBits);
     for (VkSemaphore& s : timeline) {
       VkSemaphoreTypeCreateInfo ti{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
       ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -275,8 +325,38 @@ struct Runtime::Impl {
     for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
     for (VkFence x : f.fences) vkDestroyFence(dev.device, x, nullptr);
     if (f.heap) free_heaps.push_back(*f.heap);
+    if (opt.timestamps) keep_timings(f);
     completed_ticket = std::max(completed_ticket, f.ticket);
     pending.pop_front();
+  }
+
+  // The frame is finished: its timestamps are available.
+  void keep_timings(PendingFrame& f) {
+    FrameTimings ft;
+    ft.ticket = f.ticket;
+    if (f.queries) {
+      const size_t n = f.lists.size();
+      std::vector<uint64_t> ticks(2 * n, 0);
+      const VkResult r = vkGetQueryPoolResults(dev.device, f.queries, 0, static_cast<uint32_t>(2 * n),
+                                               ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
+                                               VK_QUERY_RESULT_64_BIT);
+      vkDestroyQueryPool(dev.device, f.queries, nullptr);
+      f.queries = VK_NULL_HANDLE;
+      if (r == VK_SUCCESS && n > 0) {
+        uint64_t t0 = ~uint64_t{0};
+        for (size_t i = 0; i < n; ++i) t0 = std::min(t0, ticks[2 * i]);
+        const auto us = [&](uint64_t t) { return static_cast<double>(t - t0) * timestamp_period_ns / 1000.0; };
+        ft.lists = std::move(f.lists);
+        for (size_t i = 0; i < n; ++i) {
+          ft.lists[i].begin_us = us(ticks[2 * i]);
+          ft.lists[i].end_us = us(std::max(ticks[2 * i + 1], ticks[2 * i]));
+          ft.frame_us = std::max(ft.frame_us, ft.lists[i].end_us);
+        }
+        ft.valid = true;
+      }
+    }
+    timings.push_back(std::move(ft));
+    while (timings.size() > 16) timings.pop_front();
   }
 
   void retire_finished() {
@@ -420,6 +500,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       for (VkImageView v : pf.views) vkDestroyImageView(impl.dev.device, v, nullptr);
       for (VkCommandPool p : pf.pools) vkDestroyCommandPool(impl.dev.device, p, nullptr);
       for (VkFence x : pf.fences) vkDestroyFence(impl.dev.device, x, nullptr);
+      if (pf.queries) vkDestroyQueryPool(impl.dev.device, pf.queries, nullptr);
       if (pf.heap) impl.free_heaps.push_back(*pf.heap);
     }
   } cleanup{*this, pf};
@@ -598,6 +679,27 @@ FrameInfo Runtime::Impl::submit_frame() {
     }
   }
   const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), lists.size()));
+  // Timestamps: where every queue family the frame uses counts time.
+  if (opt.timestamps && !lists.empty()) {
+    bool timed = true;
+    for (uint32_t gi = 0; gi < plan.groups.size(); ++gi) {
+      const uint32_t fam = queue_of(t.info[gi].queue).family;
+      timed = timed && fam < timestamp_bits.size() && timestamp_bits[fam] != 0;
+    }
+    if (timed) {
+      VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      qi.queryCount = static_cast<uint32_t>(2 * lists.size());
+      vk_check(vkCreateQueryPool(dev.device, &qi, nullptr, &pf.queries), "vkCreateQueryPool (timestamps)");
+      for (const ListRef& lr : lists) {
+        PassTime pt;
+        pt.pass = plan.groups[lr.group].lists[lr.list].name;
+        pt.queue = t.info[lr.group].queue;
+        pt.group = lr.group;
+        pf.lists.push_back(std::move(pt));
+      }
+    }
+  }
 
   // What each list's pass may touch, and the layout of each subresource of its declared images once
   // its before-barriers ran (PassContext::layout): the barriers' new layouts replayed in submission
@@ -670,12 +772,22 @@ FrameInfo Runtime::Impl::submit_frame() {
         const VulkanList& vl = plan.groups[lr.group].lists[lr.list];
         const uint32_t pass = gi.passes[lr.list];
         auto barriers_at = [&](Where w) {
+          if (w == Where::before && opt.barriers == RuntimeOptions::Barriers::full) {
+            VulkanPoint all;
+            all.memory.push_back(full_memory_barrier());
+            const VkDependencyInfo di = all.dependency_info();
+            vkCmdPipelineBarrier2(cb, &di);
+            ++job_barriers[j];
+            ++job_calls[j];
+          }
           for (const VulkanPoint& pt : vl.points) {
             if (pt.where != w) continue;
             VulkanPoint filled = pt;
             for (size_t k = 0; k < filled.images.size(); ++k) filled.images[k].image = member_image[pt.image_resources[k]];
             for (size_t k = 0; k < filled.buffers.size(); ++k)
               filled.buffers[k].buffer = member_buffer[pt.buffer_resources[k]];
+            if (opt.barriers != RuntimeOptions::Barriers::planned) widen_or_strip(filled, opt.barriers);
+            if (filled.size() == 0) continue;
             const VkDependencyInfo di = filled.dependency_info();
             vkCmdPipelineBarrier2(cb, &di);
             job_barriers[j] += static_cast<uint32_t>(filled.size());
@@ -696,6 +808,10 @@ FrameInfo Runtime::Impl::submit_frame() {
           job_barriers[j] += static_cast<uint32_t>(pt.size());
           ++job_calls[j];
         };
+        if (pf.queries) {
+          vkCmdResetQueryPool(cb, pf.queries, static_cast<uint32_t>(2 * i), 2);
+          vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pf.queries, static_cast<uint32_t>(2 * i));
+        }
         transfer(acquire_of[i]);
         barriers_at(Where::before);
         if (pass != graph::kNone && f.passes_[pass].execute) {
@@ -709,6 +825,8 @@ FrameInfo Runtime::Impl::submit_frame() {
         }
         barriers_at(Where::after);
         transfer(release_of[i]);
+        if (pf.queries)
+          vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pf.queries, static_cast<uint32_t>(2 * i + 1));
         vk_check(vkEndCommandBuffer(cb), fmt::format("vkEndCommandBuffer (pass '{}')", vl.name));
       }
     } catch (const std::exception& e) {
@@ -884,5 +1002,15 @@ Status Runtime::sync() {
 }
 
 size_t Runtime::frames_pending() const { return impl_->pending.size(); }
+
+Result<FrameTimings> Runtime::timings(uint64_t ticket) {
+  using R = Result<FrameTimings>;
+  if (!impl_->opt.timestamps) return R::failure("timings: RuntimeOptions::timestamps is off");
+  if (const Status s = wait(ticket); !s) return R::failure(s.error());
+  std::lock_guard lock(impl_->mutex);
+  for (const FrameTimings& t : impl_->timings)
+    if (t.ticket == ticket) return t;
+  return R::failure(fmt::format("timings({}): not kept (the last 16 frames retired are)", ticket));
+}
 
 }  // namespace baton::runtime

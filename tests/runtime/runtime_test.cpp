@@ -328,6 +328,75 @@ TEST(Runtime, TransientsShareRealMemoryAndTheFrameRunsClean) {
   frame.expect_data();
 }
 
+// Per-pass GPU timestamps (issue 17): every list of the frame gets its times, in submission order,
+// each ending no earlier than it began and no earlier than the list before it on its queue (the
+// end timestamp waits for everything submitted on the queue before it).
+TEST(Runtime, TimestampsGiveEveryListItsGpuTimes) {
+  RuntimeOptions o;
+  o.timestamps = true;
+  auto rt = Runtime::create(device_desc(), o);
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  (void)context().take_messages();
+  AliasFrame frame;
+  frame.build(rt.value()->begin_frame());
+  Result<FrameInfo> r = rt.value()->submit();
+  ASSERT_TRUE(r.ok()) << r.error();
+  Result<FrameTimings> t = rt.value()->timings(r.value().ticket);
+  ASSERT_TRUE(t.ok()) << t.error();
+  ASSERT_TRUE(t.value().valid);
+  ASSERT_EQ(t.value().lists.size(), r.value().command_buffers);
+  std::set<std::string> names;
+  std::map<Queue, double> last_end;
+  for (const PassTime& p : t.value().lists) {
+    names.insert(p.pass);
+    EXPECT_GE(p.end_us, p.begin_us) << p.pass;
+    EXPECT_GE(p.end_us, last_end[p.queue]) << p.pass;
+    last_end[p.queue] = p.end_us;
+    EXPECT_LE(p.end_us, t.value().frame_us) << p.pass;
+  }
+  for (const char* n : {"fill_t1", "read_t1", "fill_t2", "read_t2", "fill_b1", "read_b1", "fill_b2", "read_b2"})
+    EXPECT_EQ(names.count(n), 1u) << n;
+  EXPECT_GT(t.value().frame_us, 0.0);
+  frame.expect_data();
+  EXPECT_FALSE(rt.value()->timings(r.value().ticket + 5).ok());
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+
+  auto untimed = Runtime::create(device_desc());
+  ASSERT_TRUE(untimed.ok());
+  EXPECT_FALSE(untimed.value()->timings(1).ok());
+}
+
+// The measuring switch (RuntimeOptions::barriers): `full` widens every barrier and drains before
+// each pass (clean, right data, more barriers); `none` keeps only the layout transitions with no
+// scopes, and the layer must see the hazards that leaves, or `none` would not be a lower bound of
+// anything (it is the canary of the switch).
+TEST(Runtime, BarrierModesFullDrainsAndNoneLeavesHazards) {
+  auto run_mode = [&](RuntimeOptions::Barriers mode, AliasFrame& frame) {
+    RuntimeOptions o;
+    o.barriers = mode;
+    auto rt = Runtime::create(device_desc(), o);
+    EXPECT_TRUE(rt.ok()) << rt.error();
+    (void)context().take_messages();
+    frame.build(rt.value()->begin_frame());
+    Result<FrameInfo> r = rt.value()->submit();
+    EXPECT_TRUE(r.ok()) << r.error();
+    EXPECT_TRUE(rt.value()->sync().ok());
+    return std::make_pair(r.value().barriers, context().take_messages());
+  };
+  AliasFrame planned_frame, full_frame, none_frame;
+  const auto [planned, planned_log] = run_mode(RuntimeOptions::Barriers::planned, planned_frame);
+  const auto [full, full_log] = run_mode(RuntimeOptions::Barriers::full, full_frame);
+  const auto [none, none_log] = run_mode(RuntimeOptions::Barriers::none, none_frame);
+  EXPECT_TRUE(planned_log.empty()) << messages(planned_log);
+  EXPECT_TRUE(full_log.empty()) << messages(full_log);
+  planned_frame.expect_data();
+  full_frame.expect_data();
+  EXPECT_EQ(full, planned + 8u);  // one global barrier before each of the 8 lists
+  EXPECT_LT(none, planned);
+  EXPECT_GT(none_log.total(), 0u) << "barriers=none left every hazard in place, and the layer saw none";
+}
+
 TEST(Runtime, EngineJobSystemRecordsEveryListAndOrderIsDeterministic) {
   std::atomic<uint32_t> batches{0}, jobs_run{0};
   RuntimeOptions o;
