@@ -96,10 +96,15 @@ struct RuntimeOptions {
   // pairs, docs/runtime.md). Imported EXCLUSIVE resources always get the pairs.
   enum class Sharing : uint8_t { concurrent, exclusive };
   Sharing transient_sharing = Sharing::concurrent;
-  // Per-pass GPU timestamps: a query pool per frame, two queries per list (TOP_OF_PIPE as its
-  // command buffer starts, ALL_COMMANDS after its pass and barriers); Runtime::timings reads them.
-  // Ignored (FrameTimings::valid false) where a queue family has no timestamp bits.
-  bool timestamps = false;
+  // GPU timestamps, read by Runtime::timings (FrameTimings::valid false where a queue family the
+  // frame uses has no timestamp bits):
+  //   frame: the first list on each queue starts with a TOP_OF_PIPE timestamp and the last list on
+  //          each queue ends with an ALL_COMMANDS one: the frame's span, without disturbing it;
+  //   lists: every list does both. An ALL_COMMANDS timestamp after each pass makes some drivers
+  //          (NVIDIA's, measured on the H200) wait for the queue to drain there, so use it for the
+  //          passes' own durations in a frame that runs them one at a time, not for overlap.
+  enum class Timestamps : uint8_t { off, frame, lists };
+  Timestamps timestamps = Timestamps::off;
   // What barriers are recorded, for measuring what they cost (issue 17; docs/runtime.md):
   //   planned: Baton's plan (the only mode for rendering);
   //   full:    the plan's barriers widened to ALL_COMMANDS / MEMORY_READ|MEMORY_WRITE on both sides,
@@ -190,7 +195,8 @@ struct FrameTimings {
   uint64_t ticket = 0;
   bool valid = false;           // false: timestamps off, or no timestamp bits on a queue family used
   double frame_us = 0;          // latest end - earliest begin
-  std::vector<PassTime> lists;  // submission order
+  std::vector<PassTime> lists;  // submission order; Timestamps::frame: only the timed lists, each with
+                                // the one time it has (begin_us == end_us)
 };
 
 class Runtime {

@@ -74,7 +74,8 @@ struct PendingFrame {
   std::vector<VkFence> fences;  // one per queue the frame submitted to, on its last submission there
   std::optional<Heap> heap;
   VkQueryPool queries = VK_NULL_HANDLE;  // RuntimeOptions::timestamps: two per list
-  std::vector<PassTime> lists;           // names and queues of the timed lists
+  std::vector<PassTime> lists;           // names and queues of the lists
+  std::vector<uint8_t> timed;            // per list: bit 0 begin written, bit 1 end written
 };
 
 }  // namespace
@@ -325,7 +326,7 @@ struct Runtime::Impl {
     for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
     for (VkFence x : f.fences) vkDestroyFence(dev.device, x, nullptr);
     if (f.heap) free_heaps.push_back(*f.heap);
-    if (opt.timestamps) keep_timings(f);
+    if (opt.timestamps != RuntimeOptions::Timestamps::off) keep_timings(f);
     completed_ticket = std::max(completed_ticket, f.ticket);
     pending.pop_front();
   }
@@ -337,20 +338,27 @@ struct Runtime::Impl {
     if (f.queries) {
       const size_t n = f.lists.size();
       std::vector<uint64_t> ticks(2 * n, 0);
-      const VkResult r = vkGetQueryPoolResults(dev.device, f.queries, 0, static_cast<uint32_t>(2 * n),
-                                               ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
-                                               VK_QUERY_RESULT_64_BIT);
+      VkResult r = VK_SUCCESS;
+      for (uint32_t q = 0; q < 2 * n && r == VK_SUCCESS; ++q)  // only the queries written
+        if (f.timed[q / 2] >> (q % 2) & 1u)
+          r = vkGetQueryPoolResults(dev.device, f.queries, q, 1, sizeof(uint64_t), &ticks[q], sizeof(uint64_t),
+                                    VK_QUERY_RESULT_64_BIT);
       vkDestroyQueryPool(dev.device, f.queries, nullptr);
       f.queries = VK_NULL_HANDLE;
       if (r == VK_SUCCESS && n > 0) {
         uint64_t t0 = ~uint64_t{0};
-        for (size_t i = 0; i < n; ++i) t0 = std::min(t0, ticks[2 * i]);
+        for (size_t i = 0; i < n; ++i)
+          if (f.timed[i] & 1u) t0 = std::min(t0, ticks[2 * i]);
         const auto us = [&](uint64_t t) { return static_cast<double>(t - t0) * timestamp_period_ns / 1000.0; };
-        ft.lists = std::move(f.lists);
         for (size_t i = 0; i < n; ++i) {
-          ft.lists[i].begin_us = us(ticks[2 * i]);
-          ft.lists[i].end_us = us(std::max(ticks[2 * i + 1], ticks[2 * i]));
-          ft.frame_us = std::max(ft.frame_us, ft.lists[i].end_us);
+          if (!f.timed[i]) continue;
+          PassTime pt = std::move(f.lists[i]);
+          const uint64_t begin = f.timed[i] & 1u ? ticks[2 * i] : ticks[2 * i + 1];
+          const uint64_t end = f.timed[i] & 2u ? std::max(ticks[2 * i + 1], begin) : begin;
+          pt.begin_us = us(begin);
+          pt.end_us = us(end);
+          ft.frame_us = std::max(ft.frame_us, pt.end_us);
+          ft.lists.push_back(std::move(pt));
         }
         ft.valid = true;
       }
@@ -680,7 +688,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   }
   const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), lists.size()));
   // Timestamps: where every queue family the frame uses counts time.
-  if (opt.timestamps && !lists.empty()) {
+  if (opt.timestamps != RuntimeOptions::Timestamps::off && !lists.empty()) {
     bool timed = true;
     for (uint32_t gi = 0; gi < plan.groups.size(); ++gi) {
       const uint32_t fam = queue_of(t.info[gi].queue).family;
@@ -691,13 +699,27 @@ FrameInfo Runtime::Impl::submit_frame() {
       qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
       qi.queryCount = static_cast<uint32_t>(2 * lists.size());
       vk_check(vkCreateQueryPool(dev.device, &qi, nullptr, &pf.queries), "vkCreateQueryPool (timestamps)");
-      for (const ListRef& lr : lists) {
+      const bool every = opt.timestamps == RuntimeOptions::Timestamps::lists;
+      pf.timed.assign(lists.size(), every ? 3u : 0u);
+      std::array<size_t, graph::kQueues> first_on, last_on;
+      first_on.fill(lists.size());
+      last_on.fill(lists.size());
+      for (size_t i = 0; i < lists.size(); ++i) {
+        const ListRef& lr = lists[i];
         PassTime pt;
         pt.pass = plan.groups[lr.group].lists[lr.list].name;
         pt.queue = t.info[lr.group].queue;
         pt.group = lr.group;
         pf.lists.push_back(std::move(pt));
+        const size_t q = graph::qi(t.info[lr.group].queue);
+        if (first_on[q] == lists.size()) first_on[q] = i;
+        last_on[q] = i;
       }
+      for (size_t q = 0; q < graph::kQueues; ++q)
+        if (first_on[q] < lists.size()) {
+          pf.timed[first_on[q]] |= 1u;
+          pf.timed[last_on[q]] |= 2u;
+        }
     }
   }
 
@@ -808,9 +830,10 @@ FrameInfo Runtime::Impl::submit_frame() {
           job_barriers[j] += static_cast<uint32_t>(pt.size());
           ++job_calls[j];
         };
-        if (pf.queries) {
+        if (pf.queries && pf.timed[i]) {
           vkCmdResetQueryPool(cb, pf.queries, static_cast<uint32_t>(2 * i), 2);
-          vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pf.queries, static_cast<uint32_t>(2 * i));
+          if (pf.timed[i] & 1u)
+            vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pf.queries, static_cast<uint32_t>(2 * i));
         }
         transfer(acquire_of[i]);
         barriers_at(Where::before);
@@ -825,7 +848,7 @@ FrameInfo Runtime::Impl::submit_frame() {
         }
         barriers_at(Where::after);
         transfer(release_of[i]);
-        if (pf.queries)
+        if (pf.queries && (pf.timed[i] & 2u))
           vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pf.queries, static_cast<uint32_t>(2 * i + 1));
         vk_check(vkEndCommandBuffer(cb), fmt::format("vkEndCommandBuffer (pass '{}')", vl.name));
       }
@@ -1005,7 +1028,8 @@ size_t Runtime::frames_pending() const { return impl_->pending.size(); }
 
 Result<FrameTimings> Runtime::timings(uint64_t ticket) {
   using R = Result<FrameTimings>;
-  if (!impl_->opt.timestamps) return R::failure("timings: RuntimeOptions::timestamps is off");
+  if (impl_->opt.timestamps == RuntimeOptions::Timestamps::off)
+    return R::failure("timings: RuntimeOptions::timestamps is off");
   if (const Status s = wait(ticket); !s) return R::failure(s.error());
   std::lock_guard lock(impl_->mutex);
   for (const FrameTimings& t : impl_->timings)

@@ -333,7 +333,7 @@ TEST(Runtime, TransientsShareRealMemoryAndTheFrameRunsClean) {
 // end timestamp waits for everything submitted on the queue before it).
 TEST(Runtime, TimestampsGiveEveryListItsGpuTimes) {
   RuntimeOptions o;
-  o.timestamps = true;
+  o.timestamps = RuntimeOptions::Timestamps::lists;
   auto rt = Runtime::create(device_desc(), o);
   ASSERT_TRUE(rt.ok()) << rt.error();
   (void)context().take_messages();
@@ -365,6 +365,23 @@ TEST(Runtime, TimestampsGiveEveryListItsGpuTimes) {
   auto untimed = Runtime::create(device_desc());
   ASSERT_TRUE(untimed.ok());
   EXPECT_FALSE(untimed.value()->timings(1).ok());
+
+  // Timestamps::frame: only the frame's first and last lists on its queue are timed.
+  o.timestamps = RuntimeOptions::Timestamps::frame;
+  auto spans = Runtime::create(device_desc(), o);
+  ASSERT_TRUE(spans.ok());
+  AliasFrame again;
+  again.build(spans.value()->begin_frame());
+  Result<FrameInfo> r2 = spans.value()->submit();
+  ASSERT_TRUE(r2.ok()) << r2.error();
+  Result<FrameTimings> t2 = spans.value()->timings(r2.value().ticket);
+  ASSERT_TRUE(t2.ok()) << t2.error();
+  ASSERT_TRUE(t2.value().valid);
+  ASSERT_EQ(t2.value().lists.size(), 2u);  // one queue: its first and its last list
+  EXPECT_EQ(t2.value().lists.front().pass, "fill_t1");
+  EXPECT_EQ(t2.value().lists.back().pass, "read_b2");
+  EXPECT_GT(t2.value().frame_us, 0.0);
+  again.expect_data();
 }
 
 // The measuring switch (RuntimeOptions::barriers): `full` widens every barrier and drains before
