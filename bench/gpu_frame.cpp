@@ -11,7 +11,7 @@
 // and (c) once (must not be: the canary that proves the layer sees this frame's hazards).
 //
 //   gpu_frame [--device lavapipe|gpu] [--scale D] [--frames N] [--work K] [--layer-frames N]
-//             [--trace-events FILE] [--json FILE]
+//             [--trace-events FILE] [--json FILE] [--print-plan]
 //
 // --scale D divides the 1920x1080 frame's sides by D (lavapipe runs it at --scale 8); --work K
 // multiplies every pass's arithmetic. --trace-events writes each variant's median frame as
@@ -451,6 +451,8 @@ struct Args {
   uint32_t scale = 1, frames = 60, layer_frames = 3;
   double work = 1;
   std::string trace_events, json;
+  bool print_plan = false;  // the plan of (a)'s first frame under the layer
+  bool layer_timestamps = true;  // --layer-timestamps off: the layer run without queries
 };
 
 Args parse(int argc, char** argv) {
@@ -475,6 +477,12 @@ Args parse(int argc, char** argv) {
       a.work = std::stod(value());
     } else if (s == "--trace-events") {
       a.trace_events = value();
+    } else if (s == "--layer-timestamps") {
+      const std::string v = value();
+      if (v != "on" && v != "off") throw std::runtime_error("--layer-timestamps: on or off, not '" + v + "'");
+      a.layer_timestamps = v == "on";
+    } else if (s == "--print-plan") {
+      a.print_plan = true;
     } else if (s == "--json") {
       a.json = value();
     } else {
@@ -495,16 +503,22 @@ DeviceDesc desc_of(exec::VulkanContext& c) {
 }
 
 // One frame of one variant: build, submit, wait, timings, hash of the read-back image.
-Sample run_frame(Runtime& rt, const FrameSpec& spec, Pipelines& pl, FinalImage& fin, const ReadBack& rb) {
+Sample run_frame(Runtime& rt, const FrameSpec& spec, Pipelines& pl, FinalImage& fin, const ReadBack& rb,
+                 bool print_plan = false) {
   build(rt.begin_frame(), spec, pl, fin);
   Result<FrameInfo> r = rt.submit();
   if (!r) throw std::runtime_error(r.error());
-  Result<FrameTimings> t = rt.timings(r.value().ticket);
-  if (!t) throw std::runtime_error(t.error());
-  if (!t.value().valid) throw std::runtime_error("no timestamps on this device's queues");
+  if (print_plan) std::printf("%s", graph::plan_text(*r.value().graph, *r.value().compiled, Api::vulkan).c_str());
+  FrameTimings times;
+  if (Result<FrameTimings> t = rt.timings(r.value().ticket); t) {
+    if (!t.value().valid) throw std::runtime_error("no timestamps on this device's queues");
+    times = std::move(t.value());
+  } else if (Status w = rt.wait(r.value().ticket); !w) {  // timestamps off
+    throw std::runtime_error(w.error());
+  }
   pl.reset();
   fin.copy_to(rb);
-  return {t.value().frame_us, rb.hash(), t.value().lists, r.value().barriers, r.value().barrier_calls};
+  return {times.frame_us, rb.hash(), times.lists, r.value().barriers, r.value().barrier_calls};
 }
 
 int run(const Args& args) {
@@ -647,11 +661,12 @@ int run(const Args& args) {
     FinalImage final_image(ctx, fin);
     auto layer_run = [&](RuntimeOptions::Barriers b, uint32_t frames) {
       RuntimeOptions o;
-      o.timestamps = RuntimeOptions::Timestamps::frame;
+      o.timestamps = args.layer_timestamps ? RuntimeOptions::Timestamps::frame : RuntimeOptions::Timestamps::off;
       o.barriers = b;
       auto rt = Runtime::create(desc_of(ctx), o);
       if (!rt) throw std::runtime_error(rt.error());
-      for (uint32_t f = 0; f < frames; ++f) run_frame(*rt.value(), spec, pl, final_image, rb);
+      for (uint32_t f = 0; f < frames; ++f)
+        run_frame(*rt.value(), spec, pl, final_image, rb, f == 0 && b == RuntimeOptions::Barriers::planned && args.print_plan);
       if (!rt.value()->sync()) throw std::runtime_error("sync failed");
       return ctx.take_messages();
     };

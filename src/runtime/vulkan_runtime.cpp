@@ -253,6 +253,17 @@ struct Runtime::Impl {
   std::vector<Heap> free_heaps;
   std::deque<FrameTimings> timings;  // of the last frames retired
   std::vector<uint32_t> timestamp_bits;  // per queue family
+  // VK_EXT_debug_utils where the instance has it: transients and command buffers carry the names
+  // of their resources and passes, so the layer's messages name them.
+  PFN_vkSetDebugUtilsObjectNameEXT set_name = nullptr;
+  void name(VkObjectType type, uint64_t handle, const std::string& n) const {
+    if (!set_name || !handle) return;
+    VkDebugUtilsObjectNameInfoEXT ni{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    ni.objectType = type;
+    ni.objectHandle = handle;
+    ni.pObjectName = n.c_str();
+    set_name(dev.device, &ni);
+  }
   double timestamp_period_ns = 1;
   Frame frame;
   std::mutex mutex;  // the runtime is driven from one thread; this only guards against misuse
@@ -282,6 +293,8 @@ struct Runtime::Impl {
     vkGetPhysicalDeviceProperties(dev.physical, &props);
     buffer_image_granularity = std::max<uint64_t>(props.limits.bufferImageGranularity, 1);
     timestamp_period_ns = props.limits.timestampPeriod;
+    set_name = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+        vkGetDeviceProcAddr(dev.device, "vkSetDebugUtilsObjectNameEXT"));
     uint32_t nf = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(dev.physical, &nf, nullptr);
     std::vector<VkQueueFamilyProperties> families(nf);
@@ -533,6 +546,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       share(ci);
       VkImage img = VK_NULL_HANDLE;
       vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}')", fr.name));
+      name(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(img), fr.name);
       pf.images.push_back(img);
       handles.images[r] = img;
       vkGetImageMemoryRequirements(dev.device, img, &req);
@@ -542,6 +556,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       share(ci);
       VkBuffer buf = VK_NULL_HANDLE;
       vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}')", fr.name));
+      name(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buf), fr.name);
       pf.buffers.push_back(buf);
       handles.buffers[r] = buf;
       vkGetBufferMemoryRequirements(dev.device, buf, &req);
@@ -787,6 +802,8 @@ FrameInfo Runtime::Impl::submit_frame() {
         ai.commandBufferCount = 1;
         VkCommandBuffer cb = VK_NULL_HANDLE;
         vk_check(vkAllocateCommandBuffers(dev.device, &ai, &cb), "vkAllocateCommandBuffers");
+        name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cb),
+             fmt::format("{}/{}", plan.groups[lr.group].name, plan.groups[lr.group].lists[lr.list].name));
         cbs[i] = cb;
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
