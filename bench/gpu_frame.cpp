@@ -2,11 +2,12 @@
 // Baton's runtime with real compute shaders, per-pass GPU timestamps, and the barrier variants
 // measured interleaved, frame by frame:
 //   (a) Baton's plan, program order;  (b) full barriers (every pass drains everything before it);
-//   (c) no barriers (unsafe: layout transitions only; a lower bound, its data may be wrong).
+//   (c) no barriers (unsafe: layout transitions only; a lower bound, its data may be wrong);
+//   (a2) Baton's plan with the latency-hiding schedule (graph::Order::latency).
 // Each pass's duration comes from (b), where passes run one at a time; the critical path is the
 // longest chain of true dependencies (a pass reading what another wrote) over those durations, and
 // the bound is max(c, critical path): no correct plan beats either. Data: the tonemapped image is
-// read back every frame and (a) must equal (b) byte for byte. With --layer-frames N > 0 a second
+// read back every frame and (a) and (a2) must equal (b) byte for byte. With --layer-frames N > 0 a second
 // device with the Khronos layer (synchronization validation) runs (a) N frames (must be silent)
 // and (c) once (must not be: the canary that proves the layer sees this frame's hazards).
 //
@@ -397,6 +398,7 @@ struct Variant {
   std::string name, what;
   RuntimeOptions::Barriers barriers = RuntimeOptions::Barriers::planned;
   RuntimeOptions::Timestamps timestamps = RuntimeOptions::Timestamps::frame;
+  graph::Order order = graph::Order::program;
 };
 
 struct Sample {
@@ -404,6 +406,7 @@ struct Sample {
   uint64_t hash = 0;
   std::vector<PassTime> lists;
   uint32_t barriers = 0, barrier_calls = 0;
+  uint64_t heap_bytes = 0;  // transient memory really bound
 };
 
 double median(std::vector<double> v) {
@@ -518,7 +521,8 @@ Sample run_frame(Runtime& rt, const FrameSpec& spec, Pipelines& pl, FinalImage& 
   }
   pl.reset();
   fin.copy_to(rb);
-  return {times.frame_us, rb.hash(), times.lists, r.value().barriers, r.value().barrier_calls};
+  return {times.frame_us, rb.hash(), times.lists, r.value().barriers, r.value().barrier_calls,
+          r.value().memory.heap_bytes};
 }
 
 int run(const Args& args) {
@@ -530,6 +534,8 @@ int run(const Args& args) {
       // each pass's own duration for the critical path.
       {"b", "full barriers", RuntimeOptions::Barriers::full, RuntimeOptions::Timestamps::lists},
       {"c", "no barriers (unsafe)", RuntimeOptions::Barriers::none},
+      {"a2", "baton, latency order", RuntimeOptions::Barriers::planned, RuntimeOptions::Timestamps::frame,
+       graph::Order::latency},
   };
   nlohmann::json report;
   {
@@ -554,6 +560,7 @@ int run(const Args& args) {
       RuntimeOptions o;
       o.timestamps = v.timestamps;
       o.barriers = v.barriers;
+      o.schedule.order = v.order;
       o.frames_in_flight = 1;
       auto rt = Runtime::create(dd, o);
       if (!rt) throw std::runtime_error(rt.error());
@@ -570,6 +577,7 @@ int run(const Args& args) {
     uint32_t mismatches = 0, c_differs = 0;
     for (uint32_t f = 0; f < args.frames; ++f) {
       mismatches += samples[0][f].hash != samples[1][f].hash;
+      mismatches += samples[3][f].hash != samples[1][f].hash;
       c_differs += samples[2][f].hash != samples[1][f].hash;
     }
     std::vector<double> frame_med(variants.size());
@@ -590,10 +598,13 @@ int run(const Args& args) {
     const double bound = std::max(frame_med[2], cp);
     // Paired per round (a, b and c of one round ran back to back, at the same clocks): the medians
     // of the per-round ratios, robust to the GPU's clock changing between rounds.
-    std::vector<double> ab, ac;
+    std::vector<double> ab, ac, a2b, a2c;
     for (uint32_t f = 0; f < args.frames; ++f) {
+      const double bound_f = std::max(samples[2][f].frame_us, cps[f]);
       ab.push_back(samples[0][f].frame_us / samples[1][f].frame_us);
-      ac.push_back(samples[0][f].frame_us / std::max(samples[2][f].frame_us, cps[f]));
+      ac.push_back(samples[0][f].frame_us / bound_f);
+      a2b.push_back(samples[3][f].frame_us / samples[1][f].frame_us);
+      a2c.push_back(samples[3][f].frame_us / bound_f);
     }
     for (size_t v = 0; v < variants.size(); ++v) {
       std::vector<double> t;
@@ -614,8 +625,18 @@ int run(const Args& args) {
     std::printf("a/b = %.3f, a/bound = %.3f, b/bound = %.3f (of the medians); per round: median a/b %.3f, median "
                 "a/max(c, critical path) %.3f\n",
                 frame_med[0] / frame_med[1], frame_med[0] / bound, frame_med[1] / bound, median(ab), median(ac));
-    report["paired"] = {{"a_over_b", median(ab)}, {"a_over_bound", median(ac)}};
-    std::printf("data: (a) differs from (b) in %u of %u frames; (c) differs in %u\n", mismatches, args.frames, c_differs);
+    report["paired"] = {{"a_over_b", median(ab)}, {"a_over_bound", median(ac)}, {"a2_over_b", median(a2b)},
+                        {"a2_over_bound", median(a2c)}};
+    const double mem = static_cast<double>(samples[3].front().heap_bytes) /
+                       static_cast<double>(std::max<uint64_t>(1, samples[0].front().heap_bytes));
+    std::printf("a2 (latency order): per round median a2/b %.3f (target <= 0.85: %s), a2/max(c, critical path) %.3f "
+                "(target <= 1.10: %s); transient memory a2/a = %llu / %llu bytes = %.3f (bound <= 1.25: %s)\n",
+                median(a2b), median(a2b) <= 0.85 ? "met" : "MISSED", median(a2c), median(a2c) <= 1.10 ? "met" : "MISSED",
+                static_cast<unsigned long long>(samples[3].front().heap_bytes),
+                static_cast<unsigned long long>(samples[0].front().heap_bytes), mem, mem <= 1.25 ? "met" : "MISSED");
+    report["memory"] = {{"a_heap_bytes", samples[0].front().heap_bytes}, {"a2_heap_bytes", samples[3].front().heap_bytes}};
+    std::printf("data: (a) and (a2) differ from (b) in %u of %u frame pairs; (c) differs in %u\n", mismatches,
+                2 * args.frames, c_differs);
     std::printf("pass durations (median, from b):");
     for (const auto& [n, v] : per_pass) std::printf(" %s %.1f", n.c_str(), median(v));
     std::printf("\n");
@@ -659,25 +680,31 @@ int run(const Args& args) {
     Pipelines pl(ctx.device());
     ReadBack rb(ctx, uint64_t{fin.w} * fin.h * 8);
     FinalImage final_image(ctx, fin);
-    auto layer_run = [&](RuntimeOptions::Barriers b, uint32_t frames) {
+    auto layer_run = [&](RuntimeOptions::Barriers b, graph::Order order, uint32_t frames) {
       RuntimeOptions o;
       o.timestamps = args.layer_timestamps ? RuntimeOptions::Timestamps::frame : RuntimeOptions::Timestamps::off;
       o.barriers = b;
+      o.schedule.order = order;
       auto rt = Runtime::create(desc_of(ctx), o);
       if (!rt) throw std::runtime_error(rt.error());
       for (uint32_t f = 0; f < frames; ++f)
-        run_frame(*rt.value(), spec, pl, final_image, rb, f == 0 && b == RuntimeOptions::Barriers::planned && args.print_plan);
+        run_frame(*rt.value(), spec, pl, final_image, rb,
+                  f == 0 && b == RuntimeOptions::Barriers::planned && args.print_plan);
       if (!rt.value()->sync()) throw std::runtime_error("sync failed");
       return ctx.take_messages();
     };
-    const exec::ValidationLog a = layer_run(RuntimeOptions::Barriers::planned, args.layer_frames);
-    const exec::ValidationLog c = layer_run(RuntimeOptions::Barriers::none, 1);
-    std::printf("layer: (a) %u frames, %u messages; canary (c) 1 frame, %u messages (%u hazards)\n", args.layer_frames,
-                a.total(), c.total(), c.hazards());
+    const exec::ValidationLog a = layer_run(RuntimeOptions::Barriers::planned, graph::Order::program, args.layer_frames);
+    const exec::ValidationLog a2 = layer_run(RuntimeOptions::Barriers::planned, graph::Order::latency, args.layer_frames);
+    const exec::ValidationLog c = layer_run(RuntimeOptions::Barriers::none, graph::Order::program, 1);
+    std::printf("layer: (a) %u frames, %u messages; (a2) %u frames, %u messages; canary (c) 1 frame, %u messages (%u "
+                "hazards)\n",
+                args.layer_frames, a.total(), args.layer_frames, a2.total(), c.total(), c.hazards());
     for (const auto& [id, text] : a.texts) std::printf("  (a) %s: %.2500s\n", id.c_str(), text.c_str());
-    report["layer"] = {{"a_messages", a.total()}, {"canary_messages", c.total()}};
-    if (a.total() != 0 || c.hazards() == 0) {
-      std::printf("result: %s\n", a.total() ? "LAYER MESSAGES" : "CANARY SILENT (the layer's silence means nothing)");
+    for (const auto& [id, text] : a2.texts) std::printf("  (a2) %s: %.2500s\n", id.c_str(), text.c_str());
+    report["layer"] = {{"a_messages", a.total()}, {"a2_messages", a2.total()}, {"canary_messages", c.total()}};
+    if (a.total() != 0 || a2.total() != 0 || c.hazards() == 0) {
+      std::printf("result: %s\n",
+                  a.total() || a2.total() ? "LAYER MESSAGES" : "CANARY SILENT (the layer's silence means nothing)");
       return 1;
     }
   }

@@ -112,7 +112,12 @@ CullResult cull(const Graph& g, const Validated& v);
 // dependency across queues becomes a signal after the producer and a wait before the consumer,
 // dropped when the consumer's queue already waited for that point or a later one (transitive
 // reduction through vector clocks).
-enum class Order : uint8_t { program, random };
+// program: declaration order where the dependencies allow it; random: a seeded random valid order
+// (shakes out missing dependencies); latency: the latency-hiding schedule (docs/frame-graph.md):
+// among the ready passes, the one with the longest chain of dependent passes after it first (ties:
+// async passes first, then program order), so producers feeding async compute and other long chains start early and
+// independent work fills in behind them.
+enum class Order : uint8_t { program, random, latency };
 struct ScheduleOptions {
   Order order = Order::program;
   uint64_t seed = 1;

@@ -1,5 +1,6 @@
-// Phase 3: schedule. A topological order of the live passes (program order, or a seeded random
-// valid order to shake out missing dependencies), per-queue positions, and the cross-queue
+// Phase 3: schedule. A topological order of the live passes (program order, a seeded random valid
+// order to shake out missing dependencies, or the latency-hiding order: longest chain after the pass
+// first), per-queue positions, and the cross-queue
 // signal/wait pairs. A dependency whose producer the consumer's queue already knows to be complete
 // (through earlier waits, on any chain of queues) needs no wait: vector clocks make that test O(1),
 // which is the transitive reduction of the cross-queue edges.
@@ -42,17 +43,59 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
       for (const Edge& e : v.edges)
         if (c.live[e.from] && c.live[e.to]) out[fill[e.from]++] = e.to;
     }
+    // Latency: each live pass's height, the longest chain of live passes from it to a sink
+    // (heights over a topological order in reverse; the edges need not point forward).
+    std::vector<uint32_t> height;
+    if (o.order == Order::latency) {
+      std::vector<uint32_t> deg = indeg, topo, stack;
+      topo.reserve(np);
+      for (uint32_t p = 0; p < np; ++p)
+        if (c.live[p] && deg[p] == 0) stack.push_back(p);
+      while (!stack.empty()) {
+        const uint32_t p = stack.back();
+        stack.pop_back();
+        topo.push_back(p);
+        for (uint32_t k = out_first[p]; k < out_first[p + 1]; ++k)
+          if (--deg[out[k]] == 0) stack.push_back(out[k]);
+      }
+      height.assign(np, 0);
+      for (size_t i = topo.size(); i-- > 0;) {
+        const uint32_t p = topo[i];
+        uint32_t h = 0;
+        for (uint32_t k = out_first[p]; k < out_first[p + 1]; ++k) h = std::max(h, height[out[k]]);
+        height[p] = h + 1;
+      }
+    }
+    // Highest first, then async passes (their queue starts early and overlaps what follows on the
+    // direct queue), then program order.
+    auto later = [&](uint32_t a, uint32_t b) {
+      if (height[a] != height[b]) return height[a] < height[b];
+      const bool aa = exec_queue(g.passes[a]) != Queue::direct, ba = exec_queue(g.passes[b]) != Queue::direct;
+      if (aa != ba) return ba;
+      return a > b;
+    };
+    std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(later)> by_height(later);
     std::mt19937_64 rng(o.seed);
     std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> heap;  // program order
     std::vector<uint32_t> ready;                                                 // random order
-    auto push = [&](uint32_t p) { o.order == Order::program ? heap.push(p) : ready.push_back(p); };
+    auto push = [&](uint32_t p) {
+      if (o.order == Order::program)
+        heap.push(p);
+      else if (o.order == Order::latency)
+        by_height.push(p);
+      else
+        ready.push_back(p);
+    };
     for (uint32_t p = 0; p < np; ++p)
       if (c.live[p] && indeg[p] == 0) push(p);
-    while (!heap.empty() || !ready.empty()) {
+    while (!heap.empty() || !ready.empty() || !by_height.empty()) {
       uint32_t p;
       if (o.order == Order::program) {
         p = heap.top();
         heap.pop();
+      } else if (o.order == Order::latency) {
+        p = by_height.top();
+        by_height.pop();
       } else {
         const size_t i = static_cast<size_t>(rng() % ready.size());
         p = ready[i];

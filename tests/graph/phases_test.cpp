@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "baton/graph.hpp"
+#include "random_graph.hpp"
 
 namespace baton::graph {
 namespace {
@@ -155,6 +156,46 @@ TEST(GraphPhases, RandomValidOrdersPassEveryCheck) {
   }
   std::sort(orders.begin(), orders.end());
   EXPECT_GT(std::unique(orders.begin(), orders.end()) - orders.begin(), 1);
+}
+
+// The latency-hiding order (issue 17, item 2): the pass with the longest chain after it goes first.
+// Two independent side passes are declared first, then a chain whose second pass is async: program
+// order runs the side passes first, latency runs the chain's head first so the async pass can start
+// while the side passes run. Every check passes on both, and on random graphs.
+TEST(GraphPhases, LatencyOrderStartsLongChainsFirst) {
+  Graph g;
+  const Stages cs = stages(Stage::compute);
+  const uint32_t s0 = g.add_resource(texture("s0", 64, false)), s1 = g.add_resource(texture("s1", 64, false));
+  const uint32_t a = g.add_resource(texture("a", 64, false)), b = g.add_resource(texture("b", 64, false));
+  const uint32_t out = g.add_resource(texture("out", 64, false));
+  g.add_pass(Pass{"side0", Queue::direct, false, false, {use(s0, Access::unordered_access, cs)}, {}});
+  g.add_pass(Pass{"side1", Queue::direct, false, false, {use(s1, Access::unordered_access, cs)}, {}});
+  g.add_pass(Pass{"head", Queue::direct, false, false, {use(a, Access::unordered_access, cs)}, {}});
+  g.add_pass(Pass{"async", Queue::compute, true, false,
+                  {use(a, Access::shader_resource, cs), use(b, Access::unordered_access, cs)}, {}});
+  g.add_pass(Pass{"join", Queue::direct, false, false,
+                  {use(b, Access::shader_resource, cs), use(s0, Access::shader_resource, cs),
+                   use(s1, Access::shader_resource, cs), use(out, Access::unordered_access, cs)}, {}});
+  g.outputs = {out};
+  auto names = [&](const GraphCompileResult& r) {
+    std::vector<std::string> v;
+    for (uint32_t p : r.sched.serial) v.push_back(g.passes[p].name);
+    return v;
+  };
+  const GraphCompileResult program = compile_graph(g);
+  CompileOptions o;
+  o.schedule.order = Order::latency;
+  const GraphCompileResult latency = compile_graph(g, o);
+  EXPECT_TRUE(program.findings.empty()) << dump(g, program, "checks");
+  EXPECT_TRUE(latency.findings.empty()) << dump(g, latency, "checks");
+  EXPECT_EQ(names(program), (std::vector<std::string>{"side0", "side1", "head", "async", "join"}));
+  EXPECT_EQ(names(latency), (std::vector<std::string>{"head", "async", "side0", "side1", "join"}));
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const Graph rg = test::random_graph(seed, 12 + static_cast<uint32_t>(seed));
+    const GraphCompileResult r = compile_graph(rg, o);
+    EXPECT_TRUE(r.findings.empty()) << "seed " << seed << ": " << dump(rg, r, "checks");
+    EXPECT_EQ(r.sched.serial.size(), compile_graph(rg).sched.serial.size()) << "seed " << seed;
+  }
 }
 
 TEST(GraphPhases, DumpsEveryPhaseAndRejectsUnknownOnes) {

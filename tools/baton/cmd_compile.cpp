@@ -1,6 +1,6 @@
 // `baton compile FILE [--api d3d12|d3d12-legacy|vulkan] [--format text|json]`
 // FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
-// take `--dump PHASE`, `--order program|random --seed N` and `--no-aliasing`. `--dot` prints Graphviz
+// take `--dump PHASE`, `--order program|random|latency --seed N` and `--no-aliasing`. `--dot` prints Graphviz
 // of passes, resources and barriers instead (src/view/dot.cpp).
 #include <nlohmann/json.hpp>
 
@@ -32,7 +32,9 @@ int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
   try {
     const graph::Graph g = graph::load_graph(j, source);
     graph::CompileOptions co;
-    co.schedule.order = o.order == "random" ? graph::Order::random : graph::Order::program;
+    co.schedule.order = o.order == "random"    ? graph::Order::random
+                        : o.order == "latency" ? graph::Order::latency
+                                               : graph::Order::program;
     co.schedule.seed = o.seed;
     co.aliasing.enabled = !o.no_aliasing;
     const graph::GraphCompileResult r = graph::compile_graph(g, co);
@@ -117,8 +119,9 @@ void register_compile(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--dump", opts->dump, "Graphs: print one phase (validate, cull, schedule, lifetimes, aliasing, "
                                         "transitions, restores, checks)");
-  sub->add_option("--order", opts->order, "Graphs: schedule order (default program)")
-      ->check(CLI::IsMember({"program", "random"}));
+  sub->add_option("--order", opts->order,
+                  "Graphs: schedule order: program (default), random (--seed), latency (longest chain first)")
+      ->check(CLI::IsMember({"program", "random", "latency"}));
   sub->add_option("--seed", opts->seed, "Graphs: seed of --order random");
   sub->add_flag("--dot", opts->dot, "Print Graphviz (dot) of passes, resources and barriers for --api");
   sub->add_flag("--no-aliasing", opts->no_aliasing, "Graphs: give every transient resource its own memory");
