@@ -107,6 +107,11 @@ struct RunOptions {
   // Frame graphs use it: the schedule's cross-queue signal/wait pairs are part of their plan (a
   // compute group's barriers name compute stages only), so a one-queue run waits where they do.
   bool sync_queue_switches = false;
+  // Per-operation GPU timestamps (`baton run --timestamps`): TOP_OF_PIPE before each operation's
+  // barriers, ALL_COMMANDS after its work and barriers, into RunReport::op_times. The ALL_COMMANDS
+  // timestamp makes some drivers drain the queue there (the H200's), so operations then run one at a
+  // time: right for their own durations, not for overlap (docs/runtime.md, "Measuring").
+  bool op_timestamps = false;
   // Transients in shared memory (frame graphs, docs/runtime.md): per ResourceId the byte offset in
   // one heap of heap_size bytes (kNotPlaced: a resource of its own), from runtime::member_placement
   // over memory_requirements(). Resources a later one took over (part of) the memory of are not
@@ -144,6 +149,16 @@ struct RunReport {
   // end of the last group), in microseconds; negative when not measured (no timestamp support, or
   // groups on more than one queue).
   double frame_gpu_us = -1;
+  // RunOptions::op_timestamps: one entry per operation in submission order, microseconds from the
+  // earliest; both queues' timestamps on one time base (one device). Empty where a queue family
+  // has no timestamp bits.
+  struct OpTime {
+    std::string group, list;
+    uint32_t op = 0;
+    Queue queue = Queue::direct;  // the group's
+    double begin_us = 0, end_us = 0;
+  };
+  std::vector<OpTime> op_times;
   // Memory the resources were bound to with RunOptions::shared: allocations holding placed
   // resources, their bytes, and the bytes bound to more than one resource.
   struct Memory {

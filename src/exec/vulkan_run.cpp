@@ -148,12 +148,25 @@ class Runner {
       qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
       qi.queryCount = 2;
       BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &timestamps_));
+      bool compute_timed = true;  // a compute-only family writes timestamps too
+      if (c.compute_family) {
+        uint32_t nf = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, nullptr);
+        std::vector<VkQueueFamilyProperties> families(nf);
+        vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, families.data());
+        compute_timed = *c.compute_family < nf && families[*c.compute_family].timestampValidBits > 0;
+      }
+      if (opt.op_timestamps && compute_timed && !work_.empty()) {
+        qi.queryCount = static_cast<uint32_t>(2 * work_.size());
+        BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &op_timestamps_));
+      }
     }
   }
   ~Runner() {
     vkDeviceWaitIdle(c_.device);
     vkDestroyDescriptorPool(c_.device, pool_, nullptr);
     if (timestamps_) vkDestroyQueryPool(c_.device, timestamps_, nullptr);
+    if (op_timestamps_) vkDestroyQueryPool(c_.device, op_timestamps_, nullptr);
     for (VkSemaphore b : binary_) vkDestroySemaphore(c_.device, b, nullptr);
     vkDestroyBuffer(c_.device, staging_.buffer, nullptr);
     vkFreeMemory(c_.device, staging_.memory, nullptr);
@@ -195,6 +208,7 @@ class Runner {
   uint32_t barriers_ = 0, calls_ = 0;
   uint32_t dispatch_groups_ = 1;  // workgroups of 64 per direct dispatch (RunOptions::max_side/max_words)
   VkQueryPool timestamps_ = VK_NULL_HANDLE;  // [0] frame start, [1] frame end
+  VkQueryPool op_timestamps_ = VK_NULL_HANDLE;  // RunOptions::op_timestamps: [2i] op i begins, [2i+1] ends
   std::vector<VkSemaphore> binary_;          // cross-queue hand-offs, one per signal
   VkSemaphore make_binary() {
     VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
@@ -606,7 +620,13 @@ RunReport Runner::run(const History& history_in) {
       last_cb = cb;
       const CommandList& list = *group.lists()[li];
       for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
+        const uint32_t query = static_cast<uint32_t>(2 * next);
         const OpWork& w = work_.at(next++);
+        if (op_timestamps_) {
+          vkCmdResetQueryPool(cb, op_timestamps_, query, 2);
+          vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, op_timestamps_, query);
+          report.op_times.push_back({group.name(), list.name(), oi, group.queue(), 0, 0});
+        }
         record_points(cb, gi, li, oi, Where::before);
         for (size_t i = 0; i < w.items.size(); ++i) {
           Work item = w.items[i];
@@ -618,6 +638,7 @@ RunReport Runner::run(const History& history_in) {
           model_.apply(item);
         }
         record_points(cb, gi, li, oi, Where::after);
+        if (op_timestamps_) vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, op_timestamps_, query + 1);
         ++report.ops;
       }
     }
@@ -716,6 +737,18 @@ RunReport Runner::run(const History& history_in) {
     const uint64_t mask = timestamp_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << timestamp_bits_) - 1;
     const uint64_t ticks = (ts[1] - ts[0]) & mask;
     report.frame_gpu_us = static_cast<double>(ticks) * static_cast<double>(c_.properties.limits.timestampPeriod) / 1000.0;
+  }
+  if (op_timestamps_ && !report.op_times.empty()) {
+    std::vector<uint64_t> ticks(2 * report.op_times.size(), 0);
+    BATON_VK(vkGetQueryPoolResults(c_.device, op_timestamps_, 0, static_cast<uint32_t>(ticks.size()),
+                                   ticks.size() * sizeof(uint64_t), ticks.data(), sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    const uint64_t earliest = *std::min_element(ticks.begin(), ticks.end());
+    const double period = static_cast<double>(c_.properties.limits.timestampPeriod) / 1000.0;
+    for (size_t i = 0; i < report.op_times.size(); ++i) {
+      report.op_times[i].begin_us = static_cast<double>(ticks[2 * i] - earliest) * period;
+      report.op_times[i].end_us = static_cast<double>(std::max(ticks[2 * i + 1], ticks[2 * i]) - earliest) * period;
+    }
   }
   for (size_t gi = 0; gi < groups.size(); ++gi)
     if (!groups[gi].empty())

@@ -1,4 +1,4 @@
-// `baton run [FILE|demo] [--device lavapipe|gpu|d3d12] [--format text|json]`: executes a recording
+// `baton run [FILE|demo] [--device lavapipe|gpu|d3d12] [--format text|json] [--timestamps FILE]`: executes a recording
 // (or a frame graph, compiled first; Vulkan devices only)
 // with Baton's Vulkan barriers on a real device (or, with d3d12, Baton's legacy D3D12 barriers
 // through vkd3d on lavapipe) under the Khronos validation layer, after the canary has shown the
@@ -30,7 +30,24 @@ struct RunCliOptions {
   std::string file = "demo";
   std::string device = "lavapipe";
   std::string format = "text";
+  std::string timestamps;  // --timestamps FILE: per-operation GPU times as trace-event JSON
 };
+
+// Chrome / Perfetto trace-event JSON of the per-operation GPU times: one process, one thread per
+// queue, one complete event per operation named list/op (docs/cli.md).
+std::string trace_events(const std::string& device, const exec::RunReport& r) {
+  nlohmann::json events = nlohmann::json::array();
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 0}, {"args", {{"name", "baton run on " + device}}}});
+  for (const exec::RunReport::OpTime& t : r.op_times)
+    events.push_back({{"name", t.list + "/" + std::to_string(t.op)},
+                      {"cat", t.group},
+                      {"ph", "X"},
+                      {"pid", 0},
+                      {"tid", t.queue == Queue::direct ? "graphics" : t.queue == Queue::compute ? "compute" : "copy"},
+                      {"ts", t.begin_us},
+                      {"dur", t.end_us - t.begin_us}});
+  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump(1) + "\n";
+}
 
 // What `baton run` executes: a recording (planned here, every resource untouched at the start), or
 // a frame graph compiled by the graph compiler, which brings its own plan and starts its
@@ -205,6 +222,14 @@ int run_d3d12_cli(const RunCliOptions& o, const Recording& rec) {
 #endif
 
 int run_run(const RunCliOptions& o) {
+  if (!o.timestamps.empty()) {
+    if (o.device == "d3d12") return report_error("--timestamps: Vulkan devices only (lavapipe, gpu)");
+    try {
+      check_output(o.timestamps, o.file);
+    } catch (const std::exception& e) {
+      return report_error(e.what());
+    }
+  }
   if (o.device == "d3d12") {
 #ifdef BATON_HAVE_D3D12_EXEC
     RunInput in;
@@ -246,6 +271,7 @@ int run_run(const RunCliOptions& o) {
   if (!canary_live_or_report(canary)) return 1;
   exec::RunOptions run_options;
   run_options.sync_queue_switches = in.graph;  // a graph's compute groups hand off through the schedule's waits
+  run_options.op_timestamps = !o.timestamps.empty();
   exec::RunReport report;
   try {
     if (in.graph) {
@@ -260,6 +286,15 @@ int run_run(const RunCliOptions& o) {
     return report_error(o.file + ": " + e.what());
   }
   const std::string name = ctx.device_name();
+  if (!o.timestamps.empty()) {
+    if (report.op_times.empty())
+      return report_error("--timestamps: " + name + " has no timestamp bits on its queue; nothing was measured");
+    try {
+      write_atomically(o.timestamps, trace_events(name, report));
+    } catch (const std::exception& e) {
+      return report_error(e.what());
+    }
+  }
   write_stdout(o.format == "json" ? json_report(name, canary, report).dump(2) + "\n"
                                   : text_report(name, canary, report));
   return report.clean() ? 0 : 1;
@@ -279,6 +314,8 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"lavapipe", "gpu", "d3d12"}));
   sub->add_option("--format", opts->format, "Output format (default text)")
       ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--timestamps", opts->timestamps,
+                  "Write each operation's GPU time to this file as Chrome/Perfetto trace-event JSON");
   sub->callback([opts, &exit_code] { exit_code = run_run(*opts); });
 }
 

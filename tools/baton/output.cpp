@@ -1,9 +1,15 @@
 #include "output.hpp"
 
-#include <cstdio>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "baton/core.hpp"
 #include "baton/input.hpp"
 
 namespace baton::cli {
@@ -58,6 +64,58 @@ int report_error(std::string_view message) {
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return kExitBadInput;
+}
+
+// Where `-o` may write: not the input file itself (by any path to it), not through a symbolic link
+// (neither into the file the link names nor over the link), nothing but a regular file. Checked
+// before the page is built, so a refused output costs nothing.
+void check_output(const std::string& path, const std::string& input) {
+  struct stat out_st {};
+  if (::lstat(path.c_str(), &out_st) != 0) return;  // a new file
+  if (S_ISLNK(out_st.st_mode))
+    throw Error(input::one_line(path +
+                                ": cannot write: a symbolic link (not followed and not replaced; give the "
+                                "path of a regular file)"));
+  if (!S_ISREG(out_st.st_mode)) throw Error(input::one_line(path + ": cannot write: not a regular file"));
+  struct stat in_st {};
+  if (input != "-" && ::stat(input.c_str(), &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+      in_st.st_ino == out_st.st_ino)
+    throw Error(
+        input::one_line(path + ": cannot write: it is the input file (refusing to replace the input)"));
+}
+
+// Writes `text` to `path` through a new temporary file in the same folder (created exclusively, so
+// never through a link an attacker left at its name) and a rename (atomic on one file system):
+// readers see the old file or the whole new one, never a torn page.
+void write_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::string tmpl = (target.parent_path() / (target.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0)
+    throw Error(input::one_line(path + ": cannot write: cannot create a temporary file next to it"));
+  const std::string tmp = tmpl;
+  bool ok = true;
+  for (size_t done = 0; done < text.size() && ok;) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
+  }
+  // The page is meant to be read by others, like any file the user writes (mkstemp makes it 0600).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ok = ok && ::fchmod(fd, 0666 & ~mask) == 0;
+  ok = (::close(fd) == 0) && ok;
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    throw Error(input::one_line(path + ": cannot write (disk full?)"));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw Error(input::one_line(path + ": cannot write: " + why));
+  }
 }
 
 }  // namespace baton::cli

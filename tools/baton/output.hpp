@@ -23,4 +23,11 @@ void set_json_errors(bool on);
 std::string error_json(std::string_view message);
 void set_error_inputs(std::vector<std::string> inputs);
 
+// Where `-o` (and other output files) may write: not the input file itself (by any path to it),
+// not through a symbolic link, nothing but a regular file. Throws Error naming the path.
+void check_output(const std::string& path, const std::string& input);
+// Writes `text` to `path` through a temporary file next to it and a rename: readers see the old
+// file or the whole new one.
+void write_atomically(const std::string& path, const std::string& text);
+
 }  // namespace baton::cli
