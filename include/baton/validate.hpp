@@ -167,8 +167,8 @@ struct Trace {
 
 // Parses a trace. Throws baton::Error with one line (naming `source` and the JSON path) on
 // malformed JSON, unknown names, unknown resources or lists, and out-of-range subresources in
-// uses, clears and discards, and placements outside their heap. Out-of-range subresources in *barriers* are not input errors: they
-// are what the debug layer reports (521, 1355), so they become messages.
+// uses, clears and discards, and placements outside their heap. Out-of-range subresources in *barriers* are
+// not input errors: they are what the debug layer reports (521, 1355), so they become messages.
 Trace load_trace(std::string_view json, std::string_view source = "trace");
 // Reads and parses a file; throws baton::Error when it cannot be read.
 Trace load_trace_file(const std::string& path);

@@ -213,7 +213,8 @@ PlanMemory plan_memory(const Graph& g, const Aliasing& a, const std::vector<uint
     const uint32_t count = first[p.resource + 1] - first[p.resource];
     uint64_t at = p.offset;
     for (uint32_t k = first[p.resource]; k < first[p.resource + 1]; ++k) {
-      const uint64_t bytes = k < member_bytes.size() ? member_bytes[k] : p.size / std::max<uint32_t>(count, 1);
+      const uint64_t bytes =
+          k < member_bytes.size() ? member_bytes[k] : p.size / std::max<uint32_t>(count, 1);
       m.placement[k] = PlanMemory::Range{0, at, std::max<uint64_t>(bytes, 1)};
       at += bytes;
     }

@@ -66,7 +66,8 @@ void Replay::heap_touch(int r, const EnhancedBarrier* b, const std::string& what
   for (const HeapModel::Previous& p : prev) {
     const LastAccess& l = last_[static_cast<size_t>(p.resource)];
     if (l.submission < 0) continue;  // never accessed: nothing to wait for
-    if (l.submission != submission_ && order_[static_cast<size_t>(submission_)][static_cast<size_t>(l.submission)])
+    if (l.submission != submission_ &&
+        order_[static_cast<size_t>(submission_)][static_cast<size_t>(l.submission)])
       continue;  // an earlier ExecuteCommandLists ordered before this one
     const std::string previous = fmt::format("'{}' ({}), last accessed with sync {}", res(p.resource).name,
                                              heaps_.bytes(r, p.lo, p.hi), last_sync(l.uses, l.sync));
@@ -75,9 +76,10 @@ void Replay::heap_touch(int r, const EnhancedBarrier* b, const std::string& what
                   what + " (its last accesses ran on another queue with no fence wait before this one)");
       continue;
     }
-    const bool aliased = std::any_of(open_aliasing_.begin(), open_aliasing_.end(), [&](const OpenAliasing& o) {
-      return o.stamp > l.stamp && (o.before == kNoResource || o.before == p.resource);
-    });
+    const bool aliased =
+        std::any_of(open_aliasing_.begin(), open_aliasing_.end(), [&](const OpenAliasing& o) {
+          return o.stamp > l.stamp && (o.before == kNoResource || o.before == p.resource);
+        });
     if (aliased) continue;
     if (b != nullptr) {
       if (b->sync_before == sy::split) continue;  // the end of a split: its begin was judged
@@ -107,8 +109,8 @@ void Replay::heap_aliasing(const LegacyAliasing& a) {
   for (const HeapModel::Previous& p : heaps_.activate(a.after)) {
     if (a.before == kNoResource || a.before == p.resource) continue;
     const LastAccess& l = last_[static_cast<size_t>(p.resource)];
-    if (l.submission < 0 ||
-        (l.submission != submission_ && order_[static_cast<size_t>(submission_)][static_cast<size_t>(l.submission)]))
+    if (l.submission < 0 || (l.submission != submission_ &&
+                             order_[static_cast<size_t>(submission_)][static_cast<size_t>(l.submission)]))
       continue;
     out_.report(MessageId::heap_missing_aliasing_barrier, a.after, -1,
                 fmt::format("'{}' ({}), last accessed with sync {}", res(p.resource).name,
@@ -126,7 +128,8 @@ void Replay::heap_accessed(int r, uint32_t use_sync, bool barrier, uint32_t sync
   l.submission = submission_;
   l.stamp = stamp_;
   if (barrier) l.sync = sync_after;
-  if (use_sync != 0 && std::find(l.uses.begin(), l.uses.end(), use_sync) == l.uses.end()) l.uses.push_back(use_sync);
+  if (use_sync != 0 && std::find(l.uses.begin(), l.uses.end(), use_sync) == l.uses.end())
+    l.uses.push_back(use_sync);
 }
 
 // After a command: the last accesses of what it touched (a barrier replaces them by its SyncAfter:

@@ -80,8 +80,8 @@ class Replay {
   // `after` (any resource may become active) seen in this ExecuteCommandLists.
   struct LastAccess {
     int submission = -1;
-    uint32_t sync = 0;            // the last barrier's SyncAfter: a takeover's SyncBefore must contain it
-    std::vector<uint32_t> uses;   // per use since: the syncs its legacy state may run in (one must be covered)
+    uint32_t sync = 0;           // the last barrier's SyncAfter: a takeover's SyncBefore must contain it
+    std::vector<uint32_t> uses;  // per use since: the syncs its legacy state may run in (one must be covered)
     uint64_t stamp = 0;
   };
   struct OpenAliasing {

@@ -42,13 +42,14 @@ std::vector<HeapModel::Previous> HeapModel::activate(int r) {
     if (e.by == kNoResource) e = Eviction{r, olo, ohi};
   }
   segs.emplace(lo, Segment{hi, r});
-  std::sort(prev.begin(), prev.end(), [](const Previous& a, const Previous& b) { return a.resource < b.resource; });
+  std::sort(prev.begin(), prev.end(),
+            [](const Previous& a, const Previous& b) { return a.resource < b.resource; });
   return prev;
 }
 
 std::string HeapModel::bytes(int r, uint64_t lo, uint64_t hi) const {
-  return fmt::format("heap '{}' bytes [{}, {})", trace_.heaps[static_cast<size_t>(res(r).placement.heap)].name,
-                     lo, hi);
+  return fmt::format("heap '{}' bytes [{}, {})",
+                     trace_.heaps[static_cast<size_t>(res(r).placement.heap)].name, lo, hi);
 }
 
 std::vector<std::vector<bool>> submission_order(const Trace& t) {

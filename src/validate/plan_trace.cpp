@@ -104,7 +104,8 @@ json resources_json(const ResourceTable& t, Api api, const History& history,
     }
     if (memory != nullptr && id < memory->placement.size() && memory->placement[id]) {
       const PlanMemory::Range& p = *memory->placement[id];
-      r["placement"] = json{{"heap", memory->heaps.at(p.heap).name}, {"offset", p.offset}, {"bytes", p.bytes}};
+      r["placement"] =
+          json{{"heap", memory->heaps.at(p.heap).name}, {"offset", p.offset}, {"bytes", p.bytes}};
     }
     out.push_back(std::move(r));
   }
@@ -472,7 +473,8 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
              {"comment", fmt::format("emitted by baton emit-trace --api {}", to_string(api))}};
   if (memory != nullptr && !memory->empty()) {
     json heaps = json::array();
-    for (const PlanMemory::Heap& h : memory->heaps) heaps.push_back(json{{"name", h.name}, {"bytes", h.bytes}});
+    for (const PlanMemory::Heap& h : memory->heaps)
+      heaps.push_back(json{{"name", h.name}, {"bytes", h.bytes}});
     trace["heaps"] = std::move(heaps);
   }
   trace["resources"] = resources_json(t, api, history_in, declared, memory);

@@ -164,8 +164,8 @@ class Loader {
       fail(path, fmt::format("offset {} + bytes {} overflows 64 bits", p.offset, p.bytes));
     const uint64_t size = (*heaps_)[static_cast<size_t>(p.heap)].bytes;
     if (p.offset + p.bytes > size)
-      fail(path, fmt::format("bytes [{}, {}) out of range for heap '{}' ({} bytes)", p.offset, p.offset + p.bytes,
-                             heap, size));
+      fail(path, fmt::format("bytes [{}, {}) out of range for heap '{}' ({} bytes)", p.offset,
+                             p.offset + p.bytes, heap, size));
     return p;
   }
   uint64_t names_of(std::span<const names::Name> table, const json& j, const std::string& path,
@@ -212,7 +212,8 @@ class Loader {
   TraceResource resource(const json& j, const std::string& path) const {
     require_object(j, path);
     keys(j, path,
-         {"name", "type", "mips", "layers", "planes", "flags", "heap", "initial", "initial_layout", "placement"});
+         {"name", "type", "mips", "layers", "planes", "flags", "heap", "initial", "initial_layout",
+          "placement"});
     TraceResource r;
     r.name = name_field(j, "name", path);
     const std::string type = optional_string(j, "type", path, "texture");
@@ -256,7 +257,8 @@ class Loader {
     else if (heap != "default")
       fail(path + ".heap", fmt::format("unknown heap {}", input::quote(heap)));
     if (const auto pl = j.find("placement"); pl != j.end()) {
-      if (r.heap != Heap::default_heap) fail(path + ".placement", "upload and readback resources are not placed");
+      if (r.heap != Heap::default_heap)
+        fail(path + ".placement", "upload and readback resources are not placed");
       r.placement = placement(*pl, path + ".placement");
     }
     if (api_ == Api::vulkan) {

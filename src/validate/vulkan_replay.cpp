@@ -247,8 +247,9 @@ void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, cons
     names += fmt::format("{}'{}' ({})", names.empty() ? "" : ", ", res(p.resource).name,
                          heaps_.bytes(r, p.lo, p.hi));
   if (!res(r).buffer && !starts_undefined)
-    out_.report(MessageId::heap_takeover_layout, r, -1, names,
-                image_barrier ? what + " (oldLayout must be UNDEFINED)" : what + " with no barrier from UNDEFINED");
+    out_.report(
+        MessageId::heap_takeover_layout, r, -1, names,
+        image_barrier ? what + " (oldLayout must be UNDEFINED)" : what + " with no barrier from UNDEFINED");
   // An access is the occupant's own (tag -1) or, in the occupant's ghosts, an earlier occupant's.
   auto tagged = [](Shadow sh, int occupant) {
     if (sh.write.where.occupant < 0) sh.write.where.occupant = occupant;
@@ -259,11 +260,13 @@ void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, cons
   auto keep = [&](Ghost g) {
     if (g.lo >= g.hi) return;
     const bool any = (g.sh.write.valid && g.sh.write.where.occupant >= 0) ||
-                     std::any_of(g.sh.reads.begin(), g.sh.reads.end(), [](const Read& rd) { return rd.where.occupant >= 0; });
+                     std::any_of(g.sh.reads.begin(), g.sh.reads.end(),
+                                 [](const Read& rd) { return rd.where.occupant >= 0; });
     if (any) mine.push_back(std::move(g));
   };
   for (const HeapModel::Previous& p : prev) {
-    for (const Shadow& sh : shadows_[static_cast<size_t>(p.resource)]) keep(Ghost{p.resource, p.lo, p.hi, tagged(sh, p.resource)});
+    for (const Shadow& sh : shadows_[static_cast<size_t>(p.resource)])
+      keep(Ghost{p.resource, p.lo, p.hi, tagged(sh, p.resource)});
     for (const Ghost& g : ghosts_[static_cast<size_t>(p.resource)])
       keep(Ghost{g.from, std::max(g.lo, p.lo), std::min(g.hi, p.hi), tagged(g.sh, p.resource)});
   }

@@ -23,13 +23,15 @@ uint32_t takeover_findings(const validate::ValidationResult& v) {
 
 validate::ValidationResult check(const CompiledFrame& f, const std::vector<CompiledGroup>& compiled, Api api,
                                  bool with_memory) {
-  return validate::validate(validate::load_trace(
-      trace_of_plan(f.rec.resources, f.rec.group_ptrs(), compiled, api, f.history_in, with_memory ? &f.memory : nullptr),
-      "mutated plan"));
+  return validate::validate(
+      validate::load_trace(trace_of_plan(f.rec.resources, f.rec.group_ptrs(), compiled, api, f.history_in,
+                                         with_memory ? &f.memory : nullptr),
+                           "mutated plan"));
 }
 
 TEST(HeapMutation, DeferredPlanCarriesItsHeapAndIsClean) {
-  const CompiledFrame f = compile_frame(load_frame_input(std::string(BATON_SOURCE_DIR) + "/examples/deferred.json"));
+  const CompiledFrame f =
+      compile_frame(load_frame_input(std::string(BATON_SOURCE_DIR) + "/examples/deferred.json"));
   ASSERT_EQ(f.memory.heaps.size(), 1u);
   size_t placed = 0;
   for (const auto& p : f.memory.placement) placed += p.has_value();
@@ -43,7 +45,8 @@ TEST(HeapMutation, DeferredPlanCarriesItsHeapAndIsClean) {
 }
 
 TEST(HeapMutation, DroppingAnyTakeoverOrderingOfDeferredIsCaught) {
-  const CompiledFrame f = compile_frame(load_frame_input(std::string(BATON_SOURCE_DIR) + "/examples/deferred.json"));
+  const CompiledFrame f =
+      compile_frame(load_frame_input(std::string(BATON_SOURCE_DIR) + "/examples/deferred.json"));
   const std::vector<ResourceId> victims = test::taking_over(f.compiled);
   ASSERT_GE(victims.size(), 6u);  // gbuffer_normal, linear_depth, hdr, ssr, taa_out, bloom
   // (D3D12 legacy: the lowering opens every placed resource with an aliasing barrier, which with
@@ -53,9 +56,9 @@ TEST(HeapMutation, DroppingAnyTakeoverOrderingOfDeferredIsCaught) {
     for (ResourceId r : victims) {
       const bool buffer = f.rec.resources[r].type == ResourceType::buffer;
       const validate::ValidationResult v = check(f, test::drop_takeover(f.compiled, r, buffer), api, true);
-      EXPECT_GE(takeover_findings(v), 1u) << to_string(api) << ": dropped the takeover of "
-                                          << f.rec.resources[r].name << "\n"
-                                          << validate::to_text(v);
+      EXPECT_GE(takeover_findings(v), 1u)
+          << to_string(api) << ": dropped the takeover of " << f.rec.resources[r].name << "\n"
+          << validate::to_text(v);
     }
 }
 
@@ -80,7 +83,8 @@ std::string without_aliasing_barrier(const std::string& trace, const std::string
 }
 
 TEST(HeapMutation, DroppingAnyAliasingBarrierOfDeferredsLegacyTraceIsCaught) {
-  const CompiledFrame f = compile_frame(load_frame_input(std::string(BATON_SOURCE_DIR) + "/examples/deferred.json"));
+  const CompiledFrame f =
+      compile_frame(load_frame_input(std::string(BATON_SOURCE_DIR) + "/examples/deferred.json"));
   const std::string trace = trace_of(f, Api::d3d12_legacy);
   for (ResourceId r : test::taking_over(f.compiled)) {
     const std::string name = f.rec.resources[r].name;

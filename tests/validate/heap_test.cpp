@@ -24,18 +24,21 @@ std::string join(std::initializer_list<std::string> parts) {
   return s;
 }
 std::string placed(std::string_view name, std::string_view extra, uint64_t offset, uint64_t bytes = 1024) {
-  return fmt::format(R"({{"name":"{}"{},"placement":{{"heap":"h","offset":{},"bytes":{}}}}})", name, extra, offset,
-                     bytes);
+  return fmt::format(R"({{"name":"{}"{},"placement":{{"heap":"h","offset":{},"bytes":{}}}}})", name, extra,
+                     offset, bytes);
 }
 
 // ---- Vulkan ----
-const std::string kBufA = placed("a", R"(,"type":"buffer")", 0), kBufB = placed("b", R"(,"type":"buffer")", 512);
+const std::string kBufA = placed("a", R"(,"type":"buffer")", 0),
+                  kBufB = placed("b", R"(,"type":"buffer")", 512);
 const std::string kBufs = kBufA + "," + kBufB + R"(,{"name":"c","type":"buffer"})";
-std::string vuse(std::string_view r, std::string_view stage, std::string_view access, std::string_view layout = "") {
+std::string vuse(std::string_view r, std::string_view stage, std::string_view access,
+                 std::string_view layout = "") {
   if (layout.empty())
-    return fmt::format(R"({{"use":{{"resource":"{}","as":{{"stage":"{}","access":"{}"}}}}}})", r, stage, access);
-  return fmt::format(R"({{"use":{{"resource":"{}","as":{{"stage":"{}","access":"{}","layout":"{}"}}}}}})", r, stage,
-                     access, layout);
+    return fmt::format(R"({{"use":{{"resource":"{}","as":{{"stage":"{}","access":"{}"}}}}}})", r, stage,
+                       access);
+  return fmt::format(R"({{"use":{{"resource":"{}","as":{{"stage":"{}","access":"{}","layout":"{}"}}}}}})", r,
+                     stage, access, layout);
 }
 std::string vbuf(std::string_view r, std::string_view ss, std::string_view sa, std::string_view ds,
                  std::string_view da) {
@@ -57,7 +60,8 @@ const std::string kWa = vuse("a", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE"),
                   kRa = vuse("a", "COMPUTE_SHADER", "SHADER_STORAGE_READ"),
                   kWb = vuse("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE"),
                   kRc = vuse("c", "COMPUTE_SHADER", "SHADER_STORAGE_READ");
-const std::string kOrderB = vbuf("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE");
+const std::string kOrderB =
+    vbuf("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE");
 const std::string kMemory =
     R"({"barrier":[{"type":"memory","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ|SHADER_STORAGE_WRITE"}]})";
 const std::string kImgA = placed("A", "", 0), kImgB = placed("B", "", 0);
@@ -80,28 +84,34 @@ INSTANTIATE_TEST_SUITE_P(
     Vulkan, Heaps,
     ::testing::Values(
         Case{"BufferTakeoverOrderedByItsBarrierIsClean", vk(kBufs, {kWa, kOrderB, kWb}), {}},
-        Case{"BufferTakeoverWithoutBarrierIsUnordered", vk(kBufs, {kWa, kWb}), ids({{M::heap_unordered_takeover, 1}})},
+        Case{"BufferTakeoverWithoutBarrierIsUnordered", vk(kBufs, {kWa, kWb}),
+             ids({{M::heap_unordered_takeover, 1}})},
         Case{"UnplacedBuffersShareNothing", unplaced({kWa, kWb}), {}},
         Case{"BufferTakeoverBarrierFromNoneIsUnordered",
              vk(kBufs, {kWa, vbuf("b", "NONE", "NONE", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE"), kWb}),
              ids({{M::heap_unordered_takeover, 1}})},
         // The barrier orders the previous write before TRANSFER only: the compute write is not covered.
         Case{"BufferTakeoverBarrierWithTheWrongDestinationIsUnordered",
-             vk(kBufs, {kWa, vbuf("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COPY", "TRANSFER_WRITE"), kWb}),
+             vk(kBufs,
+                {kWa, vbuf("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COPY", "TRANSFER_WRITE"), kWb}),
              ids({{M::heap_unordered_takeover, 1}})},
         Case{"BufferTakeoverAfterAReadNeedsAnExecutionDependency", vk(kBufs, {kRa, kWb}),
              ids({{M::heap_unordered_takeover, 1}})},
         // Any buffer barrier is an execution dependency for all earlier work in its source stages.
         Case{"BufferTakeoverAfterAReadOrderedByAnotherResourcesBarrierIsClean",
-             vk(kBufs, {kRa, kRc, vbuf("c", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "COMPUTE_SHADER", "NONE"), kWb}),
+             vk(kBufs, {kRa, kRc,
+                        vbuf("c", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "COMPUTE_SHADER", "NONE"), kWb}),
              {}},
-        Case{"BufferTakeoverOrderedByAMemoryBarrierIsClean",
-             vk(kBufs, {kWa,
-                        R"({"barrier":[{"type":"memory","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_WRITE"}]})",
-                        kWb}),
-             {}},
+        Case{
+            "BufferTakeoverOrderedByAMemoryBarrierIsClean",
+            vk(kBufs,
+               {kWa,
+                R"({"barrier":[{"type":"memory","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_WRITE"}]})",
+                kWb}),
+            {}},
         Case{"DisjointPlacementsShareNothing",
-             vk(kBufA + "," + placed("b", R"(,"type":"buffer")", 1024) + R"(,{"name":"c","type":"buffer"})", {kWa, kWb}),
+             vk(kBufA + "," + placed("b", R"(,"type":"buffer")", 1024) + R"(,{"name":"c","type":"buffer"})",
+                {kWa, kWb}),
              {}},
         Case{"AccessAfterTakeoverIsAUseAfterTakeover", vk(kBufs, {kWa, kOrderB, kWb, kMemory, kRa}),
              ids({{M::heap_use_after_takeover, 1}})},
@@ -111,21 +121,22 @@ INSTANTIATE_TEST_SUITE_P(
                  R"(],"lists":[{"name":"L1","commands":[)" + kWa + R"(]},{"name":"L2","commands":[)" + kWb +
                  R"(]}],"submissions":[{"queue":"q","lists":["L1"]},{"queue":"q","lists":["L2"]}]})",
              ids({{M::heap_unordered_takeover, 1}})},
-        Case{"BufferTakeoverAfterASemaphoreWaitIsClean",
-             R"({"api":"vulkan","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kBufs +
-                 R"(],"lists":[{"name":"L1","commands":[)" + kWa + R"(]},{"name":"L2","commands":[)" + kWb +
-                 R"(]}],"submissions":[{"queue":"q","lists":["L1"],"signal":["s"]},{"queue":"q","lists":["L2"],"wait":["s"]}]})",
-             {}},
-        Case{"ImageTakeoverFromUndefinedOrderedIsClean",
-             vk(kImgA + "," + kImgB,
-                {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
-                 vimg("B", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED", "GENERAL"), img_write("B")}),
-             {}},
+        Case{
+            "BufferTakeoverAfterASemaphoreWaitIsClean",
+            R"({"api":"vulkan","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kBufs +
+                R"(],"lists":[{"name":"L1","commands":[)" + kWa + R"(]},{"name":"L2","commands":[)" + kWb +
+                R"(]}],"submissions":[{"queue":"q","lists":["L1"],"signal":["s"]},{"queue":"q","lists":["L2"],"wait":["s"]}]})",
+            {}},
+        Case{
+            "ImageTakeoverFromUndefinedOrderedIsClean",
+            vk(kImgA + "," + kImgB,
+               {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
+                vimg("B", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED", "GENERAL"), img_write("B")}),
+            {}},
         // The layout transition of B writes the shared memory while A's write may still run.
         Case{"ImageTakeoverWithAnEmptySourceScopeIsUnordered",
-             vk(kImgA + "," + kImgB,
-                {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
-                 vimg("B", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("B")}),
+             vk(kImgA + "," + kImgB, {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
+                                      vimg("B", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("B")}),
              ids({{M::heap_unordered_takeover, 1}})},
         Case{"ImageTakeoverNotFromUndefinedIsATakeoverLayoutError",
              vk(kImgA + "," + placed("B", R"(,"initial":"GENERAL")", 0),
@@ -133,12 +144,13 @@ INSTANTIATE_TEST_SUITE_P(
                  vimg("B", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "GENERAL", "GENERAL"), img_write("B")}),
              ids({{M::heap_takeover_layout, 1}})},
         // A starts over from UNDEFINED after B: a new takeover, ordered after B's write (or not).
-        Case{"ImageTakenBackFromUndefinedOrderedIsClean",
-             vk(kImgA + "," + kImgB,
-                {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
-                 vimg("B", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED", "GENERAL"), img_write("B"),
-                 vimg("A", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED", "GENERAL"), img_write("A")}),
-             {}},
+        Case{
+            "ImageTakenBackFromUndefinedOrderedIsClean",
+            vk(kImgA + "," + kImgB,
+               {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
+                vimg("B", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED", "GENERAL"), img_write("B"),
+                vimg("A", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED", "GENERAL"), img_write("A")}),
+            {}},
         Case{"ImageTakenBackWithoutOrderIsUnordered",
              vk(kImgA + "," + kImgB,
                 {vimg("A", "NONE", "NONE", "UNDEFINED", "GENERAL"), img_write("A"),
@@ -175,7 +187,8 @@ std::string etex(std::string_view r, std::string_view sync_before, std::string_v
 }
 std::string alias(std::string_view before, std::string_view after) {
   auto name = [](std::string_view n) { return n.empty() ? std::string("null") : fmt::format(R"("{}")", n); };
-  return fmt::format(R"({{"barrier":[{{"type":"aliasing","before":{},"after":{}}}]}})", name(before), name(after));
+  return fmt::format(R"({{"barrier":[{{"type":"aliasing","before":{},"after":{}}}]}})", name(before),
+                     name(after));
 }
 // Enhanced: created with an initial layout (CreatePlacedResource2).
 const std::string kEa = placed("a", R"(,"type":"buffer","initial_layout":"UNDEFINED")", 0),
@@ -189,43 +202,53 @@ const std::string kLeg = placed("a", R"(,"type":"buffer")", 0) + "," + placed("b
 INSTANTIATE_TEST_SUITE_P(
     D3D12, Heaps,
     ::testing::Values(
-        Case{"EnhancedTakeoverWithSyncBeforeCoveringIsClean", d3d(kEnh, {kUavA, ebuf("b", "COMPUTE_SHADING"), kUavB}),
+        Case{"EnhancedTakeoverWithSyncBeforeCoveringIsClean",
+             d3d(kEnh, {kUavA, ebuf("b", "COMPUTE_SHADING"), kUavB}),
              {}},
         Case{"EnhancedTakeoverWithSyncBeforeAllIsClean", d3d(kEnh, {kUavA, ebuf("b", "ALL"), kUavB}), {}},
         // SyncBefore NONE is legal on b's first touch (no 1417): only the heap model sees the race.
-        Case{"EnhancedTakeoverWithSyncBeforeNoneIsUnordered",
-             d3d(kEnh, {kUavA,
-                        R"({"barrier":[{"type":"buffer","resource":"b","sync_before":"NONE","sync_after":"COMPUTE_SHADING","access_before":"NO_ACCESS","access_after":"UNORDERED_ACCESS"}]})",
-                        kUavB}),
-             ids({{M::heap_unordered_takeover, 1}})},
+        Case{
+            "EnhancedTakeoverWithSyncBeforeNoneIsUnordered",
+            d3d(kEnh,
+                {kUavA,
+                 R"({"barrier":[{"type":"buffer","resource":"b","sync_before":"NONE","sync_after":"COMPUTE_SHADING","access_before":"NO_ACCESS","access_after":"UNORDERED_ACCESS"}]})",
+                 kUavB}),
+            ids({{M::heap_unordered_takeover, 1}})},
         Case{"EnhancedTakeoverWithSyncBeforeMissingTheStageIsUnordered",
              d3d(kEnh, {kUavA, ebuf("b", "COPY"), kUavB}), ids({{M::heap_unordered_takeover, 1}})},
         Case{"EnhancedTakeoverWithoutBarrierIsUnordered", d3d(kEnh, {kUavA, kUavB}),
              ids({{M::heap_unordered_takeover, 1}})},
-        Case{"EnhancedTextureTakeoverNotFromUndefinedIsATakeoverLayoutError",
-             d3d(placed("A", R"(,"flags":["unordered_access"],"initial_layout":"UNORDERED_ACCESS")", 0) + "," +
-                     placed("B", R"(,"flags":["unordered_access"],"initial_layout":"UNORDERED_ACCESS")", 0),
-                 {duse("A", "UNORDERED_ACCESS"), etex("B", "COMPUTE_SHADING", "UNORDERED_ACCESS"), duse("B", "UNORDERED_ACCESS")}),
-             ids({{M::heap_takeover_layout, 1}})},
+        Case{
+            "EnhancedTextureTakeoverNotFromUndefinedIsATakeoverLayoutError",
+            d3d(placed("A", R"(,"flags":["unordered_access"],"initial_layout":"UNORDERED_ACCESS")", 0) + "," +
+                    placed("B", R"(,"flags":["unordered_access"],"initial_layout":"UNORDERED_ACCESS")", 0),
+                {duse("A", "UNORDERED_ACCESS"), etex("B", "COMPUTE_SHADING", "UNORDERED_ACCESS"),
+                 duse("B", "UNORDERED_ACCESS")}),
+            ids({{M::heap_takeover_layout, 1}})},
         Case{"EnhancedTextureTakeoverFromUndefinedIsClean",
-             d3d(placed("A", R"(,"flags":["unordered_access"],"initial_layout":"UNORDERED_ACCESS")", 0) + "," +
-                     placed("B", R"(,"flags":["unordered_access"],"initial_layout":"UNDEFINED")", 0),
-                 {duse("A", "UNORDERED_ACCESS"), etex("B", "COMPUTE_SHADING", "UNDEFINED"), duse("B", "UNORDERED_ACCESS")}),
+             d3d(placed("A", R"(,"flags":["unordered_access"],"initial_layout":"UNORDERED_ACCESS")", 0) +
+                     "," + placed("B", R"(,"flags":["unordered_access"],"initial_layout":"UNDEFINED")", 0),
+                 {duse("A", "UNORDERED_ACCESS"), etex("B", "COMPUTE_SHADING", "UNDEFINED"),
+                  duse("B", "UNORDERED_ACCESS")}),
              {}},
         Case{"EnhancedUseAfterTakeover", d3d(kEnh, {kUavA, ebuf("b", "COMPUTE_SHADING"), kUavB, kUavA}),
              ids({{M::heap_use_after_takeover, 1}})},
         // An earlier ExecuteCommandLists on the same queue completes before the next one starts.
         Case{"TakeoverInALaterExecuteCommandListsIsClean",
              R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kEnh +
-                 R"(],"lists":[{"name":"L1","commands":[)" + kUavA + R"(]},{"name":"L2","commands":[)" + kUavB +
-                 R"(]}],"submissions":[{"queue":"q","lists":["L1"]},{"queue":"q","lists":["L2"]}]})",
+                 R"(],"lists":[{"name":"L1","commands":[)" + kUavA + R"(]},{"name":"L2","commands":[)" +
+                 kUavB + R"(]}],"submissions":[{"queue":"q","lists":["L1"]},{"queue":"q","lists":["L2"]}]})",
              {}},
-        Case{"TakeoverOnAnotherQueueWithoutFenceIsUnordered",
-             R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kEnh +
-                 R"(],"lists":[{"name":"L1","commands":[)" + kUavA + R"(]},{"name":"L2","type":"compute","commands":[)" +
-                 kUavB + R"(]}],"submissions":[{"queue":"q","lists":["L1"]},{"queue":"c","type":"compute","lists":["L2"]}]})",
-             ids({{M::heap_unordered_takeover, 1}})},
-        Case{"LegacyAliasingBarrierNamingThePredecessorIsClean", d3d(kLeg, {kUavA, alias("a", "b"), kUavB}), {}},
+        Case{
+            "TakeoverOnAnotherQueueWithoutFenceIsUnordered",
+            R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kEnh +
+                R"(],"lists":[{"name":"L1","commands":[)" + kUavA +
+                R"(]},{"name":"L2","type":"compute","commands":[)" + kUavB +
+                R"(]}],"submissions":[{"queue":"q","lists":["L1"]},{"queue":"c","type":"compute","lists":["L2"]}]})",
+            ids({{M::heap_unordered_takeover, 1}})},
+        Case{"LegacyAliasingBarrierNamingThePredecessorIsClean",
+             d3d(kLeg, {kUavA, alias("a", "b"), kUavB}),
+             {}},
         Case{"LegacyAliasingBarrierWithNullBeforeIsClean", d3d(kLeg, {kUavA, alias("", "b"), kUavB}), {}},
         Case{"LegacyAliasingBarrierWithNullAfterIsClean", d3d(kLeg, {kUavA, alias("", ""), kUavB}), {}},
         Case{"LegacyTakeoverWithoutAliasingBarrier", d3d(kLeg, {kUavA, kUavB}),
@@ -236,7 +259,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"LegacyUseAfterTakeover", d3d(kLeg, {kUavA, alias("a", "b"), kUavB, kUavA}),
              ids({{M::heap_use_after_takeover, 1}})},
         Case{"LegacyTakenBackByAnAliasingBarrierIsClean",
-             d3d(kLeg, {kUavA, alias("a", "b"), kUavB, alias("b", "a"), kUavA}), {}}),
+             d3d(kLeg, {kUavA, alias("a", "b"), kUavB, alias("b", "a"), kUavA}),
+             {}}),
     case_name);
 
 TEST(HeapMessages, NameBothResourcesTheHeapAndTheBytes) {
@@ -267,7 +291,8 @@ TEST_P(BadHeapInput, IsOneLineErrorNamingThePath) {
     EXPECT_NE(what.find("t.json: " + GetParam().path), std::string::npos) << what;
   }
 }
-std::string with_resource(std::string_view resource, std::string_view heaps = R"([{"name":"h","bytes":4096}])") {
+std::string with_resource(std::string_view resource,
+                          std::string_view heaps = R"([{"name":"h","bytes":4096}])") {
   return fmt::format(R"({{"api":"vulkan","heaps":{},"resources":[{}]}})", heaps, resource);
 }
 INSTANTIATE_TEST_SUITE_P(
@@ -278,16 +303,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadHeap{"PlacementWithoutHeaps",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1}})", "[]"),
                 "resources[0].placement.heap: unknown heap 'h'"},
-        BadHeap{"OutOfRange", with_resource(R"({"name":"a","placement":{"heap":"h","offset":4000,"bytes":97}})"),
+        BadHeap{"OutOfRange",
+                with_resource(R"({"name":"a","placement":{"heap":"h","offset":4000,"bytes":97}})"),
                 "resources[0].placement: bytes [4000, 4097) out of range for heap 'h' (4096 bytes)"},
-        BadHeap{"Overflow",
-                with_resource(R"({"name":"a","placement":{"heap":"h","offset":18446744073709551615,"bytes":2}})"),
-                "resources[0].placement: offset 18446744073709551615 + bytes 2 overflows 64 bits"},
+        BadHeap{
+            "Overflow",
+            with_resource(R"({"name":"a","placement":{"heap":"h","offset":18446744073709551615,"bytes":2}})"),
+            "resources[0].placement: offset 18446744073709551615 + bytes 2 overflows 64 bits"},
         BadHeap{"ZeroBytes", with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":0}})"),
                 "resources[0].placement.bytes"},
-        BadHeap{"NegativeOffset", with_resource(R"({"name":"a","placement":{"heap":"h","offset":-1,"bytes":1}})"),
+        BadHeap{"NegativeOffset",
+                with_resource(R"({"name":"a","placement":{"heap":"h","offset":-1,"bytes":1}})"),
                 "resources[0].placement.offset: expected a non-negative integer"},
-        BadHeap{"FractionalBytes", with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1.5}})"),
+        BadHeap{"FractionalBytes",
+                with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1.5}})"),
                 "resources[0].placement.bytes: expected a non-negative integer"},
         BadHeap{"MissingOffset", with_resource(R"({"name":"a","placement":{"heap":"h","bytes":1}})"),
                 "resources[0].placement: missing \"offset\""},
@@ -302,13 +331,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadHeap{"HeapsNotAnArray", with_resource("", R"({"name":"h"})"), "trace.heaps: expected an array"},
         BadHeap{"UnknownHeapKey", with_resource("", R"([{"name":"h","bytes":1,"type":"default"}])"),
                 "heaps[0]: unknown key 'type'"},
-        BadHeap{"UploadResourcePlaced",
-                R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[{"name":"a","type":"buffer","heap":"upload","placement":{"heap":"h","offset":0,"bytes":1}}]})",
-                "resources[0].placement: upload and readback resources are not placed"}),
+        BadHeap{
+            "UploadResourcePlaced",
+            R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[{"name":"a","type":"buffer","heap":"upload","placement":{"heap":"h","offset":0,"bytes":1}}]})",
+            "resources[0].placement: upload and readback resources are not placed"}),
     [](const ::testing::TestParamInfo<BadHeap>& i) { return i.param.name; });
 
 TEST(HeapLoad, PlacementIsRead) {
-  const Trace t = load_trace(with_resource(R"({"name":"a","placement":{"heap":"h","offset":4095,"bytes":1}},{"name":"b"})"));
+  const Trace t = load_trace(
+      with_resource(R"({"name":"a","placement":{"heap":"h","offset":4095,"bytes":1}},{"name":"b"})"));
   ASSERT_EQ(t.heaps.size(), 1u);
   EXPECT_EQ(t.heaps[0].name, "h");
   EXPECT_EQ(t.heaps[0].bytes, 4096u);

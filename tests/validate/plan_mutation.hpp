@@ -22,7 +22,8 @@ inline std::vector<ResourceId> taking_over(const std::vector<CompiledGroup>& gro
 }
 
 // Every takeover barrier of `r` becomes a first touch (textures) or is removed (buffers).
-inline std::vector<CompiledGroup> drop_takeover(std::vector<CompiledGroup> groups, ResourceId r, bool buffer) {
+inline std::vector<CompiledGroup> drop_takeover(std::vector<CompiledGroup> groups, ResourceId r,
+                                                bool buffer) {
   for (CompiledGroup& g : groups)
     for (CompiledList& l : g.lists) {
       for (size_t i = l.barriers.size(); i-- > 0;) {
@@ -42,7 +43,8 @@ inline std::vector<CompiledGroup> drop_takeover(std::vector<CompiledGroup> group
             --p.first;
         }
       }
-      l.points.erase(std::remove_if(l.points.begin(), l.points.end(), [](const BarrierPoint& p) { return p.count == 0; }),
+      l.points.erase(std::remove_if(l.points.begin(), l.points.end(),
+                                    [](const BarrierPoint& p) { return p.count == 0; }),
                      l.points.end());
     }
   return groups;
