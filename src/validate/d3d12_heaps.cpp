@@ -60,9 +60,15 @@ void Replay::heap_touch(int r, const EnhancedBarrier* b, const std::string& what
     return;
   }
   const std::vector<HeapModel::Previous> prev = heaps_.activate(r);
-  if (!prev.empty() && b != nullptr && b->kind == EnhancedKind::texture && b->layout_before != ly::undefined)
-    out_.report(MessageId::heap_takeover_layout, r, -1, fmt::format("'{}'", res(prev.front().resource).name),
+  if (!prev.empty() && b != nullptr && b->kind == EnhancedKind::texture &&
+      b->layout_before != ly::undefined) {
+    std::string names;
+    for (const HeapModel::Previous& p : prev)
+      names += fmt::format("{}'{}' ({})", names.empty() ? "" : ", ", res(p.resource).name,
+                           heaps_.bytes(r, p.lo, p.hi));
+    out_.report(MessageId::heap_takeover_layout, r, -1, names,
                 fmt::format("a barrier with LayoutBefore {}", layout_name(b->layout_before)));
+  }
   for (const HeapModel::Previous& p : prev) {
     const LastAccess& l = last_[static_cast<size_t>(p.resource)];
     if (l.submission < 0) continue;  // never accessed: nothing to wait for
