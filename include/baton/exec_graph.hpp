@@ -15,6 +15,10 @@ struct GraphRun {
   ExecPlan plan;       // the Vulkan barriers of the second compile
   size_t transient = 0, at_rest = 0;
   uint64_t estimated_heap = 0;  // the first compile's heap (size estimates)
+  // For traces of the run (trace_of_plan): the compiled groups, and with shared memory the heap and
+  // every placed member's real offset and size (its memory requirement rounded to the alignment).
+  std::vector<CompiledGroup> compiled;
+  PlanMemory memory;
 };
 
 // Compiles `g` for running on `ctx` with `options` (its work sizes decide the objects). With

@@ -35,12 +35,15 @@ struct CompiledFrame {
   std::vector<CompiledGroup> compiled;    // one per group of rec
   std::shared_ptr<const graph::Graph> graph;  // graphs only
   std::vector<std::string> findings;      // graphs: the checks' findings (empty = all hold)
+  PlanMemory memory;                      // graphs: the transients' heap and placements (estimated sizes
+                                          // unless the options gave real ones)
 };
 // Compiles either input (graphs with `options`); throws Error naming the source.
 CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options = {});
 
 // The compiled frame as a validator trace (docs/trace-format.md). For a recording the bytes equal
-// trace_of_recording's; a graph's non-transient resources start in their resting state.
+// trace_of_recording's; a graph's non-transient resources start in their resting state, and its
+// placed transients are written with their heap and byte range (the validator checks the takeovers).
 std::string trace_of(const CompiledFrame& f, Api api);
 
 }  // namespace baton

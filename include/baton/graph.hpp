@@ -188,6 +188,12 @@ struct Aliasing {
 };
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o = {});
 
+// The aliasing result as the plan's memory (one heap "transients", per member of a placed resource its
+// bytes: the members of a set follow each other inside their resource's placement). `member_bytes`:
+// per member (first_member order) the bytes it is bound to, from a device; empty: the placement's
+// size split evenly between the members (the estimate).
+PlanMemory plan_memory(const Graph& g, const Aliasing& a, const std::vector<uint64_t>& member_bytes = {});
+
 // Phase 6: transitions. Every pass becomes one operation of the list of its group; groups are cut at
 // waits and signals; resources crossing a group boundary get declared entry states; a transient that
 // takes over memory (Aliasing::barriers) gets the previous occupants' last accesses as its takeover

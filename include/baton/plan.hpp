@@ -97,6 +97,23 @@ struct ResourceHistory {
 using History = std::vector<ResourceHistory>;  // indexed by ResourceId
 History fresh_history(const ResourceTable& t);
 
+// Where placed resources live: heaps, and per resource the byte range it is bound to (a frame graph's
+// aliasing, with real sizes where a device gave them). Trace writers put it into the trace ("heaps",
+// "placement": docs/trace-format.md) so that the validator checks every takeover of memory.
+struct PlanMemory {
+  struct Heap {
+    std::string name;
+    uint64_t bytes = 0;
+  };
+  struct Range {
+    uint32_t heap = 0;
+    uint64_t offset = 0, bytes = 0;
+  };
+  std::vector<Heap> heaps;
+  std::vector<std::optional<Range>> placement;  // per ResourceId (missing or nullopt: memory of its own)
+  bool empty() const { return heaps.empty(); }
+};
+
 // Per-group facts decided by the serial plan.
 struct GroupFacts {
   // History at the start of the group of every resource the group touches, in the order the group first

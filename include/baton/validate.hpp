@@ -34,6 +34,18 @@ inline constexpr uint32_t swapchain = 1u << 5;
 inline constexpr uint32_t concurrent = 1u << 6;  // Vulkan VK_SHARING_MODE_CONCURRENT
 }  // namespace flag
 
+// Memory placement (aliasing): resources placed in one heap at byte offsets may share memory. The
+// validator tracks which resource occupies each byte range (docs/trace-format.md, "Heaps").
+struct TraceHeap {
+  std::string name;
+  uint64_t bytes = 0;
+};
+inline constexpr int kNotPlaced = -1;
+struct TracePlacement {
+  int heap = kNotPlaced;  // index into Trace::heaps; kNotPlaced: memory of its own
+  uint64_t offset = 0, bytes = 0;
+};
+
 struct TraceResource {
   std::string name;
   bool buffer = false;
@@ -44,6 +56,7 @@ struct TraceResource {
   // Vulkan: the initial image layout ("initial", default UNDEFINED).
   uint32_t initial = 0;
   bool initial_is_layout = false;
+  TracePlacement placement;
   uint32_t subresource_count() const { return mips * layers * planes; }
 };
 
@@ -146,6 +159,7 @@ struct TraceSubmission {
 struct Trace {
   std::string source;  // file name (for error lines)
   Api api = Api::d3d12;
+  std::vector<TraceHeap> heaps;
   std::vector<TraceResource> resources;
   std::vector<TraceList> lists;
   std::vector<TraceSubmission> submissions;
@@ -153,8 +167,8 @@ struct Trace {
 
 // Parses a trace. Throws baton::Error with one line (naming `source` and the JSON path) on
 // malformed JSON, unknown names, unknown resources or lists, and out-of-range subresources in
-// uses, clears and discards. Out-of-range subresources in *barriers* are not input errors: they
-// are what the debug layer reports (521, 1355), so they become messages.
+// uses, clears and discards, and placements outside their heap. Out-of-range subresources in *barriers* are
+// not input errors: they are what the debug layer reports (521, 1355), so they become messages.
 Trace load_trace(std::string_view json, std::string_view source = "trace");
 // Reads and parses a file; throws baton::Error when it cannot be read.
 Trace load_trace_file(const std::string& path);

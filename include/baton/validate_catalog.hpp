@@ -4,7 +4,8 @@
 // are named after the Khronos layer's message names, with numbers of Baton's own in the 100000
 // range (the Khronos layer has no numeric ids): a VUID, a SYNC-HAZARD-* hazard name or an
 // UNASSIGNED-* id the layer prints, so a user can search for it; BATON-VK-* rows are checks of
-// Baton's own that the layer does not make. Tests assert which id fired, never the prose.
+// Baton's own that the layer does not make. BATON-HEAP-* rows (200000 range) are Baton's checks of
+// memory shared by placed resources, for every API. Tests assert which id fired, never the prose.
 //
 // Templates may use {expected} and {actual}; the location (list, command, resource,
 // subresource) is prefixed by the reporter.
@@ -92,7 +93,16 @@ enum class Severity : uint8_t { error, warning };
     "acquire {actual} has no matching release ({expected}; for a buffer the layer says "                     \
     "UNASSIGNED-VkBufferMemoryBarrier-buffer-00004)")                                                        \
   X(vk_queue_family_release_not_owner, 100022, "BATON-VK-QUEUE-FAMILY-RELEASE-NOT-OWNER", error,             \
-    "release {actual} recorded on a queue family that does not own the resource ({expected})")
+    "release {actual} recorded on a queue family that does not own the resource ({expected})")               \
+  /* ---- Heaps and placed resources, every API (Baton's own: the layers do not see all of it) ---- */       \
+  X(heap_use_after_takeover, 200001, "BATON-HEAP-USE-AFTER-TAKEOVER", error,                                 \
+    "{actual}, but {expected} took over its memory since")                                                   \
+  X(heap_unordered_takeover, 200002, "BATON-HEAP-UNORDERED-TAKEOVER", error,                                 \
+    "{actual} takes over memory of {expected} without being ordered after that access")                      \
+  X(heap_takeover_layout, 200003, "BATON-HEAP-TAKEOVER-LAYOUT", error,                                       \
+    "{actual} on memory taken over from {expected} (its contents are undefined: start from UNDEFINED)")      \
+  X(heap_missing_aliasing_barrier, 200004, "BATON-HEAP-MISSING-ALIASING-BARRIER", error,                     \
+    "{actual} takes over memory of {expected} without an aliasing barrier naming it or NULL before")
 
 enum class MessageId : uint32_t {
 #define BATON_X(e, id, name, sev, text) e = id,

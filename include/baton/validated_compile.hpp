@@ -21,9 +21,11 @@ namespace baton {
 // semaphores), per list the operations in order with their barrier points around them. Resources a
 // non-fresh history says were touched start in their resting state (they exist already); the rest
 // start as created. For a fresh history the bytes equal `baton emit-trace`'s. Throws Error when the
-// plan cannot be lowered for the API.
+// plan cannot be lowered for the API. With `memory` (placed resources: a frame graph's aliasing), the
+// trace carries its heaps and each placed resource's byte range.
 std::string trace_of_plan(const ResourceTable& resources, std::span<const CommandListGroup* const> groups,
-                          std::span<const CompiledGroup> compiled, Api api, const History& history_in);
+                          std::span<const CompiledGroup> compiled, Api api, const History& history_in,
+                          const PlanMemory* memory = nullptr);
 // Compiles a recording (fresh history; its lists end up Compiled) and returns the trace.
 std::string trace_of_recording(Recording& rec, Api api);
 

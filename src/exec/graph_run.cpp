@@ -28,12 +28,20 @@ GraphRun prepare_graph_run(VulkanContext& ctx, const graph::Graph& g, RunOptions
     shared.taken_over = mp.taken_over;
     shared.heap_size = mp.heap_size;
     options.shared = std::move(shared);
+    // The plan's memory as bound: real offsets (member_placement) and sizes rounded as it rounds them.
+    const uint64_t align = std::max<uint64_t>(co.aliasing.alignment, 1);
+    std::vector<uint64_t> member_bytes(req.size(), 0);
+    for (size_t m = 0; m < req.size(); ++m) member_bytes[m] = (req[m].size + align - 1) / align * align;
+    run.memory = graph::plan_memory(g, second.aliasing, member_bytes);
+    for (size_t m = 0; m < run.memory.placement.size(); ++m)
+      if (run.memory.placement[m]) run.memory.placement[m]->offset = mp.offset[m];
     first = std::move(second);
   } else {
     options.shared.reset();
   }
   run.plan = to_exec_plan(lower_vulkan(first.trans.table, first.trans.compiled));
   run.history_in = first.trans.history_in;
+  run.compiled = first.trans.compiled;
   for (const ResourceHistory& h : run.history_in) (h.touched ? run.at_rest : run.transient) += 1;
   run.rec = graph::recording_from(std::move(first.trans));
   return run;

@@ -170,6 +170,8 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
       throw bad("attachments are not played");
     if (r.flags & (validate::flag::swapchain | validate::flag::placed))
       throw bad("swap-chain and placed resources are not played");
+    if (r.placement.heap != validate::kNotPlaced)
+      throw bad("resources placed in heaps are not played (no memory aliasing in the player yet)");
     if (!r.buffer && r.mips > kMaxMips) throw bad(fmt::format("more than {} mips", kMaxMips));
     if (!r.buffer && r.initial == VK_IMAGE_LAYOUT_PREINITIALIZED)
       throw bad("PREINITIALIZED needs linear images");

@@ -38,6 +38,7 @@ CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options)
       graph::GraphCompileResult r = graph::compile_graph(*g, options);
       f.from_graph = true;
       f.findings = std::move(r.findings);
+      f.memory = graph::plan_memory(*g, r.aliasing);
       f.history_in = r.trans.history_in;
       f.compiled = std::move(r.trans.compiled);
       f.rec = graph::recording_from(std::move(r.trans));
@@ -56,7 +57,8 @@ CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options)
 
 std::string trace_of(const CompiledFrame& f, Api api) {
   try {
-    return trace_of_plan(f.rec.resources, f.rec.group_ptrs(), f.compiled, api, f.history_in);
+    return trace_of_plan(f.rec.resources, f.rec.group_ptrs(), f.compiled, api, f.history_in,
+                         f.memory.empty() ? nullptr : &f.memory);
   } catch (const Error& e) {
     rethrow_named(f.source, e);
   }

@@ -199,3 +199,27 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
 }
 
 }  // namespace baton::graph
+
+namespace baton::graph {
+
+PlanMemory plan_memory(const Graph& g, const Aliasing& a, const std::vector<uint64_t>& member_bytes) {
+  PlanMemory m;
+  if (a.placements.empty()) return m;
+  m.heaps.push_back({"transients", std::max<uint64_t>(a.heap_size, 1)});
+  std::vector<uint32_t> first(g.resources.size() + 1, 0);
+  for (size_t r = 0; r < g.resources.size(); ++r) first[r + 1] = first[r] + g.resources[r].count;
+  m.placement.resize(first.back());
+  for (const Placement& p : a.placements) {
+    const uint32_t count = first[p.resource + 1] - first[p.resource];
+    uint64_t at = p.offset;
+    for (uint32_t k = first[p.resource]; k < first[p.resource + 1]; ++k) {
+      const uint64_t bytes =
+          k < member_bytes.size() ? member_bytes[k] : p.size / std::max<uint32_t>(count, 1);
+      m.placement[k] = PlanMemory::Range{0, at, std::max<uint64_t>(bytes, 1)};
+      at += bytes;
+    }
+  }
+  return m;
+}
+
+}  // namespace baton::graph

@@ -21,9 +21,11 @@ std::string access_name(uint32_t a) {
   return names::format_flags(names::d3d12_accesses(), a);
 }
 
-Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out) {}
+Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out), heaps_(t) {}
 
 void Replay::run() {
+  order_ = submission_order(trace_);
+  last_.assign(trace_.resources.size(), LastAccess{});
   create_resources();
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
 }
@@ -63,12 +65,16 @@ void Replay::create_resources() {
 
 void Replay::execute(int submission) {
   const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
+  submission_ = submission;
+  open_aliasing_.clear();
   for (int li : sub.lists) {
     const TraceList& list = trace_.lists[static_cast<size_t>(li)];
     list_type_ = list.type;
     for (size_t c = 0; c < list.commands.size(); ++c) {
       out_.at_command(li, static_cast<int>(c));
       const Command& cmd = list.commands[c];
+      ++stamp_;
+      heap_before(cmd);
       if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
         std::set<std::pair<int, uint32_t>> seen;  // 1008: one transition per subresource per call
         for (const Barrier& barrier : b->barriers) {
@@ -91,6 +97,7 @@ void Replay::execute(int submission) {
       } else if (const auto* d = std::get_if<DiscardCmd>(&cmd)) {
         discard(d->resource, d->subresources);
       }
+      heap_after(cmd);
     }
   }
   out_.at_submission(submission);

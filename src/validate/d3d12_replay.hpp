@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "d3d12_rules.hpp"
+#include "heap_model.hpp"
 #include "report.hpp"
 
 namespace baton::validate::d3d12 {
@@ -51,6 +52,13 @@ class Replay {
   void discard(int resource, const Subresources& s);
   void present(int resource);
   void enter_copy_queue(int resource, uint32_t sub, Shadow& sh);
+  // Heaps (d3d12_heaps.cpp): a command's effect on placed memory before it runs (activation, use
+  // after takeover, the takeover's order after the previous occupants' last accesses), and after.
+  void heap_before(const Command& cmd);
+  void heap_touch(int resource, const EnhancedBarrier* b, const std::string& what);
+  void heap_aliasing(const LegacyAliasing& b);
+  void heap_after(const Command& cmd);
+  void heap_accessed(int resource, uint32_t use_sync, bool barrier = false, uint32_t sync_after = 0);
   // d3d12_legacy.cpp
   void legacy_transition(const LegacyTransition& b, std::set<std::pair<int, uint32_t>>& seen);
   void legacy_aliasing(const LegacyAliasing& b);
@@ -67,6 +75,25 @@ class Replay {
   Reporter& out_;
   std::vector<std::vector<Shadow>> shadows_;
   QueueType list_type_ = QueueType::direct;
+  // Heaps: who occupies which bytes; per resource its last accesses (submission, the sync since its
+  // last barrier or that barrier's SyncAfter, the command stamp); the aliasing barriers naming no
+  // `after` (any resource may become active) seen in this ExecuteCommandLists.
+  struct LastAccess {
+    int submission = -1;
+    uint32_t sync = 0;           // the last barrier's SyncAfter: a takeover's SyncBefore must contain it
+    std::vector<uint32_t> uses;  // per use since: the syncs its legacy state may run in (one must be covered)
+    uint64_t stamp = 0;
+  };
+  struct OpenAliasing {
+    int before = kNoResource;
+    uint64_t stamp = 0;
+  };
+  HeapModel heaps_;
+  std::vector<std::vector<bool>> order_;  // submission_order(trace_)
+  std::vector<LastAccess> last_;
+  std::vector<OpenAliasing> open_aliasing_;
+  int submission_ = -1;
+  uint64_t stamp_ = 0;
 };
 
 std::string state_name(uint32_t s);

@@ -64,7 +64,7 @@ std::vector<std::optional<Declared>> declared_initial(const ResourceTable& t,
 // written it is initialized too (no longer awaiting the placed-resource initialization, 1422). A
 // texture whose first list declares its entry state starts in that state (written, when it is a write).
 json resources_json(const ResourceTable& t, Api api, const History& history,
-                    const std::vector<std::optional<Declared>>& declared) {
+                    const std::vector<std::optional<Declared>>& declared, const PlanMemory* memory) {
   json out = json::array();
   for (size_t id = 0; id < t.size(); ++id) {
     const ResourceDesc& d = t.all()[id];
@@ -101,6 +101,11 @@ json resources_json(const ResourceTable& t, Api api, const History& history,
       else
         r["initial"] =
             format_name(NameKind::d3d12_state, static_cast<uint32_t>(lower_d3d12_legacy_state(start)));
+    }
+    if (memory != nullptr && id < memory->placement.size() && memory->placement[id]) {
+      const PlanMemory::Range& p = *memory->placement[id];
+      r["placement"] =
+          json{{"heap", memory->heaps.at(p.heap).name}, {"offset", p.offset}, {"bytes", p.bytes}};
     }
     out.push_back(std::move(r));
   }
@@ -344,7 +349,8 @@ struct PointKey {
 }  // namespace
 
 std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGroup* const> groups,
-                          std::span<const CompiledGroup> compiled, Api api, const History& history_in) {
+                          std::span<const CompiledGroup> compiled, Api api, const History& history_in,
+                          const PlanMemory* memory) {
   if (groups.size() != compiled.size())
     throw Error(
         fmt::format("trace of plan: {} groups but {} compiled groups", groups.size(), compiled.size()));
@@ -464,10 +470,16 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
     submissions.push_back(std::move(sub));
   }
   json trace{{"api", api == Api::vulkan ? "vulkan" : "d3d12"},
-             {"comment", fmt::format("emitted by baton emit-trace --api {}", to_string(api))},
-             {"resources", resources_json(t, api, history_in, declared)},
-             {"lists", lists},
-             {"submissions", submissions}};
+             {"comment", fmt::format("emitted by baton emit-trace --api {}", to_string(api))}};
+  if (memory != nullptr && !memory->empty()) {
+    json heaps = json::array();
+    for (const PlanMemory::Heap& h : memory->heaps)
+      heaps.push_back(json{{"name", h.name}, {"bytes", h.bytes}});
+    trace["heaps"] = std::move(heaps);
+  }
+  trace["resources"] = resources_json(t, api, history_in, declared, memory);
+  trace["lists"] = std::move(lists);
+  trace["submissions"] = std::move(submissions);
   return trace.dump(2) + "\n";
 }
 

@@ -27,7 +27,7 @@ class Loader {
     Trace t;
     t.source = source_;
     require_object(root, "trace");
-    keys(root, "trace", {"api", "resources", "lists", "submissions", "comment", "expect"});
+    keys(root, "trace", {"api", "heaps", "resources", "lists", "submissions", "comment", "expect"});
     const std::string api = string_field(root, "api", "trace");
     if (api == "d3d12")
       t.api = Api::d3d12;
@@ -36,6 +36,20 @@ class Loader {
     else
       fail("api", fmt::format("unknown api {} (expected d3d12 or vulkan)", input::quote(api)));
     api_ = t.api;
+    const json& heaps = array_field(root, "heaps", "trace");
+    for (size_t i = 0; i < heaps.size(); ++i) {
+      const std::string path = fmt::format("heaps[{}]", i);
+      require_object(heaps[i], path);
+      keys(heaps[i], path, {"name", "bytes"});
+      TraceHeap h;
+      h.name = name_field(heaps[i], "name", path);
+      h.bytes = u64_field(heaps[i], "bytes", path);
+      if (h.bytes == 0) fail(path + ".bytes", "a heap has at least one byte");
+      if (!heap_index_.emplace(h.name, static_cast<int>(i)).second)
+        fail(path + ".name", fmt::format("duplicate heap {}", input::quote(h.name)));
+      t.heaps.push_back(std::move(h));
+    }
+    heaps_ = &t.heaps;
     const json& resources = array_field(root, "resources", "trace");
     for (size_t i = 0; i < resources.size(); ++i)
       t.resources.push_back(resource(resources[i], fmt::format("resources[{}]", i)));
@@ -126,6 +140,34 @@ class Loader {
       fail(fmt::format("{}.{}", path, key), "expected a non-negative integer");
     return it->get<uint32_t>();
   }
+  // A required unsigned 64-bit integer (byte counts and offsets).
+  uint64_t u64_field(const json& j, const char* key, const std::string& path) const {
+    const auto it = j.find(key);
+    if (it == j.end()) fail(path, fmt::format("missing \"{}\"", key));
+    if (!it->is_number_unsigned()) fail(fmt::format("{}.{}", path, key), "expected a non-negative integer");
+    return it->get<uint64_t>();
+  }
+  // "placement": {"heap", "offset", "bytes"}: the byte range [offset, offset + bytes) of a heap.
+  TracePlacement placement(const json& j, const std::string& path) const {
+    require_object(j, path);
+    keys(j, path, {"heap", "offset", "bytes"});
+    TracePlacement p;
+    const std::string heap = string_field(j, "heap", path);
+    const auto it = heap_index_.find(heap);
+    if (it == heap_index_.end())
+      fail(path + ".heap", fmt::format("unknown heap {} (declare it in \"heaps\")", input::quote(heap)));
+    p.heap = it->second;
+    p.offset = u64_field(j, "offset", path);
+    p.bytes = u64_field(j, "bytes", path);
+    if (p.bytes == 0) fail(path + ".bytes", "a placement has at least one byte");
+    if (p.offset > ~uint64_t{0} - p.bytes)
+      fail(path, fmt::format("offset {} + bytes {} overflows 64 bits", p.offset, p.bytes));
+    const uint64_t size = (*heaps_)[static_cast<size_t>(p.heap)].bytes;
+    if (p.offset + p.bytes > size)
+      fail(path, fmt::format("bytes [{}, {}) out of range for heap '{}' ({} bytes)", p.offset,
+                             p.offset + p.bytes, heap, size));
+    return p;
+  }
   uint64_t names_of(std::span<const names::Name> table, const json& j, const std::string& path,
                     const char* what) const {
     if (!j.is_string()) fail(path, fmt::format("expected a {} name string", what));
@@ -169,7 +211,9 @@ class Loader {
 
   TraceResource resource(const json& j, const std::string& path) const {
     require_object(j, path);
-    keys(j, path, {"name", "type", "mips", "layers", "planes", "flags", "heap", "initial", "initial_layout"});
+    keys(j, path,
+         {"name", "type", "mips", "layers", "planes", "flags", "heap", "initial", "initial_layout",
+          "placement"});
     TraceResource r;
     r.name = name_field(j, "name", path);
     const std::string type = optional_string(j, "type", path, "texture");
@@ -212,6 +256,11 @@ class Loader {
       r.heap = Heap::readback;
     else if (heap != "default")
       fail(path + ".heap", fmt::format("unknown heap {}", input::quote(heap)));
+    if (const auto pl = j.find("placement"); pl != j.end()) {
+      if (r.heap != Heap::default_heap)
+        fail(path + ".placement", "upload and readback resources are not placed");
+      r.placement = placement(*pl, path + ".placement");
+    }
     if (api_ == Api::vulkan) {
       r.initial = enum_field(j, "initial", path, names::vk_layouts(), "VkImageLayout", 0u);
       r.initial_is_layout = true;
@@ -558,8 +607,9 @@ class Loader {
   static constexpr uint32_t kAllCount = 0xffffffffu;
   std::string source_;
   Api api_ = Api::d3d12;
-  std::map<std::string, int, std::less<>> resource_index_;
+  std::map<std::string, int, std::less<>> resource_index_, heap_index_;
   const std::vector<TraceResource>* resources_ = nullptr;
+  const std::vector<TraceHeap>* heaps_ = nullptr;
 };
 }  // namespace
 

@@ -28,10 +28,11 @@ std::string layout_name(uint32_t l) {
 }  // namespace
 
 Replay::Replay(const Trace& t, Reporter& out, const ValidateOptions& options)
-    : trace_(t), out_(out), options_(options) {}
+    : trace_(t), out_(out), options_(options), heaps_(t) {}
 
 void Replay::run() {
   shadows_.resize(trace_.resources.size());
+  ghosts_.resize(trace_.resources.size());
   for (size_t i = 0; i < trace_.resources.size(); ++i) {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
@@ -193,6 +194,15 @@ void Replay::commit() {
 // its second scope. All of it is judged on the state before the call.
 void Replay::barrier_call(const BarrierCmd& call) {
   std::vector<std::pair<uint64_t, uint64_t>> exec;  // (src_exec, dst_exec) of buffer/image barriers
+  // Placed resources named by the call are activated before any of its barriers is judged (a
+  // barrier from UNDEFINED starts an image over), so that their ghosts see the whole call.
+  for (const Barrier& one : call.barriers) {
+    const VkBarrier& b = std::get<VkBarrier>(one);
+    if (b.kind == VkBarrierKind::memory) continue;
+    const bool image = b.kind == VkBarrierKind::image;
+    touch_placed(b.resource, image && b.old_layout == kUndefined, image,
+                 image ? fmt::format("a barrier from {}", layout_name(b.old_layout)) : "a buffer barrier");
+  }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     barrier(b);
@@ -206,8 +216,86 @@ void Replay::barrier_call(const BarrierCmd& call) {
       for (Shadow& sh : subs) {
         if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
       }
+    for (auto& gs : ghosts_)
+      for (Ghost& g : gs) apply(g.sh, only_exec, false);
   }
   commit();
+  for (const Barrier& one : call.barriers) {
+    const VkBarrier& b = std::get<VkBarrier>(one);
+    if (b.kind != VkBarrierKind::memory) drop_ghosts(b.resource);
+  }
+}
+
+// A placed resource's first access (or an image barrier from UNDEFINED, which starts its contents
+// over) makes it the occupant of its bytes; the previous occupants' shadows become its ghosts. Any
+// other access after another resource took over its memory is a use after takeover.
+void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, const std::string& what) {
+  if (!heaps_.placed(r)) return;
+  const HeapModel::Eviction ev = heaps_.evicted(r);
+  if (heaps_.activated(r) && ev.by == kNoResource) return;  // still the occupant
+  if (heaps_.activated(r) && !starts_undefined) {
+    out_.report(MessageId::heap_use_after_takeover, r, -1,
+                fmt::format("'{}' ({})", res(ev.by).name, heaps_.bytes(r, ev.lo, ev.hi)), what);
+    return;
+  }
+  const std::vector<HeapModel::Previous> prev = heaps_.activate(r);
+  std::vector<Ghost>& mine = ghosts_[static_cast<size_t>(r)];
+  mine.clear();
+  if (prev.empty()) return;
+  std::string names;
+  for (const HeapModel::Previous& p : prev)
+    names += fmt::format("{}'{}' ({})", names.empty() ? "" : ", ", res(p.resource).name,
+                         heaps_.bytes(r, p.lo, p.hi));
+  if (!res(r).buffer && !starts_undefined)
+    out_.report(
+        MessageId::heap_takeover_layout, r, -1, names,
+        image_barrier ? what + " (oldLayout must be UNDEFINED)" : what + " with no barrier from UNDEFINED");
+  // An access is the occupant's own (tag -1) or, in the occupant's ghosts, an earlier occupant's.
+  auto tagged = [](Shadow sh, int occupant) {
+    if (sh.write.where.occupant < 0) sh.write.where.occupant = occupant;
+    for (Read& rd : sh.reads)
+      if (rd.where.occupant < 0) rd.where.occupant = occupant;
+    return sh;
+  };
+  auto keep = [&](Ghost g) {
+    if (g.lo >= g.hi) return;
+    const bool any = (g.sh.write.valid && g.sh.write.where.occupant >= 0) ||
+                     std::any_of(g.sh.reads.begin(), g.sh.reads.end(),
+                                 [](const Read& rd) { return rd.where.occupant >= 0; });
+    if (any) mine.push_back(std::move(g));
+  };
+  for (const HeapModel::Previous& p : prev) {
+    for (const Shadow& sh : shadows_[static_cast<size_t>(p.resource)])
+      keep(Ghost{p.resource, p.lo, p.hi, tagged(sh, p.resource)});
+    for (const Ghost& g : ghosts_[static_cast<size_t>(p.resource)])
+      keep(Ghost{g.from, std::max(g.lo, p.lo), std::min(g.hi, p.hi), tagged(g.sh, p.resource)});
+  }
+}
+
+void Replay::drop_ghosts(int r) {
+  std::vector<Ghost>& gs = ghosts_[static_cast<size_t>(r)];
+  gs.erase(std::remove_if(gs.begin(), gs.end(),
+                          [](const Ghost& g) {
+                            return !(g.sh.write.valid && g.sh.write.where.occupant >= 0) &&
+                                   std::none_of(g.sh.reads.begin(), g.sh.reads.end(),
+                                                [](const Read& rd) { return rd.where.occupant >= 0; });
+                          }),
+           gs.end());
+}
+
+// A hazard found on a shadow, or on a ghost: there it is an unordered takeover when the earlier access
+// is a previous occupant's (the resource's own accesses are reported by its own shadow).
+void Replay::hazard(MessageId id, int resource, uint32_t sub, const Where& earlier, const std::string& what,
+                    const std::string& me) {
+  if (ghost_ == nullptr) {
+    out_.report(id, resource, sub, what, me);
+    return;
+  }
+  if (earlier.occupant < 0) return;
+  out_.report(MessageId::heap_unordered_takeover, ghost_owner_, -1,
+              fmt::format("'{}' ({}), last accessed by {}", res(earlier.occupant).name,
+                          heaps_.bytes(ghost_owner_, ghost_->lo, ghost_->hi), what),
+              fmt::format("{} ({})", me, catalog_entry(id).name));
 }
 
 // A layout transition is a write performed by the barrier: it must be ordered after every earlier
@@ -228,8 +316,8 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
     const bool ordered =
         r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0);
     if (!ordered) {
-      out_.report(MessageId::vk_hazard_write_after_read, resource, sub,
-                  describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
+      hazard(MessageId::vk_hazard_write_after_read, resource, sub, r.where,
+             describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
       reads_ok = false;
       break;
     }
@@ -243,8 +331,8 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
     const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
-      out_.report(MessageId::vk_hazard_write_after_write, resource, sub,
-                  describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
+      hazard(MessageId::vk_hazard_write_after_write, resource, sub, w.where,
+             describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
   }
   pend(sh);
   sh.pending_transition = true;
@@ -271,6 +359,8 @@ void Replay::barrier(const VkBarrier& b) {
   if (b.kind == VkBarrierKind::memory) {
     for (auto& subs : shadows_)
       for (Shadow& sh : subs) apply(sh, scope);
+    for (auto& gs : ghosts_)
+      for (Ghost& g : gs) apply(g.sh, scope);
     return;
   }
   bool in_bounds = true;
@@ -334,6 +424,17 @@ void Replay::barrier(const VkBarrier& b) {
       sh.owner = kNoOwner;
     }
   }
+  // The memory taken over: the barrier orders (or, as a layout transition, writes) the shared bytes.
+  const bool transitions = image && b.old_layout != b.new_layout;
+  ghost_owner_ = b.resource;
+  for (Ghost& g : ghosts_[static_cast<size_t>(b.resource)]) {
+    ghost_ = &g;
+    if (transitions)
+      transition(b.resource, 0, g.sh, scope);
+    else
+      apply(g.sh, scope);
+  }
+  ghost_ = nullptr;
 }
 
 void Replay::use(const UseCmd& u) {
@@ -347,6 +448,7 @@ void Replay::use(const UseCmd& u) {
     subs = subresources(u.resource, range, in_bounds);
   }
   const uint64_t stage = expand_stages(u.as.vk_stage);
+  touch_placed(u.resource, false, false, describe(now_, stage, u.as.vk_access, false));
   for (uint32_t sub : subs) {
     Shadow& sh = shadows_[static_cast<size_t>(u.resource)][sub];
     out_.visit(u.resource, sub);
@@ -356,6 +458,13 @@ void Replay::use(const UseCmd& u) {
                   layout_name(sh.layout));
     access(u.resource, sub, sh, stage, u.as.vk_access);
   }
+  ghost_owner_ = u.resource;
+  for (Ghost& g : ghosts_[static_cast<size_t>(u.resource)]) {
+    ghost_ = &g;
+    access(u.resource, 0, g.sh, stage, u.as.vk_access);
+  }
+  ghost_ = nullptr;
+  drop_ghosts(u.resource);
 }
 
 // Whether the reads since the last write stand in for it: there are some, and each is synced or
@@ -392,8 +501,8 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     bool war = false;
     for (const Read& rd : sh.reads) {
       if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
-      out_.report(MessageId::vk_hazard_write_after_read, resource, sub,
-                  describe(rd.where, rd.stage, rd.access, false), me);
+      hazard(MessageId::vk_hazard_write_after_read, resource, sub, rd.where,
+             describe(rd.where, rd.stage, rd.access, false), me);
       war = true;
       break;
     }
@@ -401,9 +510,8 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     // is checked (the reads were checked against the write).
     // A read-modify-write access reports the read side first, as the Khronos layer does.
     if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
-      out_.report(
-          has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
-          resource, sub, describe(w.where, w.stage, w.access, w.layout_transition), me);
+      hazard(has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
+             resource, sub, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
     sh.reads.clear();
     sh.write = Write{true, stage, bits, false, now_, {}, 0};
     return;
@@ -414,8 +522,8 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
-    out_.report(MessageId::vk_hazard_read_after_write, resource, sub,
-                describe(w.where, w.stage, w.access, w.layout_transition), me);
+    hazard(MessageId::vk_hazard_read_after_write, resource, sub, w.where,
+           describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {
       rd = Read{stage, bits, 0, now_};

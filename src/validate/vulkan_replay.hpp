@@ -15,12 +15,15 @@
 #include <utility>
 #include <vector>
 
+#include "heap_model.hpp"
 #include "report.hpp"
 
 namespace baton::validate::vulkan {
 
 struct Where {
   int list = -1, command = -1, queue = -1, submission = -1;
+  // In a ghost (below): the previous occupant whose access this is; -1 for accesses of the resource itself.
+  int occupant = -1;
 };
 struct Write {
   bool valid = false;
@@ -55,6 +58,18 @@ struct Shadow {
   uint64_t pending_chain = 0;
 };
 
+// Memory taken over (heap_model.hpp): at a placed resource's activation, the shadows of its previous
+// occupants are copied into *ghosts* of the new resource, with each access tagged by its occupant. The
+// ghosts are the shared memory's hazard state: the new resource's barriers and accesses run against
+// them exactly as against its own shadow (memory barriers and execution dependencies too), and a hazard
+// against an occupant's access is an unordered takeover (BATON-HEAP-UNORDERED-TAKEOVER). A ghost is
+// dropped once no occupant's access is left in it.
+struct Ghost {
+  int from = -1;  // the previous occupant
+  uint64_t lo = 0, hi = 0;
+  Shadow sh;
+};
+
 class Replay {
  public:
   Replay(const Trace& t, Reporter& out, const ValidateOptions& options = {});
@@ -79,6 +94,12 @@ class Replay {
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   bool synced(const Where& w) const;  // ordered before the current submission by semaphores
   bool ownership(int resource, uint32_t sub, Shadow& sh);
+  // Heaps: activation of a placed resource (its previous occupants' shadows become its ghosts), the
+  // use-after-takeover check, and the hazard report that a ghost turns into a takeover finding.
+  void touch_placed(int resource, bool starts_undefined, bool image_barrier, const std::string& what);
+  void drop_ghosts(int resource);
+  void hazard(MessageId id, int resource, uint32_t sub, const Where& earlier, const std::string& what,
+              const std::string& me);
   std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
   std::string describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const;
   const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
@@ -92,6 +113,10 @@ class Replay {
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call
+  HeapModel heaps_;
+  std::vector<std::vector<Ghost>> ghosts_;  // per resource
+  const Ghost* ghost_ = nullptr;            // the ghost being replayed (hazards become takeover findings)
+  int ghost_owner_ = -1;
 };
 
 // Stage / access set algebra (exposed for tests).
