@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <map>
@@ -239,6 +240,8 @@ BENCHMARK(BM_CoreRandomInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benc
 // prints the targets.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
+  // Colours only on a terminal (the report script writes the output to a file).
+  RatioReporter() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_Tabular) {}
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& r : runs) {
