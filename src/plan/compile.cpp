@@ -175,6 +175,7 @@ class GroupCompiler {
   void prepare() {
     out_.name = g_.name();
     out_.queue = g_.queue();
+    out_.lists.reserve(g_.lists().size());
     size_t total = 0;
     for (const CommandList* l : g_.lists()) {
       CompiledList cl;
