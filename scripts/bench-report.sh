@@ -2,7 +2,10 @@
 # Builds and runs the benchmark report (bench/bench_report.cpp): compile throughput and scaling,
 # barriers against a brute-force minimum and a naive tracker, API calls per frame, transient
 # memory against the lower bound, all measured in one run. Writes build/bench-report.md and
-# build/bench-report.json (docs/benchmarks.md explains the figures).
+# build/bench-report.json (docs/benchmarks.md explains the figures). Then runs bench/graph_bench
+# (frame-graph compile, the core families at 1,000..100,000 operations, every compile target of
+# issue 16 with its floor from that run) into build/graph-bench.txt and appends its targets to
+# build/bench-report.md. BATON_SKIP_GRAPH_BENCH=1 skips that part.
 #
 #   scripts/bench-report.sh            # the `default` preset (build/default)
 #   BATON_BUILD_DIR=build/x scripts/bench-report.sh   # another build folder, same flags
@@ -15,5 +18,13 @@ if [ "$build" = "build/default" ]; then
 else
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
 fi
-cmake --build "$build" --target bench_report -j "$(nproc 2>/dev/null || echo 2)"
+cmake --build "$build" --target bench_report graph_bench -j "$(nproc 2>/dev/null || echo 2)"
 "$build/bench/bench_report" build
+if [ "${BATON_SKIP_GRAPH_BENCH:-0}" != 1 ]; then
+  "$build/bench/graph_bench" --benchmark_color=false > build/graph-bench.txt
+  {
+    printf '\n## Frame-graph compile targets (bench/graph_bench, this run)\n\n```\n'
+    sed -n '/^targets/,$p' build/graph-bench.txt
+    printf '```\n'
+  } >> build/bench-report.md
+fi

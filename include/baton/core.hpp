@@ -257,19 +257,22 @@ class ResourceTable {
   size_t size() const { return resources_.size(); }
   const std::vector<ResourceDesc>& all() const { return resources_; }
   // Room for n resources, so that a table built in one go (a frame graph's) never rehashes.
-  void reserve(size_t n) {
-    resources_.reserve(n);
-    by_name_.reserve(n);
-  }
+  void reserve(size_t n);
 
  private:
-  // Names are looked up as string_views without building a std::string (heterogeneous lookup).
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  // The names' index: open addressing over the ids, each slot keeping 32 bits of its name's hash,
+  // so that neither adding nor finding allocates per name or copies it (the names live once, in
+  // the descriptions), and growing the index never hashes a name again.
+  struct IndexSlot {
+    uint32_t hash = 0;
+    uint32_t id = kEmptySlot;
   };
+  static constexpr uint32_t kEmptySlot = 0xffffffffu;
+  static uint32_t name_hash(std::string_view s);
+  std::optional<ResourceId> find_hashed(std::string_view name, uint32_t hash) const;
+  void grow_index(size_t slots);
   std::vector<ResourceDesc> resources_;
-  std::unordered_map<std::string, ResourceId, NameHash, std::equal_to<>> by_name_;
+  std::vector<IndexSlot> index_;  // a power of two in size, at most half full
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -71,6 +71,13 @@ class RangeMap {
   RangeMap() = default;
   RangeMap(const Box& full, T def) : full_(full) { entries_.push_back({full, std::move(def)}); }
 
+  // The same as assigning RangeMap(full, def), keeping the storage of the entries.
+  void reset(const Box& full, T def) {
+    full_ = full;
+    entries_.clear();
+    entries_.push_back({full, std::move(def)});
+  }
+
   const Box& full() const { return full_; }
   std::span<const Entry> entries() const { return {entries_.data(), entries_.size()}; }
   size_t box_count() const { return entries_.size(); }

@@ -120,7 +120,8 @@ std::string_view to_string(FormatClass f) {
 
 ResourceId ResourceTable::add(ResourceDesc d) {
   if (d.name.empty()) throw Error("resource with an empty name");
-  if (find(d.name)) throw Error(fmt::format("resource '{}' declared twice", d.name));
+  const uint32_t h = name_hash(d.name);
+  if (find_hashed(d.name, h)) throw Error(fmt::format("resource '{}' declared twice", d.name));
   if (d.type == ResourceType::buffer) {
     if (d.mips != 1 || d.layers != 1 || d.planes != 1)
       throw Error(fmt::format("resource '{}': a buffer has exactly one subresource", d.name));
@@ -136,15 +137,46 @@ ResourceId ResourceTable::add(ResourceDesc d) {
   }
   if (resources_.size() >= kGlobalResource - 1) throw Error("too many resources");
   const auto id = static_cast<ResourceId>(resources_.size());
-  by_name_.emplace(d.name, id);
+  if ((resources_.size() + 1) * 2 > index_.size()) grow_index(std::max<size_t>(16, index_.size() * 2));
+  const size_t mask = index_.size() - 1;
+  size_t i = h & mask;
+  while (index_[i].id != kEmptySlot) i = (i + 1) & mask;
+  index_[i] = {h, id};
   resources_.push_back(std::move(d));
   return id;
 }
 
-std::optional<ResourceId> ResourceTable::find(std::string_view name) const {
-  const auto it = by_name_.find(name);
-  if (it == by_name_.end()) return std::nullopt;
-  return it->second;
+std::optional<ResourceId> ResourceTable::find(std::string_view name) const { return find_hashed(name, name_hash(name)); }
+
+std::optional<ResourceId> ResourceTable::find_hashed(std::string_view name, uint32_t h) const {
+  if (index_.empty()) return std::nullopt;
+  const size_t mask = index_.size() - 1;
+  for (size_t i = h & mask; index_[i].id != kEmptySlot; i = (i + 1) & mask)
+    if (index_[i].hash == h && resources_[index_[i].id].name == name) return index_[i].id;
+  return std::nullopt;
+}
+
+void ResourceTable::reserve(size_t n) {
+  resources_.reserve(n);
+  size_t slots = 16;
+  while (slots < n * 2) slots *= 2;
+  if (slots > index_.size()) grow_index(slots);
+}
+
+uint32_t ResourceTable::name_hash(std::string_view s) {
+  return static_cast<uint32_t>(std::hash<std::string_view>{}(s));
+}
+
+void ResourceTable::grow_index(size_t slots) {
+  std::vector<IndexSlot> old = std::move(index_);
+  index_.assign(slots, IndexSlot{});
+  const size_t mask = slots - 1;
+  for (const IndexSlot& e : old) {
+    if (e.id == kEmptySlot) continue;
+    size_t i = e.hash & mask;
+    while (index_[i].id != kEmptySlot) i = (i + 1) & mask;
+    index_[i] = e;
+  }
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // schedule (with several queues: through its waits). The heap never grows past what is needed
 // for a resource that fits nowhere else.
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "baton/graph.hpp"
@@ -82,50 +83,110 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // smaller heap wins. Then, in order of first use, who takes over whose memory.
   auto size_of = [&](uint32_t r) { return bytes[r]; };
   auto overlap = [&](uint32_t x, uint32_t y) { return !before(lt[x], lt[y]) && !before(lt[y], lt[x]); };
-  // `in_time_order`: the sequence is in order of first use, so a resource free before the current
-  // one's first use is free for every later one too and leaves the candidate list for good.
-  auto place = [&](const std::vector<uint32_t>& sequence, std::vector<uint64_t>& offset_of, bool in_time_order) {
+  // Best fit among the gaps below the top of the sorted busy intervals (ties: the lowest offset);
+  // otherwise the free tail (possibly empty), which grows the heap as little as possible.
+  auto best_fit = [](std::vector<std::pair<uint64_t, uint64_t>>& busy, uint64_t size) {
+    std::sort(busy.begin(), busy.end());
+    uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
+    for (const auto& b : busy) {
+      if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
+        best = cursor;
+        best_gap = b.first - cursor;
+      }
+      cursor = std::max(cursor, b.second);
+    }
+    return best != kNone ? best : cursor;
+  };
+  std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
+  // First placement, in order of first use: a resource free before the current one's first use is
+  // free for every later one too and leaves the candidate list for good.
+  auto place_in_time_order = [&](std::vector<uint64_t>& offset_of) {
     std::vector<uint32_t> placed;
-    std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
     uint64_t top = 0;
-    for (uint32_t r : sequence) {
+    for (uint32_t r : order) {
       const uint64_t size = size_of(r);
       busy.clear();
       size_t keep = 0;
       for (uint32_t q : placed) {
-        if (in_time_order && lt[q].free_at <= lt[r].first) continue;
+        if (lt[q].free_at <= lt[r].first) continue;
         placed[keep++] = q;
         if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
       }
       placed.resize(keep);
-      std::sort(busy.begin(), busy.end());
-      // Best fit among the gaps below the top; ties go to the lowest offset.
-      uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
-      for (const auto& b : busy) {
-        if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
-          best = cursor;
-          best_gap = b.first - cursor;
-        }
-        cursor = std::max(cursor, b.second);
-      }
-      // Otherwise the free tail (possibly empty) grows the heap as little as possible.
-      offset_of[r] = best != kNone ? best : cursor;
+      offset_of[r] = best_fit(busy, size);
       top = std::max(top, offset_of[r] + size);
       placed.push_back(r);
     }
     return top;
   };
+  // Second placement, largest first (any order in time). Two resources can only overlap when their
+  // windows [first, free_at) intersect (from free_at on, every later pass is ordered after all
+  // users), so the resources already placed are indexed by window: a segment tree over serial
+  // indices holds each window in its O(log n) canonical nodes (the windows containing a point are
+  // then found on the point's path to the root, each once), and a bitmap of first indices with a
+  // list per index finds the windows that start inside the current one. Every candidate still
+  // takes the exact test, so the busy intervals, and the placement, are those of comparing every
+  // pair; the cost is O(log n) per resource plus the candidates.
+  auto place_largest_first = [&](const std::vector<uint32_t>& sequence, std::vector<uint64_t>& offset_of) {
+    uint32_t window_end = 1;
+    for (uint32_t r : sequence) window_end = std::max(window_end, lt[r].free_at);
+    size_t leaves = 1;
+    while (leaves < window_end) leaves *= 2;
+    constexpr uint32_t kEnd = 0xffffffffu;
+    std::vector<uint32_t> node_head(2 * leaves, kEnd), start_head(leaves, kEnd);
+    std::vector<uint64_t> starts((leaves + 63) / 64, 0);
+    std::vector<std::pair<uint32_t, uint32_t>> links;  // (resource, next), lists of both indexes
+    links.reserve(sequence.size() * 4);
+    uint64_t top = 0;
+    auto take = [&](uint32_t q, uint32_t r) {
+      if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
+    };
+    for (uint32_t r : sequence) {
+      const uint32_t first = lt[r].first, end = lt[r].free_at;
+      busy.clear();
+      // Windows that contain `first`.
+      for (size_t node = leaves + first; node >= 1; node /= 2)
+        for (uint32_t k = node_head[node]; k != kEnd; k = links[k].second) take(links[k].first, r);
+      // Windows that start in (first, end).
+      for (uint32_t i = first + 1; i < end;) {
+        const uint64_t word = starts[i / 64] >> (i % 64);
+        if (word == 0) {
+          i = (i / 64 + 1) * 64;
+          continue;
+        }
+        i += static_cast<uint32_t>(std::countr_zero(word));
+        if (i >= end) break;
+        for (uint32_t k = start_head[i]; k != kEnd; k = links[k].second) take(links[k].first, r);
+        ++i;
+      }
+      offset_of[r] = best_fit(busy, size_of(r));
+      top = std::max(top, offset_of[r] + size_of(r));
+      // Index r's window [first, end): its canonical nodes, and its first index.
+      for (size_t lo = leaves + first, hi = leaves + end; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) {
+          links.push_back({r, node_head[lo]});
+          node_head[lo++] = static_cast<uint32_t>(links.size() - 1);
+        }
+        if (hi & 1) {
+          links.push_back({r, node_head[--hi]});
+          node_head[hi] = static_cast<uint32_t>(links.size() - 1);
+        }
+      }
+      links.push_back({r, start_head[first]});
+      start_head[first] = static_cast<uint32_t>(links.size() - 1);
+      starts[first / 64] |= uint64_t{1} << (first % 64);
+    }
+    return top;
+  };
   std::vector<uint64_t> offset_of(nr, 0), by_size_offset(nr, 0);
-  uint64_t top = place(order, offset_of, true);
-  // The second pass compares every pair (quadratic): only when the first left room to gain and the
-  // frame has at most kLargestFirstLimit transients (real frames have tens; generated benchmark
-  // chains have thousands and are placed exactly by the first pass).
-  constexpr size_t kLargestFirstLimit = 1024;
-  if (top > a.lower_bound && order.size() <= kLargestFirstLimit) {
+  uint64_t top = place_in_time_order(offset_of);
+  // The second placement only when the first left room to gain.
+  if (top > a.lower_bound) {
     std::vector<uint32_t> largest_first = order;
     std::stable_sort(largest_first.begin(), largest_first.end(),
                      [&](uint32_t x, uint32_t y) { return size_of(x) > size_of(y); });
-    if (const uint64_t t = place(largest_first, by_size_offset, false); t < top) {
+    const uint64_t t = place_largest_first(largest_first, by_size_offset);
+    if (t < top) {
       top = t;
       offset_of = by_size_offset;
     }

@@ -137,8 +137,9 @@ struct Scratch {
   std::vector<uint8_t> op_shared;  // per operation: plan_detail::shares_a_resource
   std::vector<Box> boxes;          // boxes of the uses that do not cover their whole resource
   std::vector<Piece> pieces;
-  std::vector<RangeMap<Track>> cur;     // per slot that is not whole
-  std::vector<RangeMap<ReadRun>> runs;  // per slot that is not whole
+  // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
+  std::vector<RangeMap<Track>> cur;
+  std::vector<RangeMap<ReadRun>> runs;
 };
 
 Scratch& thread_scratch() {
@@ -174,6 +175,7 @@ class GroupCompiler {
   void prepare() {
     out_.name = g_.name();
     out_.queue = g_.queue();
+    out_.lists.reserve(g_.lists().size());
     size_t total = 0;
     for (const CommandList* l : g_.lists()) {
       CompiledList cl;
@@ -224,9 +226,13 @@ class GroupCompiler {
     if (b == full_box(d)) return kFullBox;
     if (s.whole) {
       s.whole = false;
-      s.map = static_cast<uint32_t>(runs_.size());
-      runs_.emplace_back(full_box(d), s.run);
-      cur_.emplace_back();
+      // The maps of earlier compiles are kept with their storage and reset here.
+      s.map = maps_++;
+      if (s.map == runs_.size()) {
+        runs_.emplace_back();
+        cur_.emplace_back();
+      }
+      runs_[s.map].reset(full_box(d), s.run);
     }
     boxes_.push_back(b);
     return static_cast<uint32_t>(boxes_.size() - 1);
@@ -256,8 +262,7 @@ class GroupCompiler {
 
   // Pass 1 (reverse order): slots, boxes, merged read runs and last uses.
   void backward() {
-    cur_.clear();
-    runs_.clear();
+    maps_ = 0;
     uint32_t gi = ops_;
     uint32_t ui = uses_total_;
     const std::vector<CommandList*>& lists = g_.lists();
@@ -483,7 +488,7 @@ class GroupCompiler {
     if (s.whole)
       s.t = t;
     else
-      cur_[s.map] = RangeMap<Track>(full_box(d), t);
+      cur_[s.map].reset(full_box(d), t);
     s.started = true;
   }
 
@@ -774,6 +779,7 @@ class GroupCompiler {
   std::vector<Piece>& pieces_ = scratch_.pieces;
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
   std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
+  uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far

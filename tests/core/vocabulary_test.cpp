@@ -78,5 +78,34 @@ TEST(ResourceTable, RejectsDuplicatesAndBadShapes) {
   EXPECT_THROW(t.add(z), Error);
 }
 
+// The name index grows past its first size (16 slots) and through reserve(); every name is found
+// with its id, unknown names are not, a duplicate is rejected at any size, and a copy finds the same.
+TEST(ResourceTable, FindsEveryNameAsTheIndexGrows) {
+  ResourceTable t;
+  for (uint32_t i = 0; i < 300; ++i) {
+    ResourceDesc d = tex(bit(Access::shader_resource));
+    d.name = "r" + std::to_string(i);
+    EXPECT_EQ(t.add(d), i);
+  }
+  t.reserve(5000);
+  for (uint32_t i = 300; i < 1000; ++i) {
+    ResourceDesc d = tex(bit(Access::shader_resource));
+    d.name = "r" + std::to_string(i);
+    EXPECT_EQ(t.add(d), i);
+  }
+  const ResourceTable copy = t;
+  for (uint32_t i = 0; i < 1000; ++i) {
+    EXPECT_EQ(t.find("r" + std::to_string(i)), std::optional<ResourceId>(i));
+    EXPECT_EQ(copy.find("r" + std::to_string(i)), std::optional<ResourceId>(i));
+  }
+  EXPECT_EQ(t.find("r1000"), std::nullopt);
+  EXPECT_EQ(t.find(""), std::nullopt);
+  EXPECT_EQ(ResourceTable().find("r0"), std::nullopt);
+  ResourceDesc dup = tex(bit(Access::shader_resource));
+  dup.name = "r777";
+  EXPECT_THROW(t.add(dup), Error);
+  EXPECT_EQ(t.size(), 1000u);
+}
+
 }  // namespace
 }  // namespace baton

@@ -60,6 +60,24 @@ TEST(GraphPhases, ChainAliasesDownToTheLowerBound) {
   EXPECT_EQ(compile_graph(g, off).aliasing.heap_size, r.aliasing.unaliased);
 }
 
+// The second, largest-first placement runs at every size (it once stopped at 1,024 transients, being
+// quadratic): on this chain of 1,100 transients with sizes 4 2 1 3 4 3 (repeating) the placement in
+// order of first use needs 15 units and largest first reaches the lower bound, 11.
+TEST(GraphPhases, LargestFirstPlacementRunsAboveAThousandTransients) {
+  const size_t n = 1100;
+  const Graph g = chain(n);
+  CompileOptions o;
+  o.aliasing.alignment = 1;
+  o.aliasing.sizes.assign(g.resources.size(), 0);
+  const uint64_t pattern[] = {4, 2, 1, 3, 4, 3};
+  for (size_t i = 0; i < n; ++i) o.aliasing.sizes[i] = pattern[i % 6];
+  o.aliasing.sizes[n] = 1;  // the persistent output (not placed)
+  const GraphCompileResult r = compile_graph(g, o);
+  EXPECT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  EXPECT_EQ(r.aliasing.lower_bound, 11u);
+  EXPECT_EQ(r.aliasing.heap_size, 11u);
+}
+
 // The runtime passes real memory requirements: the placement uses those sizes, rounded up to the
 // alignment, and every offset is a multiple of it.
 TEST(GraphPhases, RealSizesAndAlignmentDrivePlacement) {
