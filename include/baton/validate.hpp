@@ -69,11 +69,20 @@ struct TraceRange {
   uint32_t mip0 = 0, mips = 0, layer0 = 0, layers = 0, plane0 = 0, planes = 0;
 };
 
+// Bytes of a buffer: [offset, offset + size); size kWholeSize = to the end (VK_WHOLE_SIZE).
+inline constexpr uint64_t kWholeSize = ~uint64_t{0};
+struct ByteRange {
+  uint64_t offset = 0, size = kWholeSize;
+  bool whole() const { return offset == 0 && size == kWholeSize; }
+  uint64_t end() const { return size == kWholeSize ? kWholeSize : offset + size; }
+};
+
 // Which subresources a use, clear or discard touches: one index (mip + layer * mips + plane *
-// mips * layers), a range, or all.
+// mips * layers), a range, or all; for a buffer also which bytes ("offset", "size").
 struct Subresources {
   int64_t index = kAllSubresources;
   TraceRange range;  // used when index == kAllSubresources
+  ByteRange bytes;   // buffers
 };
 
 enum class Split : uint8_t { none, begin_only, end_only };
@@ -111,6 +120,7 @@ struct VkBarrier {
   uint64_t src_stage = 0, src_access = 0, dst_stage = 0, dst_access = 0;
   uint32_t old_layout = 0, new_layout = 0;
   uint32_t src_family = kVkQueueFamilyIgnored, dst_family = kVkQueueFamilyIgnored;
+  ByteRange bytes;  // buffer barriers: offset / size
 };
 using Barrier = std::variant<LegacyTransition, LegacyUav, LegacyAliasing, EnhancedBarrier, VkBarrier>;
 

@@ -181,9 +181,15 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
     const validate::TraceList& l = t.lists[li];
     for (size_t ci = 0; ci < l.commands.size(); ++ci) {
       const validate::Command& c = l.commands[ci];
+      auto whole = [&](const validate::ByteRange& b) {
+        if (!b.whole())
+          throw Error(fmt::format("{}: buffer byte ranges are not played yet", where(t, li, ci)));
+      };
       if (const auto* u = std::get_if<validate::UseCmd>(&c)) {
+        whole(u->subresources.bytes);
         (void)op_for(t, li, ci, u->resource, u->as);
       } else if (const auto* k = std::get_if<validate::ClearCmd>(&c)) {
+        whole(k->subresources.bytes);
         (void)op_for(t, li, ci, k->resource, k->as);
       } else if (std::holds_alternative<validate::DiscardCmd>(c)) {
         throw Error(fmt::format("{}: discard is a D3D12 command", where(t, li, ci)));
@@ -191,6 +197,7 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
         for (const validate::Barrier& b : std::get<validate::BarrierCmd>(c).barriers) {
           const auto* v = std::get_if<validate::VkBarrier>(&b);
           if (!v) throw Error(fmt::format("{}: not a Vulkan barrier", where(t, li, ci)));
+          whole(v->bytes);
           if (v->kind != validate::VkBarrierKind::memory) {
             const bool buf = t.resources[static_cast<size_t>(v->resource)].buffer;
             if (buf != (v->kind == validate::VkBarrierKind::buffer))

@@ -33,6 +33,8 @@ Reporter::Reporter(const Trace& t) : trace_(t) {
 }
 
 void Reporter::visit(int resource, uint32_t subresource) {
+  // (A Vulkan buffer's shadows are byte segments: coverage counts the buffer once.)
+  if (trace_.resources[static_cast<size_t>(resource)].buffer) subresource = 0;
   visited_[static_cast<size_t>(resource)][subresource] = true;
 }
 
@@ -85,6 +87,8 @@ std::string Reporter::location(int resource, int64_t subresource) const {
 
 void Reporter::report(MessageId id, int resource, int64_t subresource, const std::string& expected,
                       const std::string& actual) {
+  if (resource >= 0 && subresource > 0 && trace_.resources[static_cast<size_t>(resource)].buffer)
+    subresource = 0;  // a Vulkan buffer's byte segment: the buffer's one subresource
   const auto key = std::make_tuple(number(id), resource);
   {
     const auto it = this_command_.find(key);

@@ -319,10 +319,29 @@ class Loader {
     return r;
   }
 
+  // "offset" / "size" of a buffer access or barrier (size "WHOLE": to the end, VK_WHOLE_SIZE).
+  ByteRange byte_range(const json& j, const std::string& path) const {
+    ByteRange b;
+    if (const auto it = j.find("offset"); it != j.end()) {
+      if (!it->is_number_unsigned()) fail(path + ".offset", "expected a non-negative integer");
+      b.offset = it->get<uint64_t>();
+    }
+    if (const auto it = j.find("size"); it != j.end()) {
+      if (it->is_string() && it->get<std::string>() == "WHOLE") return b;
+      if (!it->is_number_unsigned()) fail(path + ".size", "expected a positive integer or \"WHOLE\"");
+      b.size = it->get<uint64_t>();
+      if (b.size == 0) fail(path + ".size", "a byte range has at least one byte");
+      if (b.size == kWholeSize || b.offset > kWholeSize - b.size)
+        fail(path, fmt::format("offset {} + size {} overflows 64 bits", b.offset, b.size));
+    }
+    return b;
+  }
+
   // Subresources of a use/clear/discard: bounds ARE checked (a bad index is a broken trace).
   Subresources subresources(const json& j, int res, const std::string& path) const {
     const TraceResource& r = (*resources_)[static_cast<size_t>(res)];
     Subresources s;
+    if (r.buffer) s.bytes = byte_range(j, path);  // (an image's use has no "offset" / "size" key)
     if (j.contains("range")) {
       if (j.contains("subresource")) fail(path, "give \"subresource\" or \"range\", not both");
       s.range = range(j, path);
@@ -448,6 +467,10 @@ class Loader {
       keys(j, path,
            {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access", "old_layout",
             "new_layout", "src_queue_family", "dst_queue_family"});
+    else if (type == "buffer")
+      keys(j, path,
+           {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
+            "src_queue_family", "dst_queue_family", "offset", "size"});
     else
       keys(j, path,
            {"type", "resource", "range", "src_stage", "src_access", "dst_stage", "dst_access",
@@ -488,6 +511,7 @@ class Loader {
     }
     b.src_family = family_field(j, "src_queue_family", path);
     b.dst_family = family_field(j, "dst_queue_family", path);
+    if (b.kind == VkBarrierKind::buffer) b.bytes = byte_range(j, path);
     return b;
   }
 
@@ -514,6 +538,14 @@ class Loader {
     return u;
   }
 
+  // Whether an object's "resource" names a known buffer (buffers take byte ranges).
+  bool names_buffer(const json& j) const {
+    const auto it = j.find("resource");
+    if (it == j.end() || !it->is_string()) return false;
+    const auto found = resource_index_.find(it->get<std::string>());
+    return found != resource_index_.end() && (*resources_)[static_cast<size_t>(found->second)].buffer;
+  }
+
   Command command(const json& j, const std::string& path) const {
     require_object(j, path);
     if (j.size() != 1) fail(path, "a command has exactly one key: barrier, use, discard or clear");
@@ -531,6 +563,8 @@ class Loader {
     require_object(body, bpath);
     if (key == "discard")
       keys(body, bpath, {"resource", "subresource", "range"});
+    else if ((key == "use" || key == "clear") && names_buffer(body))
+      keys(body, bpath, {"resource", "subresource", "range", "as", "offset", "size"});
     else if (key == "use" || key == "clear")
       keys(body, bpath, {"resource", "subresource", "range", "as"});
     const int res = resource_ref(body, "resource", bpath, false);

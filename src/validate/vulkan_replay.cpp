@@ -33,6 +33,9 @@ Replay::Replay(const Trace& t, Reporter& out, const ValidateOptions& options)
 void Replay::run() {
   shadows_.resize(trace_.resources.size());
   ghosts_.resize(trace_.resources.size());
+  starts_.resize(trace_.resources.size());
+  for (size_t i = 0; i < trace_.resources.size(); ++i)
+    if (trace_.resources[i].buffer) starts_[i] = {0};
   for (size_t i = 0; i < trace_.resources.size(); ++i) {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
@@ -134,6 +137,31 @@ std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bo
   return out;
 }
 
+void Replay::split(int r, const ByteRange& b) {
+  if (!res(r).buffer) return;
+  std::vector<uint64_t>& st = starts_[static_cast<size_t>(r)];
+  std::vector<Shadow>& sh = shadows_[static_cast<size_t>(r)];
+  for (const uint64_t at : {b.offset, b.end()}) {
+    if (at == 0 || at == kWholeSize) continue;
+    const auto it = std::upper_bound(st.begin(), st.end(), at);
+    const auto k = static_cast<size_t>(it - st.begin()) - 1;  // the segment holding `at`
+    if (st[k] == at) continue;
+    st.insert(it, at);
+    Shadow copy = sh[k];
+    sh.insert(sh.begin() + static_cast<std::ptrdiff_t>(k) + 1, std::move(copy));
+  }
+}
+
+std::vector<uint32_t> Replay::segments(int r, const ByteRange& b) const {
+  const std::vector<uint64_t>& st = starts_[static_cast<size_t>(r)];
+  std::vector<uint32_t> out;
+  for (size_t k = 0; k < st.size(); ++k) {
+    const uint64_t end = k + 1 < st.size() ? st[k + 1] : kWholeSize;
+    if (st[k] < b.end() && end > b.offset) out.push_back(static_cast<uint32_t>(k));
+  }
+  return out;
+}
+
 // Whether the last write is in a barrier's first scope: its stage in the first access scope's
 // stages and its access in the access mask, or ordered before the first execution scope by an
 // earlier barrier (the chain). Only accesses of this queue (others are ordered only by semaphores).
@@ -196,6 +224,10 @@ void Replay::barrier_call(const BarrierCmd& call) {
   std::vector<std::pair<uint64_t, uint64_t>> exec;  // (src_exec, dst_exec) of buffer/image barriers
   // Placed resources named by the call are activated before any of its barriers is judged (a
   // barrier from UNDEFINED starts an image over), so that their ghosts see the whole call.
+  for (const Barrier& one : call.barriers) {
+    const VkBarrier& b = std::get<VkBarrier>(one);
+    if (b.kind == VkBarrierKind::buffer) split(b.resource, b.bytes);
+  }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     if (b.kind == VkBarrierKind::memory) continue;
@@ -364,8 +396,9 @@ void Replay::barrier(const VkBarrier& b) {
     return;
   }
   bool in_bounds = true;
-  const std::vector<uint32_t> subs =
-      subresources(b.resource, b.kind == VkBarrierKind::image ? b.range : TraceRange{}, in_bounds);
+  const std::vector<uint32_t> subs = b.kind == VkBarrierKind::image
+                                         ? subresources(b.resource, b.range, in_bounds)
+                                         : segments(b.resource, b.bytes);
   if (!in_bounds)
     throw Error(fmt::format("{}: list '{}' command {}: image barrier range out of bounds for '{}'",
                             trace_.source, trace_.lists[static_cast<size_t>(now_.list)].name, now_.command,
@@ -441,7 +474,10 @@ void Replay::use(const UseCmd& u) {
   const TraceResource& r = res(u.resource);
   TraceRange range = u.subresources.range;
   std::vector<uint32_t> subs;
-  if (u.subresources.index != kAllSubresources)
+  if (r.buffer) {
+    split(u.resource, u.subresources.bytes);
+    subs = segments(u.resource, u.subresources.bytes);
+  } else if (u.subresources.index != kAllSubresources)
     subs.push_back(static_cast<uint32_t>(u.subresources.index));
   else {
     bool in_bounds = true;  // checked by the loader

@@ -101,6 +101,10 @@ class Replay {
   void hazard(MessageId id, int resource, uint32_t sub, const Where& earlier, const std::string& what,
               const std::string& me);
   std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
+  // Buffers: one shadow per byte segment (starts_); a range's ends split segments (outside a barrier
+  // call, so no pending effect is copied), and the range is then whole segments.
+  void split(int resource, const ByteRange& b);
+  std::vector<uint32_t> segments(int resource, const ByteRange& b) const;
   std::string describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const;
   const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
 
@@ -108,6 +112,7 @@ class Replay {
   Reporter& out_;
   ValidateOptions options_;
   std::vector<std::vector<Shadow>> shadows_;
+  std::vector<std::vector<uint64_t>> starts_;  // per buffer: the first byte of each shadow's segment
   std::map<std::string, int> queues_;
   std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s
   Where now_;
