@@ -23,6 +23,7 @@ struct CompileOptions {
   uint64_t seed = 1;
   bool no_aliasing = false;
   bool dot = false;
+  std::string split_barriers = "off";
 };
 
 int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
@@ -35,6 +36,7 @@ int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
     co.schedule.order = o.order == "random" ? graph::Order::random : graph::Order::program;
     co.schedule.seed = o.seed;
     co.aliasing.enabled = !o.no_aliasing;
+    co.split_barriers = o.split_barriers == "on";
     const graph::GraphCompileResult r = graph::compile_graph(g, co);
     if (!o.dump.empty())
       out = graph::dump(g, r, o.dump);
@@ -95,7 +97,7 @@ int run_compile(const CompileOptions& o) {
   j = nlohmann::json();
   std::string out;
   try {
-    const std::vector<CompiledGroup> compiled = compile_recording(rec);
+    const std::vector<CompiledGroup> compiled = compile_recording(rec, o.split_barriers == "on");
     const std::vector<LoweredGroup> lowered = lower_recording(rec, *api, compiled);
     out = o.format == "json" ? plan_json(rec, *api, lowered).dump(2) + "\n" : plan_text(rec, *api, lowered);
   } catch (const std::exception& e) {
@@ -120,6 +122,10 @@ void register_compile(CLI::App& app, int& exit_code) {
   sub->add_option("--order", opts->order, "Graphs: schedule order (default program)")
       ->check(CLI::IsMember({"program", "random"}));
   sub->add_option("--seed", opts->seed, "Graphs: seed of --order random");
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Split barriers with independent work between producer and consumer into begin/end "
+                  "halves (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->add_flag("--dot", opts->dot, "Print Graphviz (dot) of passes, resources and barriers for --api");
   sub->add_flag("--no-aliasing", opts->no_aliasing, "Graphs: give every transient resource its own memory");
   sub->callback([opts, &exit_code] { exit_code = run_compile(*opts); });

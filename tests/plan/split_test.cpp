@@ -1,0 +1,103 @@
+// Split barriers (issue 17): mark_split_barriers begins a barrier right after the producer's last
+// access on the same list and ends it before the consumer when independent work lies between.
+#include "builder.hpp"
+
+namespace baton::test {
+namespace {
+
+constexpr Stages kCompute = stages(Stage::compute);
+
+std::vector<const Barrier*> barriers_on(const CompiledGroup& g, ResourceId r, uint32_t op) {
+  std::vector<const Barrier*> out;
+  for (const CompiledList& l : g.lists)
+    for (const BarrierPoint& p : l.points)
+      if (p.op == op && p.where == Where::before)
+        for (const Barrier& b : l.barriers_at(p))
+          if (b.resource == r) out.push_back(&b);
+  return out;
+}
+
+TEST(SplitBarriers, BeginAfterTheProducerEndBeforeTheConsumerWithWorkBetween) {
+  Rec r;
+  const ResourceId a = r.buffer("a"), b = r.buffer("b");
+  const ResourceId t = r.texture("t", bit(Access::unordered_access) | bit(Access::shader_resource));
+  CommandList& l = r.list("main");
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute), use(t, Access::unordered_access, kCompute)});
+  op(l, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
+  op(l, OpKind::dispatch, {use(a, Access::shader_resource, kCompute), use(t, Access::shader_resource, kCompute)});
+  r.group("frame", {&l});
+  CompileResult res = r.compile();
+  const std::string whole = r.dump_all(res);
+  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 2u);
+  ASSERT_EQ(barriers_on(res.groups[0], a, 2).size(), 1u);
+  EXPECT_EQ(barriers_on(res.groups[0], a, 2)[0]->split_after, 0u);
+  ASSERT_EQ(barriers_on(res.groups[0], t, 2).size(), 1u);
+  EXPECT_EQ(barriers_on(res.groups[0], t, 2)[0]->split_after, 0u);
+  EXPECT_NE(r.dump_all(res), whole);
+  expect_golden("rule_split_barrier", r.dump_all(res));
+}
+
+TEST(SplitBarriers, AdjacentProducerAndConsumerStayWhole) {
+  Rec r;
+  const ResourceId a = r.buffer("a");
+  CommandList& l = r.list("main");
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  op(l, OpKind::dispatch, {use(a, Access::shader_resource, kCompute)});
+  r.group("frame", {&l});
+  CompileResult res = r.compile();
+  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 0u);
+  ASSERT_EQ(barriers_on(res.groups[0], a, 1).size(), 1u);
+  EXPECT_FALSE(barriers_on(res.groups[0], a, 1)[0]->split());
+}
+
+// The last access is the latest touch, not the first write: a read between moves the begin.
+TEST(SplitBarriers, BeginsAfterTheLatestTouchOfTheResource) {
+  Rec r;
+  const ResourceId a = r.buffer("a"), b = r.buffer("b");
+  CommandList& l = r.list("main");
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  op(l, OpKind::dispatch, {use(a, Access::shader_resource, kCompute)});
+  op(l, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  r.group("frame", {&l});
+  CompileResult res = r.compile();
+  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 1u);
+  ASSERT_EQ(barriers_on(res.groups[0], a, 3).size(), 1u);
+  EXPECT_EQ(barriers_on(res.groups[0], a, 3)[0]->split_after, 1u);
+  EXPECT_EQ(split_reason(*barriers_on(res.groups[0], a, 3)[0], 3), "split: begins after op 1, op 2 between does not touch it");
+}
+
+// A before side that another list produced (hand-off) or that comes from outside the group (first
+// touch, from rest) has no producer on this list to begin after.
+TEST(SplitBarriers, HandOffAndFirstTouchStayWhole) {
+  Rec r;
+  const ResourceId a = r.buffer("a"), b = r.buffer("b"), c = r.buffer("c");
+  CommandList& l1 = r.list("producer");
+  op(l1, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  CommandList& l2 = r.list("consumer");
+  op(l2, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
+  op(l2, OpKind::dispatch, {use(b, Access::shader_resource, kCompute)});
+  op(l2, OpKind::dispatch, {use(a, Access::shader_resource, kCompute), use(c, Access::unordered_access, kCompute)});
+  r.group("frame", {&l1, &l2});
+  CompileResult res = r.compile();
+  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 0u);
+  ASSERT_EQ(barriers_on(res.groups[0], a, 2).size(), 1u);
+  EXPECT_EQ(barriers_on(res.groups[0], a, 2)[0]->reason, Reason::hand_off);
+  EXPECT_FALSE(barriers_on(res.groups[0], a, 2)[0]->split());
+}
+
+// Transition operations (no work) between the halves are not independent work.
+TEST(SplitBarriers, OnlyTransitionOperationsBetweenStayWhole) {
+  Rec r;
+  const ResourceId a = r.buffer("a"), b = r.buffer("b");
+  CommandList& l = r.list("main");
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  op(l, OpKind::transition, {use(b, Access::shader_resource, kCompute)});
+  op(l, OpKind::dispatch, {use(a, Access::shader_resource, kCompute)});
+  r.group("frame", {&l});
+  CompileResult res = r.compile();
+  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 0u);
+}
+
+}  // namespace
+}  // namespace baton::test
