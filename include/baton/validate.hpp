@@ -54,6 +54,7 @@ inline constexpr int kNoResource = -1;  // NULL resource (UAV/aliasing barriers,
 struct TraceRange {
   bool all = true;
   uint32_t mip0 = 0, mips = 0, layer0 = 0, layers = 0, plane0 = 0, planes = 0;
+  friend bool operator==(const TraceRange&, const TraceRange&) = default;
 };
 
 // Which subresources a use, clear or discard touches: one index (mip + layer * mips + plane *
@@ -98,6 +99,7 @@ struct VkBarrier {
   uint64_t src_stage = 0, src_access = 0, dst_stage = 0, dst_access = 0;
   uint32_t old_layout = 0, new_layout = 0;
   uint32_t src_family = kVkQueueFamilyIgnored, dst_family = kVkQueueFamilyIgnored;
+  friend bool operator==(const VkBarrier&, const VkBarrier&) = default;
 };
 using Barrier = std::variant<LegacyTransition, LegacyUav, LegacyAliasing, EnhancedBarrier, VkBarrier>;
 
@@ -126,7 +128,20 @@ struct ClearCmd {  // ClearRenderTargetView / ClearDepthStencilView / ClearUnord
   Subresources subresources;
   UseState as;
 };
-using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd>;
+// Vulkan events (split barriers): vkCmdSetEvent2(event, dependency) and vkCmdWaitEvents2 over one or
+// more events, each with its dependency. `event` indexes Trace::events.
+struct SetEventCmd {
+  int event = 0;
+  std::vector<Barrier> barriers;  // the VkDependencyInfo (VkBarrier only)
+};
+struct WaitEventsCmd {
+  struct Wait {
+    int event = 0;
+    std::vector<Barrier> barriers;
+  };
+  std::vector<Wait> waits;
+};
+using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd, SetEventCmd, WaitEventsCmd>;
 
 struct TraceList {
   std::string name;
@@ -149,6 +164,7 @@ struct Trace {
   std::vector<TraceResource> resources;
   std::vector<TraceList> lists;
   std::vector<TraceSubmission> submissions;
+  std::vector<std::string> events;  // Vulkan: names of the VkEvents set and waited on, in first-use order
 };
 
 // Parses a trace. Throws baton::Error with one line (naming `source` and the JSON path) on

@@ -21,6 +21,7 @@ namespace baton::validate::vulkan {
 
 struct Where {
   int list = -1, command = -1, queue = -1, submission = -1;
+  uint64_t seq = 0;  // position in the whole replay (every command counts): before / after an event's set
 };
 struct Write {
   bool valid = false;
@@ -55,6 +56,18 @@ struct Shadow {
   uint64_t pending_chain = 0;
 };
 
+// A VkEvent's last vkCmdSetEvent2: where it happened and the state it saw. A wait's first scope is the
+// set's: accesses before the set, with the dependency chains they had then (Vulkan spec, "Events":
+// the first synchronization scope of vkCmdWaitEvents2 is the set's; work between set and wait on the
+// source side is not ordered, as in the Khronos layer's SyncOpWaitEvents).
+struct EventState {
+  bool set = false;
+  int queue = -1;
+  Where where;
+  std::vector<Barrier> dependency;
+  std::vector<std::vector<Shadow>> snapshot;  // shadows_ at the set
+};
+
 class Replay {
  public:
   Replay(const Trace& t, Reporter& out, const ValidateOptions& options = {});
@@ -68,6 +81,14 @@ class Replay {
   };
   void execute(int submission);
   void barrier_call(const BarrierCmd& call);
+  void set_event(const SetEventCmd& c);
+  void wait_events(const WaitEventsCmd& c);
+  // The first-scope tests with the current event wait's restriction (ev_) applied.
+  const Shadow* at_set(const Shadow& sh) const;
+  bool write_in_scope(const Shadow& sh, const Scope& s) const;
+  // The read as the event's set saw it (nullptr: the read came after the set, outside its scope);
+  // the read itself when no event wait is being replayed.
+  const Read* read_at_set(const Shadow& sh, const Read& r) const;
   void barrier(const VkBarrier& b);
   void use(const UseCmd& u);
   bool in_first_scope(const Write& w, const Scope& s) const;
@@ -92,6 +113,8 @@ class Replay {
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call
+  std::vector<EventState> events_;  // by Trace::events index
+  const EventState* ev_ = nullptr;  // the event whose wait is being replayed
 };
 
 // Stage / access set algebra (exposed for tests).
