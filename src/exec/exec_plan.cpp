@@ -23,6 +23,8 @@ ExecPlan to_exec_plan(const VulkanPlan& plan) {
         e.list = l;
         e.op = p.op;
         e.where = p.where;
+        e.half = p.half;
+        e.event = p.event;
         e.memory = p.memory;
         e.buffers = p.buffers;
         e.buffer_resources = p.buffer_resources;

@@ -155,6 +155,7 @@ class Runner {
     vkDestroyDescriptorPool(c_.device, pool_, nullptr);
     if (timestamps_) vkDestroyQueryPool(c_.device, timestamps_, nullptr);
     for (VkSemaphore b : binary_) vkDestroySemaphore(c_.device, b, nullptr);
+    for (const auto& [key, e] : events_) vkDestroyEvent(c_.device, e, nullptr);
     vkDestroyBuffer(c_.device, staging_.buffer, nullptr);
     vkFreeMemory(c_.device, staging_.memory, nullptr);
   }
@@ -196,6 +197,17 @@ class Runner {
   uint32_t dispatch_groups_ = 1;  // workgroups of 64 per direct dispatch (RunOptions::max_side/max_words)
   VkQueryPool timestamps_ = VK_NULL_HANDLE;  // [0] frame start, [1] frame end
   std::vector<VkSemaphore> binary_;          // cross-queue hand-offs, one per signal
+  // Split barriers: one VkEvent per (group, list, event index), created unsignaled for this run (each
+  // is set once and waited once by its list, so a fresh run needs no reset).
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkEvent> events_;
+  VkEvent event(uint32_t g, uint32_t l, uint32_t e) {
+    VkEvent& ev = events_[{g, l, e}];
+    if (!ev) {
+      VkEventCreateInfo ci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+      BATON_VK(vkCreateEvent(c_.device, &ci, nullptr, &ev));
+    }
+    return ev;
+  }
   VkSemaphore make_binary() {
     VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     binary_.push_back(VK_NULL_HANDLE);
@@ -238,7 +250,8 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
       if (r >= geo_.size() || geo_[r].buffer)
         throw Error(fmt::format("executor: an image barrier names resource {}, which is not a texture", r));
       VkImageMemoryBarrier2 b = p.images[i];
-      layouts_.apply(r, b.subresourceRange, b.newLayout);
+      // A split barrier's layout transition happens at its wait, not at its set.
+      if (p.half != SplitHalf::begin) layouts_.apply(r, b.subresourceRange, b.newLayout);
       if (skipped(BarrierRef::Kind::image, i)) continue;
       b.image = res_.image(r).image;
       images.push_back(b);
@@ -251,8 +264,17 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
     di.pBufferMemoryBarriers = buffers.data();
     di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
     di.pImageMemoryBarriers = images.data();
-    vkCmdPipelineBarrier2(cb, &di);
-    barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
+    if (p.half == SplitHalf::begin) {
+      vkCmdSetEvent2(cb, event(g, l, p.event), &di);
+    } else if (p.half == SplitHalf::end) {
+      if (opt_.skip_wait && *opt_.skip_wait == pi) continue;
+      const VkEvent ev = event(g, l, p.event);
+      vkCmdWaitEvents2(cb, 1, &ev, &di);
+    } else {
+      vkCmdPipelineBarrier2(cb, &di);
+    }
+    // A split barrier counts once (at its end); each half is a call.
+    if (p.half != SplitHalf::begin) barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
     ++calls_;
   }
 }
