@@ -30,6 +30,7 @@ struct RunCliOptions {
   std::string file = "demo";
   std::string device = "lavapipe";
   std::string format = "text";
+  std::string split_barriers = "off";  // Vulkan devices, recordings: Vulkan events (docs/cli.md)
 };
 
 // What `baton run` executes: a recording (planned here, every resource untouched at the start), or
@@ -234,7 +235,8 @@ int run_run(const RunCliOptions& o) {
     if (in.graph) {
       plan = exec::to_exec_plan(lower_vulkan(rec.resources, in.compiled));
     } else {
-      const CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+      CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+      if (o.split_barriers == "on") mark_split_barriers(rec.group_ptrs(), compiled.groups);
       plan = exec::to_exec_plan(lower_vulkan(rec.resources, compiled.groups));
     }
   } catch (const std::exception& e) {
@@ -278,6 +280,9 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"lavapipe", "gpu", "d3d12"}));
   sub->add_option("--format", opts->format, "Output format (default text)")
       ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Recordings on lavapipe or gpu: split barriers into vkCmdSetEvent2 / vkCmdWaitEvents2 (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->callback([opts, &exit_code] { exit_code = run_run(*opts); });
 }
 
