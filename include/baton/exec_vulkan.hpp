@@ -56,7 +56,7 @@ struct ExecBarrierPoint {
   uint32_t group = 0, list = 0, op = 0;
   Where where = Where::before;
   SplitHalf half = SplitHalf::none;
-  uint32_t event = 0;
+  uint32_t event = 0, event_list = 0;  // the event: index `event` of list `event_list` of the group
   std::vector<VkMemoryBarrier2> memory;
   std::vector<VkBufferMemoryBarrier2> buffers;
   std::vector<ResourceId> buffer_resources;

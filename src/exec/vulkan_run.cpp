@@ -265,10 +265,10 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
     di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
     di.pImageMemoryBarriers = images.data();
     if (p.half == SplitHalf::begin) {
-      vkCmdSetEvent2(cb, event(g, l, p.event), &di);
+      vkCmdSetEvent2(cb, event(g, p.event_list, p.event), &di);
     } else if (p.half == SplitHalf::end) {
       if (opt_.skip_wait && *opt_.skip_wait == pi) continue;
-      const VkEvent ev = event(g, l, p.event);
+      const VkEvent ev = event(g, p.event_list, p.event);
       vkCmdWaitEvents2(cb, 1, &ev, &di);
     } else {
       vkCmdPipelineBarrier2(cb, &di);

@@ -192,9 +192,10 @@ VulkanPlan lower_vulkan(const ResourceTable& resources, std::span<const Compiled
                         std::vector<LoweredGroup>* view) {
   return walk_groups<VulkanPlan, VulkanGroup, VulkanList, VulkanPoint>(
       resources, groups, view, [](const Site& site, const Barrier& b, VulkanPoint& np) { return lower_one(site, b, np); },
-      [](VulkanList& list, VulkanPoint&& lowered) {
+      [](VulkanList& begin_list, uint32_t begin_index, VulkanPoint&& lowered) {
         // Set and wait carry the same VkDependencyInfo (VUID-vkCmdWaitEvents2-pEvents-03838).
-        lowered.event = list.events++;
+        lowered.event = begin_list.events++;
+        lowered.event_list = begin_index;
         VulkanPoint begin = lowered;
         return std::pair<VulkanPoint, VulkanPoint>{std::move(begin), std::move(lowered)};
       });

@@ -391,7 +391,9 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
           if (cmds.is_null()) cmds = json::array();
           // Split barriers: one event per (begin, end) pair of the list, set and waited with the
           // same dependency info.
-          const std::string event = fmt::format("{}.event{}", l.name, p.event);
+          const std::string event = fmt::format(
+              "{}.event{}", p.event_list < plan.groups[g].lists.size() ? plan.groups[g].lists[p.event_list].name : l.name,
+              p.event);
           if (p.half == SplitHalf::begin)
             cmds.push_back(json{{"set_event", {{"event", event}, {"barriers", vulkan_point(t, p)}}}});
           else if (p.half == SplitHalf::end)

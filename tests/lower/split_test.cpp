@@ -23,6 +23,7 @@ struct Fixture {
     Barrier bb = barrier(t, buf, use(t[buf], Access::unordered_access, kCompute),
                          use(t[buf], Access::shader_resource, kCompute), Reason::state_change);
     bt.split_after = bb.split_after = 0;
+    bt.split_list = bb.split_list = 0;
     // A whole barrier at the same point stays an ordinary call.
     const ResourceId other = t.add(buffer("other"));
     Barrier bo = barrier(t, other, use(t[other], Access::unordered_access, kCompute),
@@ -111,6 +112,7 @@ TEST(LowerSplit, LegacyUavBarrierOfASplitStaysWholeAtTheEnd) {
   const State uav = use(t[b], Access::unordered_access, kCompute);
   Barrier ub = barrier(t, b, uav, uav, Reason::uav_order);
   ub.split_after = 0;
+  ub.split_list = 0;
   const std::vector<CompiledGroup> gs = single(Queue::direct, {ub}, 2);
   const D3D12LegacyPlan p = lower_d3d12_legacy(t, gs);
   const D3D12LegacyList& l = p.groups.at(0).lists.at(0);

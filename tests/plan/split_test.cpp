@@ -64,12 +64,12 @@ TEST(SplitBarriers, BeginsAfterTheLatestTouchOfTheResource) {
   EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 1u);
   ASSERT_EQ(barriers_on(res.groups[0], a, 3).size(), 1u);
   EXPECT_EQ(barriers_on(res.groups[0], a, 3)[0]->split_after, 1u);
-  EXPECT_EQ(split_reason(*barriers_on(res.groups[0], a, 3)[0], 3), "split: begins after op 1, op 2 between does not touch it");
+  EXPECT_EQ(split_reason(res.groups[0], 0, *barriers_on(res.groups[0], a, 3)[0], 3),
+            "split: begins after op 1, op 2 between does not touch it");
 }
 
-// A before side that another list produced (hand-off) or that comes from outside the group (first
-// touch, from rest) has no producer on this list to begin after.
-TEST(SplitBarriers, HandOffAndFirstTouchStayWhole) {
+// A hand-off from an earlier list of the group begins on that list, after the producer.
+TEST(SplitBarriers, HandOffBeginsOnTheProducersList) {
   Rec r;
   const ResourceId a = r.buffer("a"), b = r.buffer("b"), c = r.buffer("c");
   CommandList& l1 = r.list("producer");
@@ -80,10 +80,35 @@ TEST(SplitBarriers, HandOffAndFirstTouchStayWhole) {
   op(l2, OpKind::dispatch, {use(a, Access::shader_resource, kCompute), use(c, Access::unordered_access, kCompute)});
   r.group("frame", {&l1, &l2});
   CompileResult res = r.compile();
-  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 0u);
+  EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 1u);
   ASSERT_EQ(barriers_on(res.groups[0], a, 2).size(), 1u);
-  EXPECT_EQ(barriers_on(res.groups[0], a, 2)[0]->reason, Reason::hand_off);
-  EXPECT_FALSE(barriers_on(res.groups[0], a, 2)[0]->split());
+  const Barrier& h = *barriers_on(res.groups[0], a, 2)[0];
+  EXPECT_EQ(h.reason, Reason::hand_off);
+  EXPECT_EQ(h.split_list, 0u);
+  EXPECT_EQ(h.split_after, 0u);
+  EXPECT_EQ(split_reason(res.groups[0], 1, h, 2),
+            "split: begins after op 0 of list 'producer', the work between does not touch it");
+  // b's barrier at op 1 follows its producer directly: whole.
+  ASSERT_EQ(barriers_on(res.groups[0], b, 1).size(), 1u);
+  EXPECT_FALSE(barriers_on(res.groups[0], b, 1)[0]->split());
+}
+
+// A before side from outside the group (from rest) has no producer in the group to begin after.
+TEST(SplitBarriers, FromRestStaysWhole) {
+  Rec r;
+  const ResourceId t = r.texture("t", bit(Access::unordered_access) | bit(Access::shader_resource));
+  const ResourceId b = r.buffer("b");
+  CommandList& l1 = r.list("first");
+  op(l1, OpKind::dispatch, {use(t, Access::unordered_access, kCompute)});
+  r.group("one", {&l1});
+  CommandList& l2 = r.list("second");
+  op(l2, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
+  op(l2, OpKind::dispatch, {use(t, Access::unordered_access, kCompute)});
+  r.group("two", {&l2});
+  CompileResult res = r.compile();
+  EXPECT_EQ(mark_split_barriers(*r.groups[1], res.groups[1]), 0u);
+  ASSERT_EQ(barriers_on(res.groups[1], t, 1).size(), 1u);
+  EXPECT_EQ(barriers_on(res.groups[1], t, 1)[0]->reason, Reason::from_rest);
 }
 
 // Transition operations (no work) between the halves are not independent work.

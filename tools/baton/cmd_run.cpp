@@ -30,7 +30,7 @@ struct RunCliOptions {
   std::string file = "demo";
   std::string device = "lavapipe";
   std::string format = "text";
-  std::string split_barriers = "off";  // Vulkan devices, recordings: Vulkan events (docs/cli.md)
+  std::string split_barriers = "off";  // Vulkan devices: Vulkan events (docs/cli.md)
 };
 
 // What `baton run` executes: a recording (planned here, every resource untouched at the start), or
@@ -44,7 +44,7 @@ struct RunInput {
   std::optional<graph::Graph> frame_graph;  // graphs: run again with real memory on the device
 };
 
-RunInput load_for_run(const std::string& file) {
+RunInput load_for_run(const std::string& file, const graph::CompileOptions& co = {}) {
   RunInput in;
   if (file == "demo") {
     in.rec = demo_recording();
@@ -61,7 +61,7 @@ RunInput load_for_run(const std::string& file) {
   in.frame_graph = g;
   graph::GraphCompileResult r;
   try {
-    r = graph::compile_graph(g);
+    r = graph::compile_graph(g, co);
   } catch (const std::exception& e) {  // name the file, as every other error does
     const std::string m = e.what();
     throw Error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
@@ -222,9 +222,11 @@ int run_run(const RunCliOptions& o) {
   }
   const std::optional<exec::DeviceKind> device = exec::parse_device_kind(o.device);
   if (!device) return report_error("unknown --device '" + o.device + "' (expected lavapipe or gpu)");
+  graph::CompileOptions co;
+  co.split_barriers = o.split_barriers == "on";
   RunInput in;
   try {
-    in = load_for_run(o.file);
+    in = load_for_run(o.file, co);
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
@@ -252,7 +254,7 @@ int run_run(const RunCliOptions& o) {
     if (in.graph) {
       // Compiled again with the real memory requirements of the objects that run, transients bound
       // into one shared heap at the planned offsets (docs/runtime.md).
-      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *in.frame_graph, run_options);
+      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *in.frame_graph, run_options, true, co);
       report = exec::run(ctx, gr.rec, gr.history_in, gr.plan, run_options);
     } else {
       report = exec::run(ctx, rec, in.history_in, plan, run_options);
@@ -281,7 +283,7 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--format", opts->format, "Output format (default text)")
       ->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--split-barriers", opts->split_barriers,
-                  "Recordings on lavapipe or gpu: split barriers into vkCmdSetEvent2 / vkCmdWaitEvents2 (default off)")
+                  "lavapipe or gpu: split barriers into vkCmdSetEvent2 / vkCmdWaitEvents2 (default off)")
       ->check(CLI::IsMember({"on", "off"}));
   sub->callback([opts, &exit_code] { exit_code = run_run(*opts); });
 }
