@@ -36,6 +36,10 @@ void Replay::run() {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
     shadows_[i].assign(trace_.resources[i].subresource_count(), init);
+    for (uint32_t k = 0; k < shadows_[i].size(); ++k) {
+      shadows_[i][k].resource = static_cast<uint32_t>(i);
+      shadows_[i][k].index = k;
+    }
   }
   happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
   events_.assign(trace_.events.size(), EventState{});
@@ -156,12 +160,8 @@ void Replay::pend(Shadow& sh) {
 // A barrier's effect on earlier accesses, judged on the state before the call and kept pending.
 const Shadow* Replay::at_set(const Shadow& sh) const {
   if (!ev_) return &sh;
-  for (size_t r = 0; r < shadows_.size(); ++r) {
-    const std::vector<Shadow>& v = shadows_[r];
-    if (!v.empty() && &sh >= v.data() && &sh < v.data() + v.size())
-      return &ev_->snapshot[r][static_cast<size_t>(&sh - v.data())];
-  }
-  return nullptr;
+  if (sh.resource >= ev_->snapshot.size() || sh.index >= ev_->snapshot[sh.resource].size()) return nullptr;
+  return &ev_->snapshot[sh.resource][sh.index];
 }
 
 bool Replay::write_in_scope(const Shadow& sh, const Scope& s) const {

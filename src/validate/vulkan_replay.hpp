@@ -44,6 +44,7 @@ struct Read {
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
 struct Shadow {
+  uint32_t resource = 0, index = 0;  // where it lives in the replay's shadows (an event's snapshot)
   uint32_t layout = 0;
   Write write;
   std::vector<Read> reads;

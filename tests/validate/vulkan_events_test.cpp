@@ -84,6 +84,16 @@ INSTANTIATE_TEST_SUITE_P(
                  wait("e", R"({"type":"memory","src_stage":"TRANSFER","src_access":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"})"),
                  kReadBuf}),
              ids({{M::vk_hazard_read_after_write, 1}})},
+        // A read between set and wait is outside the set's first scope: the write after the wait races it.
+        Case{"ReadBetweenSetAndWaitIsNotOrderedBeforeTheWrite",
+             vk({kReadBuf,
+                 set("e", R"({"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_READ",)"
+                          R"("dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_WRITE"})"),
+                 kReadBuf,
+                 wait("e", R"({"type":"buffer","resource":"buf","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_READ",)"
+                           R"("dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_WRITE"})"),
+                 kWriteBuf}),
+             ids({{M::vk_hazard_write_after_read, 1}})},
         Case{"WaitWithoutSetIsReported", vk({kWriteBuf, wait("e", kBufDep), kReadBuf}),
              ids({{M::vk_event_wait_not_set, 1}, {M::vk_hazard_read_after_write, 1}})},
         Case{"WaitDependencyMustEqualTheSets",
