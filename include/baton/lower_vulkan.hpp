@@ -142,7 +142,7 @@ struct VulkanList {
   std::string name;
   Queue queue = Queue::direct;
   std::vector<VulkanPoint> points;  // points with at least one barrier
-  uint32_t events = 0;               // VkEvents the list's split barriers use (VulkanPoint::event)
+  uint32_t events = 0;              // VkEvents the list's split barriers use (VulkanPoint::event)
 };
 struct VulkanGroup {
   std::string name;

@@ -274,7 +274,8 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
       vkCmdPipelineBarrier2(cb, &di);
     }
     // A split barrier counts once (at its end); each half is a call.
-    if (p.half != SplitHalf::begin) barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
+    if (p.half != SplitHalf::begin)
+      barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
     ++calls_;
   }
 }

@@ -104,7 +104,8 @@ PlanT walk_groups(const ResourceTable& resources, std::span<const CompiledGroup>
           PointT* target = &np;
           if (lowers_split(b, li, p)) {
             const std::pair<uint32_t, uint32_t> key{b.split_list, b.split_after};
-            auto it = std::find_if(splits.begin(), splits.end(), [&](const auto& s) { return s.first == key; });
+            auto it =
+                std::find_if(splits.begin(), splits.end(), [&](const auto& s) { return s.first == key; });
             if (it == splits.end()) {
               splits.emplace_back(key, PointT{});
               it = splits.end() - 1;

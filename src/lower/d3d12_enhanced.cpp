@@ -263,7 +263,8 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
 D3D12EnhancedPlan lower_d3d12_enhanced(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                                        std::vector<LoweredGroup>* view) {
   return walk_groups<D3D12EnhancedPlan, D3D12EnhancedGroup, D3D12EnhancedList, D3D12EnhancedPoint>(
-      resources, groups, view, [](const Site& site, const Barrier& b, D3D12EnhancedPoint& np) { return lower_one(site, b, np); },
+      resources, groups, view,
+      [](const Site& site, const Barrier& b, D3D12EnhancedPoint& np) { return lower_one(site, b, np); },
       [](D3D12EnhancedList&, uint32_t, D3D12EnhancedPoint&& lowered) {
         // Enhanced Barriers spec, "Split Barriers": the first half's SyncAfter and the second half's
         // SyncBefore are SPLIT; accesses and layouts are the same in both halves.

@@ -183,7 +183,8 @@ class LegacyLowering {
   // Split barriers (Barrier::split_after) go into `splits`, one point per begin op; they are lowered
   // here, at their end, which is the same as at their begin: nothing touches them in between.
   void lower_point(const Site& site, size_t list, D3D12LegacyPoint& point,
-                   std::vector<std::pair<std::pair<uint32_t, uint32_t>, D3D12LegacyPoint>>& splits, LoweredPoint* view) {
+                   std::vector<std::pair<std::pair<uint32_t, uint32_t>, D3D12LegacyPoint>>& splits,
+                   LoweredPoint* view) {
     for (const Barrier& b : site.list.barriers_at(site.point)) {
       if (!lower_detail::lowers_split(b, list, site.point)) {
         lower_barrier(site, b, point, view);
@@ -431,7 +432,8 @@ D3D12LegacyPlan lower_d3d12_legacy(const ResourceTable& resources, std::span<con
       }
     }
     if (any_split)
-      for (D3D12LegacyList& nl : ng.lists) std::stable_sort(nl.points.begin(), nl.points.end(), point_order<D3D12LegacyPoint>);
+      for (D3D12LegacyList& nl : ng.lists)
+        std::stable_sort(nl.points.begin(), nl.points.end(), point_order<D3D12LegacyPoint>);
     lowering.end_group(g.queue);
   }
   plan.final_states = lowering.states();

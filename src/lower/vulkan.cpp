@@ -191,7 +191,8 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, VulkanPoint& point)
 VulkanPlan lower_vulkan(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                         std::vector<LoweredGroup>* view) {
   return walk_groups<VulkanPlan, VulkanGroup, VulkanList, VulkanPoint>(
-      resources, groups, view, [](const Site& site, const Barrier& b, VulkanPoint& np) { return lower_one(site, b, np); },
+      resources, groups, view,
+      [](const Site& site, const Barrier& b, VulkanPoint& np) { return lower_one(site, b, np); },
       [](VulkanList& begin_list, uint32_t begin_index, VulkanPoint&& lowered) {
         // Set and wait carry the same VkDependencyInfo (VUID-vkCmdWaitEvents2-pEvents-03838).
         lowered.event = begin_list.events++;

@@ -37,10 +37,11 @@ struct LastTouch {
 size_t mark_split_barriers(const CommandListGroup& group, CompiledGroup& compiled) {
   size_t marked = 0;
   const size_t lists = std::min(compiled.lists.size(), group.lists().size());
-  // Operations of work counted over the group in submission order: work[global(l, k)] - work[global(l', j) + 1]
-  // is the work between (l', j) and (l, k).
+  // Operations of work counted over the group in submission order: the work between (l', j) and (l, k)
+  // is work[base[l] + k] - work[base[l'] + j + 1].
   std::vector<uint32_t> base(lists + 1, 0);
-  for (size_t li = 0; li < lists; ++li) base[li + 1] = base[li] + static_cast<uint32_t>(group.lists()[li]->ops().size());
+  for (size_t li = 0; li < lists; ++li)
+    base[li + 1] = base[li] + static_cast<uint32_t>(group.lists()[li]->ops().size());
   std::vector<uint32_t> work(base[lists] + 1, 0);
   for (size_t li = 0; li < lists; ++li) {
     const std::vector<Operation>& ops = group.lists()[li]->ops();
@@ -67,14 +68,16 @@ size_t mark_split_barriers(const CommandListGroup& group, CompiledGroup& compile
           ++marked;
         }
         for (uint32_t i = p.first; i < p.first + p.count; ++i)
-          if (cl.barriers[i].resource != kGlobalResource) last[cl.barriers[i].resource] = LastTouch{li, k, false};
+          if (cl.barriers[i].resource != kGlobalResource)
+            last[cl.barriers[i].resource] = LastTouch{li, k, false};
         ++pi;
       }
       for (const Use& u : ops[k].uses) last[u.resource] = LastTouch{li, k, false};
       if (pi < cl.points.size() && cl.points[pi].op == k && cl.points[pi].where == Where::after) {
         const BarrierPoint& p = cl.points[pi];
         for (uint32_t i = p.first; i < p.first + p.count; ++i)
-          if (cl.barriers[i].resource != kGlobalResource) last[cl.barriers[i].resource] = LastTouch{li, k, true};
+          if (cl.barriers[i].resource != kGlobalResource)
+            last[cl.barriers[i].resource] = LastTouch{li, k, true};
         ++pi;
       }
     }
@@ -84,7 +87,8 @@ size_t mark_split_barriers(const CommandListGroup& group, CompiledGroup& compile
 
 size_t mark_split_barriers(std::span<CommandListGroup* const> groups, std::span<CompiledGroup> compiled) {
   size_t marked = 0;
-  for (size_t g = 0; g < groups.size() && g < compiled.size(); ++g) marked += mark_split_barriers(*groups[g], compiled[g]);
+  for (size_t g = 0; g < groups.size() && g < compiled.size(); ++g)
+    marked += mark_split_barriers(*groups[g], compiled[g]);
   return marked;
 }
 
@@ -92,13 +96,14 @@ std::string split_reason(const CompiledGroup& group, uint32_t end_list, const Ba
   if (!b.split()) return {};
   if (b.split_list != end_list) {
     const std::string name = b.split_list < group.lists.size() ? group.lists[b.split_list].name : "?";
-    return fmt::format("split: begins after op {} of list '{}', the work between does not touch it", b.split_after,
-                       name);
+    return fmt::format("split: begins after op {} of list '{}', the work between does not touch it",
+                       b.split_after, name);
   }
   const uint32_t first = b.split_after + 1, last = end_op - 1;
-  return first == last ? fmt::format("split: begins after op {}, op {} between does not touch it", b.split_after, first)
-                       : fmt::format("split: begins after op {}, ops {}..{} between do not touch it", b.split_after,
-                                     first, last);
+  return first == last
+             ? fmt::format("split: begins after op {}, op {} between does not touch it", b.split_after, first)
+             : fmt::format("split: begins after op {}, ops {}..{} between do not touch it", b.split_after,
+                           first, last);
 }
 
 }  // namespace baton

@@ -392,13 +392,14 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
           // Split barriers: one event per (begin, end) pair of the list, set and waited with the
           // same dependency info.
           const std::string event = fmt::format(
-              "{}.event{}", p.event_list < plan.groups[g].lists.size() ? plan.groups[g].lists[p.event_list].name : l.name,
+              "{}.event{}",
+              p.event_list < plan.groups[g].lists.size() ? plan.groups[g].lists[p.event_list].name : l.name,
               p.event);
           if (p.half == SplitHalf::begin)
             cmds.push_back(json{{"set_event", {{"event", event}, {"barriers", vulkan_point(t, p)}}}});
           else if (p.half == SplitHalf::end)
-            cmds.push_back(
-                json{{"wait_events", json::array({json{{"event", event}, {"barriers", vulkan_point(t, p)}}})}});
+            cmds.push_back(json{
+                {"wait_events", json::array({json{{"event", event}, {"barriers", vulkan_point(t, p)}}})}});
           else
             cmds.push_back(json{{"barrier", vulkan_point(t, p)}});
         }

@@ -248,7 +248,8 @@ class Loader {
     const auto it = j.find("event");
     if (it == j.end()) fail(path, "missing \"event\"");
     if (!it->is_string() || it->get<std::string>().empty()) fail(path + ".event", "expected an event name");
-    const auto [found, added] = event_index_.emplace(it->get<std::string>(), static_cast<int>(events_.size()));
+    const auto [found, added] =
+        event_index_.emplace(it->get<std::string>(), static_cast<int>(events_.size()));
     if (added) events_.push_back(it->get<std::string>());
     return found->second;
   }
@@ -508,7 +509,8 @@ class Loader {
         dependency(body, bpath, c.event, c.barriers);
         return c;
       }
-      if (!body.is_array() || body.empty()) fail(bpath, "expected a non-empty array of {\"event\", \"barriers\"}");
+      if (!body.is_array() || body.empty())
+        fail(bpath, "expected a non-empty array of {\"event\", \"barriers\"}");
       WaitEventsCmd c;
       for (size_t i = 0; i < body.size(); ++i) {
         WaitEventsCmd::Wait& w = c.waits.emplace_back();

@@ -276,8 +276,8 @@ void Replay::wait_events(const WaitEventsCmd& c) {
                                  });
     if (!same)
       out_.report(MessageId::vk_event_dependency_mismatch, -1, -1,
-                  fmt::format("set at list '{}' command {}", trace_.lists[static_cast<size_t>(e.where.list)].name,
-                              e.where.command),
+                  fmt::format("set at list '{}' command {}",
+                              trace_.lists[static_cast<size_t>(e.where.list)].name, e.where.command),
                   name);
     ev_ = &e;
     barrier_call(BarrierCmd{w.barriers});
@@ -315,7 +315,8 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   const bool checked_by_reads =
       !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
         const Read* then = read_at_set(sh, r);
-        return waited(r.where) || (then && ((then->stage & s.src_exec) != 0 || (then->own & s.src_exec) != 0));
+        return waited(r.where) ||
+               (then && ((then->stage & s.src_exec) != 0 || (then->own & s.src_exec) != 0));
       });
   if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
     const bool ordered = write_in_scope(sh, s) || (w.layout_transition && w.where.queue == now_.queue);

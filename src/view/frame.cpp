@@ -67,7 +67,9 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
           for (const LoweredBarrier& b : p.barriers)
             low.barriers.push_back({pass_of[gi][li], p.op, p.where, lanes.lane(b.resource), b.range, b.before,
                                     b.after, b.reason,
-                                    b.split.empty() ? b.note : b.note.empty() ? b.split : b.note + "; " + b.split,
+                                    b.split.empty()  ? b.note
+                                    : b.note.empty() ? b.split
+                                                     : b.note + "; " + b.split,
                                     b.omitted, b.omitted_why});
     }
   }

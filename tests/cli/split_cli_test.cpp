@@ -14,7 +14,8 @@ TEST(SplitBarriersCli, OffIsTheDefaultAndByteIdentical) {
     for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
       SCOPED_TRACE(std::string(file) + " " + api);
       const RunResult plain = run_baton(std::string("compile ") + file + " --api " + api);
-      const RunResult off = run_baton(std::string("compile ") + file + " --api " + api + " --split-barriers off");
+      const RunResult off =
+          run_baton(std::string("compile ") + file + " --api " + api + " --split-barriers off");
       EXPECT_EQ(plain.exit_code, 0) << plain.err;
       EXPECT_EQ(plain.out, off.out);
       EXPECT_EQ(plain.out.find("split:"), std::string::npos);
@@ -24,14 +25,16 @@ TEST(SplitBarriersCli, OffIsTheDefaultAndByteIdentical) {
 TEST(SplitBarriersCli, TextAndJsonShowTheReason) {
   const RunResult text = run_baton("compile examples/split.json --api vulkan --split-barriers on");
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("particles[all] COMPUTE_SHADER SHADER_STORAGE_READ|SHADER_STORAGE_WRITE -> COMPUTE_SHADER "
-                          "SHADER_SAMPLED_READ|SHADER_STORAGE_READ (state change; split: begins after op 0, op 1 "
-                          "between does not touch it)"),
+  EXPECT_NE(text.out.find(
+                "particles[all] COMPUTE_SHADER SHADER_STORAGE_READ|SHADER_STORAGE_WRITE -> COMPUTE_SHADER "
+                "SHADER_SAMPLED_READ|SHADER_STORAGE_READ (state change; split: begins after op 0, op 1 "
+                "between does not touch it)"),
             std::string::npos)
       << text.out;
   // Four split barriers: one ordinary call for each first touch, a begin and an end per split group.
   EXPECT_NE(text.out.find("summary: 6 barriers in 6 calls, 0 omitted"), std::string::npos) << text.out;
-  const RunResult json = run_baton("compile examples/split.json --api d3d12 --split-barriers on --format json");
+  const RunResult json =
+      run_baton("compile examples/split.json --api d3d12 --split-barriers on --format json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const nlohmann::json j = nlohmann::json::parse(json.out);
   int splits = 0;
@@ -57,7 +60,8 @@ TEST(SplitBarriersCli, TraceHasEventsAndHalvesAndValidatesClean) {
   EXPECT_NE(lg.out.find("\"begin_only\""), std::string::npos) << lg.out;
   EXPECT_NE(lg.out.find("\"end_only\""), std::string::npos);
   for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
-    const RunResult v = run_baton(std::string("validate examples/split.json --split-barriers on --api ") + api);
+    const RunResult v =
+        run_baton(std::string("validate examples/split.json --split-barriers on --api ") + api);
     EXPECT_EQ(v.exit_code, 0) << api << "\n" << v.out << v.err;
   }
 }

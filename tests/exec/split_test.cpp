@@ -54,8 +54,9 @@ TEST(SplitBarriers, DroppedWaitIsAHazardTheLayerSees) {
     RunOptions o;
     o.skip_wait = end;
     const RunReport r = run(lavapipe(), again, plan, o);
-    EXPECT_GT(r.validation.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 0u) << "wait at point " << end << "\n"
-                                                                             << summary(r);
+    EXPECT_GT(r.validation.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 0u)
+        << "wait at point " << end << "\n"
+        << summary(r);
   }
 }
 
@@ -86,7 +87,8 @@ struct GraphSplitRun {
 };
 GraphSplitRun graph_with_splits(const std::string& file) {
   const char* dir = std::getenv("BATON_EXAMPLES_DIR");
-  const graph::Graph g = graph::load_graph_file(std::string(dir ? dir : BATON_SOURCE_DIR "/examples") + "/" + file);
+  const graph::Graph g =
+      graph::load_graph_file(std::string(dir ? dir : BATON_SOURCE_DIR "/examples") + "/" + file);
   graph::CompileOptions co;
   co.split_barriers = true;
   graph::GraphCompileResult r = graph::compile_graph(g, co);
@@ -111,14 +113,16 @@ TEST(SplitBarriers, GraphExamplesRunCleanAndCorrectWithEvents) {
     const size_t ends = points_of(g.plan, SplitHalf::end).size();
     EXPECT_GT(ends, 0u);
     size_t cross_list = 0;
-    for (size_t i : points_of(g.plan, SplitHalf::end)) cross_list += g.plan.points[i].event_list != g.plan.points[i].list;
+    for (size_t i : points_of(g.plan, SplitHalf::end))
+      cross_list += g.plan.points[i].event_list != g.plan.points[i].list;
     EXPECT_GT(cross_list, 0u);
     check_executable(g.rec);
     const RunReport r = run(lavapipe(), g.rec, g.history_in, g.plan, graph_options());
     EXPECT_TRUE(r.clean()) << summary(r);
     EXPECT_GT(r.subresources_checked, 0u);
-    std::printf("%s with split barriers: %zu splits (%zu across lists), %u barriers in %u calls, %u messages\n", file,
-                ends, cross_list, r.barriers, r.barrier_calls, r.validation.total());
+    std::printf(
+        "%s with split barriers: %zu splits (%zu across lists), %u barriers in %u calls, %u messages\n", file,
+        ends, cross_list, r.barriers, r.barrier_calls, r.validation.total());
   }
 }
 
@@ -138,7 +142,8 @@ TEST(SplitBarriers, DeferredDroppedWaitsAreCaught) {
     caught += r.validation.total() > 0 ? 1u : 0u;
     hazards += r.validation.hazards() > 0 ? 1u : 0u;
   }
-  std::printf("deferred: %zu waits dropped one at a time, %u caught (%u by a hazard)\n", ends.size(), caught, hazards);
+  std::printf("deferred: %zu waits dropped one at a time, %u caught (%u by a hazard)\n", ends.size(), caught,
+              hazards);
   EXPECT_EQ(ends.size(), 11u);
   EXPECT_GE(hazards, 8u);
 }

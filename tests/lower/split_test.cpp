@@ -28,7 +28,8 @@ struct Fixture {
     const ResourceId other = t.add(buffer("other"));
     Barrier bo = barrier(t, other, use(t[other], Access::unordered_access, kCompute),
                          use(t[other], Access::shader_resource, kCompute), Reason::state_change);
-    groups.push_back(group("g", Queue::direct, {list("l", Queue::direct, {PointSpec{2, Where::before, {bt, bb, bo}}})}));
+    groups.push_back(
+        group("g", Queue::direct, {list("l", Queue::direct, {PointSpec{2, Where::before, {bt, bb, bo}}})}));
   }
 };
 

@@ -22,9 +22,11 @@ TEST(SplitBarriers, BeginAfterTheProducerEndBeforeTheConsumerWithWorkBetween) {
   const ResourceId a = r.buffer("a"), b = r.buffer("b");
   const ResourceId t = r.texture("t", bit(Access::unordered_access) | bit(Access::shader_resource));
   CommandList& l = r.list("main");
-  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute), use(t, Access::unordered_access, kCompute)});
+  op(l, OpKind::dispatch,
+     {use(a, Access::unordered_access, kCompute), use(t, Access::unordered_access, kCompute)});
   op(l, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
-  op(l, OpKind::dispatch, {use(a, Access::shader_resource, kCompute), use(t, Access::shader_resource, kCompute)});
+  op(l, OpKind::dispatch,
+     {use(a, Access::shader_resource, kCompute), use(t, Access::shader_resource, kCompute)});
   r.group("frame", {&l});
   CompileResult res = r.compile();
   const std::string whole = r.dump_all(res);
@@ -77,7 +79,8 @@ TEST(SplitBarriers, HandOffBeginsOnTheProducersList) {
   CommandList& l2 = r.list("consumer");
   op(l2, OpKind::dispatch, {use(b, Access::unordered_access, kCompute)});
   op(l2, OpKind::dispatch, {use(b, Access::shader_resource, kCompute)});
-  op(l2, OpKind::dispatch, {use(a, Access::shader_resource, kCompute), use(c, Access::unordered_access, kCompute)});
+  op(l2, OpKind::dispatch,
+     {use(a, Access::shader_resource, kCompute), use(c, Access::unordered_access, kCompute)});
   r.group("frame", {&l1, &l2});
   CompileResult res = r.compile();
   EXPECT_EQ(mark_split_barriers(*r.groups[0], res.groups[0]), 1u);

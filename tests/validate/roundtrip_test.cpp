@@ -44,8 +44,8 @@ TEST(RoundTrip, EmittedPlansValidateClean) {
         const std::filesystem::path out =
             tmp / fmt::format("{}.{}.{}.json", entry.path().stem().string(), api, split);
         const std::string cmd =
-            fmt::format("'{}' emit-trace '{}' --api {} --split-barriers {} > '{}' 2>/dev/null", baton.string(),
-                        entry.path().string(), api, split, out.string());
+            fmt::format("'{}' emit-trace '{}' --api {} --split-barriers {} > '{}' 2>/dev/null",
+                        baton.string(), entry.path().string(), api, split, out.string());
         if (std::system(cmd.c_str()) != 0) continue;  // not a recording (e.g. a frame graph)
         const std::string text = read(out);
         const ValidationResult r = validate(load_trace(text, out.string()));

@@ -92,7 +92,8 @@ TEST_P(SplitTrace, CleanAndEveryBreakIsReported) {
       json& tc = t["lists"][0]["commands"];
       const std::string resource = barriers_of(tc[begins[k]])[0]["resource"];
       size_t producer = begins[k];
-      while (producer > 0 && !(tc[producer].contains("use") && tc[producer]["use"]["resource"] == resource)) --producer;
+      while (producer > 0 && !(tc[producer].contains("use") && tc[producer]["use"]["resource"] == resource))
+        --producer;
       ASSERT_TRUE(tc[producer].contains("use"));
       const json use = tc[producer];
       tc.insert(tc.begin() + static_cast<std::ptrdiff_t>(begins[k] + 1), use);
@@ -106,14 +107,19 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // Vulkan: a wait whose event was never set; a read racing the producer's write (the wait gone);
         // a write between set and wait is outside the set's first scope.
-        ApiCase{baton::Api::vulkan, M::vk_event_wait_not_set, M::vk_hazard_read_after_write, M::vk_hazard_read_after_write},
+        ApiCase{baton::Api::vulkan, M::vk_event_wait_not_set, M::vk_hazard_read_after_write,
+                M::vk_hazard_read_after_write},
         // D3D12 enhanced: an end with no begin (534); the consumer's use while the split is still pending,
         // or a use between the halves (538).
-        ApiCase{baton::Api::d3d12, M::barrier_unmatched_end, M::invalid_subresource_state, M::invalid_subresource_state},
+        ApiCase{baton::Api::d3d12, M::barrier_unmatched_end, M::invalid_subresource_state,
+                M::invalid_subresource_state},
         // D3D12 legacy: the same, and a begun split never ended at the end of the ECL is 535.
-        ApiCase{baton::Api::d3d12_legacy, M::barrier_unmatched_end, M::barrier_unmatched_begin, M::invalid_subresource_state}),
+        ApiCase{baton::Api::d3d12_legacy, M::barrier_unmatched_end, M::barrier_unmatched_begin,
+                M::invalid_subresource_state}),
     [](const ::testing::TestParamInfo<ApiCase>& i) {
-      return std::string(i.param.api == baton::Api::vulkan ? "vulkan" : i.param.api == baton::Api::d3d12 ? "d3d12" : "legacy");
+      return std::string(i.param.api == baton::Api::vulkan  ? "vulkan"
+                         : i.param.api == baton::Api::d3d12 ? "d3d12"
+                                                            : "legacy");
     });
 
 // The deferred frame graph with splits (every split begins on an earlier pass's list): clean, and each
@@ -203,8 +209,8 @@ TEST(SplitTraceProperty, RandomRecordingsValidateCleanWithSplits) {
       ++checked;
     }
   }
-  std::printf("random recordings with splits: %u split barriers (%u across lists), %u traces checked\n", splits,
-              cross_list, checked);
+  std::printf("random recordings with splits: %u split barriers (%u across lists), %u traces checked\n",
+              splits, cross_list, checked);
   EXPECT_GT(splits, 100u);
   EXPECT_GT(cross_list, 20u);
   EXPECT_GT(checked, 350u);  // traces whose whole plan is clean (407 of 900 on 2026-12-01)

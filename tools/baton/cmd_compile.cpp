@@ -66,7 +66,7 @@ int run_compile(const CompileOptions& o) {
     std::string out;
     bool findings = false;
     try {
-      const view::Frame frame = view::build_frame(text, source);
+      const view::Frame frame = view::build_frame(text, source, {}, o.split_barriers == "on");
       if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
       out = view::render_dot(frame, *api);
       findings = !frame.findings.empty();

@@ -22,7 +22,8 @@ void register_emit_trace(CLI::App& app, int& exit_code) {
       ->required();
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
-  sub->add_option("--split-barriers", opts->split_barriers, "Split barriers into begin/end halves (default off)")
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Split barriers into begin/end halves (default off)")
       ->check(CLI::IsMember({"on", "off"}));
   sub->callback([opts, &exit_code] {
     std::string out;

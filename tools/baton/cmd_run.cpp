@@ -207,8 +207,9 @@ int run_d3d12_cli(const RunCliOptions& o, const Recording& rec) {
 int run_run(const RunCliOptions& o) {
   if (o.device == "d3d12") {
     if (o.split_barriers == "on")
-      return report_error("--split-barriers on runs on lavapipe or gpu (Vulkan events); the D3D12 executor "
-                          "does not split barriers");
+      return report_error(
+          "--split-barriers on runs on lavapipe or gpu (Vulkan events); the D3D12 executor "
+          "does not split barriers");
 #ifdef BATON_HAVE_D3D12_EXEC
     RunInput in;
     try {

@@ -43,7 +43,8 @@ int run_validate(const ValidateOptions& o) {
     if (!o.trace.empty()) return report_error("give either TRACE or --compare BEFORE AFTER, not both");
     validate::Comparison c;
     try {
-      c = validate::compare(load(o.compare[0], *parse_api(o.api), o.split_barriers == "on"), load(o.compare[1], *parse_api(o.api), o.split_barriers == "on"));
+      c = validate::compare(load(o.compare[0], *parse_api(o.api), o.split_barriers == "on"),
+                            load(o.compare[1], *parse_api(o.api), o.split_barriers == "on"));
     } catch (const std::exception& e) {
       return report_error(e.what());
     }

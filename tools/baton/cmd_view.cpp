@@ -86,9 +86,9 @@ int run_view(const ViewOptions& o) {
     if (o.out != "-") check_output(o.out, o.file);
     // Big frames take seconds: show the stages on a terminal (nothing when stderr is not one).
     Progress progress("baton view", view::kBuildStages + 1);
-    const view::Frame frame = view::build_frame(input::read(o.file), source,
-                                                [&](std::string_view stage) { progress.step(1, stage); },
-                                                o.split_barriers == "on");
+    const view::Frame frame = view::build_frame(
+        input::read(o.file), source, [&](std::string_view stage) { progress.step(1, stage); },
+        o.split_barriers == "on");
     // The page shows all three lowerings, but the one asked for must exist.
     if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
     findings = !frame.findings.empty();

@@ -127,7 +127,8 @@ OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> gro
 
 std::vector<CompiledGroup> compile_recording(Recording& rec, bool split_barriers) {
   const std::vector<CommandListGroup*> groups = rec.group_ptrs();
-  std::vector<CompiledGroup> compiled = compile_all(rec.resources, groups, fresh_history(rec.resources)).groups;
+  std::vector<CompiledGroup> compiled =
+      compile_all(rec.resources, groups, fresh_history(rec.resources)).groups;
   if (split_barriers) mark_split_barriers(groups, compiled);
   return compiled;
 }
