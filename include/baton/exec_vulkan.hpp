@@ -50,9 +50,13 @@ class VulkanContext;
 
 // One reserved barrier point with the barriers lowered to sync2 structures. Handles may be
 // VK_NULL_HANDLE: the executor fills them from the parallel ResourceId arrays.
+// Half begin / end: one half of split barriers, recorded as vkCmdSetEvent2 / vkCmdWaitEvents2 on the
+// list's event `event` with this point's barriers as the dependency info (lower_vulkan.hpp).
 struct ExecBarrierPoint {
   uint32_t group = 0, list = 0, op = 0;
   Where where = Where::before;
+  SplitHalf half = SplitHalf::none;
+  uint32_t event = 0, event_list = 0;  // the event: index `event` of list `event_list` of the group
   std::vector<VkMemoryBarrier2> memory;
   std::vector<VkBufferMemoryBarrier2> buffers;
   std::vector<ResourceId> buffer_resources;
@@ -87,6 +91,9 @@ enum class BarrierSource : uint8_t { plan, full, none };
 struct RunOptions {
   BarrierSource source = BarrierSource::plan;
   std::optional<BarrierRef> skip;  // mutation: leave this one barrier out
+  // Mutation: leave out the vkCmdWaitEvents2 of this point (a split barrier's end half; its event is
+  // still set). The layer must then see the consumer race the producer (tests/exec).
+  std::optional<size_t> skip_wait;
   bool check_data = true;
   // Fill every texture with a known value at creation, so that reads before the first write (a
   // TAA history) still give checkable data. Baton's first touch transitions from UNDEFINED, which

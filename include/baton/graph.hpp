@@ -263,6 +263,8 @@ struct CompileOptions {
   ScheduleOptions schedule;
   AliasingOptions aliasing;
   bool run_checks = true;
+  // Split barriers (mark_split_barriers) in the compiled groups; off by default (docs/cli.md).
+  bool split_barriers = false;
   // Fault injection: called on the phases' results just before the checks run (the checks' tests
   // break a phase here and expect compile_graph to report it). Empty in normal use.
   std::function<void(GraphCompileResult&)> before_checks;

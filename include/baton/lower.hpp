@@ -30,7 +30,17 @@ struct LoweredBarrier {
   // Extra API detail worth showing, e.g. "FLAG_DISCARD", "DiscardResource after the barrier",
   // "UAV barrier", "aliasing barrier (NULL -> resource)". Empty when there is none.
   std::string note;
+  // A split barrier (Barrier::split_after): its begin half goes right after that operation, its end
+  // half is at this point; `split` says why (split_reason). kNoSplit and empty for a whole barrier.
+  uint32_t split_after = kNoSplit;
+  std::string split;
 };
+
+// Which half of a split barrier a native point holds (lower_d3d12.hpp, lower_vulkan.hpp): none for
+// an ordinary barrier call. A split barrier's begin half sits at (split_after, after), behind that
+// point's ordinary barriers; its end half at its own point, ahead of that point's ordinary barriers.
+enum class SplitHalf : uint8_t { none, begin, end };
+std::string_view to_string(SplitHalf h);
 
 struct LoweredPoint {
   uint32_t op = 0;

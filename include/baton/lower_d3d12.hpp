@@ -113,9 +113,13 @@ std::string d3d12_sync_name(D3D12_BARRIER_SYNC s);
 std::string d3d12_access_name(D3D12_BARRIER_ACCESS a);
 std::string_view d3d12_layout_name(D3D12_BARRIER_LAYOUT l);
 
+// One ID3D12GraphicsCommandList7::Barrier call. Half begin: the first halves of split barriers
+// (SyncAfter D3D12_BARRIER_SYNC_SPLIT); half end: their second halves (SyncBefore SYNC_SPLIT), with
+// the same accesses and layouts (Enhanced Barriers spec, "Split Barriers").
 struct D3D12EnhancedPoint {
   uint32_t op = 0;
   Where where = Where::before;
+  SplitHalf half = SplitHalf::none;
   std::vector<D3D12_TEXTURE_BARRIER> textures;
   std::vector<ResourceId> texture_resources;  // parallel to textures: what pResource must become
   std::vector<D3D12_BUFFER_BARRIER> buffers;
@@ -190,9 +194,13 @@ constexpr uint32_t d3d12_subresource_index(const ResourceDesc& d, uint32_t mip, 
   return mip + layer * d.mips + plane * d.mips * d.layers;
 }
 
+// One ResourceBarrier call. Half begin: transitions flagged D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY;
+// half end: the same transitions flagged END_ONLY, plus (whole) any UAV barrier of a split barrier,
+// which legacy barriers cannot split.
 struct D3D12LegacyPoint {
   uint32_t op = 0;
   Where where = Where::before;
+  SplitHalf half = SplitHalf::none;
   // Transitions (one per subresource, or ALL_SUBRESOURCES), UAV and aliasing barriers, in order.
   std::vector<D3D12_RESOURCE_BARRIER> barriers;
   // Parallel to barriers: the resource of a transition or UAV barrier, the activated resource

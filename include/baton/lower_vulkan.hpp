@@ -114,9 +114,20 @@ std::string vulkan_stage_name(VkPipelineStageFlags2 s);
 std::string vulkan_access_name(VkAccessFlags2 a);
 std::string_view vulkan_layout_name(VkImageLayout l);
 
+// A point is one vkCmdPipelineBarrier2 call (half none) or one half of a split barrier: half begin is
+// vkCmdSetEvent2(event, dependency_info()), half end is vkCmdWaitEvents2 on that event with the same
+// dependency info (the spec requires them equal, VUID-vkCmdWaitEvents2-pEvents-03838). One event per
+// (begin op, end point) pair, numbered from 0 in the list of its begin half (VulkanList::events, list
+// `event_list` of the group: a split may begin on an earlier list of the group); each event is
+// set once and waited once per execution of the list, so it must be unsignaled when the list starts:
+// create it per recording, or reset it (vkResetEvent after the list's fence, or vkCmdResetEvent2 ahead
+// of the list) before the list runs again (docs/cli.md, "Split barriers").
 struct VulkanPoint {
   uint32_t op = 0;
   Where where = Where::before;
+  SplitHalf half = SplitHalf::none;
+  uint32_t event = 0;       // half begin/end: the event's index in list event_list
+  uint32_t event_list = 0;  // half begin/end: the list (index in the group) of the begin half
   std::vector<VkImageMemoryBarrier2> images;
   std::vector<ResourceId> image_resources;  // parallel to images: what .image must become
   std::vector<VkBufferMemoryBarrier2> buffers;
@@ -131,6 +142,7 @@ struct VulkanList {
   std::string name;
   Queue queue = Queue::direct;
   std::vector<VulkanPoint> points;  // points with at least one barrier
+  uint32_t events = 0;              // VkEvents the list's split barriers use (VulkanPoint::event)
 };
 struct VulkanGroup {
   std::string name;

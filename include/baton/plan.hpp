@@ -41,7 +41,15 @@ struct Barrier {
   // Reason::takeover: the one resource whose memory this one takes over (D3D12 legacy names it in the
   // aliasing barrier); kGlobalResource when there are several or they are not known.
   ResourceId previous = kGlobalResource;
+  // A split barrier (mark_split_barriers): it begins right after operation `split_after` of list
+  // `split_list` of the group (this list or an earlier one: the last operation of the group that
+  // touches the resource), and ends here, at its own point, before the consumer's first access; the
+  // operations between do not touch the resource. split_after kNoSplit: a whole barrier.
+  uint32_t split_after = 0xffffffffu;
+  uint32_t split_list = 0xffffffffu;
+  bool split() const { return split_after != 0xffffffffu; }
 };
+inline constexpr uint32_t kNoSplit = 0xffffffffu;
 
 enum class Where : uint8_t { before, after };
 std::string_view to_string(Where w);
@@ -160,6 +168,22 @@ struct CompileResult {
 };
 CompileResult compile_all(const ResourceTable& resources, std::span<CommandListGroup* const> groups,
                           History history_in, unsigned threads = 1);
+
+// Split barriers (off unless asked for: --split-barriers on). Marks, in place, every barrier at a
+// before-point of operation k whose resource the group last touched (a use, or a barrier at a
+// before-point) at operation j of the same list or of an earlier list of the group, with at least one
+// operation of work between that does not touch the resource: Barrier::split_after = j, split_list =
+// that list. Not split: first touches, takeovers, discards, global barriers, barriers whose before
+// side comes from outside the group (from rest, entry state), and resources with a barrier at j's
+// after-point. Returns how many it marked. Lowering turns a marked barrier into a begin half after
+// op j and an end half at its point (Vulkan events, D3D12 SYNC_SPLIT, legacy BEGIN_ONLY/END_ONLY);
+// a consumer that ignores the marks still issues a correct whole barrier.
+size_t mark_split_barriers(const CommandListGroup& group, CompiledGroup& compiled);
+size_t mark_split_barriers(std::span<CommandListGroup* const> groups, std::span<CompiledGroup> compiled);
+// Why the barrier at operation `end_op` of list `end_list` is split: "split: begins after op 1, ops
+// 2..3 between do not touch it", or "split: begins after op 1 of list 'a', the work between does not
+// touch it" for a begin half on an earlier list.
+std::string split_reason(const CompiledGroup& group, uint32_t end_list, const Barrier& b, uint32_t end_op);
 
 // The full state implied by one use (access, stages) on a resource.
 State state_of_use(const ResourceDesc& d, Access a, Stages s);

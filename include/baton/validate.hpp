@@ -67,6 +67,7 @@ inline constexpr int kNoResource = -1;  // NULL resource (UAV/aliasing barriers,
 struct TraceRange {
   bool all = true;
   uint32_t mip0 = 0, mips = 0, layer0 = 0, layers = 0, plane0 = 0, planes = 0;
+  friend bool operator==(const TraceRange&, const TraceRange&) = default;
 };
 
 // Bytes of a buffer: [offset, offset + size); size kWholeSize = to the end (VK_WHOLE_SIZE).
@@ -75,6 +76,7 @@ struct ByteRange {
   uint64_t offset = 0, size = kWholeSize;
   bool whole() const { return offset == 0 && size == kWholeSize; }
   uint64_t end() const { return size == kWholeSize ? kWholeSize : offset + size; }
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
 };
 
 // Which subresources a use, clear or discard touches: one index (mip + layer * mips + plane *
@@ -121,6 +123,7 @@ struct VkBarrier {
   uint32_t old_layout = 0, new_layout = 0;
   uint32_t src_family = kVkQueueFamilyIgnored, dst_family = kVkQueueFamilyIgnored;
   ByteRange bytes;  // buffer barriers: offset / size
+  friend bool operator==(const VkBarrier&, const VkBarrier&) = default;
 };
 using Barrier = std::variant<LegacyTransition, LegacyUav, LegacyAliasing, EnhancedBarrier, VkBarrier>;
 
@@ -149,7 +152,20 @@ struct ClearCmd {  // ClearRenderTargetView / ClearDepthStencilView / ClearUnord
   Subresources subresources;
   UseState as;
 };
-using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd>;
+// Vulkan events (split barriers): vkCmdSetEvent2(event, dependency) and vkCmdWaitEvents2 over one or
+// more events, each with its dependency. `event` indexes Trace::events.
+struct SetEventCmd {
+  int event = 0;
+  std::vector<Barrier> barriers;  // the VkDependencyInfo (VkBarrier only)
+};
+struct WaitEventsCmd {
+  struct Wait {
+    int event = 0;
+    std::vector<Barrier> barriers;
+  };
+  std::vector<Wait> waits;
+};
+using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd, SetEventCmd, WaitEventsCmd>;
 
 struct TraceList {
   std::string name;
@@ -173,6 +189,7 @@ struct Trace {
   std::vector<TraceResource> resources;
   std::vector<TraceList> lists;
   std::vector<TraceSubmission> submissions;
+  std::vector<std::string> events;  // Vulkan: names of the VkEvents set and waited on, in first-use order
 };
 
 // Parses a trace. Throws baton::Error with one line (naming `source` and the JSON path) on

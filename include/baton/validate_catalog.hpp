@@ -94,6 +94,10 @@ enum class Severity : uint8_t { error, warning };
     "UNASSIGNED-VkBufferMemoryBarrier-buffer-00004)")                                                        \
   X(vk_queue_family_release_not_owner, 100022, "BATON-VK-QUEUE-FAMILY-RELEASE-NOT-OWNER", error,             \
     "release {actual} recorded on a queue family that does not own the resource ({expected})")               \
+  X(vk_event_wait_not_set, 100030, "BATON-VK-EVENT-WAIT-NOT-SET", error,                                     \
+    "vkCmdWaitEvents2 waits on {actual}, which {expected}")                                                  \
+  X(vk_event_dependency_mismatch, 100031, "VUID-vkCmdWaitEvents2-pEvents-03838", error,                      \
+    "the wait's dependency info for {actual} is not the one vkCmdSetEvent2 used ({expected})")               \
   /* ---- Heaps and placed resources, every API (Baton's own: the layers do not see all of it) ---- */       \
   X(heap_use_after_takeover, 200001, "BATON-HEAP-USE-AFTER-TAKEOVER", error,                                 \
     "{actual}, but {expected} took over its memory since")                                                   \

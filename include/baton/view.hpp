@@ -101,9 +101,11 @@ struct Frame {
 // (docs/graph-format.md) and lowers it for every API. Throws Error with one line, prefixed with
 // `source` when the message does not already name it. `on_stage` (optional) is called as each of
 // kBuildStages stages starts ("compile", then "lower <api>" three times), for progress on big frames.
+// `split_barriers`: compile with split barriers (mark_split_barriers); a split barrier's note says so.
 inline constexpr size_t kBuildStages = 4;
 using StageFn = std::function<void(std::string_view stage)>;
-Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage = {});
+Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage = {},
+                  bool split_barriers = false);
 
 // The rule behind a barrier's reason, in one sentence that names the invariant (DESIGN.md).
 std::string_view rule_of(Reason r);

@@ -23,6 +23,9 @@ ExecPlan to_exec_plan(const VulkanPlan& plan) {
         e.list = l;
         e.op = p.op;
         e.where = p.where;
+        e.half = p.half;
+        e.event = p.event;
+        e.event_list = p.event_list;
         e.memory = p.memory;
         e.buffers = p.buffers;
         e.buffer_resources = p.buffer_resources;

@@ -194,7 +194,16 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
       } else if (std::holds_alternative<validate::DiscardCmd>(c)) {
         throw Error(fmt::format("{}: discard is a D3D12 command", where(t, li, ci)));
       } else {
-        for (const validate::Barrier& b : std::get<validate::BarrierCmd>(c).barriers) {
+        std::vector<const validate::Barrier*> all;
+        if (const auto* bc = std::get_if<validate::BarrierCmd>(&c))
+          for (const validate::Barrier& b : bc->barriers) all.push_back(&b);
+        else if (const auto* se = std::get_if<validate::SetEventCmd>(&c))
+          for (const validate::Barrier& b : se->barriers) all.push_back(&b);
+        else if (const auto* we = std::get_if<validate::WaitEventsCmd>(&c))
+          for (const auto& w : we->waits)
+            for (const validate::Barrier& b : w.barriers) all.push_back(&b);
+        for (const validate::Barrier* bp : all) {
+          const validate::Barrier& b = *bp;
           const auto* v = std::get_if<validate::VkBarrier>(&b);
           if (!v) throw Error(fmt::format("{}: not a Vulkan barrier", where(t, li, ci)));
           whole(v->bytes);
@@ -329,6 +338,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     std::vector<VkImageView> views;
     std::vector<VkDeviceMemory> memory;
     std::vector<VkSemaphore> semaphores;
+    std::vector<VkEvent> events;  // by Trace::events index, created unsignaled for this replay
     std::vector<VkCommandBuffer> cbs, compute_cbs;
     VkDescriptorPool dpool = VK_NULL_HANDLE;
   } o;
@@ -339,6 +349,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     for (VkImage i : o.images) vkDestroyImage(c.device, i, nullptr);
     for (VkDeviceMemory m : o.memory) vkFreeMemory(c.device, m, nullptr);
     for (VkSemaphore s : o.semaphores) vkDestroySemaphore(c.device, s, nullptr);
+    for (VkEvent e : o.events)
+      if (e) vkDestroyEvent(c.device, e, nullptr);
     if (o.dpool) vkDestroyDescriptorPool(c.device, o.dpool, nullptr);
     // Freed, not only reset: the layer tracks every allocated command buffer (a pool that grows by
     // each trace made 4,000 traces take 13 times as long as 1,000).
@@ -581,11 +593,12 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     auto device_family = [&](uint32_t f) {
       return f == validate::kVkQueueFamilyIgnored ? VK_QUEUE_FAMILY_IGNORED : fm.to_device.at(f);
     };
-    auto record_barrier = [&](VkCommandBuffer cb, const validate::BarrierCmd& bc) {
+    // One VkDependencyInfo from the trace's barriers; `call` records it (pipeline barrier, set or wait).
+    auto with_dependency = [&](const std::vector<validate::Barrier>& barriers, auto&& call) {
       std::vector<VkMemoryBarrier2> mb;
       std::vector<VkBufferMemoryBarrier2> bb;
       std::vector<VkImageMemoryBarrier2> ib;
-      for (const validate::Barrier& any : bc.barriers) {
+      for (const validate::Barrier& any : barriers) {
         const validate::VkBarrier& v = std::get<validate::VkBarrier>(any);
         if (v.kind == validate::VkBarrierKind::memory) {
           VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
@@ -629,8 +642,36 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       di.pBufferMemoryBarriers = bb.data();
       di.imageMemoryBarrierCount = static_cast<uint32_t>(ib.size());
       di.pImageMemoryBarriers = ib.data();
-      vkCmdPipelineBarrier2(cb, &di);
-      rep.barriers += static_cast<uint32_t>(bc.barriers.size());
+      call(di);
+      rep.barriers += static_cast<uint32_t>(barriers.size());
+    };
+    auto record_barrier = [&](VkCommandBuffer cb, const validate::BarrierCmd& bc) {
+      with_dependency(bc.barriers, [&](const VkDependencyInfo& di) { vkCmdPipelineBarrier2(cb, &di); });
+    };
+    o.events.assign(t.events.size(), VK_NULL_HANDLE);
+    auto event = [&](int e) {
+      VkEvent& ev = o.events.at(static_cast<size_t>(e));
+      if (!ev) {
+        VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        BATON_VK(vkCreateEvent(c.device, &eci, nullptr, &ev));
+      }
+      return ev;
+    };
+    // Events: vkCmdSetEvent2 / vkCmdWaitEvents2 as written (one wait call per event).
+    auto record_events = [&](VkCommandBuffer cb, const validate::Command& cmd) {
+      if (const auto* se = std::get_if<validate::SetEventCmd>(&cmd)) {
+        const VkEvent ev = event(se->event);
+        with_dependency(se->barriers, [&](const VkDependencyInfo& di) { vkCmdSetEvent2(cb, ev, &di); });
+        return true;
+      }
+      if (const auto* we = std::get_if<validate::WaitEventsCmd>(&cmd)) {
+        for (const auto& w : we->waits) {
+          const VkEvent ev = event(w.event);
+          with_dependency(w.barriers, [&](const VkDependencyInfo& di) { vkCmdWaitEvents2(cb, 1, &ev, &di); });
+        }
+        return true;
+      }
+      return false;
     };
 
     // One command buffer per (submission, list), recorded in trace order.
@@ -661,7 +702,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
           } else if (const auto* k = std::get_if<validate::ClearCmd>(&cmd)) {
             const Op op = op_for(t, static_cast<size_t>(li), 0, k->resource, k->as);
             record_use(cb, op, k->resource, k->subresources, k->as.vk_layout);
-          } else {
+          } else if (!record_events(cb, cmd)) {
             record_barrier(cb, std::get<validate::BarrierCmd>(cmd));
           }
         }

@@ -168,6 +168,7 @@ class Runner {
     if (timestamps_) vkDestroyQueryPool(c_.device, timestamps_, nullptr);
     if (op_timestamps_) vkDestroyQueryPool(c_.device, op_timestamps_, nullptr);
     for (VkSemaphore b : binary_) vkDestroySemaphore(c_.device, b, nullptr);
+    for (const auto& [key, e] : events_) vkDestroyEvent(c_.device, e, nullptr);
     vkDestroyBuffer(c_.device, staging_.buffer, nullptr);
     vkFreeMemory(c_.device, staging_.memory, nullptr);
   }
@@ -210,6 +211,17 @@ class Runner {
   VkQueryPool timestamps_ = VK_NULL_HANDLE;  // [0] frame start, [1] frame end
   VkQueryPool op_timestamps_ = VK_NULL_HANDLE;  // RunOptions::op_timestamps: [2i] op i begins, [2i+1] ends
   std::vector<VkSemaphore> binary_;          // cross-queue hand-offs, one per signal
+  // Split barriers: one VkEvent per (group, list, event index), created unsignaled for this run (each
+  // is set once and waited once by its list, so a fresh run needs no reset).
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkEvent> events_;
+  VkEvent event(uint32_t g, uint32_t l, uint32_t e) {
+    VkEvent& ev = events_[{g, l, e}];
+    if (!ev) {
+      VkEventCreateInfo ci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+      BATON_VK(vkCreateEvent(c_.device, &ci, nullptr, &ev));
+    }
+    return ev;
+  }
   VkSemaphore make_binary() {
     VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     binary_.push_back(VK_NULL_HANDLE);
@@ -252,7 +264,8 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
       if (r >= geo_.size() || geo_[r].buffer)
         throw Error(fmt::format("executor: an image barrier names resource {}, which is not a texture", r));
       VkImageMemoryBarrier2 b = p.images[i];
-      layouts_.apply(r, b.subresourceRange, b.newLayout);
+      // A split barrier's layout transition happens at its wait, not at its set.
+      if (p.half != SplitHalf::begin) layouts_.apply(r, b.subresourceRange, b.newLayout);
       if (skipped(BarrierRef::Kind::image, i)) continue;
       b.image = res_.image(r).image;
       images.push_back(b);
@@ -265,8 +278,18 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
     di.pBufferMemoryBarriers = buffers.data();
     di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
     di.pImageMemoryBarriers = images.data();
-    vkCmdPipelineBarrier2(cb, &di);
-    barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
+    if (p.half == SplitHalf::begin) {
+      vkCmdSetEvent2(cb, event(g, p.event_list, p.event), &di);
+    } else if (p.half == SplitHalf::end) {
+      if (opt_.skip_wait && *opt_.skip_wait == pi) continue;
+      const VkEvent ev = event(g, p.event_list, p.event);
+      vkCmdWaitEvents2(cb, 1, &ev, &di);
+    } else {
+      vkCmdPipelineBarrier2(cb, &di);
+    }
+    // A split barrier counts once (at its end); each half is a call.
+    if (p.half != SplitHalf::begin)
+      barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
     ++calls_;
   }
 }

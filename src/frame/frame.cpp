@@ -48,6 +48,7 @@ CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options)
       f.history_in = fresh_history(f.rec.resources);
       CompileResult cr = compile_all(f.rec.resources, f.rec.group_ptrs(), f.history_in);
       f.compiled = std::move(cr.groups);
+      if (options.split_barriers) mark_split_barriers(f.rec.group_ptrs(), f.compiled);
     }
   } catch (const Error& e) {
     rethrow_named(f.source, e);

@@ -13,6 +13,10 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
   r.lifetimes = lifetimes(g, r.sched);
   r.aliasing = alias(g, r.sched, r.lifetimes, o.aliasing);
   r.trans = transitions(g, r.sched, r.aliasing);
+  if (o.split_barriers) {
+    for (size_t gi = 0; gi < r.trans.groups.size() && gi < r.trans.compiled.size(); ++gi)
+      mark_split_barriers(*r.trans.groups[gi], r.trans.compiled[gi]);
+  }
   r.finals = final_states(r.trans);
   if (o.before_checks) o.before_checks(r);
   if (o.run_checks) r.findings = check_all(g, r);

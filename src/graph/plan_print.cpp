@@ -23,6 +23,7 @@ std::vector<uint8_t> waited_by_groups(const Transitions& t) {
 std::string barrier_text(const ResourceTable& rt, const LoweredBarrier& b) {
   std::string s = fmt::format("{}[{}] {} -> {} ({})", rt[b.resource].name, b.range, b.before, b.after, to_string(b.reason));
   if (!b.note.empty()) s += " [" + b.note + "]";
+  if (!b.split.empty()) s += " [" + b.split + "]";
   if (b.omitted) s += " omitted: " + b.omitted_why;
   return s;
 }
@@ -113,6 +114,7 @@ nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Ap
           x["after"] = b.after;
           x["reason"] = std::string(to_string(b.reason));
           if (!b.note.empty()) x["note"] = b.note;
+          if (!b.split.empty()) x["split"] = {{"begin_after_op", b.split_after}, {"reason", b.split}};
           if (b.omitted) x["omitted"] = b.omitted_why;
           bj.push_back(std::move(x));
         }

@@ -263,7 +263,18 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
 D3D12EnhancedPlan lower_d3d12_enhanced(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                                        std::vector<LoweredGroup>* view) {
   return walk_groups<D3D12EnhancedPlan, D3D12EnhancedGroup, D3D12EnhancedList, D3D12EnhancedPoint>(
-      resources, groups, view, [](const Site& site, const Barrier& b, D3D12EnhancedPoint& np) { return lower_one(site, b, np); });
+      resources, groups, view,
+      [](const Site& site, const Barrier& b, D3D12EnhancedPoint& np) { return lower_one(site, b, np); },
+      [](D3D12EnhancedList&, uint32_t, D3D12EnhancedPoint&& lowered) {
+        // Enhanced Barriers spec, "Split Barriers": the first half's SyncAfter and the second half's
+        // SyncBefore are SPLIT; accesses and layouts are the same in both halves.
+        D3D12EnhancedPoint begin = lowered;
+        for (D3D12_TEXTURE_BARRIER& t : begin.textures) t.SyncAfter = D3D12_BARRIER_SYNC_SPLIT;
+        for (D3D12_BUFFER_BARRIER& b : begin.buffers) b.SyncAfter = D3D12_BARRIER_SYNC_SPLIT;
+        for (D3D12_TEXTURE_BARRIER& t : lowered.textures) t.SyncBefore = D3D12_BARRIER_SYNC_SPLIT;
+        for (D3D12_BUFFER_BARRIER& b : lowered.buffers) b.SyncBefore = D3D12_BARRIER_SYNC_SPLIT;
+        return std::pair<D3D12EnhancedPoint, D3D12EnhancedPoint>{std::move(begin), std::move(lowered)};
+      });
 }
 
 }  // namespace lower_detail

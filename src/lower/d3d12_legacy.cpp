@@ -180,8 +180,30 @@ class LegacyLowering {
     return out;
   }
 
-  void lower_point(const Site& site, D3D12LegacyPoint& point, LoweredPoint* view) {
-    for (const Barrier& b : site.list.barriers_at(site.point)) lower_barrier(site, b, point, view);
+  // Split barriers (Barrier::split_after) go into `splits`, one point per begin op; they are lowered
+  // here, at their end, which is the same as at their begin: nothing touches them in between.
+  void lower_point(const Site& site, size_t list, D3D12LegacyPoint& point,
+                   std::vector<std::pair<std::pair<uint32_t, uint32_t>, D3D12LegacyPoint>>& splits,
+                   LoweredPoint* view) {
+    for (const Barrier& b : site.list.barriers_at(site.point)) {
+      if (!lower_detail::lowers_split(b, list, site.point)) {
+        lower_barrier(site, b, point, view);
+        continue;
+      }
+      const std::pair<uint32_t, uint32_t> key{b.split_list, b.split_after};
+      auto it = std::find_if(splits.begin(), splits.end(), [&](const auto& s) { return s.first == key; });
+      if (it == splits.end()) {
+        splits.emplace_back(key, D3D12LegacyPoint{});
+        it = splits.end() - 1;
+      }
+      const size_t first = view ? view->barriers.size() : 0;
+      lower_barrier(site, b, it->second, view);
+      if (view)
+        for (size_t i = first; i < view->barriers.size(); ++i) {
+          view->barriers[i].split_after = b.split_after;
+          view->barriers[i].split = split_reason(site.group, static_cast<uint32_t>(list), b, site.point.op);
+        }
+    }
   }
 
   // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md).
@@ -368,18 +390,50 @@ D3D12LegacyPlan lower_d3d12_legacy(const ResourceTable& resources, std::span<con
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     const CompiledGroup& g = groups[gi];
     D3D12LegacyGroup& ng = plan.groups.emplace_back(D3D12LegacyGroup{g.name, g.queue, {}});
+    ng.lists.reserve(g.lists.size());
+    bool any_split = false;
     for (size_t li = 0; li < g.lists.size(); ++li) {
       const CompiledList& l = g.lists[li];
-      D3D12LegacyList& nl = ng.lists.emplace_back(D3D12LegacyList{l.name, l.queue, {}});
+      ng.lists.emplace_back(D3D12LegacyList{l.name, l.queue, {}});
       for (size_t pi = 0; pi < l.points.size(); ++pi) {
         const BarrierPoint& p = l.points[pi];
         D3D12LegacyPoint np;
         np.op = p.op;
         np.where = p.where;
-        lowering.lower_point(Site{resources, g, l, p}, np, view ? &(*view)[gi].lists[li].points[pi] : nullptr);
-        if (!np.barriers.empty() || !np.discards.empty()) nl.points.push_back(std::move(np));
+        std::vector<std::pair<std::pair<uint32_t, uint32_t>, D3D12LegacyPoint>> splits;
+        lowering.lower_point(Site{resources, g, l, p}, li, np, splits,
+                             view ? &(*view)[gi].lists[li].points[pi] : nullptr);
+        if (!np.barriers.empty() || !np.discards.empty()) ng.lists[li].points.push_back(std::move(np));
+        for (auto& [key, sp] : splits) {
+          // BEGIN_ONLY / END_ONLY with identical transitions; a UAV barrier cannot be split (the
+          // flags are for transitions only, #533) and stays whole in the end half.
+          D3D12LegacyPoint begin, end;
+          begin.op = key.second;
+          begin.where = Where::after;
+          begin.half = SplitHalf::begin;
+          end.op = p.op;
+          end.where = p.where;
+          end.half = SplitHalf::end;
+          for (size_t i = 0; i < sp.barriers.size(); ++i) {
+            D3D12_RESOURCE_BARRIER rb = sp.barriers[i];
+            if (rb.Type == D3D12_RESOURCE_BARRIER_TYPE_TRANSITION) {
+              rb.Flags = D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY;
+              begin.barriers.push_back(rb);
+              begin.resources.push_back(sp.resources[i]);
+              rb.Flags = D3D12_RESOURCE_BARRIER_FLAG_END_ONLY;
+            }
+            end.barriers.push_back(rb);
+            end.resources.push_back(sp.resources[i]);
+          }
+          if (!begin.barriers.empty()) ng.lists[key.first].points.push_back(std::move(begin));
+          if (!end.barriers.empty()) ng.lists[li].points.push_back(std::move(end));
+          any_split = true;
+        }
       }
     }
+    if (any_split)
+      for (D3D12LegacyList& nl : ng.lists)
+        std::stable_sort(nl.points.begin(), nl.points.end(), point_order<D3D12LegacyPoint>);
     lowering.end_group(g.queue);
   }
   plan.final_states = lowering.states();

@@ -1,6 +1,8 @@
 // The API-independent view: names of the APIs, counting, and the dispatch to the backends.
 #include "baton/lower.hpp"
 
+#include <algorithm>
+
 #include "backends.hpp"
 
 namespace baton {
@@ -20,6 +22,15 @@ std::optional<Api> parse_api(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(SplitHalf h) {
+  switch (h) {
+    case SplitHalf::none: return "whole";
+    case SplitHalf::begin: return "begin";
+    case SplitHalf::end: return "end";
+  }
+  return "?";
+}
+
 bool LoweredPoint::needs_call() const {
   for (const LoweredBarrier& b : barriers)
     if (!b.omitted && b.api_barriers > 0) return true;
@@ -36,10 +47,22 @@ size_t LoweredGroup::barrier_count() const {
 }
 
 size_t LoweredGroup::call_count() const {
+  // A point's ordinary barriers are one call; each group of split barriers beginning after the same
+  // operation is two more (its begin half and its end half).
   size_t n = 0;
   for (const LoweredList& l : lists)
-    for (const LoweredPoint& p : l.points)
-      if (p.needs_call()) ++n;
+    for (const LoweredPoint& p : l.points) {
+      bool whole = false;
+      std::vector<uint32_t> begins;
+      for (const LoweredBarrier& b : p.barriers) {
+        if (b.omitted || b.api_barriers == 0) continue;
+        if (b.split_after == kNoSplit)
+          whole = true;
+        else if (std::find(begins.begin(), begins.end(), b.split_after) == begins.end())
+          begins.push_back(b.split_after);
+      }
+      n += (whole ? 1 : 0) + 2 * begins.size();
+    }
   return n;
 }
 

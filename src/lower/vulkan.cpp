@@ -191,7 +191,15 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, VulkanPoint& point)
 VulkanPlan lower_vulkan(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                         std::vector<LoweredGroup>* view) {
   return walk_groups<VulkanPlan, VulkanGroup, VulkanList, VulkanPoint>(
-      resources, groups, view, [](const Site& site, const Barrier& b, VulkanPoint& np) { return lower_one(site, b, np); });
+      resources, groups, view,
+      [](const Site& site, const Barrier& b, VulkanPoint& np) { return lower_one(site, b, np); },
+      [](VulkanList& begin_list, uint32_t begin_index, VulkanPoint&& lowered) {
+        // Set and wait carry the same VkDependencyInfo (VUID-vkCmdWaitEvents2-pEvents-03838).
+        lowered.event = begin_list.events++;
+        lowered.event_list = begin_index;
+        VulkanPoint begin = lowered;
+        return std::pair<VulkanPoint, VulkanPoint>{std::move(begin), std::move(lowered)};
+      });
 }
 
 }  // namespace lower_detail

@@ -370,10 +370,10 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
         for (const D3D12LegacyPoint& p : l.points) {
           json discards = json::array();
           json barriers = legacy_point(t, p, discards);
-          json cmds = json::array();
+          json& cmds = m[{p.op, p.where}];
+          if (cmds.is_null()) cmds = json::array();
           if (!barriers.empty()) cmds.push_back(json{{"barrier", barriers}});
           for (auto& d : discards) cmds.push_back(std::move(d));
-          m[{p.op, p.where}] = std::move(cmds);
         }
       }
   } else if (api == Api::d3d12) {
@@ -381,16 +381,34 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
     for (size_t g = 0; g < plan.groups.size(); ++g)
       for (const D3D12EnhancedList& l : plan.groups[g].lists) {
         auto& m = points[g].emplace_back();
-        for (const D3D12EnhancedPoint& p : l.points)
-          m[{p.op, p.where}] = json::array({json{{"barrier", enhanced_point(t, p)}}});
+        for (const D3D12EnhancedPoint& p : l.points) {
+          json& cmds = m[{p.op, p.where}];
+          if (cmds.is_null()) cmds = json::array();
+          cmds.push_back(json{{"barrier", enhanced_point(t, p)}});
+        }
       }
   } else {
     const VulkanPlan plan = lower_vulkan(t, compiled);
     for (size_t g = 0; g < plan.groups.size(); ++g)
       for (const VulkanList& l : plan.groups[g].lists) {
         auto& m = points[g].emplace_back();
-        for (const VulkanPoint& p : l.points)
-          m[{p.op, p.where}] = json::array({json{{"barrier", vulkan_point(t, p)}}});
+        for (const VulkanPoint& p : l.points) {
+          json& cmds = m[{p.op, p.where}];
+          if (cmds.is_null()) cmds = json::array();
+          // Split barriers: one event per (begin, end) pair of the list, set and waited with the
+          // same dependency info.
+          const std::string event = fmt::format(
+              "{}.event{}",
+              p.event_list < plan.groups[g].lists.size() ? plan.groups[g].lists[p.event_list].name : l.name,
+              p.event);
+          if (p.half == SplitHalf::begin)
+            cmds.push_back(json{{"set_event", {{"event", event}, {"barriers", vulkan_point(t, p)}}}});
+          else if (p.half == SplitHalf::end)
+            cmds.push_back(json{
+                {"wait_events", json::array({json{{"event", event}, {"barriers", vulkan_point(t, p)}}})}});
+          else
+            cmds.push_back(json{{"barrier", vulkan_point(t, p)}});
+        }
       }
   }
 
@@ -405,8 +423,12 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
                                   : VK_IMAGE_LAYOUT_UNDEFINED);
   }
   auto track = [&](const json& cmd) {
-    if (api != Api::vulkan || !cmd.contains("barrier")) return;
-    for (const json& b : cmd["barrier"]) {
+    if (api != Api::vulkan) return;
+    const json* barriers = cmd.contains("barrier")       ? &cmd["barrier"]
+                           : cmd.contains("wait_events") ? &cmd["wait_events"][0]["barriers"]
+                                                         : nullptr;  // a set changes no layout
+    if (!barriers) return;
+    for (const json& b : *barriers) {
       if (b["type"] != "image") continue;
       const ResourceId r = *t.find(b["resource"].get<std::string>());
       const ResourceDesc& d = t[r];

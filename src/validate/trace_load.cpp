@@ -80,6 +80,7 @@ class Loader {
       for (const std::string& sig : s.signal) signaled[sig] = true;
       t.submissions.push_back(std::move(s));
     }
+    t.events = events_;
     return t;
   }
 
@@ -288,6 +289,17 @@ class Loader {
     if (found == resource_index_.end())
       fail(fmt::format("{}.{}", path, key),
            fmt::format("unknown resource {}", input::quote(it->get<std::string>())));
+    return found->second;
+  }
+
+  // A VkEvent by name: events need no declaration, the first mention creates one.
+  int event_ref(const json& j, const std::string& path) const {
+    const auto it = j.find("event");
+    if (it == j.end()) fail(path, "missing \"event\"");
+    if (!it->is_string() || it->get<std::string>().empty()) fail(path + ".event", "expected an event name");
+    const auto [found, added] =
+        event_index_.emplace(it->get<std::string>(), static_cast<int>(events_.size()));
+    if (added) events_.push_back(it->get<std::string>());
     return found->second;
   }
 
@@ -548,7 +560,8 @@ class Loader {
 
   Command command(const json& j, const std::string& path) const {
     require_object(j, path);
-    if (j.size() != 1) fail(path, "a command has exactly one key: barrier, use, discard or clear");
+    if (j.size() != 1)
+      fail(path, "a command has exactly one key: barrier, use, discard, clear, set_event or wait_events");
     // Not `*j.items().begin()`: that binds to a proxy inside a temporary iterator (found by ASan).
     const std::string key = j.begin().key();
     const json& body = j.begin().value();
@@ -558,6 +571,32 @@ class Loader {
       const json& arr = body.is_array() ? body : json::array({body});
       for (size_t i = 0; i < arr.size(); ++i)
         c.barriers.push_back(barrier(arr[i], fmt::format("{}[{}]", bpath, i)));
+      return c;
+    }
+    if (key == "set_event" || key == "wait_events") {
+      if (api_ != Api::vulkan)
+        fail(bpath, fmt::format("{} is a Vulkan command (D3D12 split barriers are barrier halves)", key));
+      // One dependency: {"event": NAME, "barriers": [...]}, the VkDependencyInfo of the event.
+      auto dependency = [&](const json& d, const std::string& dpath, int& event, std::vector<Barrier>& out) {
+        require_object(d, dpath);
+        keys(d, dpath, {"event", "barriers"});
+        event = event_ref(d, dpath);
+        const json& arr = array_field(d, "barriers", dpath);
+        for (size_t i = 0; i < arr.size(); ++i)
+          out.push_back(barrier(arr[i], fmt::format("{}.barriers[{}]", dpath, i)));
+      };
+      if (key == "set_event") {
+        SetEventCmd c;
+        dependency(body, bpath, c.event, c.barriers);
+        return c;
+      }
+      if (!body.is_array() || body.empty())
+        fail(bpath, "expected a non-empty array of {\"event\", \"barriers\"}");
+      WaitEventsCmd c;
+      for (size_t i = 0; i < body.size(); ++i) {
+        WaitEventsCmd::Wait& w = c.waits.emplace_back();
+        dependency(body[i], fmt::format("{}[{}]", bpath, i), w.event, w.barriers);
+      }
       return c;
     }
     require_object(body, bpath);
@@ -578,7 +617,8 @@ class Loader {
       return DiscardCmd{res, subresources(body, res, bpath)};
     }
     fail(path,
-         fmt::format("unknown command {} (expected barrier, use, discard or clear)", input::quote(key)));
+         fmt::format("unknown command {} (expected barrier, use, discard, clear, set_event or wait_events)",
+                     input::quote(key)));
   }
 
   TraceList list(const json& j, const std::string& path) const {
@@ -644,6 +684,8 @@ class Loader {
   std::map<std::string, int, std::less<>> resource_index_, heap_index_;
   const std::vector<TraceResource>* resources_ = nullptr;
   const std::vector<TraceHeap>* heaps_ = nullptr;
+  mutable std::map<std::string, int, std::less<>> event_index_;
+  mutable std::vector<std::string> events_;
 };
 }  // namespace
 

@@ -40,8 +40,13 @@ void Replay::run() {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
     shadows_[i].assign(trace_.resources[i].subresource_count(), init);
+    for (uint32_t k = 0; k < shadows_[i].size(); ++k) {
+      shadows_[i][k].resource = static_cast<uint32_t>(i);
+      shadows_[i][k].index = k;
+    }
   }
   happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
+  events_.assign(trace_.events.size(), EventState{});
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
 }
 
@@ -75,10 +80,15 @@ void Replay::execute(int submission) {
     now_.list = li;
     for (size_t c = 0; c < list.commands.size(); ++c) {
       now_.command = static_cast<int>(c);
+      ++now_.seq;
       out_.at_command(li, static_cast<int>(c));
       const Command& cmd = list.commands[c];
       if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
         barrier_call(*b);
+      } else if (const auto* se = std::get_if<SetEventCmd>(&cmd)) {
+        set_event(*se);
+      } else if (const auto* we = std::get_if<WaitEventsCmd>(&cmd)) {
+        wait_events(*we);
       } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
         use(*u);
       } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
@@ -177,14 +187,39 @@ void Replay::pend(Shadow& sh) {
 }
 
 // A barrier's effect on earlier accesses, judged on the state before the call and kept pending.
+const Shadow* Replay::at_set(const Shadow& sh) const {
+  if (!ev_) return &sh;
+  if (sh.resource >= ev_->snapshot.size() || sh.index >= ev_->snapshot[sh.resource].size()) return nullptr;
+  return &ev_->snapshot[sh.resource][sh.index];
+}
+
+bool Replay::write_in_scope(const Shadow& sh, const Scope& s) const {
+  if (!ev_) return in_first_scope(sh.write, s);
+  if (!sh.write.valid || sh.write.where.seq >= ev_->where.seq) return false;  // written after the set
+  const Shadow* then = at_set(sh);
+  return then && in_first_scope(then->write, s);
+}
+
+const Read* Replay::read_at_set(const Shadow& sh, const Read& r) const {
+  if (!ev_) return &r;
+  if (r.where.seq >= ev_->where.seq) return nullptr;
+  const Shadow* then = at_set(sh);
+  if (!then) return nullptr;
+  for (const Read& old : then->reads)
+    if (old.where.seq == r.where.seq) return &old;
+  return nullptr;
+}
+
 void Replay::apply(Shadow& sh, const Scope& s, bool own) {
-  if (in_first_scope(sh.write, s)) {
+  if (write_in_scope(sh, s)) {
     pend(sh);
     if (s.dst_access != 0) sh.pending_visible.emplace_back(s.dst_stages, s.dst_access);
     sh.pending_chain |= s.dst_exec;
   }
   for (Read& r : sh.reads) {
-    if (r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0)) {
+    const Read* then = read_at_set(sh, r);
+    if (then && r.where.queue == now_.queue &&
+        ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0)) {
       pend(sh);
       r.pending |= s.dst_exec;
       if (own) r.pending_own |= s.dst_exec;
@@ -330,6 +365,46 @@ void Replay::hazard(MessageId id, int resource, uint32_t sub, const Where& earli
               fmt::format("{} ({})", me, catalog_entry(id).name));
 }
 
+// vkCmdSetEvent2: the event remembers where it was set and what it saw then (EventState).
+void Replay::set_event(const SetEventCmd& c) {
+  EventState& e = events_.at(static_cast<size_t>(c.event));
+  e.set = true;
+  e.queue = now_.queue;
+  e.where = now_;
+  e.dependency = c.barriers;
+  e.snapshot = shadows_;
+}
+
+// vkCmdWaitEvents2: each event's dependency is replayed as a barrier call whose first scope is the
+// set's (ev_): accesses after the set are outside it, and so are chains that grew after it. The wait's
+// dependency info must be the set's (VUID-vkCmdWaitEvents2-pEvents-03838).
+void Replay::wait_events(const WaitEventsCmd& c) {
+  for (const WaitEventsCmd::Wait& w : c.waits) {
+    const EventState& e = events_.at(static_cast<size_t>(w.event));
+    const std::string name = fmt::format("event '{}'", trace_.events.at(static_cast<size_t>(w.event)));
+    if (!e.set || e.queue != now_.queue) {
+      out_.report(MessageId::vk_event_wait_not_set, -1, -1,
+                  e.set ? "was set on another queue" : "no vkCmdSetEvent2 set before", name);
+      continue;
+    }
+    const bool same = e.dependency.size() == w.barriers.size() &&
+                      std::equal(e.dependency.begin(), e.dependency.end(), w.barriers.begin(),
+                                 [](const Barrier& a, const Barrier& b) {
+                                   const auto* x = std::get_if<VkBarrier>(&a);
+                                   const auto* y = std::get_if<VkBarrier>(&b);
+                                   return x && y && *x == *y;
+                                 });
+    if (!same)
+      out_.report(MessageId::vk_event_dependency_mismatch, -1, -1,
+                  fmt::format("set at list '{}' command {}",
+                              trace_.lists[static_cast<size_t>(e.where.list)].name, e.where.command),
+                  name);
+    ev_ = &e;
+    barrier_call(BarrierCmd{w.barriers});
+    ev_ = nullptr;
+  }
+}
+
 // A layout transition is a write performed by the barrier: it must be ordered after every earlier
 // access (first scope), and is visible only to the second access scope. Layout transitions of one
 // queue happen in submission order relative to each other (Vulkan spec, "Image Layout
@@ -345,8 +420,9 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   bool reads_ok = true;
   for (const Read& r : sh.reads) {
     if (waited(r.where)) continue;
-    const bool ordered =
-        r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0);
+    const Read* then = read_at_set(sh, r);
+    const bool ordered = then && r.where.queue == now_.queue &&
+                         ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0);
     if (!ordered) {
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, r.where,
              describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
@@ -358,10 +434,12 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   // through barriers naming the subresource (see Read::own).
   const bool checked_by_reads =
       !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
-        return waited(r.where) || (r.stage & s.src_exec) != 0 || (r.own & s.src_exec) != 0;
+        const Read* then = read_at_set(sh, r);
+        return waited(r.where) ||
+               (then && ((then->stage & s.src_exec) != 0 || (then->own & s.src_exec) != 0));
       });
   if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
-    const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
+    const bool ordered = write_in_scope(sh, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       hazard(MessageId::vk_hazard_write_after_write, resource, sub, w.where,
              describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));

@@ -24,6 +24,7 @@ struct Where {
   int list = -1, command = -1, queue = -1, submission = -1;
   // In a ghost (below): the previous occupant whose access this is; -1 for accesses of the resource itself.
   int occupant = -1;
+  uint64_t seq = 0;  // position in the whole replay (every command counts): before / after an event's set
 };
 struct Write {
   bool valid = false;
@@ -46,6 +47,7 @@ struct Read {
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
 struct Shadow {
+  uint32_t resource = 0, index = 0;  // where it lives in the replay's shadows (an event's snapshot)
   uint32_t layout = 0;
   Write write;
   std::vector<Read> reads;
@@ -70,6 +72,18 @@ struct Ghost {
   Shadow sh;
 };
 
+// A VkEvent's last vkCmdSetEvent2: where it happened and the state it saw. A wait's first scope is the
+// set's: accesses before the set, with the dependency chains they had then (Vulkan spec, "Events":
+// the first synchronization scope of vkCmdWaitEvents2 is the set's; work between set and wait on the
+// source side is not ordered, as in the Khronos layer's SyncOpWaitEvents).
+struct EventState {
+  bool set = false;
+  int queue = -1;
+  Where where;
+  std::vector<Barrier> dependency;
+  std::vector<std::vector<Shadow>> snapshot;  // shadows_ at the set
+};
+
 class Replay {
  public:
   Replay(const Trace& t, Reporter& out, const ValidateOptions& options = {});
@@ -83,6 +97,14 @@ class Replay {
   };
   void execute(int submission);
   void barrier_call(const BarrierCmd& call);
+  void set_event(const SetEventCmd& c);
+  void wait_events(const WaitEventsCmd& c);
+  // The first-scope tests with the current event wait's restriction (ev_) applied.
+  const Shadow* at_set(const Shadow& sh) const;
+  bool write_in_scope(const Shadow& sh, const Scope& s) const;
+  // The read as the event's set saw it (nullptr: the read came after the set, outside its scope);
+  // the read itself when no event wait is being replayed.
+  const Read* read_at_set(const Shadow& sh, const Read& r) const;
   void barrier(const VkBarrier& b);
   void use(const UseCmd& u);
   bool in_first_scope(const Write& w, const Scope& s) const;
@@ -122,6 +144,8 @@ class Replay {
   std::vector<std::vector<Ghost>> ghosts_;  // per resource
   const Ghost* ghost_ = nullptr;            // the ghost being replayed (hazards become takeover findings)
   int ghost_owner_ = -1;
+  std::vector<EventState> events_;  // by Trace::events index
+  const EventState* ev_ = nullptr;  // the event whose wait is being replayed
 };
 
 // Stage / access set algebra (exposed for tests).

@@ -66,12 +66,16 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
         for (const LoweredPoint& p : lowered[gi].lists[li].points)
           for (const LoweredBarrier& b : p.barriers)
             low.barriers.push_back({pass_of[gi][li], p.op, p.where, lanes.lane(b.resource), b.range, b.before,
-                                    b.after, b.reason, b.note, b.omitted, b.omitted_why});
+                                    b.after, b.reason,
+                                    b.split.empty()  ? b.note
+                                    : b.note.empty() ? b.split
+                                                     : b.note + "; " + b.split,
+                                    b.omitted, b.omitted_why});
     }
   }
 }
 
-Frame from_recording(const nlohmann::json& j, std::string_view source, const StageFn& on_stage) {
+Frame from_recording(const nlohmann::json& j, std::string_view source, const StageFn& on_stage, bool split) {
   if (on_stage) on_stage("compile");
   Recording rec = load_recording_json(j, source);
   Frame f;
@@ -92,6 +96,7 @@ Frame from_recording(const nlohmann::json& j, std::string_view source, const Sta
   std::vector<CompiledGroup> compiled;
   try {
     compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources)).groups;
+    if (split) mark_split_barriers(rec.group_ptrs(), compiled);
   } catch (const std::exception& e) {
     throw Error(fmt::format("{}: {}", source, e.what()));
   }
@@ -99,12 +104,14 @@ Frame from_recording(const nlohmann::json& j, std::string_view source, const Sta
   return f;
 }
 
-Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn& on_stage) {
+Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn& on_stage, bool split) {
   if (on_stage) on_stage("compile");
   const graph::Graph g = graph::load_graph(j, source);
   graph::GraphCompileResult r;
   try {
-    r = graph::compile_graph(g);
+    graph::CompileOptions co;
+    co.split_barriers = split;
+    r = graph::compile_graph(g, co);
   } catch (const std::exception& e) {
     const std::string m = e.what();
     throw Error(m.rfind(source, 0) == 0 ? m : fmt::format("{}: {}", source, m));
@@ -166,12 +173,12 @@ Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn
 
 }  // namespace
 
-Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage) {
+Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage, bool split) {
   // The input gate's strict parser (positioned syntax errors, duplicate keys, NUL, UTF-8); anything
   // that is not a graph is a recording.
   const nlohmann::json j = input::parse(json_text, source);
-  if (graph::is_graph_json(j)) return from_graph(j, source, on_stage);
-  return from_recording(j, source, on_stage);
+  if (graph::is_graph_json(j)) return from_graph(j, source, on_stage, split);
+  return from_recording(j, source, on_stage, split);
 }
 
 std::string_view rule_of(Reason r) {

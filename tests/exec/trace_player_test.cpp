@@ -139,6 +139,41 @@ TEST(TracePlayer, DocumentedDifferenceD5HiddenByALaterTransition) {
             1u);
 }
 
+// Events (split barriers, issue 17): set in list A, waited in list B of the same submission (one
+// command buffer each). The layer follows the event across command buffers, as Baton's validator does:
+// with the wait the read is ordered, without it it is the layer's (and the validator's) hazard.
+std::string event_across_lists(bool wait) {
+  const std::string dep =
+      R"({"type":"buffer","resource":"b","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE",
+          "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"})";
+  return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"},{"name":"o","type":"buffer"}],"lists":[
+    {"name":"A","commands":[
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE"}}},
+      {"set_event":{"event":"e","barriers":[)" +
+         dep + R"(]}}]},
+    {"name":"B","commands":[
+      {"use":{"resource":"o","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE"}}},)" +
+         (wait ? R"({"wait_events":[{"event":"e","barriers":[)" + dep + R"(]}]},)" : std::string()) + R"(
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+    "submissions":[{"queue":"g","lists":["A","B"]}]})";
+}
+
+TEST(TracePlayer, EventSetAndWaitedAcrossCommandBuffersIsClean) {
+  const std::string t = event_across_lists(true);
+  const ReplayReport r = play(t);
+  EXPECT_TRUE(r.log.empty()) << r.log.texts.size();
+  EXPECT_EQ(r.command_buffers, 2u);
+  EXPECT_TRUE(validate::validate(validate::load_trace(t, "t")).clean());
+}
+
+TEST(TracePlayer, EventWithoutItsWaitIsTheLayersReadAfterWrite) {
+  const std::string t = event_across_lists(false);
+  const ReplayReport r = play(t);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  const validate::ValidationResult v = validate::validate(validate::load_trace(t, "t"));
+  EXPECT_EQ(v.counts.count(validate::number(validate::MessageId::vk_hazard_read_after_write)), 1u);
+}
+
 TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
   const auto expect_error = [](const std::string& json, const std::string& where) {
     try {

@@ -34,22 +34,36 @@ TEST(RoundTrip, EmittedPlansValidateClean) {
   const std::filesystem::path tmp =
       std::filesystem::temp_directory_path() / fmt::format("baton_roundtrip_{}", ::getpid());
   std::filesystem::create_directories(tmp);
-  int checked = 0;
+  int checked = 0, split_traces = 0;
   for (const auto& entry :
        std::filesystem::directory_iterator(std::filesystem::path(BATON_SOURCE_DIR) / "examples")) {
     if (entry.path().extension() != ".json") continue;
-    for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
-      const std::filesystem::path out = tmp / fmt::format("{}.{}.json", entry.path().stem().string(), api);
-      const std::string cmd = fmt::format("'{}' emit-trace '{}' --api {} > '{}' 2>/dev/null", baton.string(),
-                                          entry.path().string(), api, out.string());
-      if (std::system(cmd.c_str()) != 0) continue;  // not a recording (e.g. a frame graph)
-      const ValidationResult r = validate(load_trace(read(out), out.string()));
-      EXPECT_TRUE(r.clean()) << entry.path().filename() << " --api " << api << "\n" << to_text(r);
-      ++checked;
-    }
+    // Split barriers (issue 17): the same plans with --split-barriers on validate clean too.
+    for (const char* split : {"off", "on"})
+      for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
+        const std::filesystem::path out =
+            tmp / fmt::format("{}.{}.{}.json", entry.path().stem().string(), api, split);
+        const std::string cmd =
+            fmt::format("'{}' emit-trace '{}' --api {} --split-barriers {} > '{}' 2>/dev/null",
+                        baton.string(), entry.path().string(), api, split, out.string());
+        if (std::system(cmd.c_str()) != 0) continue;  // not a recording (e.g. a frame graph)
+        const std::string text = read(out);
+        const ValidationResult r = validate(load_trace(text, out.string()));
+        EXPECT_TRUE(r.clean()) << entry.path().filename() << " --api " << api << " --split-barriers " << split
+                               << "\n"
+                               << to_text(r);
+        ++checked;
+        const bool has_split = text.find("set_event") != std::string::npos ||
+                               text.find("\"SPLIT\"") != std::string::npos ||
+                               text.find("begin_only") != std::string::npos;
+        EXPECT_EQ(has_split && std::string(split) == "off", false) << entry.path().filename();
+        split_traces += has_split ? 1 : 0;
+      }
   }
   std::filesystem::remove_all(tmp);
   EXPECT_GT(checked, 0);
+  // examples/split.json splits in every API.
+  EXPECT_GE(split_traces, 3);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ struct CompileOptions {
   uint64_t seed = 1;
   bool no_aliasing = false;
   bool dot = false;
+  std::string split_barriers = "off";
 };
 
 int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
@@ -37,6 +38,7 @@ int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
                                                : graph::Order::program;
     co.schedule.seed = o.seed;
     co.aliasing.enabled = !o.no_aliasing;
+    co.split_barriers = o.split_barriers == "on";
     const graph::GraphCompileResult r = graph::compile_graph(g, co);
     if (!o.dump.empty())
       out = graph::dump(g, r, o.dump);
@@ -66,7 +68,7 @@ int run_compile(const CompileOptions& o) {
     std::string out;
     bool findings = false;
     try {
-      const view::Frame frame = view::build_frame(text, source);
+      const view::Frame frame = view::build_frame(text, source, {}, o.split_barriers == "on");
       if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
       out = view::render_dot(frame, *api);
       findings = !frame.findings.empty();
@@ -97,7 +99,7 @@ int run_compile(const CompileOptions& o) {
   j = nlohmann::json();
   std::string out;
   try {
-    const std::vector<CompiledGroup> compiled = compile_recording(rec);
+    const std::vector<CompiledGroup> compiled = compile_recording(rec, o.split_barriers == "on");
     const std::vector<LoweredGroup> lowered = lower_recording(rec, *api, compiled);
     out = o.format == "json" ? plan_json(rec, *api, lowered).dump(2) + "\n" : plan_text(rec, *api, lowered);
   } catch (const std::exception& e) {
@@ -123,6 +125,10 @@ void register_compile(CLI::App& app, int& exit_code) {
                   "Graphs: schedule order: program (default), random (--seed), latency (longest chain first)")
       ->check(CLI::IsMember({"program", "random", "latency"}));
   sub->add_option("--seed", opts->seed, "Graphs: seed of --order random");
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Split barriers with independent work between producer and consumer into begin/end "
+                  "halves (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->add_flag("--dot", opts->dot, "Print Graphviz (dot) of passes, resources and barriers for --api");
   sub->add_flag("--no-aliasing", opts->no_aliasing, "Graphs: give every transient resource its own memory");
   sub->callback([opts, &exit_code] { exit_code = run_compile(*opts); });

@@ -13,7 +13,7 @@ std::string emit_trace(Recording& rec, Api api) { return trace_of_recording(rec,
 
 void register_emit_trace(CLI::App& app, int& exit_code) {
   struct Options {
-    std::string file, api = "d3d12";
+    std::string file, api = "d3d12", split_barriers = "off";
   };
   auto opts = std::make_shared<Options>();
   CLI::App* sub =
@@ -22,10 +22,15 @@ void register_emit_trace(CLI::App& app, int& exit_code) {
       ->required();
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Split barriers into begin/end halves (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->callback([opts, &exit_code] {
     std::string out;
     try {
-      const CompiledFrame f = compile_frame(load_frame_input(opts->file));
+      graph::CompileOptions co;
+      co.split_barriers = opts->split_barriers == "on";
+      const CompiledFrame f = compile_frame(load_frame_input(opts->file), co);
       if (!f.findings.empty()) throw Error(f.source + ": graph check failed: " + f.findings.front());
       out = trace_of(f, *parse_api(opts->api));
     } catch (const std::exception& e) {

@@ -31,6 +31,7 @@ struct RunCliOptions {
   std::string device = "lavapipe";
   std::string format = "text";
   std::string timestamps;  // --timestamps FILE: per-operation GPU times as trace-event JSON
+  std::string split_barriers = "off";  // Vulkan devices: Vulkan events (docs/cli.md)
 };
 
 // Chrome / Perfetto trace-event JSON of the per-operation GPU times: one process, one thread per
@@ -60,7 +61,7 @@ struct RunInput {
   std::optional<graph::Graph> frame_graph;  // graphs: run again with real memory on the device
 };
 
-RunInput load_for_run(const std::string& file) {
+RunInput load_for_run(const std::string& file, const graph::CompileOptions& co = {}) {
   RunInput in;
   if (file == "demo") {
     in.rec = demo_recording();
@@ -77,7 +78,7 @@ RunInput load_for_run(const std::string& file) {
   in.frame_graph = g;
   graph::GraphCompileResult r;
   try {
-    r = graph::compile_graph(g);
+    r = graph::compile_graph(g, co);
   } catch (const std::exception& e) {  // name the file, as every other error does
     const std::string m = e.what();
     throw Error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
@@ -231,6 +232,10 @@ int run_run(const RunCliOptions& o) {
     }
   }
   if (o.device == "d3d12") {
+    if (o.split_barriers == "on")
+      return report_error(
+          "--split-barriers on runs on lavapipe or gpu (Vulkan events); the D3D12 executor "
+          "does not split barriers");
 #ifdef BATON_HAVE_D3D12_EXEC
     RunInput in;
     try {
@@ -247,9 +252,11 @@ int run_run(const RunCliOptions& o) {
   }
   const std::optional<exec::DeviceKind> device = exec::parse_device_kind(o.device);
   if (!device) return report_error("unknown --device '" + o.device + "' (expected lavapipe or gpu)");
+  graph::CompileOptions co;
+  co.split_barriers = o.split_barriers == "on";
   RunInput in;
   try {
-    in = load_for_run(o.file);
+    in = load_for_run(o.file, co);
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
@@ -260,7 +267,8 @@ int run_run(const RunCliOptions& o) {
     if (in.graph) {
       plan = exec::to_exec_plan(lower_vulkan(rec.resources, in.compiled));
     } else {
-      const CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+      CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+      if (o.split_barriers == "on") mark_split_barriers(rec.group_ptrs(), compiled.groups);
       plan = exec::to_exec_plan(lower_vulkan(rec.resources, compiled.groups));
     }
   } catch (const std::exception& e) {
@@ -277,7 +285,7 @@ int run_run(const RunCliOptions& o) {
     if (in.graph) {
       // Compiled again with the real memory requirements of the objects that run, transients bound
       // into one shared heap at the planned offsets (docs/runtime.md).
-      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *in.frame_graph, run_options);
+      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *in.frame_graph, run_options, true, co);
       report = exec::run(ctx, gr.rec, gr.history_in, gr.plan, run_options);
     } else {
       report = exec::run(ctx, rec, in.history_in, plan, run_options);
@@ -316,6 +324,9 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--timestamps", opts->timestamps,
                   "Write each operation's GPU time to this file as Chrome/Perfetto trace-event JSON");
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "lavapipe or gpu: split barriers into vkCmdSetEvent2 / vkCmdWaitEvents2 (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->callback([opts, &exit_code] { exit_code = run_run(*opts); });
 }
 

@@ -20,17 +20,20 @@ struct ValidateOptions {
   std::vector<std::string> compare;  // BEFORE AFTER
   std::string format = "text";
   std::string api = "d3d12";         // for recordings and graphs
+  std::string split_barriers = "off";  // for recordings and graphs
 };
 
 // Through the input gate (input::read): "-" is standard input. A trace has "lists" or
 // "submissions"; anything else is a recording or a frame graph, compiled and traced for `api`.
-validate::Trace load(const std::string& path, Api api) {
+validate::Trace load(const std::string& path, Api api, bool split) {
   const std::string source = input::source_name(path);
   std::string text = input::read(path);
   const nlohmann::json j = input::parse(text, source);
   if (j.is_object() && (j.contains("lists") || j.contains("submissions") || j.contains("api")))
     return validate::load_trace(text, source);
-  const CompiledFrame f = compile_frame(parse_frame_input(text, source));
+  graph::CompileOptions co;
+  co.split_barriers = split;
+  const CompiledFrame f = compile_frame(parse_frame_input(text, source), co);
   if (!f.findings.empty()) throw Error(source + ": graph check failed: " + f.findings.front());
   return validate::load_trace(trace_of(f, api), "baton's plan for " + source);
 }
@@ -40,7 +43,8 @@ int run_validate(const ValidateOptions& o) {
     if (!o.trace.empty()) return report_error("give either TRACE or --compare BEFORE AFTER, not both");
     validate::Comparison c;
     try {
-      c = validate::compare(load(o.compare[0], *parse_api(o.api)), load(o.compare[1], *parse_api(o.api)));
+      c = validate::compare(load(o.compare[0], *parse_api(o.api), o.split_barriers == "on"),
+                            load(o.compare[1], *parse_api(o.api), o.split_barriers == "on"));
     } catch (const std::exception& e) {
       return report_error(e.what());
     }
@@ -51,7 +55,7 @@ int run_validate(const ValidateOptions& o) {
   if (o.trace.empty()) return report_error("validate needs a TRACE (or --compare BEFORE AFTER)");
   validate::ValidationResult result;
   try {
-    result = validate::validate(load(o.trace, *parse_api(o.api)));
+    result = validate::validate(load(o.trace, *parse_api(o.api), o.split_barriers == "on"));
   } catch (const std::exception& e) {  // messages already name the file and JSON path
     return report_error(e.what());
   }
@@ -69,6 +73,9 @@ void register_validate(CLI::App& app, int& exit_code) {
                   "Trace (docs/trace-format.md), or a recording or frame graph to compile and check; - reads stdin");
   sub->add_option("--api", opts->api, "API of the plan when FILE is a recording or frame graph (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Recordings and graphs: validate the plan with split barriers (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->add_option("--compare", opts->compare, "Compare two traces: counts by id before and after")
       ->expected(2);
   sub->add_option("--format", opts->format, "Output format (default text)")

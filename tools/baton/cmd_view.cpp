@@ -22,6 +22,7 @@ namespace {
 struct ViewOptions {
   std::string file, out;
   std::string api = "d3d12";
+  std::string split_barriers = "off";
 };
 
 int run_view(const ViewOptions& o) {
@@ -33,8 +34,9 @@ int run_view(const ViewOptions& o) {
     if (o.out != "-") check_output(o.out, o.file);
     // Big frames take seconds: show the stages on a terminal (nothing when stderr is not one).
     Progress progress("baton view", view::kBuildStages + 1);
-    const view::Frame frame = view::build_frame(input::read(o.file), source,
-                                                [&](std::string_view stage) { progress.step(1, stage); });
+    const view::Frame frame = view::build_frame(
+        input::read(o.file), source, [&](std::string_view stage) { progress.step(1, stage); },
+        o.split_barriers == "on");
     // The page shows all three lowerings, but the one asked for must exist.
     if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
     findings = !frame.findings.empty();
@@ -61,6 +63,9 @@ void register_view(CLI::App& app, int& exit_code) {
   sub->add_option("-o,--output", opts->out, "The HTML file to write (- writes stdout)")->required();
   sub->add_option("--api", opts->api, "Lowering shown first (default d3d12); the page embeds all three")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
+  sub->add_option("--split-barriers", opts->split_barriers,
+                  "Show the plan with split barriers (each split's note gives its reason; default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub->callback([opts, &exit_code] { exit_code = run_view(*opts); });
 }
 

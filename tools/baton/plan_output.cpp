@@ -34,6 +34,7 @@ std::string barrier_line(const Recording& rec, const LoweredBarrier& b) {
   std::string why(to_string(b.reason));
   if (b.omitted) why += "; omitted: " + b.omitted_why;
   if (!b.omitted && b.api_barriers != 1) why += fmt::format("; {} API barriers", b.api_barriers);
+  if (!b.split.empty()) why += "; " + b.split;
   return fmt::format("{}{}[{}] {} -> {} ({})", b.omitted ? "omitted " : "", resource_name(rec, b.resource),
                      b.range, b.before, b.after, why);
 }
@@ -95,6 +96,7 @@ OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> gro
           bj["omitted"] = b.omitted;
           if (b.omitted) bj["omitted_why"] = b.omitted_why;
           bj["api_barriers"] = b.api_barriers;
+          if (!b.split.empty()) bj["split"] = {{"begin_after_op", b.split_after}, {"reason", b.split}};
           barriers.push_back(bj);
         }
         const Operation* op = op_at(rec, gi, li, p.op);
@@ -123,9 +125,12 @@ OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> gro
   return root;
 }
 
-std::vector<CompiledGroup> compile_recording(Recording& rec) {
+std::vector<CompiledGroup> compile_recording(Recording& rec, bool split_barriers) {
   const std::vector<CommandListGroup*> groups = rec.group_ptrs();
-  return compile_all(rec.resources, groups, fresh_history(rec.resources)).groups;
+  std::vector<CompiledGroup> compiled =
+      compile_all(rec.resources, groups, fresh_history(rec.resources)).groups;
+  if (split_barriers) mark_split_barriers(groups, compiled);
+  return compiled;
 }
 
 std::vector<LoweredGroup> lower_recording(const Recording& rec, Api api,

@@ -25,8 +25,8 @@ std::string plan_text(const Recording& rec, Api api, std::span<const LoweredGrou
 nlohmann::ordered_json plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> groups);
 
 // Plans, compiles and lowers a recording for one API (the recording's lists end up Compiled,
-// so call compile_recording once and lower_recording per API).
-std::vector<CompiledGroup> compile_recording(Recording& rec);
+// so call compile_recording once and lower_recording per API). `split_barriers`: --split-barriers on.
+std::vector<CompiledGroup> compile_recording(Recording& rec, bool split_barriers = false);
 std::vector<LoweredGroup> lower_recording(const Recording& rec, Api api,
                                           std::span<const CompiledGroup> groups);
 
