@@ -3,7 +3,8 @@
 // measured interleaved, frame by frame:
 //   (a) Baton's plan, program order;  (b) full barriers (every pass drains everything before it);
 //   (c) no barriers (unsafe: layout transitions only; a lower bound, its data may be wrong);
-//   (a2) Baton's plan with the latency-hiding schedule (graph::Order::latency).
+//   (a2) Baton's plan with split barriers and the latency-hiding schedule (graph::Order::latency);
+//   (a3) the latency-hiding schedule without split barriers (what the splits add).
 // Each pass's duration comes from (b), where passes run one at a time; the critical path is the
 // longest chain of true dependencies (a pass reading what another wrote) over those durations, and
 // the bound is max(c, critical path): no correct plan beats either. Data: the tonemapped image is
@@ -399,6 +400,7 @@ struct Variant {
   RuntimeOptions::Barriers barriers = RuntimeOptions::Barriers::planned;
   RuntimeOptions::Timestamps timestamps = RuntimeOptions::Timestamps::frame;
   graph::Order order = graph::Order::program;
+  bool split = false;
 };
 
 struct Sample {
@@ -534,8 +536,10 @@ int run(const Args& args) {
       // each pass's own duration for the critical path.
       {"b", "full barriers", RuntimeOptions::Barriers::full, RuntimeOptions::Timestamps::lists},
       {"c", "no barriers (unsafe)", RuntimeOptions::Barriers::none},
-      {"a2", "baton, latency order", RuntimeOptions::Barriers::planned, RuntimeOptions::Timestamps::frame,
-       graph::Order::latency},
+      {"a2", "baton, split + latency", RuntimeOptions::Barriers::planned, RuntimeOptions::Timestamps::frame,
+       graph::Order::latency, true},
+      {"a3", "baton, latency, no split", RuntimeOptions::Barriers::planned, RuntimeOptions::Timestamps::frame,
+       graph::Order::latency, false},
   };
   nlohmann::json report;
   {
@@ -561,6 +565,7 @@ int run(const Args& args) {
       o.timestamps = v.timestamps;
       o.barriers = v.barriers;
       o.schedule.order = v.order;
+      o.split_barriers = v.split;
       o.frames_in_flight = 1;
       auto rt = Runtime::create(dd, o);
       if (!rt) throw std::runtime_error(rt.error());
@@ -578,6 +583,7 @@ int run(const Args& args) {
     for (uint32_t f = 0; f < args.frames; ++f) {
       mismatches += samples[0][f].hash != samples[1][f].hash;
       mismatches += samples[3][f].hash != samples[1][f].hash;
+      mismatches += samples[4][f].hash != samples[1][f].hash;
       c_differs += samples[2][f].hash != samples[1][f].hash;
     }
     std::vector<double> frame_med(variants.size());
@@ -598,13 +604,15 @@ int run(const Args& args) {
     const double bound = std::max(frame_med[2], cp);
     // Paired per round (a, b and c of one round ran back to back, at the same clocks): the medians
     // of the per-round ratios, robust to the GPU's clock changing between rounds.
-    std::vector<double> ab, ac, a2b, a2c;
+    std::vector<double> ab, ac, a2b, a2c, a3b, a2a3;
     for (uint32_t f = 0; f < args.frames; ++f) {
       const double bound_f = std::max(samples[2][f].frame_us, cps[f]);
       ab.push_back(samples[0][f].frame_us / samples[1][f].frame_us);
       ac.push_back(samples[0][f].frame_us / bound_f);
       a2b.push_back(samples[3][f].frame_us / samples[1][f].frame_us);
       a2c.push_back(samples[3][f].frame_us / bound_f);
+      a3b.push_back(samples[4][f].frame_us / samples[1][f].frame_us);
+      a2a3.push_back(samples[3][f].frame_us / samples[4][f].frame_us);
     }
     for (size_t v = 0; v < variants.size(); ++v) {
       std::vector<double> t;
@@ -625,18 +633,21 @@ int run(const Args& args) {
     std::printf("a/b = %.3f, a/bound = %.3f, b/bound = %.3f (of the medians); per round: median a/b %.3f, median "
                 "a/max(c, critical path) %.3f\n",
                 frame_med[0] / frame_med[1], frame_med[0] / bound, frame_med[1] / bound, median(ab), median(ac));
-    report["paired"] = {{"a_over_b", median(ab)}, {"a_over_bound", median(ac)}, {"a2_over_b", median(a2b)},
-                        {"a2_over_bound", median(a2c)}};
+    report["paired"] = {{"a_over_b", median(ab)},   {"a_over_bound", median(ac)}, {"a2_over_b", median(a2b)},
+                        {"a2_over_bound", median(a2c)}, {"a3_over_b", median(a3b)}, {"a2_over_a3", median(a2a3)}};
+    std::printf("split barriers: per round median a2/a3 (split vs not, both latency order) %.3f: %s; a3/b %.3f\n",
+                median(a2a3), median(a2a3) < 0.99 ? "they paid" : median(a2a3) > 1.01 ? "they cost" : "no difference",
+                median(a3b));
     const double mem = static_cast<double>(samples[3].front().heap_bytes) /
                        static_cast<double>(std::max<uint64_t>(1, samples[0].front().heap_bytes));
-    std::printf("a2 (latency order): per round median a2/b %.3f (target <= 0.85: %s), a2/max(c, critical path) %.3f "
+    std::printf("a2 (split + latency): per round median a2/b %.3f (target <= 0.85: %s), a2/max(c, critical path) %.3f "
                 "(target <= 1.10: %s); transient memory a2/a = %llu / %llu bytes = %.3f (bound <= 1.25: %s)\n",
                 median(a2b), median(a2b) <= 0.85 ? "met" : "MISSED", median(a2c), median(a2c) <= 1.10 ? "met" : "MISSED",
                 static_cast<unsigned long long>(samples[3].front().heap_bytes),
                 static_cast<unsigned long long>(samples[0].front().heap_bytes), mem, mem <= 1.25 ? "met" : "MISSED");
     report["memory"] = {{"a_heap_bytes", samples[0].front().heap_bytes}, {"a2_heap_bytes", samples[3].front().heap_bytes}};
-    std::printf("data: (a) and (a2) differ from (b) in %u of %u frame pairs; (c) differs in %u\n", mismatches,
-                2 * args.frames, c_differs);
+    std::printf("data: (a), (a2) and (a3) differ from (b) in %u of %u frame pairs; (c) differs in %u\n", mismatches,
+                3 * args.frames, c_differs);
     std::printf("pass durations (median, from b):");
     for (const auto& [n, v] : per_pass) std::printf(" %s %.1f", n.c_str(), median(v));
     std::printf("\n");
@@ -680,11 +691,12 @@ int run(const Args& args) {
     Pipelines pl(ctx.device());
     ReadBack rb(ctx, uint64_t{fin.w} * fin.h * 8);
     FinalImage final_image(ctx, fin);
-    auto layer_run = [&](RuntimeOptions::Barriers b, graph::Order order, uint32_t frames) {
+    auto layer_run = [&](RuntimeOptions::Barriers b, graph::Order order, bool split, uint32_t frames) {
       RuntimeOptions o;
       o.timestamps = args.layer_timestamps ? RuntimeOptions::Timestamps::frame : RuntimeOptions::Timestamps::off;
       o.barriers = b;
       o.schedule.order = order;
+      o.split_barriers = split;
       auto rt = Runtime::create(desc_of(ctx), o);
       if (!rt) throw std::runtime_error(rt.error());
       for (uint32_t f = 0; f < frames; ++f)
@@ -693,9 +705,9 @@ int run(const Args& args) {
       if (!rt.value()->sync()) throw std::runtime_error("sync failed");
       return ctx.take_messages();
     };
-    const exec::ValidationLog a = layer_run(RuntimeOptions::Barriers::planned, graph::Order::program, args.layer_frames);
-    const exec::ValidationLog a2 = layer_run(RuntimeOptions::Barriers::planned, graph::Order::latency, args.layer_frames);
-    const exec::ValidationLog c = layer_run(RuntimeOptions::Barriers::none, graph::Order::program, 1);
+    const exec::ValidationLog a = layer_run(RuntimeOptions::Barriers::planned, graph::Order::program, false, args.layer_frames);
+    const exec::ValidationLog a2 = layer_run(RuntimeOptions::Barriers::planned, graph::Order::latency, true, args.layer_frames);
+    const exec::ValidationLog c = layer_run(RuntimeOptions::Barriers::none, graph::Order::program, false, 1);
     std::printf("layer: (a) %u frames, %u messages; (a2) %u frames, %u messages; canary (c) 1 frame, %u messages (%u "
                 "hazards)\n",
                 args.layer_frames, a.total(), args.layer_frames, a2.total(), c.total(), c.hazards());

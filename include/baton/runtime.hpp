@@ -113,6 +113,11 @@ struct RuntimeOptions {
   //            no stages and no accesses, nothing else (the layer reports hazards; data may be wrong).
   enum class Barriers : uint8_t { planned, full, none };
   Barriers barriers = Barriers::planned;
+  // Split barriers (graph::CompileOptions::split_barriers; planned barriers only): a barrier with
+  // independent work between its producer and its consumer becomes vkCmdSetEvent2 after the producer
+  // and vkCmdWaitEvents2 before the consumer, also across the command buffers of one group. The
+  // runtime creates the frame's VkEvents and destroys them when the frame retires.
+  bool split_barriers = false;
 };
 
 // A resource of the frame being built.

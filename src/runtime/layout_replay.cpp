@@ -11,6 +11,7 @@ LayoutReplay::LayoutReplay(const ResourceTable& table, const std::function<VkIma
 }
 
 void LayoutReplay::apply(const VulkanPoint& pt) {
+  if (pt.half == SplitHalf::begin) return;  // a split barrier's layout transition happens at its wait
   for (size_t k = 0; k < pt.images.size(); ++k) {
     const ResourceId m = pt.image_resources[k];
     if (m >= cur_.size() || cur_[m].empty()) continue;

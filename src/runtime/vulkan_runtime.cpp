@@ -73,6 +73,7 @@ struct PendingFrame {
   std::vector<VkCommandPool> pools;
   std::vector<VkFence> fences;  // one per queue the frame submitted to, on its last submission there
   std::optional<Heap> heap;
+  std::vector<VkEvent> events;  // split barriers
   VkQueryPool queries = VK_NULL_HANDLE;  // RuntimeOptions::timestamps: two per list
   std::vector<PassTime> lists;           // names and queues of the lists
   std::vector<uint8_t> timed;            // per list: bit 0 begin written, bit 1 end written
@@ -338,6 +339,7 @@ struct Runtime::Impl {
     for (VkImageView v : f.views) vkDestroyImageView(dev.device, v, nullptr);
     for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
     for (VkFence x : f.fences) vkDestroyFence(dev.device, x, nullptr);
+    for (VkEvent e : f.events) vkDestroyEvent(dev.device, e, nullptr);
     if (f.heap) free_heaps.push_back(*f.heap);
     if (opt.timestamps != RuntimeOptions::Timestamps::off) keep_timings(f);
     completed_ticket = std::max(completed_ticket, f.ticket);
@@ -503,6 +505,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   co.schedule = opt.schedule;
   co.aliasing.enabled = opt.aliasing;
   co.run_checks = opt.checks;
+  co.split_barriers = opt.split_barriers && opt.barriers == RuntimeOptions::Barriers::planned;
   std::vector<VkMemoryRequirements> reqs(nr, VkMemoryRequirements{0, 1, ~0u});
   uint32_t type_bits = ~0u;
   bool any_transient = false;
@@ -521,6 +524,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       for (VkImageView v : pf.views) vkDestroyImageView(impl.dev.device, v, nullptr);
       for (VkCommandPool p : pf.pools) vkDestroyCommandPool(impl.dev.device, p, nullptr);
       for (VkFence x : pf.fences) vkDestroyFence(impl.dev.device, x, nullptr);
+      for (VkEvent e : pf.events) vkDestroyEvent(impl.dev.device, e, nullptr);
       if (pf.queries) vkDestroyQueryPool(impl.dev.device, pf.queries, nullptr);
       if (pf.heap) impl.free_heaps.push_back(*pf.heap);
     }
@@ -779,6 +783,20 @@ FrameInfo Runtime::Impl::submit_frame() {
         if (pt.where == Where::after) replay.apply(pt);
     }
   }
+  // Split barriers: the frame's events, unsignaled, made before the jobs record (event_first[group]
+  // [list] + index).
+  std::vector<std::vector<uint32_t>> event_first(plan.groups.size());
+  for (uint32_t gi = 0; gi < plan.groups.size(); ++gi)
+    for (const VulkanList& vl : plan.groups[gi].lists) {
+      event_first[gi].push_back(static_cast<uint32_t>(pf.events.size()));
+      for (uint32_t e = 0; e < vl.events; ++e) {
+        VkEventCreateInfo ei{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        ei.flags = VK_EVENT_CREATE_DEVICE_ONLY_BIT;
+        VkEvent ev = VK_NULL_HANDLE;
+        vk_check(vkCreateEvent(dev.device, &ei, nullptr, &ev), "vkCreateEvent (split barrier)");
+        pf.events.push_back(ev);
+      }
+    }
   std::vector<std::array<VkCommandPool, 2>> pools(jobs, {VK_NULL_HANDLE, VK_NULL_HANDLE});
   std::vector<std::string> job_error(jobs);
   std::vector<uint32_t> job_barriers(jobs, 0), job_calls(jobs, 0);
@@ -828,7 +846,17 @@ FrameInfo Runtime::Impl::submit_frame() {
             if (opt.barriers != RuntimeOptions::Barriers::planned) widen_or_strip(filled, opt.barriers);
             if (filled.size() == 0) continue;
             const VkDependencyInfo di = filled.dependency_info();
-            vkCmdPipelineBarrier2(cb, &di);
+            if (filled.half == SplitHalf::none) {
+              vkCmdPipelineBarrier2(cb, &di);
+            } else {
+              const VkEvent ev = pf.events.at(event_first[lr.group].at(filled.event_list) + filled.event);
+              if (filled.half == SplitHalf::begin) {
+                vkCmdSetEvent2(cb, ev, &di);
+                ++job_calls[j];
+                continue;  // a split barrier counts once, at its end
+              }
+              vkCmdWaitEvents2(cb, 1, &ev, &di);
+            }
             job_barriers[j] += static_cast<uint32_t>(filled.size());
             ++job_calls[j];
           }

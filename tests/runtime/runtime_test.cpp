@@ -428,6 +428,47 @@ TEST(Runtime, TimestampsGiveEveryListItsGpuTimes) {
   again.expect_data();
 }
 
+// Split barriers (RuntimeOptions::split_barriers): `fill_b` lies between `fill_t`'s write of t and
+// `read_t`'s read, so t's transition becomes vkCmdSetEvent2 after fill_t and vkCmdWaitEvents2 before
+// read_t, in another command buffer of the group. Clean under the layer, right data, and the set adds
+// one call; without the switch the same frame has no event.
+TEST(Runtime, SplitBarriersRecordEventsAcrossCommandBuffers) {
+  auto run_split = [&](bool split) {
+    RuntimeOptions o;
+    o.split_barriers = split;
+    auto rt = Runtime::create(device_desc(), o);
+    EXPECT_TRUE(rt.ok()) << rt.error();
+    (void)context().take_messages();
+    HostBuffer out(AliasFrame::kBytes), out2(AliasFrame::kBytes);
+    Frame& f = rt.value()->begin_frame();
+    const Res o1 = f.import_buffer("out", out.buffer, out.info);
+    const Res o2 = f.import_buffer("out2", out2.buffer, out2.info);
+    const Res t = f.create_image("t", image_info());
+    const Res b = f.create_buffer("b", buffer_info(AliasFrame::kBytes));
+    f.add_pass({"fill_t", Queue::direct, false, false, {{t, Access::copy_dest}}, [=](PassContext& c) { clear_image(c, t, 5); }});
+    f.add_pass({"fill_b", Queue::direct, false, false, {{b, Access::copy_dest}},
+                [=](PassContext& c) { vkCmdFillBuffer(c.cmd, c.buffer(b), 0, AliasFrame::kBytes, 6); }});
+    f.add_pass({"read_t", Queue::direct, false, false, {{t, Access::copy_source}, {o1, Access::copy_dest}},
+                [=](PassContext& c) { image_to_buffer(c, t, o1); }});
+    f.add_pass({"read_b", Queue::direct, false, false, {{b, Access::copy_source}, {o2, Access::copy_dest}},
+                [=](PassContext& c) { copy_buffer(c, b, o2, AliasFrame::kBytes); }});
+    f.output(o1);
+    f.output(o2);
+    Result<FrameInfo> r = rt.value()->submit();
+    EXPECT_TRUE(r.ok()) << r.error();
+    EXPECT_TRUE(rt.value()->sync().ok());
+    EXPECT_EQ(out.wrong_words(5), 0u);
+    EXPECT_EQ(out2.wrong_words(6), 0u);
+    const exec::ValidationLog log = context().take_messages();
+    EXPECT_TRUE(log.empty()) << messages(log);
+    return std::make_pair(r.value().barriers, r.value().barrier_calls);
+  };
+  const auto [whole, whole_calls] = run_split(false);
+  const auto [split, split_calls] = run_split(true);
+  EXPECT_EQ(split, whole);             // the same barriers
+  EXPECT_GT(split_calls, whole_calls);  // each split adds its set
+}
+
 // The measuring switch (RuntimeOptions::barriers): `full` widens every barrier and drains before
 // each pass (clean, right data, more barriers); `none` keeps only the layout transitions with no
 // scopes, and the layer must see the hazards that leaves, or `none` would not be a lower bound of
