@@ -355,7 +355,7 @@ struct Runtime::Impl {
       std::vector<uint64_t> ticks(2 * n, 0);
       VkResult r = VK_SUCCESS;
       for (uint32_t q = 0; q < 2 * n && r == VK_SUCCESS; ++q)  // only the queries written
-        if (f.timed[q / 2] >> (q % 2) & 1u)
+        if ((static_cast<uint32_t>(f.timed[q / 2]) >> (q % 2)) & 1u)
           r = vkGetQueryPoolResults(dev.device, f.queries, q, 1, sizeof(uint64_t), &ticks[q], sizeof(uint64_t),
                                     VK_QUERY_RESULT_64_BIT);
       vkDestroyQueryPool(dev.device, f.queries, nullptr);
