@@ -54,6 +54,7 @@ inline constexpr int kNoResource = -1;  // NULL resource (UAV/aliasing barriers,
 struct TraceRange {
   bool all = true;
   uint32_t mip0 = 0, mips = 0, layer0 = 0, layers = 0, plane0 = 0, planes = 0;
+  friend bool operator==(const TraceRange&, const TraceRange&) = default;
 };
 
 // Which subresources a use, clear or discard touches: one index (mip + layer * mips + plane *
@@ -70,6 +71,7 @@ struct LegacyTransition {
   int64_t subresource = kAllSubresources;
   uint32_t before = 0, after = 0;
   Split split = Split::none;
+  friend bool operator==(const LegacyTransition&, const LegacyTransition&) = default;
 };
 struct LegacyUav {
   int resource = kNoResource;
@@ -88,6 +90,7 @@ struct EnhancedBarrier {
   uint32_t access_before = 0, access_after = 0;
   uint32_t layout_before = 0, layout_after = 0;
   bool discard = false;
+  friend bool operator==(const EnhancedBarrier&, const EnhancedBarrier&) = default;
 };
 enum class VkBarrierKind : uint8_t { image, buffer, memory };
 inline constexpr uint32_t kVkQueueFamilyIgnored = 0xffffffffu;

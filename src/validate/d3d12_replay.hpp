@@ -5,12 +5,13 @@
 #pragma once
 
 #include <baton/validate.hpp>
-#include <set>
+#include <map>
 #include <utility>
 #include <vector>
 
 #include "d3d12_rules.hpp"
 #include "report.hpp"
+#include "runs.hpp"
 
 namespace baton::validate::d3d12 {
 
@@ -35,6 +36,7 @@ struct Shadow {
   uint32_t prev_sync_after = 0;
   // Placed render-target/depth texture not yet initialized since creation or aliasing (1422).
   bool needs_init = false;
+  friend bool operator==(const Shadow&, const Shadow&) = default;
 };
 
 class Replay {
@@ -50,22 +52,24 @@ class Replay {
   void use(int resource, const Subresources& s, uint32_t state, bool is_clear);
   void discard(int resource, const Subresources& s);
   void present(int resource);
-  void enter_copy_queue(int resource, uint32_t sub, Shadow& sh);
+  void enter_copy_queue(int resource, uint32_t sub, uint32_t n, Shadow& sh);
+  // A command reached subresources [lo, hi) in this ExecuteCommandLists.
+  void touch(int resource, uint32_t lo, uint32_t hi) { touched_[resource].add(lo, hi); }
   // d3d12_legacy.cpp
-  void legacy_transition(const LegacyTransition& b, std::set<std::pair<int, uint32_t>>& seen);
+  void legacy_transition(const LegacyTransition& b, std::map<int, IntervalSet>& seen);
   void legacy_aliasing(const LegacyAliasing& b);
   // d3d12_enhanced.cpp
   void enhanced_barrier(const EnhancedBarrier& b);
   void enhanced_checks(const EnhancedBarrier& b);
-  void enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, Shadow& sh);
+  void enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, uint32_t n, Shadow& sh);
 
-  std::vector<uint32_t> subresources_of(int resource, const Subresources& s) const;
   const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
-  Shadow& shadow(int r, uint32_t sub) { return shadows_[static_cast<size_t>(r)][sub]; }
+  Runs<Shadow>& shadows(int r) { return shadows_[static_cast<size_t>(r)]; }
 
   const Trace& trace_;
   Reporter& out_;
-  std::vector<std::vector<Shadow>> shadows_;
+  std::vector<Runs<Shadow>> shadows_;   // per resource, runs over the subresource index
+  std::map<int, IntervalSet> touched_;  // reached in the current ExecuteCommandLists
   QueueType list_type_ = QueueType::direct;
 };
 

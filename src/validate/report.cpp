@@ -26,14 +26,10 @@ std::string fill(std::string_view tmpl, const std::string& expected, const std::
 }
 }  // namespace
 
-Reporter::Reporter(const Trace& t) : trace_(t) {
-  visited_.resize(t.resources.size());
-  for (size_t i = 0; i < t.resources.size(); ++i)
-    visited_[i].assign(t.resources[i].subresource_count(), false);
-}
+Reporter::Reporter(const Trace& t) : trace_(t), visited_(t.resources.size()) {}
 
-void Reporter::visit(int resource, uint32_t subresource) {
-  visited_[static_cast<size_t>(resource)][subresource] = true;
+void Reporter::visit(int resource, uint32_t subresource, uint32_t count) {
+  visited_[static_cast<size_t>(resource)].add(subresource, subresource + count);
 }
 
 void Reporter::flush() {
@@ -84,12 +80,12 @@ std::string Reporter::location(int resource, int64_t subresource) const {
 }
 
 void Reporter::report(MessageId id, int resource, int64_t subresource, const std::string& expected,
-                      const std::string& actual) {
+                      const std::string& actual, uint32_t count) {
   const auto key = std::make_tuple(number(id), resource);
   {
     const auto it = this_command_.find(key);
     if (it != this_command_.end()) {
-      ++it->second.second;  // same problem on another subresource of this command
+      it->second.second += static_cast<int>(count);  // same problem on other subresources of this command
       return;
     }
   }
@@ -101,15 +97,14 @@ void Reporter::report(MessageId id, int resource, int64_t subresource, const std
   if (resource >= 0) m.resource = trace_.resources[static_cast<size_t>(resource)].name;
   m.subresource = resource >= 0 && !trace_.resources[static_cast<size_t>(resource)].buffer ? subresource : -1;
   m.text = fmt::format("{}: {}", location(resource, subresource), fill(e.text, expected, actual));
-  this_command_[key] = {result_.messages.size(), 0};
+  this_command_[key] = {result_.messages.size(), static_cast<int>(count) - 1};
   result_.messages.push_back(std::move(m));
 }
 
 ValidationResult Reporter::finish() {
   flush();
   result_.resources_tracked = static_cast<uint32_t>(trace_.resources.size());
-  for (const auto& subs : visited_)
-    for (bool v : subs) result_.subresources_visited += v ? 1 : 0;
+  for (const IntervalSet& subs : visited_) result_.subresources_visited += subs.total();
   // Counts are derived from the final list, so they can never disagree with it.
   for (const Message& m : result_.messages) {
     ++result_.counts[number(m.id)];

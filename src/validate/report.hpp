@@ -7,6 +7,9 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
+
+#include "runs.hpp"
 
 namespace baton::validate {
 
@@ -19,12 +22,13 @@ class Reporter {
   void at_submission(int submission);
   void at_creation();
 
-  // resource: index or kNoResource; subresource: index or -1.
+  // resource: index or kNoResource; subresource: index or -1. `count`: how many subresources
+  // (from `subresource` on, in one run of equal shadow state) have this problem.
   void report(MessageId id, int resource, int64_t subresource, const std::string& expected,
-              const std::string& actual);
+              const std::string& actual, uint32_t count = 1);
 
-  // A command touched this subresource (coverage for --compare).
-  void visit(int resource, uint32_t subresource);
+  // A command touched `count` subresources from this one on (coverage for --compare).
+  void visit(int resource, uint32_t subresource, uint32_t count = 1);
 
   ValidationResult finish();
 
@@ -35,7 +39,7 @@ class Reporter {
   const Trace& trace_;
   int list_ = -1, command_ = -1, submission_ = -1;
   ValidationResult result_;
-  std::vector<std::vector<bool>> visited_;
+  std::vector<IntervalSet> visited_;  // per resource
   std::map<std::tuple<uint32_t, int>, std::pair<size_t, int>>
       this_command_;  // (id, resource) -> (message, extra)
 };

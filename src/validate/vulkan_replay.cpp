@@ -35,7 +35,7 @@ void Replay::run() {
   for (size_t i = 0; i < trace_.resources.size(); ++i) {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
-    shadows_[i].assign(trace_.resources[i].subresource_count(), init);
+    shadows_[i] = Runs<Shadow>(trace_.resources[i].subresource_count(), init);
   }
   happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
@@ -85,11 +85,12 @@ void Replay::execute(int submission) {
   out_.at_submission(submission);
   now_.list = now_.command = -1;
   for (int r : sub.present) {
-    for (uint32_t s = 0; s < res(r).subresource_count(); ++s) {
-      if (shadows_[static_cast<size_t>(r)][s].layout != kPresentSrc)
-        out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc),
-                    layout_name(shadows_[static_cast<size_t>(r)][s].layout));
-    }
+    shadows_[static_cast<size_t>(r)].for_each(
+        0, res(r).subresource_count(), [&](uint32_t s, uint32_t n, const Shadow& sh) {
+          if (sh.layout != kPresentSrc)
+            out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc), layout_name(sh.layout),
+                        n);
+        });
   }
 }
 
@@ -106,14 +107,11 @@ std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bo
   return what;
 }
 
-std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bool& in_bounds) const {
+std::vector<std::pair<uint32_t, uint32_t>> Replay::subresources(int resource, const TraceRange& r,
+                                                                bool& in_bounds) const {
   const TraceResource& t = res(resource);
   in_bounds = true;
-  std::vector<uint32_t> out;
-  if (r.all) {
-    for (uint32_t i = 0; i < t.subresource_count(); ++i) out.push_back(i);
-    return out;
-  }
+  if (r.all) return {{0, t.subresource_count()}};
   auto count = [](uint32_t first, uint32_t n, uint32_t size) {
     return n == 0xffffffffu ? (first < size ? size - first : 0) : n;
   };
@@ -125,12 +123,9 @@ std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bo
   if (!inside(r.mip0, mips, t.mips) || !inside(r.layer0, layers, t.layers) ||
       !inside(r.plane0, planes, t.planes)) {
     in_bounds = false;
-    return out;
+    return {};
   }
-  for (uint32_t p = r.plane0; p < r.plane0 + planes; ++p)
-    for (uint32_t l = r.layer0; l < r.layer0 + layers; ++l)
-      for (uint32_t m = r.mip0; m < r.mip0 + mips; ++m) out.push_back(m + l * t.mips + p * t.mips * t.layers);
-  return out;
+  return intervals(t, r.mip0, mips, r.layer0, layers, r.plane0, planes);
 }
 
 // Whether the last write is in a barrier's first scope: its stage in the first access scope's
@@ -184,6 +179,10 @@ void Replay::commit() {
     sh->touched = false;
   }
   touched_.clear();
+  // Equal neighbours merge only now: touched_ holds pointers into the runs during the call.
+  for (const auto& [resource, lo, hi] : call_ranges_)
+    shadows_[static_cast<size_t>(resource)].coalesce(lo, hi);
+  call_ranges_.clear();
 }
 
 // One vkCmdPipelineBarrier2 call. Besides its memory dependency on its own subresources, every
@@ -203,9 +202,9 @@ void Replay::barrier_call(const BarrierCmd& call) {
   for (const auto& [src, dst] : exec) {
     const Scope only_exec{src, 0, 0, dst, 0, 0};
     for (auto& subs : shadows_)
-      for (Shadow& sh : subs) {
+      subs.for_all([&](uint32_t, uint32_t, Shadow& sh) {
         if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
-      }
+      });
   }
   commit();
 }
@@ -214,7 +213,7 @@ void Replay::barrier_call(const BarrierCmd& call) {
 // access (first scope), and is visible only to the second access scope. Layout transitions of one
 // queue happen in submission order relative to each other (Vulkan spec, "Image Layout
 // Transitions"), so an earlier transition of this queue needs no dependency.
-void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) {
+void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s) {
   const Write& w = sh.write;
   // A semaphore wait orders the signaling submission's accesses before this transition only
   // through a dependency chain: the transition happens after the barrier's first execution scope,
@@ -229,7 +228,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
         r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0);
     if (!ordered) {
       out_.report(MessageId::vk_hazard_write_after_read, resource, sub,
-                  describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
+                  describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true), n);
       reads_ok = false;
       break;
     }
@@ -244,7 +243,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
     const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       out_.report(MessageId::vk_hazard_write_after_write, resource, sub,
-                  describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
+                  describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true), n);
   }
   pend(sh);
   sh.pending_transition = true;
@@ -252,13 +251,13 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   sh.pending_chain |= s.dst_exec;
 }
 
-bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
+bool Replay::ownership(int resource, uint32_t sub, uint32_t n, Shadow& sh) {
   if ((res(resource).flags & flag::concurrent) != 0) return true;
   if (sh.in_transfer || (sh.owner != kNoOwner && sh.owner != family_)) {
     out_.report(
         MessageId::vk_queue_family_not_owner, resource, sub,
         sh.in_transfer ? fmt::format("none (released to {})", sh.transfer_to) : std::to_string(sh.owner),
-        std::to_string(family_));
+        std::to_string(family_), n);
     return false;
   }
   sh.owner = family_;
@@ -269,12 +268,11 @@ void Replay::barrier(const VkBarrier& b) {
   const Scope scope{src_exec_scope(b.src_stage), expand_stages(b.src_stage), expand_accesses(b.src_access),
                     dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage), expand_accesses(b.dst_access)};
   if (b.kind == VkBarrierKind::memory) {
-    for (auto& subs : shadows_)
-      for (Shadow& sh : subs) apply(sh, scope);
+    for (auto& subs : shadows_) subs.for_all([&](uint32_t, uint32_t, Shadow& sh) { apply(sh, scope); });
     return;
   }
   bool in_bounds = true;
-  const std::vector<uint32_t> subs =
+  const std::vector<std::pair<uint32_t, uint32_t>> subs =
       subresources(b.resource, b.kind == VkBarrierKind::image ? b.range : TraceRange{}, in_bounds);
   if (!in_bounds)
     throw Error(fmt::format("{}: list '{}' command {}: image barrier range out of bounds for '{}'",
@@ -284,9 +282,8 @@ void Replay::barrier(const VkBarrier& b) {
   const bool transfer = b.src_family != b.dst_family && b.src_family != kVkQueueFamilyIgnored &&
                         b.dst_family != kVkQueueFamilyIgnored &&
                         (res(b.resource).flags & flag::concurrent) == 0;
-  for (uint32_t sub : subs) {
-    Shadow& sh = shadows_[static_cast<size_t>(b.resource)][sub];
-    out_.visit(b.resource, sub);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(b.resource, sub, n);
     if (transfer && family_ == b.dst_family) {
       // Acquire: must match a release to this family; the layout transition happened at release.
       if (!sh.in_transfer || sh.transfer_to != family_ ||
@@ -294,12 +291,12 @@ void Replay::barrier(const VkBarrier& b) {
         out_.report(
             MessageId::vk_queue_family_unmatched_acquire, b.resource, sub,
             sh.in_transfer ? fmt::format("release to family {}", sh.transfer_to) : "no release in flight",
-            fmt::format("{} -> {}", b.src_family, b.dst_family));
+            fmt::format("{} -> {}", b.src_family, b.dst_family), n);
       sh.in_transfer = false;
       sh.owner = family_;
       if (image) sh.layout = b.new_layout;
       apply(sh, scope);
-      continue;
+      return;
     }
     if (transfer) {
       // Release: recorded on the owning family.
@@ -307,19 +304,19 @@ void Replay::barrier(const VkBarrier& b) {
         out_.report(MessageId::vk_queue_family_release_not_owner, b.resource, sub,
                     sh.owner == kNoOwner ? "no owner yet"
                                          : fmt::format("owner {}, recorded on {}", sh.owner, family_),
-                    fmt::format("{} -> {}", b.src_family, b.dst_family));
+                    fmt::format("{} -> {}", b.src_family, b.dst_family), n);
     } else if (image && b.old_layout == kUndefined) {
       sh.owner = family_;  // discarding contents: any family may take the image
       sh.in_transfer = false;
-    } else if (!ownership(b.resource, sub, sh)) {
-      continue;
+    } else if (!ownership(b.resource, sub, n, sh)) {
+      return;
     }
     if (image) {
       if (b.old_layout != kUndefined && b.old_layout != sh.layout)
         out_.report(MessageId::vk_barrier_old_layout, b.resource, sub, layout_name(sh.layout),
-                    layout_name(b.old_layout));
+                    layout_name(b.old_layout), n);
       if (b.old_layout != b.new_layout)
-        transition(b.resource, sub, sh, scope);
+        transition(b.resource, sub, n, sh, scope);
       else
         apply(sh, scope);
       sh.layout = b.new_layout;
@@ -333,28 +330,38 @@ void Replay::barrier(const VkBarrier& b) {
       sh.transfer_new = b.new_layout;
       sh.owner = kNoOwner;
     }
+  };
+  for (const auto& [lo, hi] : subs) {
+    // A run split while the call has effects pending on it: both halves carry them.
+    shadows_[static_cast<size_t>(b.resource)].update(lo, hi, one, [&](Shadow& copy) {
+      if (copy.touched) touched_.push_back(&copy);
+    });
+    call_ranges_.emplace_back(b.resource, lo, hi);
   }
 }
 
 void Replay::use(const UseCmd& u) {
   const TraceResource& r = res(u.resource);
-  TraceRange range = u.subresources.range;
-  std::vector<uint32_t> subs;
-  if (u.subresources.index != kAllSubresources)
-    subs.push_back(static_cast<uint32_t>(u.subresources.index));
-  else {
+  std::vector<std::pair<uint32_t, uint32_t>> subs;
+  if (u.subresources.index != kAllSubresources) {
+    const auto i = static_cast<uint32_t>(u.subresources.index);
+    subs.emplace_back(i, i + 1);
+  } else {
     bool in_bounds = true;  // checked by the loader
-    subs = subresources(u.resource, range, in_bounds);
+    subs = subresources(u.resource, u.subresources.range, in_bounds);
   }
   const uint64_t stage = expand_stages(u.as.vk_stage);
-  for (uint32_t sub : subs) {
-    Shadow& sh = shadows_[static_cast<size_t>(u.resource)][sub];
-    out_.visit(u.resource, sub);
-    ownership(u.resource, sub, sh);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(u.resource, sub, n);
+    ownership(u.resource, sub, n, sh);
     if (!r.buffer && sh.layout != u.as.vk_layout)
       out_.report(MessageId::vk_invalid_image_layout, u.resource, sub, layout_name(u.as.vk_layout),
-                  layout_name(sh.layout));
-    access(u.resource, sub, sh, stage, u.as.vk_access);
+                  layout_name(sh.layout), n);
+    access(u.resource, sub, n, sh, stage, u.as.vk_access);
+  };
+  for (const auto& [lo, hi] : subs) {
+    shadows_[static_cast<size_t>(u.resource)].update(lo, hi, one);
+    shadows_[static_cast<size_t>(u.resource)].coalesce(lo, hi);
   }
 }
 
@@ -368,7 +375,7 @@ bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
 }
 
 // Hazard detection for one access, then the access becomes the newest in the shadow.
-void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t acc) {
+void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t acc) {
   const uint64_t bits = expand_accesses(acc);
   const std::string me = describe(now_, stage, acc, false);
   Write& w = sh.write;
@@ -393,7 +400,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     for (const Read& rd : sh.reads) {
       if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
       out_.report(MessageId::vk_hazard_write_after_read, resource, sub,
-                  describe(rd.where, rd.stage, rd.access, false), me);
+                  describe(rd.where, rd.stage, rd.access, false), me, n);
       war = true;
       break;
     }
@@ -403,7 +410,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       out_.report(
           has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
-          resource, sub, describe(w.where, w.stage, w.access, w.layout_transition), me);
+          resource, sub, describe(w.where, w.stage, w.access, w.layout_transition), me, n);
     sh.reads.clear();
     sh.write = Write{true, stage, bits, false, now_, {}, 0};
     return;
@@ -415,7 +422,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
     out_.report(MessageId::vk_hazard_read_after_write, resource, sub,
-                describe(w.where, w.stage, w.access, w.layout_transition), me);
+                describe(w.where, w.stage, w.access, w.layout_transition), me, n);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {
       rd = Read{stage, bits, 0, now_};

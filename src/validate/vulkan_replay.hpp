@@ -12,15 +12,18 @@
 #include <baton/validate.hpp>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "report.hpp"
+#include "runs.hpp"
 
 namespace baton::validate::vulkan {
 
 struct Where {
   int list = -1, command = -1, queue = -1, submission = -1;
+  friend bool operator==(const Where&, const Where&) = default;
 };
 struct Write {
   bool valid = false;
@@ -29,6 +32,7 @@ struct Write {
   Where where;
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses) it is visible to
   uint64_t chain = 0;                                  // stages ordered after it
+  friend bool operator==(const Write&, const Write&) = default;
 };
 struct Read {
   uint64_t stage = 0, access = 0;
@@ -40,6 +44,7 @@ struct Read {
   // against the earlier write (as the Khronos layer does); an order that comes only from another
   // resource's barrier is an execution dependency and still needs the write made visible.
   uint64_t own = 0, pending_own = 0;
+  friend bool operator==(const Read&, const Read&) = default;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
 struct Shadow {
@@ -53,6 +58,7 @@ struct Shadow {
   bool touched = false, pending_transition = false;
   std::vector<std::pair<uint64_t, uint64_t>> pending_visible;
   uint64_t pending_chain = 0;
+  friend bool operator==(const Shadow&, const Shadow&) = default;
 };
 
 class Replay {
@@ -74,24 +80,27 @@ class Replay {
   void apply(Shadow& sh, const Scope& s, bool own = true);
   void pend(Shadow& sh);
   void commit();
-  void transition(int resource, uint32_t sub, Shadow& sh, const Scope& s);
-  void access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t access);
+  // `n`: the subresources from `sub` on that share the shadow (one run).
+  void transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s);
+  void access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t access);
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   bool synced(const Where& w) const;  // ordered before the current submission by semaphores
-  bool ownership(int resource, uint32_t sub, Shadow& sh);
-  std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
+  bool ownership(int resource, uint32_t sub, uint32_t n, Shadow& sh);
+  std::vector<std::pair<uint32_t, uint32_t>> subresources(int resource, const TraceRange& r,
+                                                          bool& in_bounds) const;
   std::string describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const;
   const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
 
   const Trace& trace_;
   Reporter& out_;
   ValidateOptions options_;
-  std::vector<std::vector<Shadow>> shadows_;
+  std::vector<Runs<Shadow>> shadows_;  // per resource, runs over the subresource index
   std::map<std::string, int> queues_;
   std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call
+  std::vector<std::tuple<int, uint32_t, uint32_t>> call_ranges_;  // (resource, lo, hi) the call named
 };
 
 // Stage / access set algebra (exposed for tests).
