@@ -16,6 +16,11 @@
 
 namespace baton {
 
+// What a set of Runs costs, for callers that bound it: runs alive, and runs visited by updates and walks.
+struct RunStats {
+  uint64_t live = 0, visits = 0;
+};
+
 template <class T>
 class Runs {
  public:
@@ -24,6 +29,12 @@ class Runs {
 
   uint32_t size() const { return size_; }
   size_t run_count() const { return runs_.size(); }
+  // Counts this container's runs and visits into `stats` from now on (it must outlive the container's
+  // use; the container must not be copied afterwards).
+  void count_into(RunStats* stats) {
+    stats_ = stats;
+    stats_->live += runs_.size();
+  }
 
   // Calls f(first, count, value&) for every run inside [lo, hi), splitting runs at lo and hi,
   // in ascending order. on_split(copy&) is called for each new run a split creates.
@@ -32,7 +43,10 @@ class Runs {
     if (lo >= hi) return;
     auto it = split(lo, on_split);
     split(hi, on_split);
-    for (; it != runs_.end() && it->first < hi; ++it) f(it->first, end_of(it) - it->first, it->second);
+    for (; it != runs_.end() && it->first < hi; ++it) {
+      visit();
+      f(it->first, end_of(it) - it->first, it->second);
+    }
   }
   template <class F>
   void update(uint32_t lo, uint32_t hi, F&& f) {
@@ -46,6 +60,7 @@ class Runs {
     auto it = runs_.upper_bound(lo);
     --it;
     for (; it != runs_.end() && it->first < hi; ++it) {
+      visit();
       const uint32_t a = std::max(lo, it->first), b = std::min(hi, end_of(it));
       f(a, b - a, it->second);
     }
@@ -54,7 +69,10 @@ class Runs {
   // Every run, mutable.
   template <class F>
   void for_all(F&& f) {
-    for (auto it = runs_.begin(); it != runs_.end(); ++it) f(it->first, end_of(it) - it->first, it->second);
+    for (auto it = runs_.begin(); it != runs_.end(); ++it) {
+      visit();
+      f(it->first, end_of(it) - it->first, it->second);
+    }
   }
 
   // Merges equal neighbours among the runs that overlap or touch [lo, hi).
@@ -66,9 +84,10 @@ class Runs {
     while (it != runs_.end()) {
       auto next = std::next(it);
       if (next == runs_.end() || next->first > hi) break;
-      if (next->second == it->second)
+      if (next->second == it->second) {
         runs_.erase(next);
-      else
+        if (stats_) --stats_->live;
+      } else
         it = next;
     }
   }
@@ -88,12 +107,18 @@ class Runs {
     --it;
     if (it->first == at) return it;
     auto copy = runs_.emplace_hint(std::next(it), at, it->second);
+    if (stats_) ++stats_->live;
     on_split(copy->second);
     return copy;
   }
 
+  void visit() const {
+    if (stats_) ++stats_->visits;
+  }
+
   uint32_t size_ = 0;
   Map runs_;
+  RunStats* stats_ = nullptr;
 };
 
 // A set of subresource indices as disjoint intervals (coverage, duplicate checks).

@@ -182,8 +182,16 @@ struct ValidationResult {
   uint32_t count(MessageId id) const;
 };
 
+// The replay's hard limits (docs/trace-format.md, "Cost and limits"): shadow state is kept as runs of
+// equal values over each resource's subresource index; at most kMaxReplayRuns runs may be alive at
+// once and the replay may visit at most kMaxReplayVisits runs in all. Past either, validate() throws
+// Error naming the trace and the JSON pointer of the command (or submission) that crossed it.
+inline constexpr uint64_t kMaxReplayRuns = uint64_t{1} << 22;
+inline constexpr uint64_t kMaxReplayVisits = uint64_t{1} << 28;
+
 // Switches for differential testing against an older Khronos layer; the defaults are the spec.
 struct ValidateOptions {
+  uint64_t max_runs = kMaxReplayRuns, max_visits = kMaxReplayVisits;  // (lowered by tests)
   // Vulkan: a buffer or image barrier is also an execution dependency for all earlier work in its
   // source stages, on every resource (the spec). false: only on its own resource, as the Khronos
   // layer did for synchronization2 barriers until Vulkan-ValidationLayers PR #10524 (2025; the

@@ -58,6 +58,7 @@ void Replay::create_resources() {
     init.needs_init = !r.buffer && (r.flags & flag::placed) != 0 &&
                       (r.flags & (flag::render_target | flag::depth_stencil)) != 0;
     shadows_[i] = Runs<Shadow>(r.subresource_count(), init);
+    shadows_[i].count_into(out_.stats());
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <baton/core.hpp>
 #include <baton/input.hpp>
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,21 @@ std::string fill(std::string_view tmpl, const std::string& expected, const std::
 }
 }  // namespace
 
-Reporter::Reporter(const Trace& t) : trace_(t), visited_(t.resources.size()) {}
+Reporter::Reporter(const Trace& t, const ValidateOptions& options)
+    : trace_(t), options_(options), visited_(t.resources.size()) {}
+
+void Reporter::check_limits() const {
+  const bool runs = stats_.live > options_.max_runs;
+  if (!runs && stats_.visits <= options_.max_visits) return;
+  const std::string where = list_ >= 0         ? fmt::format("/lists/{}/commands/{}", list_, command_)
+                            : submission_ >= 0 ? fmt::format("/submissions/{}", submission_)
+                                               : std::string("/resources");
+  throw Error(input::one_line(fmt::format(
+      "{}:{}: the replay needs more than {} {} (a hard limit of the validator: docs/trace-format.md, "
+      "\"Cost and limits\")",
+      trace_.source, where, runs ? options_.max_runs : options_.max_visits,
+      runs ? "runs of subresource state at once" : "visits of subresource state")));
+}
 
 void Reporter::visit(int resource, uint32_t subresource, uint32_t count) {
   visited_[static_cast<size_t>(resource)].add(subresource, subresource + count);
@@ -42,12 +57,14 @@ void Reporter::flush() {
 }
 
 void Reporter::at_command(int list, int command) {
+  check_limits();
   flush();
   list_ = list;
   command_ = command;
   submission_ = -1;
 }
 void Reporter::at_submission(int submission) {
+  check_limits();
   flush();
   list_ = -1;
   command_ = -1;
@@ -102,6 +119,7 @@ void Reporter::report(MessageId id, int resource, int64_t subresource, const std
 }
 
 ValidationResult Reporter::finish() {
+  check_limits();
   flush();
   result_.resources_tracked = static_cast<uint32_t>(trace_.resources.size());
   for (const IntervalSet& subs : visited_) result_.subresources_visited += subs.total();

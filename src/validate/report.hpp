@@ -15,7 +15,11 @@ namespace baton::validate {
 
 class Reporter {
  public:
-  explicit Reporter(const Trace& t);
+  explicit Reporter(const Trace& t, const ValidateOptions& options = {});
+
+  // Shadow runs count their cost here; every change of location checks the limits, so the error names
+  // the command (or submission) that crossed one.
+  RunStats* stats() { return &stats_; }
 
   // Location of the following messages: a command of a list, or a submission (command -1).
   void at_command(int list, int command);
@@ -34,9 +38,12 @@ class Reporter {
 
  private:
   void flush();  // closes the current command's aggregation
+  void check_limits() const;
   std::string location(int resource, int64_t subresource) const;
 
   const Trace& trace_;
+  ValidateOptions options_;
+  RunStats stats_;
   int list_ = -1, command_ = -1, submission_ = -1;
   ValidationResult result_;
   std::vector<IntervalSet> visited_;  // per resource

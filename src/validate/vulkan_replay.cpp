@@ -36,6 +36,7 @@ void Replay::run() {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
     shadows_[i] = Runs<Shadow>(trace_.resources[i].subresource_count(), init);
+    shadows_[i].count_into(out_.stats());
   }
   happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <baton/core.hpp>
 #include <string>
 
 #include "cases.hpp"
@@ -115,6 +116,48 @@ TEST(HugeResources, VulkanLayoutsOfUntransitionedRowsAreCounted) {
   EXPECT_EQ(r.messages[0].subresource, 1);
   EXPECT_TRUE(r.messages[0].text.ends_with("(and 983039 more like it)")) << r.messages[0].text;
   EXPECT_EQ(r.subresources_visited, uint64_t{1} << 20);
+}
+
+}  // namespace
+}  // namespace baton::validate::testing
+
+namespace baton::validate::testing {
+namespace {
+
+// The hard limits: past them the replay stops with an error naming the trace and the command that
+// crossed one (the defaults are kMaxReplayRuns and kMaxReplayVisits; lowered here to stay small).
+std::string error_of(const std::string& trace, const ValidateOptions& o) {
+  try {
+    (void)validate(load_trace(trace, "t.json"), o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ReplayLimits, TooManyRunsAtOnceIsAnErrorAtTheCommand) {
+  // Mip 0 of 4096 layers promoted to COPY_SOURCE, mip 1 still COMMON: 8192 runs.
+  const std::string trace = one_list("d3d12", R"({"name":"t","mips":2,"layers":4096})",
+                                     R"({"use":{"resource":"t","range":{"mips":[0,1]},"as":"COPY_SOURCE"}})");
+  ValidateOptions o;
+  EXPECT_EQ(error_of(trace, o), "");  // within the default limits
+  o.max_runs = 1000;
+  EXPECT_EQ(
+      error_of(trace, o),
+      "t.json:/lists/0/commands/0: the replay needs more than 1000 runs of subresource state at once (a hard "
+      "limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
+TEST(ReplayLimits, TooManyVisitsIsAnErrorAtTheCommand) {
+  const std::string trace = one_list(
+      "vulkan", R"({"name":"t","mips":2,"layers":4096})",
+      R"({"use":{"resource":"t","range":{"mips":[0,1]},"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"UNDEFINED"}}})");
+  ValidateOptions o;
+  o.max_visits = 100;
+  EXPECT_EQ(error_of(trace, o),
+            "t.json:/lists/0/commands/0: the replay needs more than 100 visits of subresource state (a hard "
+            "limit of "
+            "the validator: docs/trace-format.md, \"Cost and limits\")");
 }
 
 }  // namespace
