@@ -61,18 +61,42 @@ void release(void* p) noexcept {
 }
 }  // namespace
 
-void* operator new(size_t n) { return allocate(n); }
-void* operator new[](size_t n) { return allocate(n); }
-void* operator new(size_t n, std::align_val_t a) { return allocate_aligned(n, a); }
-void* operator new[](size_t n, std::align_val_t a) { return allocate_aligned(n, a); }
-void operator delete(void* p) noexcept { release(p); }
-void operator delete[](void* p) noexcept { release(p); }
-void operator delete(void* p, size_t) noexcept { release(p); }
-void operator delete[](void* p, size_t) noexcept { release(p); }
-void operator delete(void* p, std::align_val_t) noexcept { release(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { release(p); }
-void operator delete(void* p, size_t, std::align_val_t) noexcept { release(p); }
-void operator delete[](void* p, size_t, std::align_val_t) noexcept { release(p); }
+void* operator new(size_t n) {
+  return allocate(n);
+}
+void* operator new[](size_t n) {
+  return allocate(n);
+}
+void* operator new(size_t n, std::align_val_t a) {
+  return allocate_aligned(n, a);
+}
+void* operator new[](size_t n, std::align_val_t a) {
+  return allocate_aligned(n, a);
+}
+void operator delete(void* p) noexcept {
+  release(p);
+}
+void operator delete[](void* p) noexcept {
+  release(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  release(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+  release(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  release(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  release(p);
+}
+void operator delete(void* p, size_t, std::align_val_t) noexcept {
+  release(p);
+}
+void operator delete[](void* p, size_t, std::align_val_t) noexcept {
+  release(p);
+}
 
 namespace {
 
@@ -90,12 +114,14 @@ double cpu_ns() {
 std::string recording_chain(size_t n) {
   std::string r = R"({"resources":[)";
   for (size_t i = 0; i < n; ++i)
-    r += fmt::format(R"({}{{"name":"r{}","type":"texture","width":512,"height":512,"usage":["unordered_access","shader_resource"]}})",
-                     i ? "," : "", i);
+    r += fmt::format(
+        R"({}{{"name":"r{}","type":"texture","width":512,"height":512,"usage":["unordered_access","shader_resource"]}})",
+        i ? "," : "", i);
   r += R"(],"groups":[{"name":"g","queue":"direct","lists":[{"name":"l","ops":[)";
   for (size_t i = 0; i < n; ++i) {
-    r += fmt::format(R"({}{{"kind":"dispatch","uses":[{{"resource":"r{}","access":"unordered_access","stages":"compute"}})",
-                     i ? "," : "", i);
+    r += fmt::format(
+        R"({}{{"kind":"dispatch","uses":[{{"resource":"r{}","access":"unordered_access","stages":"compute"}})",
+        i ? "," : "", i);
     for (size_t k = 1; k <= 2 && k <= i; ++k)
       r += fmt::format(R"(,{{"resource":"r{}","access":"shader_resource","stages":"compute"}})", i - k);
     r += "]}";
@@ -222,7 +248,8 @@ int main(int argc, char** argv) {
   const size_t scale = argc > 1 ? std::max<size_t>(1, std::strtoull(argv[1], nullptr, 10)) : 1;
   const std::vector<Family> families = {
       {"recording chain", "compile (3 APIs)", recording_chain, compile_all_apis, 500},
-      {"recording, 34,816-subresource textures", "compile (3 APIs)", recording_subresources, compile_all_apis, 50},
+      {"recording, 34,816-subresource textures", "compile (3 APIs)", recording_subresources, compile_all_apis,
+       50},
       {"graph, sets of 64 members", "compile (3 APIs)", graph_sets, compile_all_apis, 10},
       {"trace d3d12, 2^20-subresource resources", "validate", [](size_t n) { return trace(n, false); },
        validate_trace, 100},
@@ -232,7 +259,9 @@ int main(int argc, char** argv) {
   };
   fmt::print("Input budget: O(S log S) time, O(S) memory in the input size S (docs/benchmarks.md).\n");
   fmt::print("Bounds per x4 step: time ratio <= 4 * log(4S)/log(S) * 1.5 (noise), heap ratio <= 5.\n\n");
-  fmt::print("| input | command | S (bytes) | CPU ms | ns/byte | peak heap MiB | heap bytes/byte | T(4S)/T(S) | M(4S)/M(S) |\n");
+  fmt::print(
+      "| input | command | S (bytes) | CPU ms | ns/byte | peak heap MiB | heap bytes/byte | T(4S)/T(S) | "
+      "M(4S)/M(S) |\n");
   fmt::print("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   bool over = false;
   for (const Family& f : families) {
@@ -250,8 +279,9 @@ int main(int argc, char** argv) {
         mr = fmt::format("{:.2f}{}", m, m > mbound ? " (OVER)" : "");
         over = over || m > mbound;
       }
-      fmt::print("| {} | {} | {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {} | {} |\n", f.name, f.command, s.bytes,
-                 s.ns / 1e6, s.ns / static_cast<double>(s.bytes), static_cast<double>(s.peak) / (1 << 20),
+      fmt::print("| {} | {} | {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {} | {} |\n", f.name, f.command,
+                 s.bytes, s.ns / 1e6, s.ns / static_cast<double>(s.bytes),
+                 static_cast<double>(s.peak) / (1 << 20),
                  static_cast<double>(s.peak) / static_cast<double>(s.bytes), tr, mr);
       std::fflush(stdout);
       prev = s;
