@@ -36,7 +36,8 @@ void Replay::run() {
   for (size_t i = 0; i < trace_.resources.size(); ++i) {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
-    shadows_[i].assign(trace_.resources[i].subresource_count(), init);
+    shadows_[i] = Runs<Shadow>(trace_.resources[i].subresource_count(), init);
+    shadows_[i].count_into(out_.stats());
   }
   happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
@@ -86,11 +87,12 @@ void Replay::execute(int submission) {
   out_.at_submission(submission);
   now_.list = now_.command = -1;
   for (int r : sub.present) {
-    for (uint32_t s = 0; s < res(r).subresource_count(); ++s) {
-      if (shadows_[static_cast<size_t>(r)][s].layout != kPresentSrc)
-        out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc),
-                    layout_name(shadows_[static_cast<size_t>(r)][s].layout));
-    }
+    shadows_[static_cast<size_t>(r)].for_each(
+        0, res(r).subresource_count(), [&](uint32_t s, uint32_t n, const Shadow& sh) {
+          if (sh.layout != kPresentSrc)
+            out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc), layout_name(sh.layout),
+                        n);
+        });
   }
 }
 
@@ -107,14 +109,11 @@ std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bo
   return what;
 }
 
-std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bool& in_bounds) const {
+std::vector<std::pair<uint32_t, uint32_t>> Replay::subresources(int resource, const TraceRange& r,
+                                                                bool& in_bounds) const {
   const TraceResource& t = res(resource);
   in_bounds = true;
-  std::vector<uint32_t> out;
-  if (r.all) {
-    for (uint32_t i = 0; i < t.subresource_count(); ++i) out.push_back(i);
-    return out;
-  }
+  if (r.all) return {{0, t.subresource_count()}};
   auto count = [](uint32_t first, uint32_t n, uint32_t size) {
     return n == 0xffffffffu ? (first < size ? size - first : 0) : n;
   };
@@ -126,12 +125,9 @@ std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bo
   if (!inside(r.mip0, mips, t.mips) || !inside(r.layer0, layers, t.layers) ||
       !inside(r.plane0, planes, t.planes)) {
     in_bounds = false;
-    return out;
+    return {};
   }
-  for (uint32_t p = r.plane0; p < r.plane0 + planes; ++p)
-    for (uint32_t l = r.layer0; l < r.layer0 + layers; ++l)
-      for (uint32_t m = r.mip0; m < r.mip0 + mips; ++m) out.push_back(m + l * t.mips + p * t.mips * t.layers);
-  return out;
+  return intervals(t, r.mip0, mips, r.layer0, layers, r.plane0, planes);
 }
 
 // Whether the last write is in a barrier's first scope: its stage in the first access scope's
@@ -185,6 +181,10 @@ void Replay::commit() {
     sh->touched = false;
   }
   touched_.clear();
+  // Equal neighbours merge only now: touched_ holds pointers into the runs during the call.
+  for (const auto& [resource, lo, hi] : call_ranges_)
+    shadows_[static_cast<size_t>(resource)].coalesce(lo, hi);
+  call_ranges_.clear();
 }
 
 // One vkCmdPipelineBarrier2 call. Besides its memory dependency on its own subresources, every
@@ -213,11 +213,13 @@ void Replay::barrier_call(const BarrierCmd& call) {
   for (const auto& [src, dst] : exec) {
     const Scope only_exec{src, 0, 0, dst, 0, 0};
     for (auto& subs : shadows_)
-      for (Shadow& sh : subs) {
+      subs.for_all([&](uint32_t, uint32_t, Shadow& sh) {
         if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
-      }
-    for (auto& gs : ghosts_)
+      });
+    for (auto& gs : ghosts_) {
+      ghost_visits(gs.size());
       for (Ghost& g : gs) apply(g.sh, only_exec, false);
+    }
   }
   commit();
   for (const Barrier& one : call.barriers) {
@@ -240,6 +242,7 @@ void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, cons
   }
   const std::vector<HeapModel::Previous> prev = heaps_.activate(r);
   std::vector<Ghost>& mine = ghosts_[static_cast<size_t>(r)];
+  out_.stats()->live -= mine.size();
   mine.clear();
   if (prev.empty()) return;
   std::string names;
@@ -264,16 +267,25 @@ void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, cons
                                  [](const Read& rd) { return rd.where.occupant >= 0; });
     if (any) mine.push_back(std::move(g));
   };
+  // One ghost per run of the previous occupant's shadow (and per ghost it carried), so the ghosts cost
+  // what the previous occupants' accesses split them into, not their subresource count.
   for (const HeapModel::Previous& p : prev) {
-    for (const Shadow& sh : shadows_[static_cast<size_t>(p.resource)])
-      keep(Ghost{p.resource, p.lo, p.hi, tagged(sh, p.resource)});
-    for (const Ghost& g : ghosts_[static_cast<size_t>(p.resource)])
-      keep(Ghost{g.from, std::max(g.lo, p.lo), std::min(g.hi, p.hi), tagged(g.sh, p.resource)});
+    const Runs<Shadow>& theirs = shadows_[static_cast<size_t>(p.resource)];
+    theirs.for_each(0, theirs.size(), [&](uint32_t, uint32_t n, const Shadow& sh) {
+      keep(Ghost{p.resource, p.lo, p.hi, n, tagged(sh, p.resource)});
+    });
+    const std::vector<Ghost>& carried = ghosts_[static_cast<size_t>(p.resource)];
+    ghost_visits(carried.size());
+    for (const Ghost& g : carried)
+      keep(Ghost{g.from, std::max(g.lo, p.lo), std::min(g.hi, p.hi), g.subresources,
+                 tagged(g.sh, p.resource)});
   }
+  out_.stats()->live += mine.size();
 }
 
 void Replay::drop_ghosts(int r) {
   std::vector<Ghost>& gs = ghosts_[static_cast<size_t>(r)];
+  const size_t before = gs.size();
   gs.erase(std::remove_if(gs.begin(), gs.end(),
                           [](const Ghost& g) {
                             return !(g.sh.write.valid && g.sh.write.where.occupant >= 0) &&
@@ -281,12 +293,14 @@ void Replay::drop_ghosts(int r) {
                                                 [](const Read& rd) { return rd.where.occupant >= 0; });
                           }),
            gs.end());
+  out_.stats()->live -= before - gs.size();
 }
 
 // A hazard found on a shadow, or on a ghost: there it is an unordered takeover when the earlier access
 // is a previous occupant's (the resource's own accesses are reported by its own shadow).
-void Replay::hazard(MessageId id, int resource, uint32_t sub, const Where& earlier, const std::string& what,
-                    const std::string& me) {
+// `n`: the subresources sharing the shadow (for a ghost, those of the previous occupant it stands for).
+void Replay::hazard(MessageId id, int resource, uint32_t sub, uint32_t n, const Where& earlier,
+                    const std::string& what, const std::string& me) {
   if (ghost_ == nullptr) {
     out_.report(id, resource, sub, what, me);
     return;
@@ -295,14 +309,14 @@ void Replay::hazard(MessageId id, int resource, uint32_t sub, const Where& earli
   out_.report(MessageId::heap_unordered_takeover, ghost_owner_, -1,
               fmt::format("'{}' ({}), last accessed by {}", res(earlier.occupant).name,
                           heaps_.bytes(ghost_owner_, ghost_->lo, ghost_->hi), what),
-              fmt::format("{} ({})", me, catalog_entry(id).name));
+              fmt::format("{} ({})", me, catalog_entry(id).name), n);
 }
 
 // A layout transition is a write performed by the barrier: it must be ordered after every earlier
 // access (first scope), and is visible only to the second access scope. Layout transitions of one
 // queue happen in submission order relative to each other (Vulkan spec, "Image Layout
 // Transitions"), so an earlier transition of this queue needs no dependency.
-void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) {
+void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s) {
   const Write& w = sh.write;
   // A semaphore wait orders the signaling submission's accesses before this transition only
   // through a dependency chain: the transition happens after the barrier's first execution scope,
@@ -316,7 +330,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
     const bool ordered =
         r.where.queue == now_.queue && ((r.stage & s.src_exec) != 0 || (r.barriers & s.src_exec) != 0);
     if (!ordered) {
-      hazard(MessageId::vk_hazard_write_after_read, resource, sub, r.where,
+      hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, r.where,
              describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
       reads_ok = false;
       break;
@@ -331,7 +345,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
     const bool ordered = in_first_scope(w, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
-      hazard(MessageId::vk_hazard_write_after_write, resource, sub, w.where,
+      hazard(MessageId::vk_hazard_write_after_write, resource, sub, n, w.where,
              describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
   }
   pend(sh);
@@ -340,13 +354,13 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   sh.pending_chain |= s.dst_exec;
 }
 
-bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
+bool Replay::ownership(int resource, uint32_t sub, uint32_t n, Shadow& sh) {
   if ((res(resource).flags & flag::concurrent) != 0) return true;
   if (sh.in_transfer || (sh.owner != kNoOwner && sh.owner != family_)) {
     out_.report(
         MessageId::vk_queue_family_not_owner, resource, sub,
         sh.in_transfer ? fmt::format("none (released to {})", sh.transfer_to) : std::to_string(sh.owner),
-        std::to_string(family_));
+        std::to_string(family_), n);
     return false;
   }
   sh.owner = family_;
@@ -357,14 +371,15 @@ void Replay::barrier(const VkBarrier& b) {
   const Scope scope{src_exec_scope(b.src_stage), expand_stages(b.src_stage), expand_accesses(b.src_access),
                     dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage), expand_accesses(b.dst_access)};
   if (b.kind == VkBarrierKind::memory) {
-    for (auto& subs : shadows_)
-      for (Shadow& sh : subs) apply(sh, scope);
-    for (auto& gs : ghosts_)
+    for (auto& subs : shadows_) subs.for_all([&](uint32_t, uint32_t, Shadow& sh) { apply(sh, scope); });
+    for (auto& gs : ghosts_) {
+      ghost_visits(gs.size());
       for (Ghost& g : gs) apply(g.sh, scope);
+    }
     return;
   }
   bool in_bounds = true;
-  const std::vector<uint32_t> subs =
+  const std::vector<std::pair<uint32_t, uint32_t>> subs =
       subresources(b.resource, b.kind == VkBarrierKind::image ? b.range : TraceRange{}, in_bounds);
   if (!in_bounds)
     throw Error(fmt::format("{}: list '{}' command {}: image barrier range out of bounds for '{}'",
@@ -374,9 +389,8 @@ void Replay::barrier(const VkBarrier& b) {
   const bool transfer = b.src_family != b.dst_family && b.src_family != kVkQueueFamilyIgnored &&
                         b.dst_family != kVkQueueFamilyIgnored &&
                         (res(b.resource).flags & flag::concurrent) == 0;
-  for (uint32_t sub : subs) {
-    Shadow& sh = shadows_[static_cast<size_t>(b.resource)][sub];
-    out_.visit(b.resource, sub);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(b.resource, sub, n);
     if (transfer && family_ == b.dst_family) {
       // Acquire: must match a release to this family; the layout transition happened at release.
       if (!sh.in_transfer || sh.transfer_to != family_ ||
@@ -384,12 +398,12 @@ void Replay::barrier(const VkBarrier& b) {
         out_.report(
             MessageId::vk_queue_family_unmatched_acquire, b.resource, sub,
             sh.in_transfer ? fmt::format("release to family {}", sh.transfer_to) : "no release in flight",
-            fmt::format("{} -> {}", b.src_family, b.dst_family));
+            fmt::format("{} -> {}", b.src_family, b.dst_family), n);
       sh.in_transfer = false;
       sh.owner = family_;
       if (image) sh.layout = b.new_layout;
       apply(sh, scope);
-      continue;
+      return;
     }
     if (transfer) {
       // Release: recorded on the owning family.
@@ -397,19 +411,19 @@ void Replay::barrier(const VkBarrier& b) {
         out_.report(MessageId::vk_queue_family_release_not_owner, b.resource, sub,
                     sh.owner == kNoOwner ? "no owner yet"
                                          : fmt::format("owner {}, recorded on {}", sh.owner, family_),
-                    fmt::format("{} -> {}", b.src_family, b.dst_family));
+                    fmt::format("{} -> {}", b.src_family, b.dst_family), n);
     } else if (image && b.old_layout == kUndefined) {
       sh.owner = family_;  // discarding contents: any family may take the image
       sh.in_transfer = false;
-    } else if (!ownership(b.resource, sub, sh)) {
-      continue;
+    } else if (!ownership(b.resource, sub, n, sh)) {
+      return;
     }
     if (image) {
       if (b.old_layout != kUndefined && b.old_layout != sh.layout)
         out_.report(MessageId::vk_barrier_old_layout, b.resource, sub, layout_name(sh.layout),
-                    layout_name(b.old_layout));
+                    layout_name(b.old_layout), n);
       if (b.old_layout != b.new_layout)
-        transition(b.resource, sub, sh, scope);
+        transition(b.resource, sub, n, sh, scope);
       else
         apply(sh, scope);
       sh.layout = b.new_layout;
@@ -423,14 +437,22 @@ void Replay::barrier(const VkBarrier& b) {
       sh.transfer_new = b.new_layout;
       sh.owner = kNoOwner;
     }
+  };
+  for (const auto& [lo, hi] : subs) {
+    // A run split while the call has effects pending on it: both halves carry them.
+    shadows_[static_cast<size_t>(b.resource)].update(lo, hi, one, [&](Shadow& copy) {
+      if (copy.touched) touched_.push_back(&copy);
+    });
+    call_ranges_.emplace_back(b.resource, lo, hi);
   }
   // The memory taken over: the barrier orders (or, as a layout transition, writes) the shared bytes.
   const bool transitions = image && b.old_layout != b.new_layout;
   ghost_owner_ = b.resource;
+  ghost_visits(ghosts_[static_cast<size_t>(b.resource)].size());
   for (Ghost& g : ghosts_[static_cast<size_t>(b.resource)]) {
     ghost_ = &g;
     if (transitions)
-      transition(b.resource, 0, g.sh, scope);
+      transition(b.resource, 0, g.subresources, g.sh, scope);
     else
       apply(g.sh, scope);
   }
@@ -439,29 +461,33 @@ void Replay::barrier(const VkBarrier& b) {
 
 void Replay::use(const UseCmd& u) {
   const TraceResource& r = res(u.resource);
-  TraceRange range = u.subresources.range;
-  std::vector<uint32_t> subs;
-  if (u.subresources.index != kAllSubresources)
-    subs.push_back(static_cast<uint32_t>(u.subresources.index));
-  else {
+  std::vector<std::pair<uint32_t, uint32_t>> subs;
+  if (u.subresources.index != kAllSubresources) {
+    const auto i = static_cast<uint32_t>(u.subresources.index);
+    subs.emplace_back(i, i + 1);
+  } else {
     bool in_bounds = true;  // checked by the loader
-    subs = subresources(u.resource, range, in_bounds);
+    subs = subresources(u.resource, u.subresources.range, in_bounds);
   }
   const uint64_t stage = expand_stages(u.as.vk_stage);
   touch_placed(u.resource, false, false, describe(now_, stage, u.as.vk_access, false));
-  for (uint32_t sub : subs) {
-    Shadow& sh = shadows_[static_cast<size_t>(u.resource)][sub];
-    out_.visit(u.resource, sub);
-    ownership(u.resource, sub, sh);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(u.resource, sub, n);
+    ownership(u.resource, sub, n, sh);
     if (!r.buffer && sh.layout != u.as.vk_layout)
       out_.report(MessageId::vk_invalid_image_layout, u.resource, sub, layout_name(u.as.vk_layout),
-                  layout_name(sh.layout));
-    access(u.resource, sub, sh, stage, u.as.vk_access);
+                  layout_name(sh.layout), n);
+    access(u.resource, sub, n, sh, stage, u.as.vk_access);
+  };
+  for (const auto& [lo, hi] : subs) {
+    shadows_[static_cast<size_t>(u.resource)].update(lo, hi, one);
+    shadows_[static_cast<size_t>(u.resource)].coalesce(lo, hi);
   }
   ghost_owner_ = u.resource;
+  ghost_visits(ghosts_[static_cast<size_t>(u.resource)].size());
   for (Ghost& g : ghosts_[static_cast<size_t>(u.resource)]) {
     ghost_ = &g;
-    access(u.resource, 0, g.sh, stage, u.as.vk_access);
+    access(u.resource, 0, g.subresources, g.sh, stage, u.as.vk_access);
   }
   ghost_ = nullptr;
   drop_ghosts(u.resource);
@@ -477,7 +503,7 @@ bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
 }
 
 // Hazard detection for one access, then the access becomes the newest in the shadow.
-void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t acc) {
+void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t acc) {
   const uint64_t bits = expand_accesses(acc);
   const std::string me = describe(now_, stage, acc, false);
   Write& w = sh.write;
@@ -501,7 +527,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     bool war = false;
     for (const Read& rd : sh.reads) {
       if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
-      hazard(MessageId::vk_hazard_write_after_read, resource, sub, rd.where,
+      hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
       war = true;
       break;
@@ -511,7 +537,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     // A read-modify-write access reports the read side first, as the Khronos layer does.
     if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       hazard(has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
-             resource, sub, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
+             resource, sub, n, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
     sh.reads.clear();
     sh.write = Write{true, stage, bits, false, now_, {}, 0};
     return;
@@ -522,7 +548,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
-    hazard(MessageId::vk_hazard_read_after_write, resource, sub, w.where,
+    hazard(MessageId::vk_hazard_read_after_write, resource, sub, n, w.where,
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {
