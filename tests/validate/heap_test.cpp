@@ -273,6 +273,85 @@ TEST(HeapMessages, NameBothResourcesTheHeapAndTheBytes) {
   EXPECT_NE(m.text.find("SYNC-HAZARD-WRITE-AFTER-WRITE"), std::string::npos) << m.text;
 }
 
+// ---- the heap model on run-based shadows ----
+// A ghost copies a run of the previous occupant's shadow, not a subresource: its cost follows what the
+// previous occupant's accesses split it into, and its messages count the subresources it stands for.
+std::string error_of(const std::string& trace, const ValidateOptions& o) {
+  try {
+    (void)validate(load_trace(trace, "t.json"), o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+// The replay's total run visits: the smallest max_visits that validates the trace.
+uint64_t visits_of(const std::string& trace) {
+  uint64_t lo = 0, hi = uint64_t{1} << 24;
+  while (lo < hi) {
+    ValidateOptions o;
+    o.max_visits = lo + (hi - lo) / 2;
+    if (error_of(trace, o).empty())
+      hi = o.max_visits;
+    else
+      lo = o.max_visits + 1;
+  }
+  return lo;
+}
+// Image "A" (2 mips x 4096 layers) and buffer "b" share heap bytes [0, 1024); A's mip 0 is written
+// (8192 runs, 4096 of them written), then b is used with no barrier.
+std::string split_then_taken(std::string_view b_use, int memory_barriers = 0) {
+  std::string cmds =
+      R"({"use":{"resource":"A","range":{"mips":[0,1]},"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"UNDEFINED"}}},)" +
+      std::string(b_use);
+  for (int i = 0; i < memory_barriers; ++i) cmds += "," + kMemory;
+  return heap_trace(
+      "vulkan", placed("A", R"(,"mips":2,"layers":4096)", 0) + "," + placed("b", R"(,"type":"buffer")", 0),
+      cmds);
+}
+
+TEST(HeapRuns, AGhostStandsForARunAndCountsItsSubresources) {
+  // One write of all 2^20 subresources: one run, so one ghost, however many subresources.
+  const std::string trace = heap_trace(
+      "vulkan", placed("A", R"(,"layers":1048576)", 0) + "," + placed("b", R"(,"type":"buffer")", 0),
+      join({vuse("A", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED"), kWb}));
+  ValidateOptions tight;
+  tight.max_runs = 8;
+  tight.max_visits = 64;
+  EXPECT_EQ(error_of(trace, tight), "");
+  const ValidationResult r = validate(load_trace(trace, "t.json"), tight);
+  ASSERT_EQ(r.messages.size(), 1u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, M::heap_unordered_takeover);
+  EXPECT_EQ(r.messages[0].resource, "b");
+  EXPECT_NE(r.messages[0].text.find("(and 1048575 more like it)"), std::string::npos) << r.messages[0].text;
+}
+
+TEST(HeapRuns, GhostsOfASplitOccupantAreItsRunsWithAccesses) {
+  const ValidationResult r = validate(load_trace(split_then_taken(kWb), "t.json"));
+  ASSERT_EQ(r.messages.size(), 1u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, M::heap_unordered_takeover);
+  // The 4096 written runs (one subresource each); the unwritten ones hold no access and make no ghost.
+  EXPECT_NE(r.messages[0].text.find("(and 4095 more like it)"), std::string::npos) << r.messages[0].text;
+}
+
+// b only reads: the previous occupant's write stays in the ghosts (a write would replace it, and the
+// ghosts would be dropped within the command).
+const std::string kRb = vuse("b", "COMPUTE_SHADER", "SHADER_STORAGE_READ");
+
+TEST(HeapRuns, GhostsCountIntoTheRunLimit) {
+  // A's 8192 runs and b's one fit under 10000; with the 4096 ghosts b takes over they do not.
+  ValidateOptions o;
+  o.max_runs = 10000;
+  EXPECT_EQ(error_of(split_then_taken(kWb), o), "");
+  EXPECT_EQ(
+      error_of(split_then_taken(kRb), o),
+      "t.json:/lists/0/commands/1: the replay needs more than 10000 runs of subresource state at once (a "
+      "hard limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
+TEST(HeapRuns, AMemoryBarrierVisitsEveryRunAndEveryGhost) {
+  EXPECT_EQ(visits_of(split_then_taken(kRb, 2)) - visits_of(split_then_taken(kRb, 1)), 8192u + 1u + 4096u);
+}
+
 // ---- loader ----
 struct BadHeap {
   std::string name, trace, path;
