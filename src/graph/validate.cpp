@@ -293,21 +293,25 @@ Validated validate(const Graph& g) {
         }
       }
       if (!found)
-        throw Error(fmt::format("pass '{}', resource '{}': ambiguous write order: pass '{}' also writes it and no "
-                                "dependency orders the two (read it, or add \"after\")",
-                                g.passes[k.second].name, g.resources[k.resource].desc.name, g.passes[k.first].name));
+        throw Error(fmt::format(
+            "/passes/{}: pass '{}', resource '{}': ambiguous write order: pass '{}' also writes it "
+            "and no dependency orders the two (read it, or add \"after\")",
+            k.second, g.passes[k.second].name, g.resources[k.resource].desc.name, g.passes[k.first].name));
     }
   }
 
-  for (uint32_t o : g.outputs) {
-    if (o >= nr) throw Error(fmt::format("output #{}: unknown resource", o));
+  for (size_t oi = 0; oi < g.outputs.size(); ++oi) {
+    const uint32_t o = g.outputs[oi];
+    if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
     if (version[o].last_writer == kNone)
-      throw Error(fmt::format("output '{}': no pass writes it, so the output would be culled", res.desc.name));
+      throw Error(fmt::format("/outputs/{}: output '{}': no pass writes it, so the output would be culled",
+                              oi, res.desc.name));
     if (res.transient)
-      throw Error(fmt::format("pass '{}', output '{}': a transient resource cannot be an output (its memory is "
-                              "reclaimed when the frame ends)",
-                              g.passes[version[o].last_writer].name, res.desc.name));
+      throw Error(
+          fmt::format("/outputs/{}: pass '{}', output '{}': a transient resource cannot be an output (its "
+                      "memory is reclaimed when the frame ends)",
+                      oi, g.passes[version[o].last_writer].name, res.desc.name));
   }
   return v;
 }
