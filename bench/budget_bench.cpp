@@ -146,6 +146,18 @@ std::string recording_subresources(size_t n) {
   return r + "]}]}]}";
 }
 
+// One texture at the subresource limits, n operations each rendering one more subresource.
+std::string recording_one_texture(size_t n) {
+  std::string r =
+      R"({"resources":[{"name":"t","type":"texture","width":65536,"height":65536,"mips":17,"layers":2048,)"
+      R"("usage":["render_target","shader_resource"]}],"groups":[{"name":"g","queue":"direct","lists":[{"name":"l","ops":[)";
+  for (size_t i = 0; i < n; ++i)
+    r += fmt::format(
+        R"({}{{"kind":"draw","uses":[{{"resource":"t","access":"render_target","mips":[{},1],"layers":[{},1]}}]}})",
+        i ? "," : "", i % 17, i / 17 % 2048);
+  return r + "]}]}]}";
+}
+
 // n resource sets of 64 members of 13 x 64 subresources, each written then read.
 std::string graph_sets(size_t n) {
   std::string r = R"({"resources":[{"name":"out","type":"buffer","size":16})";
@@ -250,6 +262,8 @@ int main(int argc, char** argv) {
       {"recording chain", "compile (3 APIs)", recording_chain, compile_all_apis, 500},
       {"recording, 34,816-subresource textures", "compile (3 APIs)", recording_subresources, compile_all_apis,
        50},
+      {"recording, one texture, one subresource per op", "compile (3 APIs)", recording_one_texture,
+       compile_all_apis, 250},
       {"graph, sets of 64 members", "compile (3 APIs)", graph_sets, compile_all_apis, 10},
       {"trace d3d12, 2^20-subresource resources", "validate", [](size_t n) { return trace(n, false); },
        validate_trace, 100},

@@ -119,7 +119,7 @@ Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn
     r = graph::compile_graph(g, co);
   } catch (const std::exception& e) {
     const std::string m = e.what();
-    throw Error(m.rfind(source, 0) == 0 ? m : fmt::format("{}: {}", source, m));
+    throw Error(input::located(source, m));
   }
   const graph::Transitions& t = r.trans;
   Frame f;

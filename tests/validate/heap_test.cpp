@@ -367,7 +367,7 @@ TEST_P(BadHeapInput, IsOneLineErrorNamingThePath) {
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    EXPECT_NE(what.find("t.json: " + GetParam().path), std::string::npos) << what;
+    EXPECT_NE(what.find("t.json:" + GetParam().path), std::string::npos) << what;
   }
 }
 std::string with_resource(std::string_view resource,
@@ -378,42 +378,42 @@ INSTANTIATE_TEST_SUITE_P(
     Trace, BadHeapInput,
     ::testing::Values(
         BadHeap{"UnknownHeap", with_resource(R"({"name":"a","placement":{"heap":"g","offset":0,"bytes":1}})"),
-                "resources[0].placement.heap: unknown heap 'g'"},
+                "/resources/0/placement/heap: unknown heap 'g'"},
         BadHeap{"PlacementWithoutHeaps",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1}})", "[]"),
-                "resources[0].placement.heap: unknown heap 'h'"},
+                "/resources/0/placement/heap: unknown heap 'h'"},
         BadHeap{"OutOfRange",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":4000,"bytes":97}})"),
-                "resources[0].placement: bytes [4000, 4097) out of range for heap 'h' (4096 bytes)"},
+                "/resources/0/placement: bytes [4000, 4097) out of range for heap 'h' (4096 bytes)"},
         BadHeap{
             "Overflow",
             with_resource(R"({"name":"a","placement":{"heap":"h","offset":18446744073709551615,"bytes":2}})"),
-            "resources[0].placement: offset 18446744073709551615 + bytes 2 overflows 64 bits"},
+            "/resources/0/placement: offset 18446744073709551615 + bytes 2 overflows 64 bits"},
         BadHeap{"ZeroBytes", with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":0}})"),
-                "resources[0].placement.bytes"},
+                "/resources/0/placement/bytes"},
         BadHeap{"NegativeOffset",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":-1,"bytes":1}})"),
-                "resources[0].placement.offset: expected a non-negative integer"},
+                "/resources/0/placement/offset: expected a non-negative integer"},
         BadHeap{"FractionalBytes",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1.5}})"),
-                "resources[0].placement.bytes: expected a non-negative integer"},
+                "/resources/0/placement/bytes: expected a non-negative integer"},
         BadHeap{"MissingOffset", with_resource(R"({"name":"a","placement":{"heap":"h","bytes":1}})"),
-                "resources[0].placement: missing \"offset\""},
+                "/resources/0/placement: missing \"offset\""},
         BadHeap{"UnknownPlacementKey",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1,"align":4}})"),
-                "resources[0].placement: unknown key 'align'"},
+                "/resources/0/placement: unknown key 'align'"},
         BadHeap{"PlacementNotAnObject", with_resource(R"({"name":"a","placement":"h"})"),
-                "resources[0].placement: expected an object"},
+                "/resources/0/placement: expected an object"},
         BadHeap{"DuplicateHeap", with_resource("", R"([{"name":"h","bytes":1},{"name":"h","bytes":2}])"),
-                "heaps[1].name: duplicate heap 'h'"},
-        BadHeap{"EmptyHeap", with_resource("", R"([{"name":"h","bytes":0}])"), "heaps[0].bytes"},
-        BadHeap{"HeapsNotAnArray", with_resource("", R"({"name":"h"})"), "trace.heaps: expected an array"},
+                "/heaps/1/name: duplicate heap 'h'"},
+        BadHeap{"EmptyHeap", with_resource("", R"([{"name":"h","bytes":0}])"), "/heaps/0/bytes"},
+        BadHeap{"HeapsNotAnArray", with_resource("", R"({"name":"h"})"), "/heaps: expected an array"},
         BadHeap{"UnknownHeapKey", with_resource("", R"([{"name":"h","bytes":1,"type":"default"}])"),
-                "heaps[0]: unknown key 'type'"},
+                "/heaps/0: unknown key 'type'"},
         BadHeap{
             "UploadResourcePlaced",
             R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[{"name":"a","type":"buffer","heap":"upload","placement":{"heap":"h","offset":0,"bytes":1}}]})",
-            "resources[0].placement: upload and readback resources are not placed"}),
+            "/resources/0/placement: upload and readback resources are not placed"}),
     [](const ::testing::TestParamInfo<BadHeap>& i) { return i.param.name; });
 
 TEST(HeapLoad, PlacementIsRead) {

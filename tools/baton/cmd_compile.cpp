@@ -48,7 +48,7 @@ int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
     findings = !r.findings.empty();
   } catch (const std::exception& e) {
     const std::string m = e.what();
-    return report_error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
+    return report_error(input::located(source, m));
   }
   write_stdout(out);
   return findings ? 1 : 0;
