@@ -160,5 +160,20 @@ TEST(ReplayLimits, TooManyVisitsIsAnErrorAtTheCommand) {
             "the validator: docs/trace-format.md, \"Cost and limits\")");
 }
 
+// A Vulkan event's set keeps a copy of the shadow runs: they count into the run limit while it holds them.
+TEST(ReplayLimits, AnEventsSnapshotCountsIntoTheRunLimit) {
+  const std::string use =
+      R"({"use":{"resource":"t","range":{"mips":[0,1]},"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"UNDEFINED"}}})";
+  const std::string set = R"(,{"set_event":{"event":"e","barriers":[]}})";
+  const std::string t = R"({"name":"t","mips":2,"layers":4096})";
+  ValidateOptions o;
+  o.max_runs = 10000;  // the 8192 runs of t fit, twice that does not
+  EXPECT_EQ(error_of(one_list("vulkan", t, use), o), "");
+  EXPECT_EQ(
+      error_of(one_list("vulkan", t, use + set), o),
+      "t.json:/lists/0/commands/1: the replay needs more than 10000 runs of subresource state at once (a "
+      "hard limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
 }  // namespace
 }  // namespace baton::validate::testing
