@@ -4,7 +4,10 @@
 # never modified. Fails on any crash, sanitizer report, leak, timeout or out-of-memory; the
 # offending input is kept under build/fuzz/artifacts/<target>/.
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 20 s; all five targets)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 20 s; all six targets)
+#
+# fuzz_structured builds valid-shaped recordings, graphs and traces from its input (a stream of
+# choices, not JSON), so it reaches the planner, the lowerings, the graph checks and the replay.
 #
 # Every crash found becomes a regression input under tests/cli/bad/ (or a unit test) and a fix.
 set -euo pipefail
@@ -13,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-20}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(fuzz_recording fuzz_compile fuzz_graph fuzz_trace fuzz_validate)
+[ "${#targets[@]}" -gt 0 ] || targets=(fuzz_recording fuzz_compile fuzz_graph fuzz_trace fuzz_validate fuzz_structured)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
@@ -30,8 +33,11 @@ for t in "${targets[@]}"; do
   mkdir -p "$artifacts"
   echo "=== ${t}: ${seconds} s on a copy of fuzz/corpus/${name}"
   # -timeout: one input taking longer than 10 s is a hang; -rss_limit_mb: a blow-up on a huge count.
+  # The structured target reads choices, not JSON: the JSON dictionary means nothing to it.
+  dict=(-dict=fuzz/baton.dict)
+  [ "$t" = fuzz_structured ] && dict=()
   if ! "build/fuzz/fuzz/${t}" "$work/${name}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-         -max_len=65536 -dict=fuzz/baton.dict -print_final_stats=1 -artifact_prefix="$artifacts" 2>"$work/${t}.log"; then
+         -max_len=65536 ${dict[@]+"${dict[@]}"} -print_final_stats=1 -artifact_prefix="$artifacts" 2>"$work/${t}.log"; then
     tail -n 60 "$work/${t}.log"
     failed+=("$t")
   else

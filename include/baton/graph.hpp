@@ -21,6 +21,7 @@
 #include "baton/lower.hpp"
 #include "baton/plan.hpp"
 #include "baton/record.hpp"
+#include "baton/runs.hpp"
 
 namespace baton::graph {
 
@@ -232,8 +233,12 @@ struct Restore {
 };
 struct FinalStates {
   std::vector<Restore> restores;
-  std::vector<uint32_t> first_sub;  // per member: index of its first subresource in final_state
-  std::vector<State> final_state;   // per subresource (mip + layer * mips + plane * mips * layers)
+  // Per member, by subresource index (mip + layer * mips + plane * mips * layers), as runs of equal
+  // states: a member costs what its barriers split it into, not its subresource count.
+  std::vector<Runs<State>> final_state;
+  const State& at(ResourceId member, uint32_t subresource) const {
+    return final_state[member].at(subresource);
+  }
 };
 FinalStates final_states(const Transitions& t);
 

@@ -57,5 +57,12 @@ std::string elide(std::string_view s, size_t max);
 std::string quote(std::string_view s);
 // A whole message made one bounded line: escaped, elided to kMaxMessageChars.
 std::string one_line(std::string_view s);
+// A message located in `source`: unchanged when it already starts with it; "SOURCE:/pointer: ..." when
+// it starts with a JSON pointer (the frame graph's semantic errors: "/passes/3/after: ..."); else
+// "SOURCE: message".
+inline std::string located(std::string_view source, std::string_view message) {
+  if (message.starts_with(source)) return std::string(message);
+  return std::string(source) + (message.starts_with('/') ? ":" : ": ") + std::string(message);
+}
 
 }  // namespace baton::input

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "baton/lower.hpp"
+#include "baton/runs.hpp"
 
 namespace baton {
 
@@ -224,9 +225,24 @@ struct D3D12LegacyGroup {
   std::vector<D3D12LegacyList> lists;
 };
 // The real legacy state of every subresource between ExecuteCommandLists calls, per resource, by
-// subresource index; an empty vector means every subresource is COMMON.
+// subresource index, as runs of equal states (baton/runs.hpp: a resource costs what its barriers
+// split it into, not its subresource count); an empty Runs (size 0) means every subresource is COMMON.
 struct D3D12LegacyStates {
-  std::vector<std::vector<D3D12_RESOURCE_STATES>> resources;
+  std::vector<Runs<D3D12_RESOURCE_STATES>> resources;
+  // The state of one subresource (COMMON for a resource with no runs).
+  D3D12_RESOURCE_STATES at(ResourceId r, uint32_t subresource) const {
+    if (r >= resources.size() || resources[r].size() == 0) return D3D12_RESOURCE_STATE_COMMON;
+    return resources[r].at(subresource);
+  }
+  // One state per subresource of resource r (empty for a resource with no runs).
+  std::vector<D3D12_RESOURCE_STATES> expanded(ResourceId r) const {
+    std::vector<D3D12_RESOURCE_STATES> out;
+    if (r >= resources.size()) return out;
+    resources[r].for_each(0, resources[r].size(), [&](uint32_t, uint32_t n, D3D12_RESOURCE_STATES s) {
+      out.insert(out.end(), n, s);
+    });
+    return out;
+  }
 };
 struct D3D12LegacyPlan {
   std::vector<D3D12LegacyGroup> groups;

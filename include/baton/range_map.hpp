@@ -66,6 +66,9 @@ class RangeMap {
   struct Entry {
     Box box;
     T value;
+    // Changed (or created) since the last coalesce(): only pairs with a changed entry can merge, since
+    // coalesce() ends with no mergeable pair left.
+    bool dirty = false;
   };
 
   RangeMap() = default;
@@ -96,6 +99,7 @@ class RangeMap {
   void update(const Box& b, F&& f) {
     if (entries_.size() == 1 && contains(b, entries_[0].box)) {
       f(entries_[0].box, entries_[0].value);
+      entries_[0].dirty = true;
       return;
     }
     const size_t n = entries_.size();
@@ -105,7 +109,10 @@ class RangeMap {
       split_outside(i, b);
     }
     for (Entry& e : entries_) {
-      if (contains(b, e.box)) f(e.box, e.value);
+      if (contains(b, e.box)) {
+        f(e.box, e.value);
+        e.dirty = true;
+      }
     }
   }
 
@@ -123,28 +130,85 @@ class RangeMap {
     throw Error("RangeMap::at: subresource outside the resource");
   }
 
-  // Merges neighbouring boxes with equal values (boxes that share two extents and touch on the third).
+  // Merges neighbouring boxes with equal values (boxes that share two extents and touch on the third):
+  // repeatedly the first mergeable pair (i, j) in storage order (entry j merges into entry i), then
+  // sorted by (plane, layer, mip). Computed without rescanning what cannot have changed: a pair of
+  // entries unchanged since the last coalesce did not merge then and does not now, and after a merge
+  // into entry i every earlier pair that failed still fails unless it involves i. So after a merge
+  // only the pairs (a, i), a < i, are checked before going on from i; the result is the same as
+  // restarting the whole scan, at O(entries) per changed entry and per merge.
   void coalesce() {
-    if (entries_.size() < 2) return;
-    bool merged = true;
-    while (merged) {
-      merged = false;
-      for (size_t i = 0; i < entries_.size() && !merged; ++i) {
-        for (size_t j = i + 1; j < entries_.size(); ++j) {
-          if (!(entries_[i].value == entries_[j].value)) continue;
-          Box u;
-          if (try_union(entries_[i].box, entries_[j].box, u)) {
-            entries_[i].box = u;
-            entries_.erase_at(j);
-            merged = true;
+    if (entries_.size() < 2) {
+      if (entries_.size() == 1) entries_[0].dirty = false;
+      return;
+    }
+    auto mergeable = [&](size_t a, size_t b, Box& u) {
+      return (entries_[a].dirty || entries_[b].dirty) && entries_[a].value == entries_[b].value &&
+             try_union(entries_[a].box, entries_[b].box, u);
+    };
+    // Positions of the changed entries, ascending (a clean entry can only pair with one of them).
+    std::vector<size_t> dirty;
+    for (size_t k = 0; k < entries_.size(); ++k)
+      if (entries_[k].dirty) dirty.push_back(k);
+    auto erase = [&](size_t at) {  // erase_at, keeping `dirty` in step
+      entries_.erase_at(at);
+      auto it = std::lower_bound(dirty.begin(), dirty.end(), at);
+      if (it != dirty.end() && *it == at) it = dirty.erase(it);
+      for (; it != dirty.end(); ++it) --*it;
+    };
+    auto mark = [&](size_t at) {
+      if (entries_[at].dirty) return;
+      entries_[at].dirty = true;
+      dirty.insert(std::lower_bound(dirty.begin(), dirty.end(), at), at);
+    };
+    size_t i = 0;
+    while (i < entries_.size()) {
+      Box u;
+      size_t j = entries_.size();
+      if (entries_[i].dirty) {
+        for (size_t k = i + 1; k < entries_.size(); ++k)
+          if (mergeable(i, k, u)) {
+            j = k;
             break;
           }
+      } else {
+        for (auto it = std::upper_bound(dirty.begin(), dirty.end(), i); it != dirty.end(); ++it)
+          if (mergeable(i, *it, u)) {
+            j = *it;
+            break;
+          }
+      }
+      if (j == entries_.size()) {
+        ++i;
+        continue;
+      }
+      entries_[i].box = u;
+      erase(j);
+      mark(i);
+      // Entry i changed: the first pair of a restarted scan that merges is (a, i) for the least such a.
+      for (bool back = true; back;) {
+        back = false;
+        for (size_t a = 0; a < i; ++a) {
+          if (!mergeable(a, i, u)) continue;
+          entries_[a].box = u;
+          erase(i);
+          mark(a);
+          i = a;
+          back = true;
+          break;
         }
       }
+      // Then the pairs (i, b) again, with the changed entry i.
     }
-    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+    // The unchanged entries are still in order: sort only the changed ones and merge the two runs.
+    auto key = [](const Entry& a, const Entry& b) {
       return std::tie(a.box.p0, a.box.l0, a.box.m0) < std::tie(b.box.p0, b.box.l0, b.box.m0);
-    });
+    };
+    Entry* const first = entries_.begin();
+    Entry* const mid = std::stable_partition(first, entries_.end(), [](const Entry& e) { return !e.dirty; });
+    std::sort(mid, entries_.end(), key);
+    std::inplace_merge(first, mid, entries_.end(), key);
+    for (Entry& e : entries_) e.dirty = false;
   }
 
   // Two boxes form one box when they agree on two axes and touch on the third.
@@ -176,7 +240,7 @@ class RangeMap {
     Box e = entries_[i].box;
     const T v = entries_[i].value;
     auto push = [&](const Box& piece) {
-      if (!piece.empty()) entries_.push_back({piece, v});
+      if (!piece.empty()) entries_.push_back({piece, v, true});
     };
     // Slabs along mips, then layers within the mip overlap, then planes within both overlaps.
     push({e.m0, std::min(e.m1, b.m0), e.l0, e.l1, e.p0, e.p1});
@@ -188,6 +252,7 @@ class RangeMap {
     push({m0, m1, l0, l1, e.p0, std::min(e.p1, b.p0)});
     push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
     entries_[i].box = intersect(e, b);
+    entries_[i].dirty = true;
   }
 
   Box full_{};

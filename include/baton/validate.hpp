@@ -94,6 +94,7 @@ struct LegacyTransition {
   int64_t subresource = kAllSubresources;
   uint32_t before = 0, after = 0;
   Split split = Split::none;
+  friend bool operator==(const LegacyTransition&, const LegacyTransition&) = default;
 };
 struct LegacyUav {
   int resource = kNoResource;
@@ -112,6 +113,7 @@ struct EnhancedBarrier {
   uint32_t access_before = 0, access_after = 0;
   uint32_t layout_before = 0, layout_after = 0;
   bool discard = false;
+  friend bool operator==(const EnhancedBarrier&, const EnhancedBarrier&) = default;
 };
 enum class VkBarrierKind : uint8_t { image, buffer, memory };
 inline constexpr uint32_t kVkQueueFamilyIgnored = 0xffffffffu;
@@ -220,8 +222,16 @@ struct ValidationResult {
   uint32_t count(MessageId id) const;
 };
 
+// The replay's hard limits (docs/trace-format.md, "Cost and limits"): shadow state is kept as runs of
+// equal values over each resource's subresource index; at most kMaxReplayRuns runs may be alive at
+// once and the replay may visit at most kMaxReplayVisits runs in all. Past either, validate() throws
+// Error naming the trace and the JSON pointer of the command (or submission) that crossed it.
+inline constexpr uint64_t kMaxReplayRuns = uint64_t{1} << 22;
+inline constexpr uint64_t kMaxReplayVisits = uint64_t{1} << 28;
+
 // Switches for differential testing against an older Khronos layer; the defaults are the spec.
 struct ValidateOptions {
+  uint64_t max_runs = kMaxReplayRuns, max_visits = kMaxReplayVisits;  // (lowered by tests)
   // Vulkan: a buffer or image barrier is also an execution dependency for all earlier work in its
   // source stages, on every resource (the spec). false: only on its own resource, as the Khronos
   // layer did for synchronization2 barriers until Vulkan-ValidationLayers PR #10524 (2025; the

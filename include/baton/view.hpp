@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,7 @@ struct Barrier {
 // hold there) keeps the message instead of barriers, so the other two can still be looked at.
 struct Lowering {
   Api api = Api::d3d12;
+  bool lowered = false;  // build_frame was asked for this API (the others are not computed)
   std::string error;
   std::vector<Barrier> barriers;  // in submission order
   size_t issued = 0, calls = 0;
@@ -98,14 +100,16 @@ struct Frame {
 };
 
 // Parses and compiles a recording (docs/recording-format.md) or a frame graph
-// (docs/graph-format.md) and lowers it for every API. Throws Error with one line, prefixed with
-// `source` when the message does not already name it. `on_stage` (optional) is called as each of
-// kBuildStages stages starts ("compile", then "lower <api>" three times), for progress on big frames.
+// (docs/graph-format.md) and lowers it for each API of `apis` (by default all three; the others keep
+// `lowered` false and no barriers). Throws Error with one line, prefixed with `source` when the
+// message does not already name it. `on_stage` (optional) is called as each of 1 + apis.size()
+// stages starts ("compile", then "lower <api>" per API), for progress on big frames.
 // `split_barriers`: compile with split barriers (mark_split_barriers); a split barrier's note says so.
-inline constexpr size_t kBuildStages = 4;
+inline constexpr std::array<Api, 3> kAllApis = {Api::d3d12, Api::d3d12_legacy, Api::vulkan};
+inline constexpr size_t kBuildStages = 1 + kAllApis.size();
 using StageFn = std::function<void(std::string_view stage)>;
 Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage = {},
-                  bool split_barriers = false);
+                  std::span<const Api> apis = kAllApis, bool split_barriers = false);
 
 // The rule behind a barrier's reason, in one sentence that names the invariant (DESIGN.md).
 std::string_view rule_of(Reason r);

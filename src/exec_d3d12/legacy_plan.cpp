@@ -64,8 +64,14 @@ PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGr
   if (initial) {
     D3D12LegacyStates in;
     for (const auto& r : *initial) {
-      in.resources.emplace_back();
-      for (uint32_t s : r) in.resources.back().push_back(static_cast<D3D12_RESOURCE_STATES>(s));
+      Runs<D3D12_RESOURCE_STATES>& runs = in.resources.emplace_back();
+      if (r.empty()) continue;
+      runs = Runs<D3D12_RESOURCE_STATES>(static_cast<uint32_t>(r.size()), D3D12_RESOURCE_STATE_COMMON);
+      for (uint32_t i = 0; i < r.size(); ++i)
+        runs.update(i, i + 1, [&](uint32_t, uint32_t, D3D12_RESOURCE_STATES& x) {
+          x = static_cast<D3D12_RESOURCE_STATES>(r[i]);
+        });
+      runs.coalesce();
     }
     lowered = lower_d3d12_legacy(resources, groups, in);
   } else {
@@ -103,9 +109,11 @@ PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGr
                                                 b.resource == kGlobalResource ? std::string("(global)") : resources[b.resource].name, b.range, b.before,
                                                 b.after, b.omitted_why));
   }
-  for (const auto& r : lowered.final_states.resources) {
+  // The executor's resources are real: one state per subresource.
+  for (ResourceId r = 0; r < lowered.final_states.resources.size(); ++r) {
     out.final_states.emplace_back();
-    for (D3D12_RESOURCE_STATES s : r) out.final_states.back().push_back(static_cast<uint32_t>(s));
+    for (D3D12_RESOURCE_STATES s : lowered.final_states.expanded(r))
+      out.final_states.back().push_back(static_cast<uint32_t>(s));
   }
   return out;
 }

@@ -10,7 +10,7 @@ namespace {
 // Messages start with the source, once.
 [[noreturn]] void rethrow_named(const std::string& source, const std::exception& e) {
   const std::string m = e.what();
-  throw Error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
+  throw Error(input::located(source, m));
 }
 }  // namespace
 

@@ -124,15 +124,24 @@ class HappensBefore {
 
 // Per subresource, the accesses an ordering check compares against: the last barrier or write, and
 // the uses since (a use ordered before a later one is dropped: happens-before is transitive).
+struct Access1 {
+  uint32_t last_change = kNone;  // slot, kNone = none this frame
+  std::vector<uint32_t> uses;    // slots
+  friend bool operator==(const Access1&, const Access1&) = default;
+};
+// Per member, as runs over its subresource index.
 struct Accesses {
-  std::vector<uint32_t> last_change;        // slot, kNone = none this frame
-  std::vector<std::vector<uint32_t>> uses;  // slots
+  std::vector<Runs<Access1>> members;
   explicit Accesses(const ResourceTable& rt, bool used = true) {
     if (!used) return;
-    size_t n = 0;
-    for (const ResourceDesc& d : rt.all()) n += size_t{d.mips} * d.layers * d.planes;
-    last_change.assign(n, kNone);
-    uses.resize(n);
+    members.reserve(rt.size());
+    for (const ResourceDesc& d : rt.all()) members.emplace_back(d.mips * d.layers * d.planes, Access1{});
+  }
+  // f(first, count, Access1&) for the runs of [lo, hi) of member m.
+  template <class F>
+  void update(ResourceId m, uint32_t lo, uint32_t hi, F&& f) {
+    members[m].update(lo, hi, std::forward<F>(f));
+    members[m].coalesce(lo, hi);
   }
 };
 
@@ -160,49 +169,56 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
                     order.name(later), what, t.table[m].name, order.name(earlier)));
   };
   // A barrier or a write: after the last change and every use since; it becomes the last change.
-  auto change = [&](uint32_t slot, uint32_t sub, const char* what, ResourceId m) {
+  // (Subresources [lo, hi) of member m.)
+  auto change = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi, const char* what) {
     if (one_queue) return;
-    race(acc.last_change[sub], slot, what, m);
-    for (uint32_t u : acc.uses[sub]) race(u, slot, what, m);
-    acc.last_change[sub] = slot;
-    acc.uses[sub].clear();
+    acc.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+      race(a.last_change, slot, what, m);
+      for (uint32_t u : a.uses) race(u, slot, what, m);
+      a.last_change = slot;
+      a.uses.clear();
+    });
   };
   // A read: after the last change; it joins the uses.
-  auto read = [&](uint32_t slot, uint32_t sub, ResourceId m) {
+  auto read = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi) {
     if (one_queue) return;
-    race(acc.last_change[sub], slot, "a read", m);
-    std::vector<uint32_t>& us = acc.uses[sub];
-    std::erase_if(us, [&](uint32_t u) { return order.before(u, slot); });
-    us.push_back(slot);
+    acc.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+      race(a.last_change, slot, "a read", m);
+      std::erase_if(a.uses, [&](uint32_t u) { return order.before(u, slot); });
+      a.uses.push_back(slot);
+    });
   };
-  auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t sub) {
+  auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t first,
+                        uint32_t n) {
     // A layout transition (or a discard) writes the memory; a barrier that keeps the layout only
     // orders accesses, which the uses' own checks see.
     if (b.before.layout != b.after.layout || b.discard)
-      change(order.slot(gi, li), sub, "a layout transition", b.resource);
+      change(order.slot(gi, li), b.resource, first, first + n, "a layout transition");
     // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
-    if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch || out.size() > 20) return;
+    if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch) return;
     const uint32_t p = t.info[gi].passes[li];
-    out.push_back(fmt::format("pass '{}', resource '{}': barrier starts from layout {} but the resource is in {}",
-                              p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
-                              t.table[b.resource].name,
-                              to_string(b.before.layout), to_string(cur.layout)));
+    for (uint32_t i = 0; i < n && out.size() <= 20; ++i)  // one finding per subresource
+      out.push_back(
+          fmt::format("pass '{}', resource '{}': barrier starts from layout {} but the resource is in {}",
+                      p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
+                      t.table[b.resource].name, to_string(b.before.layout), to_string(cur.layout)));
   };
   auto on_use = [&](uint32_t gi, uint32_t li, detail::Replay& rp) {
     const uint32_t p = t.info[gi].passes[li];
     if (p == kNone) {  // a frame_start / frame_end transition list: its own uses, already per member
       for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
         const ResourceDesc& d = t.table[u.resource];
-        const Box box = full_box(d);
-        for (uint32_t pl = box.p0; pl < box.p1; ++pl)
-          for (uint32_t l = box.l0; l < box.l1; ++l)
-            for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
-              const State& st = rp.state[rp.index(u.resource, mip, l, pl)];
-              if (!covers(st, u.access, u.stages, false) && out.size() < 20)
-                out.push_back(fmt::format("{}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                                          transition_list_name(t.info[gi].role), d.name, mip, l, pl, to_string(st),
-                                          to_string(u.access)));
-            }
+        rp.state[u.resource].for_each(
+            0, rp.state[u.resource].size(), [&](uint32_t first, uint32_t n, const State& st) {
+              if (covers(st, u.access, u.stages, false)) return;
+              for (uint32_t i = first; i < first + n && out.size() < 20; ++i) {
+                const detail::Sub3 x = detail::sub3(d, i);
+                out.push_back(
+                    fmt::format("{}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                                transition_list_name(t.info[gi].role), d.name, x.mip, x.layer, x.plane,
+                                to_string(st), to_string(u.access)));
+              }
+            });
       }
       return;
     }
@@ -214,29 +230,32 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
       const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
       const bool buffer = res.desc.type == ResourceType::buffer;
       const bool writes = is_write(u.access) || u.access == Access::present;
+      const auto pieces = detail::intervals(res.desc, box);
       for (uint32_t m = 0; m < res.count; ++m) {
         const ResourceId id = t.first_member[u.resource] + m;
-        for (uint32_t pl = box.p0; pl < box.p1; ++pl)
-          for (uint32_t l = box.l0; l < box.l1; ++l)
-            for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
-              const uint32_t sub = rp.index(id, mip, l, pl);
-              if (writes)
-                change(slot, sub, "a write", id);
-              else
-                read(slot, sub, id);
-              State& st = rp.state[sub];
-              // A buffer nobody touched yet needs nothing before its first write.
-              if (buffer && st == kFirstTouchBuffer && is_write(u.access)) {
-                st = state_of_use(res.desc, u.access, u.stages);
-                continue;
-              }
-              if (covers(st, u.access, u.stages, buffer)) continue;
-              if (out.size() < 20)
-                out.push_back(fmt::format("pass '{}', resource '{}' mip {} layer {} plane {}: use {} in {} not covered "
-                                          "(state {})",
-                                          pass.name, t.table[id].name, mip, l, pl, to_string(u.access),
-                                          u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
+        for (const auto& [lo, hi] : pieces) {
+          if (writes)
+            change(slot, id, lo, hi, "a write");
+          else
+            read(slot, id, lo, hi);
+          rp.state[id].update(lo, hi, [&](uint32_t first, uint32_t n, State& st) {
+            // A buffer nobody touched yet needs nothing before its first write.
+            if (buffer && st == kFirstTouchBuffer && is_write(u.access)) {
+              st = state_of_use(res.desc, u.access, u.stages);
+              return;
             }
+            if (covers(st, u.access, u.stages, buffer)) return;
+            for (uint32_t i = first; i < first + n && out.size() < 20; ++i) {
+              const detail::Sub3 x = detail::sub3(t.table[id], i);
+              out.push_back(
+                  fmt::format("pass '{}', resource '{}' mip {} layer {} plane {}: use {} in {} not covered "
+                              "(state {})",
+                              pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
+                              u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
+            }
+          });
+          rp.state[id].coalesce(lo, hi);
+        }
       }
     }
   };
@@ -252,13 +271,14 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
     if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
     const ResourceDesc& d = t.table[m];
     const State rest = resting_state(d);
-    for (uint32_t i = f.first_sub[m]; i < f.first_sub[m + 1]; ++i)
-      if (!at_rest(f.final_state[i], rest, d.type == ResourceType::buffer)) {
-        out.push_back(fmt::format("resource '{}' subresource {}: ends the frame in {}, not at rest ({})", d.name,
-                                  i - f.first_sub[m], to_string(f.final_state[i]), to_string(rest)));
-        reported[m] = 1;
-        break;
-      }
+    bool found = false;
+    f.final_state[m].for_each(0, f.final_state[m].size(), [&](uint32_t first, uint32_t, const State& st) {
+      if (found || at_rest(st, rest, d.type == ResourceType::buffer)) return;
+      out.push_back(fmt::format("resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
+                                d.name, first, to_string(st), to_string(rest)));
+      reported[m] = 1;
+      found = true;
+    });
   }
   // The layout transition that leaves a subresource in its final state must be ordered after every use of it:
   // a use on another queue the restore does not wait for may still run (in the state it left) after it.
@@ -266,45 +286,44 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
   if (order.one_queue()) return out;  // one queue: its order is the submission order
   // last_change: the last barrier; uses: per subresource, the uses no later use is ordered after.
   Accesses acc(t.table);
-  std::vector<uint32_t>& last_barrier = acc.last_change;
-  std::vector<std::vector<uint32_t>>& uses = acc.uses;
-  detail::Replay rp = detail::replay(
+  detail::replay(
       t,
-      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t sub) {
+      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t first, uint32_t n) {
         if (b.resource == kGlobalResource || (b.before.layout == b.after.layout && !b.discard)) return;
-        last_barrier[sub] = order.slot(gi, li);
+        acc.update(b.resource, first, first + n,
+                   [&](uint32_t, uint32_t, Access1& a) { a.last_change = order.slot(gi, li); });
       },
-      [&](uint32_t gi, uint32_t li, detail::Replay& r) {
+      [&](uint32_t gi, uint32_t li, detail::Replay&) {
         const uint32_t p = t.info[gi].passes[li];
         if (p == kNone) return;  // transition lists do no work
         const uint32_t slot = order.slot(gi, li);
         for (const PassUse& u : g.passes[p].uses) {
           const Resource& res = g.resources[u.resource];
           const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
+          const auto pieces = detail::intervals(res.desc, box);
           for (uint32_t m = 0; m < res.count; ++m)
-            for (uint32_t pl = box.p0; pl < box.p1; ++pl)
-              for (uint32_t l = box.l0; l < box.l1; ++l)
-                for (uint32_t mip = box.m0; mip < box.m1; ++mip) {
-                  std::vector<uint32_t>& us = uses[r.index(t.first_member[u.resource] + m, mip, l, pl)];
-                  std::erase_if(us, [&](uint32_t x) { return order.before(x, slot); });
-                  us.push_back(slot);
-                }
+            for (const auto& [lo, hi] : pieces)
+              acc.update(t.first_member[u.resource] + m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+                std::erase_if(a.uses, [&](uint32_t x) { return order.before(x, slot); });
+                a.uses.push_back(slot);
+              });
         }
       });
   for (ResourceId m = 0; m < t.table.size() && out.size() < 20; ++m) {
     if (t.history_in[m].dies || reported[m]) continue;
-    for (uint32_t i = rp.first_sub[m]; i < rp.first_sub[m + 1] && i < last_barrier.size(); ++i) {
-      const uint32_t lb = last_barrier[i];
-      if (lb == kNone) continue;
-      const auto it = std::find_if(uses[i].begin(), uses[i].end(),
-                                   [&](uint32_t u) { return u < lb && !order.before(u, lb); });
-      if (it == uses[i].end()) continue;
+    bool found = false;
+    acc.members[m].for_each(0, acc.members[m].size(), [&](uint32_t first, uint32_t, const Access1& a) {
+      const uint32_t lb = a.last_change;
+      if (found || lb == kNone) return;
+      const auto it = std::find_if(a.uses.begin(), a.uses.end(),
+                                   [&](uint32_t x) { return x < lb && !order.before(x, lb); });
+      if (it == a.uses.end()) return;
       out.push_back(
           fmt::format("resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
                       "after {}, which uses it",
-                      t.table[m].name, i - rp.first_sub[m], order.name(lb), order.name(*it)));
-      break;
-    }
+                      t.table[m].name, first, order.name(lb), order.name(*it)));
+      found = true;
+    });
   }
   return out;
 }

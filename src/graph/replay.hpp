@@ -1,52 +1,53 @@
-// A flat replay of the barrier stream, per subresource, in submission order. The checks use it
-// instead of anything the planner computed: it only applies each barrier's after-state.
+// A replay of the barrier stream, per subresource, in submission order. The checks use it instead
+// of anything the planner computed: it only applies each barrier's after-state. The state of each
+// member is kept as runs of equal states over its subresource index (baton/runs.hpp), so a member
+// costs what its barriers split it into, not its subresource count.
 #pragma once
 
 #include <vector>
 
 #include "baton/graph.hpp"
+#include "baton/runs.hpp"
 
 namespace baton::graph::detail {
 
 struct Replay {
-  std::vector<uint32_t> first_sub;  // per member
-  std::vector<State> state;         // per subresource
-  // Per member: mips and mips * layers, copied out of the resource table once so that applying a
-  // barrier does not reach into the (large, bounds-checked) descriptions for every subresource.
-  struct Stride {
-    uint32_t mips, mips_layers;
-  };
-  std::vector<Stride> stride;
-  // Subresource index of (member, mip, layer, plane).
-  uint32_t index(const ResourceDesc& d, ResourceId m, uint32_t mip, uint32_t layer, uint32_t plane) const {
-    return first_sub[m] + mip + layer * d.mips + plane * d.mips * d.layers;
-  }
-  uint32_t index(ResourceId m, uint32_t mip, uint32_t layer, uint32_t plane) const {
-    return first_sub[m] + mip + layer * stride[m].mips + plane * stride[m].mips_layers;
-  }
+  std::vector<Runs<State>> state;  // per member
 };
+
+// The subresource-index intervals of a box of member d.
+inline std::vector<std::pair<uint32_t, uint32_t>> intervals(const ResourceDesc& d, const Box& b) {
+  return box_intervals(d.mips, d.layers, b.m0, b.m1, b.l0, b.l1, b.p0, b.p1);
+}
+// (mip, layer, plane) of a subresource index of d.
+struct Sub3 {
+  uint32_t mip, layer, plane;
+};
+inline Sub3 sub3(const ResourceDesc& d, uint32_t i) {
+  return {i % d.mips, i / d.mips % d.layers, i / (d.mips * d.layers)};
+}
 
 // Every member's subresources at the start of the frame (touched members at rest, the others
 // untouched).
 Replay replay_start(const Transitions& t);
 
-// Walks every group, list and barrier point in order. `on_barrier(group, list, barrier, current, sub)`
-// is called per subresource (`sub`: its index in Replay::state) before the barrier applies; `on_use(group,
-// list, replay)` between the list's before and after points (the list's one operation). A template rather
-// than std::function: both callbacks run per subresource / per list and inline here.
+// Walks every group, list and barrier point in order. `on_barrier(group, list, barrier, current, first,
+// count)` is called per run of subresources [first, first + count) of the barrier's member in one state
+// before the barrier applies; `on_use(group, list, replay)` between the list's before and after points
+// (the list's one operation). A template rather than std::function: both callbacks inline here.
 template <class OnBarrier, class OnUse>
 Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
   Replay rp = replay_start(t);
   auto apply = [&](uint32_t gi, uint32_t li, const Barrier& b) {
     if (b.resource == kGlobalResource) return;
-    for (uint32_t p = b.box.p0; p < b.box.p1; ++p)
-      for (uint32_t l = b.box.l0; l < b.box.l1; ++l)
-        for (uint32_t mip = b.box.m0; mip < b.box.m1; ++mip) {
-          const uint32_t sub = rp.index(b.resource, mip, l, p);
-          State& s = rp.state[sub];
-          on_barrier(gi, li, b, s, sub);
-          s = b.after;
-        }
+    Runs<State>& runs = rp.state[b.resource];
+    for (const auto& [lo, hi] : intervals(t.table[b.resource], b.box)) {
+      runs.update(lo, hi, [&](uint32_t first, uint32_t n, State& s) {
+        on_barrier(gi, li, b, s, first, n);
+        s = b.after;
+      });
+      runs.coalesce(lo, hi);
+    }
   };
   for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
     const CompiledGroup& cg = t.compiled[gi];

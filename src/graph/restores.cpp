@@ -10,7 +10,7 @@ FinalStates final_states(const Transitions& t) {
   FinalStates f;
   detail::Replay rp = detail::replay(
       t,
-      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t) {
+      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t, uint32_t) {
         if (b.reason != Reason::restore) return;
         // One entry per barrier, not per subresource: record it at its first subresource.
         if (!f.restores.empty() && f.restores.back().group == gi && f.restores.back().member == b.resource &&
@@ -19,7 +19,6 @@ FinalStates final_states(const Transitions& t) {
         f.restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
       },
       [](uint32_t, uint32_t, detail::Replay&) {});
-  f.first_sub = std::move(rp.first_sub);
   f.final_state = std::move(rp.state);
   return f;
 }

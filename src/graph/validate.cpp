@@ -104,10 +104,15 @@ Validated validate(const Graph& g) {
     touches.clear();
     for (size_t i = 0; i < pass.uses.size(); ++i) {
       const PassUse& u = pass.uses[i];
-      if (u.resource >= nr) throw Error(fmt::format("pass '{}': unknown resource #{}", pass.name, u.resource));
+      // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
+      // the file's order); the commands put the file name in front (input::located).
+      if (u.resource >= nr)
+        throw Error(
+            fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
       const ResourceDesc& d = g.resources[u.resource].desc;
       if (const Problem why = use_problem(d, u.access, u.stages, pass.queue); why != Problem::none)
-        throw Error(fmt::format("pass '{}' ({} queue), resource '{}': {}", pass.name, queue_name(pass.queue), d.name,
+        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i,
+                                pass.name, queue_name(pass.queue), d.name,
                                 describe(why, u.access, u.stages, pass.queue)));
       if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
         boxes[i] = full_box(d);
@@ -116,7 +121,7 @@ Validated validate(const Graph& g) {
       try {
         boxes[i] = resolve(d, u.range);
       } catch (const Error& e) {
-        throw Error(fmt::format("pass '{}': {}", pass.name, e.what()));
+        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name, e.what()));
       }
     }
     // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
@@ -129,8 +134,9 @@ Validated validate(const Graph& g) {
         const bool conflict = (is_write(a.access) || is_write(b.access)) && a.access != b.access;
         const bool present_mix = (a.access == Access::present) != (b.access == Access::present);
         if (conflict || present_mix)
-          throw Error(fmt::format("pass '{}', resource '{}': used as {} and as {} in one pass", pass.name,
-                                  g.resources[a.resource].desc.name, to_string(a.access), to_string(b.access)));
+          throw Error(fmt::format(
+              "/passes/{}/uses/{}: pass '{}', resource '{}': used as {} and as {} in one pass", p, j,
+              pass.name, g.resources[a.resource].desc.name, to_string(a.access), to_string(b.access)));
       }
     }
     for (size_t i = 0; i < pass.uses.size(); ++i) {
@@ -162,8 +168,12 @@ Validated validate(const Graph& g) {
       if (t.reads && ver.last_writer != kNone) {
         v.edges.push_back({ver.last_writer, p, EdgeKind::read_after_write, r});
       } else if (t.pure_read && ver.last_writer == kNone && g.resources[r].transient) {
-        throw Error(fmt::format("pass '{}', resource '{}': transient resource read before any pass writes it", pass.name,
-                                g.resources[r].desc.name));
+        size_t k = 0;
+        while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
+        throw Error(
+            fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': transient resource read before any "
+                        "pass writes it",
+                        p, k, pass.name, g.resources[r].desc.name));
       }
       if (!t.writes) {  // append p to the readers of the current version
         const uint32_t node = static_cast<uint32_t>(reader_pool.size());
@@ -187,9 +197,14 @@ Validated validate(const Graph& g) {
         partial_boxes.push_back(t.write_box);
       }
     }
-    for (uint32_t a : pass.after) {
-      if (a >= np) throw Error(fmt::format("pass '{}': \"after\" names unknown pass #{}", pass.name, a));
-      if (a == p) throw Error(fmt::format("pass '{}': a pass cannot run after itself", pass.name));
+    for (size_t k = 0; k < pass.after.size(); ++k) {
+      const uint32_t a = pass.after[k];
+      if (a >= np)
+        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': \"after\" names unknown pass #{}", p, k,
+                                pass.name, a));
+      if (a == p)
+        throw Error(
+            fmt::format("/passes/{}/after/{}: pass '{}': a pass cannot run after itself", p, k, pass.name));
       backward |= a > p;
       v.edges.push_back({a, p, EdgeKind::explicit_order, kNone});
     }
@@ -242,10 +257,15 @@ Validated validate(const Graph& g) {
       for (size_t i = seen[p]; i < path.size() && !resource_edge; ++i)
         for (uint32_t e = v.in_first[path[i]]; e < v.in_first[path[i] + 1]; ++e)
           if (v.edges[e].resource != kNone && indeg[v.edges[e].from] != 0) resource_edge = &v.edges[e];
-      throw Error(fmt::format("pass '{}': dependency cycle {}{}", g.passes[p].name, text,
-                              resource_edge ? fmt::format(" (through resource '{}')",
-                                                          g.resources[resource_edge->resource].desc.name)
-                                            : std::string()));
+      // Only "after" closes a cycle: the pointer is the "after" of a pass on it.
+      uint32_t at = p;
+      for (size_t i = seen[p]; i < path.size(); ++i)
+        if (!g.passes[path[i]].after.empty()) at = path[i];
+      throw Error(fmt::format(
+          "/passes/{}/after: pass '{}': dependency cycle {}{}", at, g.passes[p].name, text,
+          resource_edge
+              ? fmt::format(" (through resource '{}')", g.resources[resource_edge->resource].desc.name)
+              : std::string()));
     }
   }
 
@@ -273,21 +293,25 @@ Validated validate(const Graph& g) {
         }
       }
       if (!found)
-        throw Error(fmt::format("pass '{}', resource '{}': ambiguous write order: pass '{}' also writes it and no "
-                                "dependency orders the two (read it, or add \"after\")",
-                                g.passes[k.second].name, g.resources[k.resource].desc.name, g.passes[k.first].name));
+        throw Error(fmt::format(
+            "/passes/{}: pass '{}', resource '{}': ambiguous write order: pass '{}' also writes it "
+            "and no dependency orders the two (read it, or add \"after\")",
+            k.second, g.passes[k.second].name, g.resources[k.resource].desc.name, g.passes[k.first].name));
     }
   }
 
-  for (uint32_t o : g.outputs) {
-    if (o >= nr) throw Error(fmt::format("output #{}: unknown resource", o));
+  for (size_t oi = 0; oi < g.outputs.size(); ++oi) {
+    const uint32_t o = g.outputs[oi];
+    if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
     if (version[o].last_writer == kNone)
-      throw Error(fmt::format("output '{}': no pass writes it, so the output would be culled", res.desc.name));
+      throw Error(fmt::format("/outputs/{}: output '{}': no pass writes it, so the output would be culled",
+                              oi, res.desc.name));
     if (res.transient)
-      throw Error(fmt::format("pass '{}', output '{}': a transient resource cannot be an output (its memory is "
-                              "reclaimed when the frame ends)",
-                              g.passes[version[o].last_writer].name, res.desc.name));
+      throw Error(
+          fmt::format("/outputs/{}: pass '{}', output '{}': a transient resource cannot be an output (its "
+                      "memory is reclaimed when the frame ends)",
+                      oi, g.passes[version[o].last_writer].name, res.desc.name));
   }
   return v;
 }

@@ -63,6 +63,7 @@ bool promotable(AccessMask m, const ResourceDesc& d) {
 struct Sub {
   uint32_t state = D3D12_RESOURCE_STATE_COMMON;  // resources are created in COMMON
   bool promoted = false;                         // reached its state by implicit promotion in this ECL
+  friend bool operator==(const Sub&, const Sub&) = default;
 };
 
 // What happens to one subresource.
@@ -159,24 +160,44 @@ std::string state_text(uint32_t s) { return d3d12_state_name(static_cast<D3D12_R
 class LegacyLowering {
  public:
   LegacyLowering(const ResourceTable& t, const D3D12LegacyStates* initial)
-      : resources_(t), real_(t.size()), activated_(t.size(), false) {
+      : resources_(t),
+        real_(t.size()),
+        activated_(t.size(), false),
+        in_group_(t.size(), false),
+        since_copy_(t.size(), false) {
     if (!initial) return;
     for (size_t r = 0; r < real_.size() && r < initial->resources.size(); ++r) {
-      const auto& in = initial->resources[r];
-      if (in.empty()) continue;
-      if (in.size() != full_box(t[static_cast<ResourceId>(r)]).volume())
+      const Runs<D3D12_RESOURCE_STATES>& in = initial->resources[r];
+      if (in.size() == 0) continue;
+      const auto id = static_cast<ResourceId>(r);
+      if (in.size() != full_box(t[id]).volume())
         throw Error(fmt::format("resource '{}': initial legacy states name {} subresources, it has {}",
-                                t[static_cast<ResourceId>(r)].name, in.size(),
-                                full_box(t[static_cast<ResourceId>(r)]).volume()));
-      for (const D3D12_RESOURCE_STATES st : in) real_[r].push_back(Sub{static_cast<uint32_t>(st), false});
+                                t[id].name, in.size(), full_box(t[id]).volume()));
+      real_[r] = Runs<Sub>(in.size(), Sub{});
+      in.for_each(0, in.size(), [&](uint32_t first, uint32_t n, D3D12_RESOURCE_STATES st) {
+        real_[r].update(first, first + n,
+                        [&](uint32_t, uint32_t, Sub& s) { s.state = static_cast<uint32_t>(st); });
+      });
+      real_[r].coalesce();
+      touch(id);  // the first group's end decays what needs it, as for every touched resource
     }
   }
 
   D3D12LegacyStates states() const {
     D3D12LegacyStates out;
     out.resources.resize(real_.size());
-    for (size_t r = 0; r < real_.size(); ++r)
-      for (const Sub& s : real_[r]) out.resources[r].push_back(static_cast<D3D12_RESOURCE_STATES>(s.state));
+    for (size_t r = 0; r < real_.size(); ++r) {
+      const Runs<Sub>& subs = real_[r];
+      if (subs.size() == 0) continue;
+      Runs<D3D12_RESOURCE_STATES>& o = out.resources[r];
+      o = Runs<D3D12_RESOURCE_STATES>(subs.size(), D3D12_RESOURCE_STATE_COMMON);
+      subs.for_each(0, subs.size(), [&](uint32_t first, uint32_t n, const Sub& s) {
+        o.update(first, first + n, [&](uint32_t, uint32_t, D3D12_RESOURCE_STATES& x) {
+          x = static_cast<D3D12_RESOURCE_STATES>(s.state);
+        });
+      });
+      o.coalesce();
+    }
     return out;
   }
 
@@ -206,21 +227,42 @@ class LegacyLowering {
     }
   }
 
-  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md).
+  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md). Only resources this group
+  // touched can change, but a copy queue decays every resource, so a copy group visits all touched
+  // since the last copy group (the others are in COMMON already).
   void end_group(Queue q) {
-    for (size_t r = 0; r < real_.size(); ++r) {
-      const bool all_decay = q == Queue::copy || buffer_like(resources_[static_cast<ResourceId>(r)]);
-      for (Sub& s : real_[r]) {
+    std::vector<ResourceId>& which = q == Queue::copy ? since_copy_list_ : in_group_list_;
+    for (const ResourceId r : which) {
+      const bool all_decay = q == Queue::copy || buffer_like(resources_[r]);
+      real_[r].for_all([&](uint32_t, uint32_t, Sub& s) {
         if (all_decay || (s.promoted && read_only(s.state))) s.state = D3D12_RESOURCE_STATE_COMMON;
         s.promoted = false;
-      }
+      });
+      real_[r].coalesce();
+    }
+    for (const ResourceId r : in_group_list_) in_group_[r] = false;
+    in_group_list_.clear();
+    if (q == Queue::copy) {
+      for (const ResourceId r : since_copy_list_) since_copy_[r] = false;
+      since_copy_list_.clear();
     }
   }
 
  private:
-  std::vector<Sub>& subs(ResourceId id) {
-    std::vector<Sub>& v = real_[id];
-    if (v.empty()) v.resize(static_cast<size_t>(full_box(resources_[id]).volume()));
+  void touch(ResourceId id) {
+    if (!in_group_[id]) {
+      in_group_[id] = true;
+      in_group_list_.push_back(id);
+    }
+    if (!since_copy_[id]) {
+      since_copy_[id] = true;
+      since_copy_list_.push_back(id);
+    }
+  }
+  Runs<Sub>& subs(ResourceId id) {
+    Runs<Sub>& v = real_[id];
+    if (v.size() == 0) v = Runs<Sub>(static_cast<uint32_t>(full_box(resources_[id]).volume()), Sub{});
+    touch(id);
     return v;
   }
 
@@ -290,40 +332,48 @@ class LegacyLowering {
     const bool decays = q == Queue::copy || buffer_like(d);
     // A texture this lowering has not seen yet, reached through a declared entry state: nothing before
     // it says otherwise, so it is in the declared state (the trace of the plan starts it there too).
-    if (real_[b.resource].empty() && b.reason == Reason::entry_state && d.type == ResourceType::texture)
-      real_[b.resource].assign(static_cast<size_t>(full_box(d).volume()),
-                               Sub{lower_d3d12_legacy_state(b.before), false});
-    std::vector<Sub>& all = subs(b.resource);
-    // Decide per subresource, then group equal decisions (in first-seen order).
+    if (real_[b.resource].size() == 0 && b.reason == Reason::entry_state && d.type == ResourceType::texture)
+      real_[b.resource] = Runs<Sub>(static_cast<uint32_t>(full_box(d).volume()),
+                                    Sub{lower_d3d12_legacy_state(b.before), false});
+    Runs<Sub>& all = subs(b.resource);
+    // Decide per run of subresources in one state, then group equal decisions (in first-seen order);
+    // each class keeps its subresources as index intervals, ascending.
     std::vector<Decision> classes;
-    std::vector<std::vector<uint32_t>> members;
-    for (uint32_t p = b.box.p0; p < b.box.p1; ++p)
-      for (uint32_t l = b.box.l0; l < b.box.l1; ++l)
-        for (uint32_t m = b.box.m0; m < b.box.m1; ++m) {
-          const uint32_t index = d3d12_subresource_index(d, m, l, p);
-          Sub& sub = all[index];
-          const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, decays);
-          if (dec.transition) {
-            const uint32_t allowed = queue_states(q);
-            auto check = [&](uint32_t s, const char* side) {
-              if (s & ~allowed)
-                lower_detail::fail(site, b.resource,
-                                   fmt::format("subresource {}: state {} is not allowed on a {} list (D3D12 legacy, "
-                                               "{} side of a {} barrier)",
-                                               index, state_text(s & ~allowed), to_string(q), side,
-                                               to_string(b.reason)));
-            };
-            check(dec.before, "before");
-            check(dec.after, "after");
-          }
-          size_t c = 0;
-          while (c < classes.size() && !(classes[c] == dec)) ++c;
-          if (c == classes.size()) {
-            classes.push_back(dec);
-            members.emplace_back();
-          }
-          members[c].push_back(index);
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> members;
+    std::vector<uint32_t> member_count;
+    for (const auto& [lo, hi] :
+         box_intervals(d.mips, d.layers, b.box.m0, b.box.m1, b.box.l0, b.box.l1, b.box.p0, b.box.p1)) {
+      all.update(lo, hi, [&](uint32_t index, uint32_t n, Sub& sub) {
+        const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, decays);
+        if (dec.transition) {
+          const uint32_t allowed = queue_states(q);
+          auto check = [&](uint32_t s, const char* side) {
+            if (s & ~allowed)
+              lower_detail::fail(
+                  site, b.resource,
+                  fmt::format("subresource {}: state {} is not allowed on a {} list (D3D12 legacy, "
+                              "{} side of a {} barrier)",
+                              index, state_text(s & ~allowed), to_string(q), side, to_string(b.reason)));
+          };
+          check(dec.before, "before");
+          check(dec.after, "after");
         }
+        size_t c = 0;
+        while (c < classes.size() && !(classes[c] == dec)) ++c;
+        if (c == classes.size()) {
+          classes.push_back(dec);
+          members.emplace_back();
+          member_count.push_back(0);
+        }
+        auto& m = members[c];
+        if (!m.empty() && m.back().second == index)
+          m.back().second += n;
+        else
+          m.emplace_back(index, index + n);
+        member_count[c] += n;
+      });
+      all.coalesce(lo, hi);
+    }
 
     const bool whole = b.box == full_box(d);
     for (size_t c = 0; c < classes.size(); ++c) {
@@ -333,7 +383,8 @@ class LegacyLowering {
       lb.after = state_text(dec.after);
       if (classes.size() > 1) {
         std::string list;
-        for (uint32_t i : members[c]) list += (list.empty() ? "" : ",") + std::to_string(i);
+        for (const auto& [first, end] : members[c])
+          for (uint32_t i = first; i < end; ++i) list += (list.empty() ? "" : ",") + std::to_string(i);
         lb.range += fmt::format(" [subresources {}]", list);
       }
       if (b.discard) lb.note = "DiscardResource after the barrier";
@@ -346,21 +397,25 @@ class LegacyLowering {
         point.resources.push_back(b.resource);
         lb.api_barriers = 1;
       } else {
-        for (uint32_t i : members[c]) {
-          point.barriers.push_back(transition(i, dec.before, dec.after));
-          point.resources.push_back(b.resource);
-        }
-        lb.api_barriers = static_cast<uint32_t>(members[c].size());
+        for (const auto& [first, end] : members[c])
+          for (uint32_t i = first; i < end; ++i) {
+            point.barriers.push_back(transition(i, dec.before, dec.after));
+            point.resources.push_back(b.resource);
+          }
+        lb.api_barriers = member_count[c];
       }
       emit(std::move(lb));
     }
   }
 
   const ResourceTable& resources_;
-  std::vector<std::vector<Sub>> real_;  // per resource, per subresource index; empty = untouched, all COMMON
-  std::vector<bool> activated_;         // per resource: its takeover's aliasing barrier is issued
+  std::vector<Runs<Sub>>
+      real_;  // per resource, runs over the subresource index; size 0 = untouched, all COMMON
+  std::vector<bool> activated_;  // per resource: its takeover's aliasing barrier is issued
+  // Resources touched in the current group, and since the last copy-queue group (end_group).
+  std::vector<bool> in_group_, since_copy_;
+  std::vector<ResourceId> in_group_list_, since_copy_list_;
 };
-
 }  // namespace
 
 D3D12_RESOURCE_STATES lower_d3d12_legacy_state(const State& s) {

@@ -132,18 +132,23 @@ void Replay::enhanced_barrier(const EnhancedBarrier& b) {
     }
     target.range = range;
   }
-  for (uint32_t sub : subresources_of(b.resource, target))
-    enhanced_apply(b, b.resource, sub, shadow(b.resource, sub));
+  for (const auto& [lo, hi] : intervals(r, target)) {
+    touch(b.resource, lo, hi);
+    shadows(b.resource).update(lo, hi, [&](uint32_t sub, uint32_t n, Shadow& sh) {
+      enhanced_apply(b, b.resource, sub, n, sh);
+    });
+    shadows(b.resource).coalesce(lo, hi);
+  }
 }
 
-void Replay::enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, Shadow& sh) {
+void Replay::enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, uint32_t n, Shadow& sh) {
   const bool texture = b.kind == EnhancedKind::texture;
-  out_.visit(resource, sub);
-  enter_copy_queue(resource, sub, sh);
+  out_.visit(resource, sub, n);
+  enter_copy_queue(resource, sub, n, sh);
   if (!sh.enhanced) {
     // 1351: a legacy state other than COMMON must be returned to COMMON first.
     if (sh.state != st::common)
-      out_.report(MessageId::barrier_interop_invalid_state, resource, sub, "COMMON", state_name(sh.state));
+      out_.report(MessageId::barrier_interop_invalid_state, resource, sub, "COMMON", state_name(sh.state), n);
     sh.enhanced = true;
     sh.layout = sh.state == st::common ? ly::common : b.layout_before;
   }
@@ -152,29 +157,29 @@ void Replay::enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub
       // Enhanced Barriers spec, "Split Barriers": on a buffer or simultaneous-access texture an
       // unmatched END in this ExecuteCommandLists is unused (a warning) and does nothing.
       out_.report(MessageId::unused_cross_execute_split_barrier, resource, sub,
-                  "a buffer or simultaneous-access texture", "SyncBefore SPLIT (ended, never begun here)");
+                  "a buffer or simultaneous-access texture", "SyncBefore SPLIT (ended, never begun here)", n);
       return;
     }
     if (!sh.pending || !sh.pending_is_enhanced) {
-      out_.report(MessageId::barrier_unmatched_end, resource, sub, "", "SyncBefore SPLIT");
+      out_.report(MessageId::barrier_unmatched_end, resource, sub, "", "SyncBefore SPLIT", n);
     } else if (!same_halves(sh.pending_enhanced, b)) {
       out_.report(MessageId::barrier_mismatching_begin_end, resource, sub,
                   "identical layouts and accesses in both halves",
-                  fmt::format("{} -> {}", access_name(b.access_before), access_name(b.access_after)));
+                  fmt::format("{} -> {}", access_name(b.access_before), access_name(b.access_after)), n);
     }
   } else {
     if (sh.pending) {
       out_.report(MessageId::barrier_invalid_split_barrier, resource, sub,
-                  "only its second half may come next", "another barrier");
+                  "only its second half may come next", "another barrier", n);
     }
     // 1417: SyncBefore NONE only on the first touch in this ECL; NO_ACCESS needs AccessBefore NO_ACCESS.
     if (b.sync_before == sy::none && sh.touched) {
       out_.report(MessageId::invalid_barrier_access, resource, sub,
                   "NONE is only for the first touch in an ExecuteCommandLists",
-                  "SyncBefore NONE after an earlier access or barrier");
+                  "SyncBefore NONE after an earlier access or barrier", n);
     } else if (sh.no_access && b.access_before != ac::no_access) {
       out_.report(MessageId::invalid_barrier_access, resource, sub, "AccessBefore NO_ACCESS",
-                  fmt::format("AccessBefore {} on a NO_ACCESS subresource", access_name(b.access_before)));
+                  fmt::format("AccessBefore {} on a NO_ACCESS subresource", access_name(b.access_before)), n);
     }
     // 1333 (Enhanced Barriers spec, "Sequential Barriers"): any barrier after another on the same
     // subresource in the same ExecuteCommandLists must have a SyncBefore that contains the earlier
@@ -183,11 +188,11 @@ void Replay::enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub
         (expand_sync(sh.prev_sync_after) & ~expand_sync(b.sync_before)) != 0)
       out_.report(MessageId::incompatible_barrier_sync, resource, sub,
                   fmt::format("the previous SyncAfter {}", sync_name(sh.prev_sync_after)),
-                  fmt::format("SyncBefore {}", sync_name(b.sync_before)));
+                  fmt::format("SyncBefore {}", sync_name(b.sync_before)), n);
     // 1334: LayoutBefore must be the real layout (UNDEFINED accepts any, discarding contents).
     if (texture && b.layout_before != ly::undefined && b.layout_before != sh.layout)
       out_.report(MessageId::incompatible_barrier_layout, resource, sub, layout_name(b.layout_before),
-                  layout_name(sh.layout));
+                  layout_name(sh.layout), n);
   }
   sh.touched = true;
   if (b.sync_after == sy::split) {

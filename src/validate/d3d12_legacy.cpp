@@ -5,7 +5,7 @@
 
 namespace baton::validate::d3d12 {
 
-void Replay::legacy_transition(const LegacyTransition& b, std::set<std::pair<int, uint32_t>>& seen) {
+void Replay::legacy_transition(const LegacyTransition& b, std::map<int, IntervalSet>& seen) {
   const TraceResource& r = res(b.resource);
   const std::string change = fmt::format("{} -> {}", state_name(b.before), state_name(b.after));
   if (r.heap != Heap::default_heap) {  // 741: upload stays GENERIC_READ, readback COPY_DEST
@@ -35,41 +35,36 @@ void Replay::legacy_transition(const LegacyTransition& b, std::set<std::pair<int
   Subresources target;
   target.index = b.subresource;
   const Class cls = class_of(r);
-  for (uint32_t sub : subresources_of(b.resource, target)) {
-    if (!seen.emplace(b.resource, sub).second) {
-      out_.report(MessageId::barrier_duplicate_subresource_transitions, b.resource, sub, "", change);
-      continue;
-    }
-    Shadow& sh = shadow(b.resource, sub);
-    out_.visit(b.resource, sub);
-    enter_copy_queue(b.resource, sub, sh);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(b.resource, sub, n);
+    enter_copy_queue(b.resource, sub, n, sh);
     sh.touched = true;
     if (sh.enhanced) {
       // 1350: an enhanced layout must reach COMMON before a legacy barrier touches the subresource.
       if (!r.buffer && sh.layout != ly::common)
         out_.report(MessageId::barrier_interop_invalid_layout, b.resource, sub, "COMMON",
-                    layout_name(sh.layout));
+                    layout_name(sh.layout), n);
       sh.enhanced = false;
       sh.state = st::common;
       sh.promoted = false;
     }
     if (b.split == Split::end_only) {
       if (!sh.pending || sh.pending_is_enhanced) {
-        out_.report(MessageId::barrier_unmatched_end, b.resource, sub, "", change);
+        out_.report(MessageId::barrier_unmatched_end, b.resource, sub, "", change, n);
       } else if (sh.pending_legacy.before != b.before || sh.pending_legacy.after != b.after) {
         out_.report(MessageId::barrier_mismatching_begin_end, b.resource, sub,
                     fmt::format("{} -> {}", state_name(sh.pending_legacy.before),
                                 state_name(sh.pending_legacy.after)),
-                    change);
+                    change, n);
       }
       sh.pending = false;
       sh.state = b.after;
       sh.promoted = false;
-      continue;
+      return;
     }
     if (sh.pending) {
       out_.report(MessageId::barrier_invalid_split_barrier, b.resource, sub,
-                  "only its END_ONLY half may come next", fmt::format("transition {}", change));
+                  "only its END_ONLY half may come next", fmt::format("transition {}", change), n);
       sh.pending = false;
     }
     // StateBefore must be the current state; a subresource really in COMMON may also be named by
@@ -78,7 +73,7 @@ void Replay::legacy_transition(const LegacyTransition& b, std::set<std::pair<int
         sh.state == b.before || (sh.state == st::common && !sh.promoted && promotable(cls, b.before));
     if (!matches)
       out_.report(MessageId::barrier_before_after_mismatch, b.resource, sub, state_name(b.before),
-                  state_name(sh.state));
+                  state_name(sh.state), n);
     sh.promoted = false;
     if (b.split == Split::begin_only) {
       sh.pending = true;
@@ -87,7 +82,18 @@ void Replay::legacy_transition(const LegacyTransition& b, std::set<std::pair<int
     } else {
       sh.state = b.after;
     }
-  }
+  };
+  const auto [lo, hi] = intervals(r, target).front();  // one index or all: one interval
+  IntervalSet& done = seen[b.resource];
+  touch(b.resource, lo, hi);
+  done.split(lo, hi, [&](uint32_t first, uint32_t n, bool duplicate) {
+    if (duplicate)
+      out_.report(MessageId::barrier_duplicate_subresource_transitions, b.resource, first, "", change, n);
+    else
+      shadows(b.resource).update(first, first + n, one);
+  });
+  done.add(lo, hi);
+  shadows(b.resource).coalesce(lo, hi);
 }
 
 void Replay::legacy_aliasing(const LegacyAliasing& b) {
@@ -98,7 +104,8 @@ void Replay::legacy_aliasing(const LegacyAliasing& b) {
   // The newly active resource's contents are garbage: RT/DS textures need initializing (1422).
   const TraceResource& r = res(b.after);
   if (r.buffer || (r.flags & (flag::render_target | flag::depth_stencil)) == 0) return;
-  for (Shadow& sh : shadows_[static_cast<size_t>(b.after)]) sh.needs_init = true;
+  shadows(b.after).for_all([](uint32_t, uint32_t, Shadow& sh) { sh.needs_init = true; });
+  shadows(b.after).coalesce();
 }
 
 }  // namespace baton::validate::d3d12

@@ -24,8 +24,11 @@ std::string access_name(uint32_t a) {
 Replay::Replay(const Trace& t, Reporter& out) : trace_(t), out_(out), heaps_(t) {}
 
 void Replay::run() {
-  order_ = submission_order(trace_);
-  last_.assign(trace_.resources.size(), LastAccess{});
+  // The heap model's state only where there are heaps (the order is quadratic in submissions).
+  if (!trace_.heaps.empty()) {
+    order_ = submission_order(trace_);
+    last_.assign(trace_.resources.size(), LastAccess{});
+  }
   create_resources();
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
 }
@@ -59,7 +62,8 @@ void Replay::create_resources() {
     }
     init.needs_init = !r.buffer && (r.flags & flag::placed) != 0 &&
                       (r.flags & (flag::render_target | flag::depth_stencil)) != 0;
-    shadows_[i].assign(r.subresource_count(), init);
+    shadows_[i] = Runs<Shadow>(r.subresource_count(), init);
+    shadows_[i].count_into(out_.stats());
   }
 }
 
@@ -76,7 +80,7 @@ void Replay::execute(int submission) {
       ++stamp_;
       heap_before(cmd);
       if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
-        std::set<std::pair<int, uint32_t>> seen;  // 1008: one transition per subresource per call
+        std::map<int, IntervalSet> seen;  // 1008: one transition per subresource per call
         for (const Barrier& barrier : b->barriers) {
           if (const auto* t = std::get_if<LegacyTransition>(&barrier))
             legacy_transition(*t, seen);
@@ -105,25 +109,9 @@ void Replay::execute(int submission) {
   for (int r : sub.present) present(r);
 }
 
-std::vector<uint32_t> Replay::subresources_of(int resource, const Subresources& s) const {
-  const TraceResource& r = res(resource);
-  std::vector<uint32_t> out;
-  if (s.index != kAllSubresources) {
-    out.push_back(static_cast<uint32_t>(s.index));
-  } else if (s.range.all) {
-    for (uint32_t i = 0; i < r.subresource_count(); ++i) out.push_back(i);
-  } else {  // bounds were checked by the loader
-    for (uint32_t p = s.range.plane0; p < s.range.plane0 + s.range.planes; ++p)
-      for (uint32_t l = s.range.layer0; l < s.range.layer0 + s.range.layers; ++l)
-        for (uint32_t m = s.range.mip0; m < s.range.mip0 + s.range.mips; ++m)
-          out.push_back(m + l * r.mips + p * r.mips * r.layers);
-  }
-  return out;
-}
-
 // A copy queue sees every resource in COMMON: the first touch in an ECL on a copy queue checks it
 // (1431) and then treats it as COMMON so one mistake gives one message.
-void Replay::enter_copy_queue(int resource, uint32_t sub, Shadow& sh) {
+void Replay::enter_copy_queue(int resource, uint32_t sub, uint32_t n, Shadow& sh) {
   if (list_type_ != QueueType::copy || sh.touched || res(resource).heap != Heap::default_heap) return;
   // UNDEFINED is fine: the contents are garbage anyway, and a barrier from UNDEFINED brings it to COMMON.
   const bool common = sh.enhanced
@@ -131,7 +119,7 @@ void Replay::enter_copy_queue(int resource, uint32_t sub, Shadow& sh) {
                           : sh.state == st::common;
   if (common) return;
   out_.report(MessageId::non_common_resource_in_copy_queue, resource, sub, "COMMON",
-              sh.enhanced ? layout_name(sh.layout) : state_name(sh.state));
+              sh.enhanced ? layout_name(sh.layout) : state_name(sh.state), n);
   sh.state = st::common;
   sh.layout = ly::common;
 }
@@ -139,52 +127,58 @@ void Replay::enter_copy_queue(int resource, uint32_t sub, Shadow& sh) {
 void Replay::use(int resource, const Subresources& s, uint32_t need, bool is_clear) {
   const TraceResource& r = res(resource);
   const Class cls = class_of(r);
-  for (uint32_t sub : subresources_of(resource, s)) {
-    Shadow& sh = shadow(resource, sub);
-    out_.visit(resource, sub);
-    enter_copy_queue(resource, sub, sh);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(resource, sub, n);
+    enter_copy_queue(resource, sub, n, sh);
     sh.touched = true;  // (uses in between do not end the sequence of barriers: see enhanced_apply)
     if (sh.pending) {
       out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need),
-                  "a split barrier still pending (begun, not ended)");
-      continue;
+                  "a split barrier still pending (begun, not ended)", n);
+      return;
     }
     // 1422: a placed RT/DS texture must be initialized by a Clear, Discard or Copy first.
     if (sh.needs_init && !is_clear && (need & st::copy_dest) == 0) {
       out_.report(MessageId::render_target_or_depth_stencil_not_initialized, resource, sub,
-                  "a full Clear, DiscardResource or Copy", state_name(need));
+                  "a full Clear, DiscardResource or Copy", state_name(need), n);
     }
     if (is_clear || (need & st::copy_dest) != 0) sh.needs_init = false;
     if (r.heap != Heap::default_heap) {
       const uint32_t fixed = r.heap == Heap::upload ? st::generic_read : st::copy_dest;
       if ((need & ~fixed) != 0)
-        out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), state_name(fixed));
-      continue;
+        out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), state_name(fixed),
+                    n);
+      return;
     }
     if (sh.enhanced) {
       // Under enhanced barriers the use is checked as the access it stands for against the layout.
       const AccessSync as = access_of_state(need);
       if (sh.no_access) {
-        out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), "NO_ACCESS");
+        out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), "NO_ACCESS", n);
       } else if (!r.buffer) {
         const bool queue_ok = list_type_ == QueueType::copy ? sh.layout == ly::common
                                                             : layout_allowed_on(list_type_, sh.layout);
         if (sh.layout == ly::undefined || (as.access & ~allowed_accesses(sh.layout)) != 0 || !queue_ok)
           out_.report(MessageId::invalid_subresource_state, resource, sub,
-                      fmt::format("a layout allowing {}", access_name(as.access)), layout_name(sh.layout));
+                      fmt::format("a layout allowing {}", access_name(as.access)), layout_name(sh.layout), n);
       }
-      continue;
+      return;
     }
-    if (sh.state != st::common && (need & ~sh.state) == 0) continue;  // already there
+    if (sh.state != st::common && (need & ~sh.state) == 0) return;  // already there
     // Implicit promotion: out of COMMON to one write or to reads; promoted reads accumulate.
     const bool from_common = sh.state == st::common && !sh.promoted;
     const bool accumulate = sh.promoted && is_read_only(sh.state) && is_read_only(need);
     if ((from_common || accumulate) && promotable(cls, need)) {
       sh.state |= need;
       sh.promoted = true;
-      continue;
+      return;
     }
-    out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), state_name(sh.state));
+    out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(need), state_name(sh.state),
+                n);
+  };
+  for (const auto& [lo, hi] : intervals(r, s)) {
+    touch(resource, lo, hi);
+    shadows(resource).update(lo, hi, one);
+    shadows(resource).coalesce(lo, hi);
   }
 }
 
@@ -193,12 +187,11 @@ void Replay::discard(int resource, const Subresources& s) {
   // DiscardResource needs RENDER_TARGET or DEPTH_WRITE (UNORDERED_ACCESS on compute lists).
   const uint32_t states =
       list_type_ == QueueType::compute ? st::unordered_access : st::render_target | st::depth_write;
-  for (uint32_t sub : subresources_of(resource, s)) {
-    Shadow& sh = shadow(resource, sub);
-    out_.visit(resource, sub);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(resource, sub, n);
     sh.touched = true;
     sh.needs_init = false;
-    if (r.buffer) continue;
+    if (r.buffer) return;
     if (sh.enhanced) {
       const bool ok = list_type_ == QueueType::compute
                           ? (sh.layout == ly::unordered_access || sh.layout == ly::compute_uav)
@@ -206,21 +199,28 @@ void Replay::discard(int resource, const Subresources& s) {
                              sh.layout == ly::unordered_access || sh.layout == ly::direct_uav);
       if (!ok)
         out_.report(MessageId::invalid_subresource_state, resource, sub,
-                    "a RENDER_TARGET, DEPTH_STENCIL_WRITE or UNORDERED_ACCESS layout",
-                    layout_name(sh.layout));
+                    "a RENDER_TARGET, DEPTH_STENCIL_WRITE or UNORDERED_ACCESS layout", layout_name(sh.layout),
+                    n);
     } else if ((sh.state & states) == 0) {
       out_.report(MessageId::invalid_subresource_state, resource, sub, state_name(states),
-                  state_name(sh.state));
+                  state_name(sh.state), n);
     }
+  };
+  for (const auto& [lo, hi] : intervals(r, s)) {
+    touch(resource, lo, hi);
+    shadows(resource).update(lo, hi, one);
+    shadows(resource).coalesce(lo, hi);
   }
 }
 
 void Replay::end_of_ecl(QueueType queue) {
-  for (size_t ri = 0; ri < shadows_.size(); ++ri) {
+  // Only subresources reached in this ExecuteCommandLists have anything to end (a split pending from
+  // an earlier one is a texture's enhanced split, which stays pending), in subresource order.
+  for (const auto& [resource, ranges] : touched_) {
+    const auto ri = static_cast<size_t>(resource);
     const TraceResource& r = trace_.resources[ri];
     const Class cls = class_of(r);
-    for (size_t si = 0; si < shadows_[ri].size(); ++si) {
-      Shadow& sh = shadows_[ri][si];
+    auto one = [&](uint32_t si, uint32_t n, Shadow& sh) {
       if (sh.pending) {
         if (sh.pending_is_enhanced && cls == Class::texture) {
           // Enhanced Barriers spec, "Split Barriers": a texture's split may end in a later
@@ -229,12 +229,13 @@ void Replay::end_of_ecl(QueueType queue) {
           // A buffer or simultaneous-access texture: the unmatched half is unused (a warning), a no-op.
           out_.report(MessageId::unused_cross_execute_split_barrier, static_cast<int>(ri),
                       static_cast<int64_t>(si), "a buffer or simultaneous-access texture",
-                      "SyncAfter SPLIT (begun, not ended)");
+                      "SyncAfter SPLIT (begun, not ended)", n);
           sh.pending = false;
         } else {
           out_.report(MessageId::barrier_unmatched_begin, static_cast<int>(ri), static_cast<int64_t>(si), "",
                       fmt::format("{} -> {}", state_name(sh.pending_legacy.before),
-                                  state_name(sh.pending_legacy.after)));
+                                  state_name(sh.pending_legacy.after)),
+                      n);
           sh.state = sh.pending_legacy.after;
           sh.pending = false;
         }
@@ -253,19 +254,24 @@ void Replay::end_of_ecl(QueueType queue) {
       sh.touched = false;
       sh.no_access = false;
       sh.has_prev_sync = false;
-    }
+    };
+    ranges.for_each([&](uint32_t lo, uint32_t hi) {
+      shadows_[ri].update(lo, hi, one);
+      shadows_[ri].coalesce(lo, hi);
+    });
   }
+  touched_.clear();
 }
 
 void Replay::present(int resource) {
   // Present needs COMMON (= PRESENT); under enhanced barriers layout COMMON, not DIRECT_QUEUE_COMMON.
-  for (uint32_t sub = 0; sub < res(resource).subresource_count(); ++sub) {
-    const Shadow& sh = shadow(resource, sub);
-    const bool ok = sh.enhanced ? sh.layout == ly::common : sh.state == st::common;
-    if (!ok)
-      out_.report(MessageId::invalid_subresource_state, resource, sub, "COMMON (PRESENT) for Present",
-                  sh.enhanced ? layout_name(sh.layout) : state_name(sh.state));
-  }
+  shadows(resource).for_each(
+      0, res(resource).subresource_count(), [&](uint32_t sub, uint32_t n, const Shadow& sh) {
+        const bool ok = sh.enhanced ? sh.layout == ly::common : sh.state == st::common;
+        if (!ok)
+          out_.report(MessageId::invalid_subresource_state, resource, sub, "COMMON (PRESENT) for Present",
+                      sh.enhanced ? layout_name(sh.layout) : state_name(sh.state), n);
+      });
 }
 
 }  // namespace baton::validate::d3d12

@@ -5,13 +5,14 @@
 #pragma once
 
 #include <baton/validate.hpp>
-#include <set>
+#include <map>
 #include <utility>
 #include <vector>
 
 #include "d3d12_rules.hpp"
 #include "heap_model.hpp"
 #include "report.hpp"
+#include "runs.hpp"
 
 namespace baton::validate::d3d12 {
 
@@ -36,6 +37,7 @@ struct Shadow {
   uint32_t prev_sync_after = 0;
   // Placed render-target/depth texture not yet initialized since creation or aliasing (1422).
   bool needs_init = false;
+  friend bool operator==(const Shadow&, const Shadow&) = default;
 };
 
 class Replay {
@@ -51,7 +53,9 @@ class Replay {
   void use(int resource, const Subresources& s, uint32_t state, bool is_clear);
   void discard(int resource, const Subresources& s);
   void present(int resource);
-  void enter_copy_queue(int resource, uint32_t sub, Shadow& sh);
+  void enter_copy_queue(int resource, uint32_t sub, uint32_t n, Shadow& sh);
+  // A command reached subresources [lo, hi) in this ExecuteCommandLists.
+  void touch(int resource, uint32_t lo, uint32_t hi) { touched_[resource].add(lo, hi); }
   // Heaps (d3d12_heaps.cpp): a command's effect on placed memory before it runs (activation, use
   // after takeover, the takeover's order after the previous occupants' last accesses), and after.
   void heap_before(const Command& cmd);
@@ -60,20 +64,20 @@ class Replay {
   void heap_after(const Command& cmd);
   void heap_accessed(int resource, uint32_t use_sync, bool barrier = false, uint32_t sync_after = 0);
   // d3d12_legacy.cpp
-  void legacy_transition(const LegacyTransition& b, std::set<std::pair<int, uint32_t>>& seen);
+  void legacy_transition(const LegacyTransition& b, std::map<int, IntervalSet>& seen);
   void legacy_aliasing(const LegacyAliasing& b);
   // d3d12_enhanced.cpp
   void enhanced_barrier(const EnhancedBarrier& b);
   void enhanced_checks(const EnhancedBarrier& b);
-  void enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, Shadow& sh);
+  void enhanced_apply(const EnhancedBarrier& b, int resource, uint32_t sub, uint32_t n, Shadow& sh);
 
-  std::vector<uint32_t> subresources_of(int resource, const Subresources& s) const;
   const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
-  Shadow& shadow(int r, uint32_t sub) { return shadows_[static_cast<size_t>(r)][sub]; }
+  Runs<Shadow>& shadows(int r) { return shadows_[static_cast<size_t>(r)]; }
 
   const Trace& trace_;
   Reporter& out_;
-  std::vector<std::vector<Shadow>> shadows_;
+  std::vector<Runs<Shadow>> shadows_;   // per resource, runs over the subresource index
+  std::map<int, IntervalSet> touched_;  // reached in the current ExecuteCommandLists
   QueueType list_type_ = QueueType::direct;
   // Heaps: who occupies which bytes; per resource its last accesses (submission, the sync since its
   // last barrier or that barrier's SyncAfter, the command stamp); the aliasing barriers naming no

@@ -120,11 +120,11 @@ D3D12LegacyStates legacy_initial(const ResourceTable& t, const History& history,
   s.resources.resize(t.size());
   for (size_t id = 0; id < t.size(); ++id) {
     const ResourceDesc& d = t.all()[id];
-    const size_t n = size_t{d.mips} * d.layers * d.planes;
+    const uint32_t n = d.mips * d.layers * d.planes;
     if (declared[id])
-      s.resources[id].assign(n, lower_d3d12_legacy_state(declared[id]->state));
+      s.resources[id] = Runs<D3D12_RESOURCE_STATES>(n, lower_d3d12_legacy_state(declared[id]->state));
     else if (id < history.size() && history[id].touched && d.type == ResourceType::texture)
-      s.resources[id].assign(n, lower_d3d12_legacy_state(resting_state(d)));
+      s.resources[id] = Runs<D3D12_RESOURCE_STATES>(n, lower_d3d12_legacy_state(resting_state(d)));
   }
   return s;
 }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <baton/core.hpp>
 #include <baton/input.hpp>
 #include <nlohmann/json.hpp>
 
@@ -26,16 +27,29 @@ std::string fill(std::string_view tmpl, const std::string& expected, const std::
 }
 }  // namespace
 
-Reporter::Reporter(const Trace& t) : trace_(t) {
-  visited_.resize(t.resources.size());
-  for (size_t i = 0; i < t.resources.size(); ++i)
-    visited_[i].assign(t.resources[i].subresource_count(), false);
+Reporter::Reporter(const Trace& t, const ValidateOptions& options)
+    : trace_(t), options_(options), visited_(t.resources.size()) {}
+
+void Reporter::check_limits() const {
+  const bool runs = stats_.live > options_.max_runs;
+  if (!runs && stats_.visits <= options_.max_visits) return;
+  const std::string where = list_ >= 0         ? fmt::format("/lists/{}/commands/{}", list_, command_)
+                            : submission_ >= 0 ? fmt::format("/submissions/{}", submission_)
+                                               : std::string("/resources");
+  throw Error(input::one_line(fmt::format(
+      "{}:{}: the replay needs more than {} {} (a hard limit of the validator: docs/trace-format.md, "
+      "\"Cost and limits\")",
+      trace_.source, where, runs ? options_.max_runs : options_.max_visits,
+      runs ? "runs of subresource state at once" : "visits of subresource state")));
 }
 
-void Reporter::visit(int resource, uint32_t subresource) {
-  // (A Vulkan buffer's shadows are byte segments: coverage counts the buffer once.)
-  if (trace_.resources[static_cast<size_t>(resource)].buffer) subresource = 0;
-  visited_[static_cast<size_t>(resource)][subresource] = true;
+void Reporter::visit(int resource, uint32_t subresource, uint32_t count) {
+  // (A Vulkan buffer's shadows are byte segments: coverage counts the buffer's one subresource.)
+  if (trace_.resources[static_cast<size_t>(resource)].buffer) {
+    subresource = 0;
+    count = 1;
+  }
+  visited_[static_cast<size_t>(resource)].add(subresource, subresource + count);
 }
 
 void Reporter::flush() {
@@ -48,12 +62,14 @@ void Reporter::flush() {
 }
 
 void Reporter::at_command(int list, int command) {
+  check_limits();
   flush();
   list_ = list;
   command_ = command;
   submission_ = -1;
 }
 void Reporter::at_submission(int submission) {
+  check_limits();
   flush();
   list_ = -1;
   command_ = -1;
@@ -86,14 +102,16 @@ std::string Reporter::location(int resource, int64_t subresource) const {
 }
 
 void Reporter::report(MessageId id, int resource, int64_t subresource, const std::string& expected,
-                      const std::string& actual) {
-  if (resource >= 0 && subresource > 0 && trace_.resources[static_cast<size_t>(resource)].buffer)
-    subresource = 0;  // a Vulkan buffer's byte segment: the buffer's one subresource
+                      const std::string& actual, uint32_t count) {
+  if (resource >= 0 && subresource >= 0 && trace_.resources[static_cast<size_t>(resource)].buffer) {
+    subresource = 0;  // a Vulkan buffer's byte segments: the buffer's one subresource
+    count = 1;
+  }
   const auto key = std::make_tuple(number(id), resource);
   {
     const auto it = this_command_.find(key);
     if (it != this_command_.end()) {
-      ++it->second.second;  // same problem on another subresource of this command
+      it->second.second += static_cast<int>(count);  // same problem on other subresources of this command
       return;
     }
   }
@@ -105,15 +123,15 @@ void Reporter::report(MessageId id, int resource, int64_t subresource, const std
   if (resource >= 0) m.resource = trace_.resources[static_cast<size_t>(resource)].name;
   m.subresource = resource >= 0 && !trace_.resources[static_cast<size_t>(resource)].buffer ? subresource : -1;
   m.text = fmt::format("{}: {}", location(resource, subresource), fill(e.text, expected, actual));
-  this_command_[key] = {result_.messages.size(), 0};
+  this_command_[key] = {result_.messages.size(), static_cast<int>(count) - 1};
   result_.messages.push_back(std::move(m));
 }
 
 ValidationResult Reporter::finish() {
+  check_limits();
   flush();
   result_.resources_tracked = static_cast<uint32_t>(trace_.resources.size());
-  for (const auto& subs : visited_)
-    for (bool v : subs) result_.subresources_visited += v ? 1 : 0;
+  for (const IntervalSet& subs : visited_) result_.subresources_visited += subs.total();
   // Counts are derived from the final list, so they can never disagree with it.
   for (const Message& m : result_.messages) {
     ++result_.counts[number(m.id)];

@@ -85,8 +85,22 @@ class Loader {
   }
 
  private:
+  // `path` is written the way the code reads ("lists[0].commands[2].use"); the message gives it as
+  // the JSON pointer of the offending value ("/lists/0/commands/2/use"), as every loader does.
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw Error(input::one_line(fmt::format("{}: {}: {}", source_, path, what)));
+    // The root is "trace" in the code and "" (the whole document) as a pointer.
+    const std::string_view rel =
+        std::string_view(path).starts_with("trace") ? std::string_view(path).substr(5) : path;
+    std::string pointer;
+    for (const char ch : rel) {
+      if (ch == '[' || ch == '.')
+        pointer += '/';
+      else if (ch != ']')
+        pointer += ch;
+    }
+    if (!pointer.empty() && pointer.front() != '/') pointer.insert(pointer.begin(), '/');
+    if (pointer.empty()) throw Error(input::one_line(fmt::format("{}: {}", source_, what)));
+    throw Error(input::one_line(fmt::format("{}:{}: {}", source_, pointer, what)));
   }
   // Every key of the object must be one the format knows: a misspelt key is an error, never a
   // default (a misspelt "subresource" would otherwise mean "all").

@@ -8,7 +8,7 @@
 namespace baton::validate {
 
 ValidationResult validate(const Trace& trace, const ValidateOptions& options) {
-  Reporter out(trace);
+  Reporter out(trace, options);
   if (trace.api == Api::d3d12)
     d3d12::Replay(trace, out).run();
   else

@@ -33,17 +33,14 @@ Replay::Replay(const Trace& t, Reporter& out, const ValidateOptions& options)
 void Replay::run() {
   shadows_.resize(trace_.resources.size());
   ghosts_.resize(trace_.resources.size());
-  starts_.resize(trace_.resources.size());
-  for (size_t i = 0; i < trace_.resources.size(); ++i)
-    if (trace_.resources[i].buffer) starts_[i] = {0};
+  byte_segments();
   for (size_t i = 0; i < trace_.resources.size(); ++i) {
     Shadow init;
     init.layout = trace_.resources[i].buffer ? kUndefined : trace_.resources[i].initial;
-    shadows_[i].assign(trace_.resources[i].subresource_count(), init);
-    for (uint32_t k = 0; k < shadows_[i].size(); ++k) {
-      shadows_[i][k].resource = static_cast<uint32_t>(i);
-      shadows_[i][k].index = k;
-    }
+    const bool buffer = trace_.resources[i].buffer;
+    shadows_[i] = Runs<Shadow>(
+        buffer ? static_cast<uint32_t>(starts_[i].size()) : trace_.resources[i].subresource_count(), init);
+    shadows_[i].count_into(out_.stats());
   }
   happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
   events_.assign(trace_.events.size(), EventState{});
@@ -99,11 +96,12 @@ void Replay::execute(int submission) {
   out_.at_submission(submission);
   now_.list = now_.command = -1;
   for (int r : sub.present) {
-    for (uint32_t s = 0; s < res(r).subresource_count(); ++s) {
-      if (shadows_[static_cast<size_t>(r)][s].layout != kPresentSrc)
-        out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc),
-                    layout_name(shadows_[static_cast<size_t>(r)][s].layout));
-    }
+    shadows_[static_cast<size_t>(r)].for_each(
+        0, shadows_[static_cast<size_t>(r)].size(), [&](uint32_t s, uint32_t n, const Shadow& sh) {
+          if (sh.layout != kPresentSrc)
+            out_.report(MessageId::vk_present_layout, r, s, layout_name(kPresentSrc), layout_name(sh.layout),
+                        n);
+        });
   }
 }
 
@@ -120,14 +118,11 @@ std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bo
   return what;
 }
 
-std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bool& in_bounds) const {
+std::vector<std::pair<uint32_t, uint32_t>> Replay::subresources(int resource, const TraceRange& r,
+                                                                bool& in_bounds) const {
   const TraceResource& t = res(resource);
   in_bounds = true;
-  std::vector<uint32_t> out;
-  if (r.all) {
-    for (uint32_t i = 0; i < t.subresource_count(); ++i) out.push_back(i);
-    return out;
-  }
+  if (r.all) return {{0, t.subresource_count()}};
   auto count = [](uint32_t first, uint32_t n, uint32_t size) {
     return n == 0xffffffffu ? (first < size ? size - first : 0) : n;
   };
@@ -139,37 +134,53 @@ std::vector<uint32_t> Replay::subresources(int resource, const TraceRange& r, bo
   if (!inside(r.mip0, mips, t.mips) || !inside(r.layer0, layers, t.layers) ||
       !inside(r.plane0, planes, t.planes)) {
     in_bounds = false;
-    return out;
+    return {};
   }
-  for (uint32_t p = r.plane0; p < r.plane0 + planes; ++p)
-    for (uint32_t l = r.layer0; l < r.layer0 + layers; ++l)
-      for (uint32_t m = r.mip0; m < r.mip0 + mips; ++m) out.push_back(m + l * t.mips + p * t.mips * t.layers);
-  return out;
+  return intervals(t, r.mip0, mips, r.layer0, layers, r.plane0, planes);
 }
 
-void Replay::split(int r, const ByteRange& b) {
-  if (!res(r).buffer) return;
-  std::vector<uint64_t>& st = starts_[static_cast<size_t>(r)];
-  std::vector<Shadow>& sh = shadows_[static_cast<size_t>(r)];
-  for (const uint64_t at : {b.offset, b.end()}) {
-    if (at == 0 || at == kWholeSize) continue;
-    const auto it = std::upper_bound(st.begin(), st.end(), at);
-    const auto k = static_cast<size_t>(it - st.begin()) - 1;  // the segment holding `at`
-    if (st[k] == at) continue;
-    st.insert(it, at);
-    Shadow copy = sh[k];
-    sh.insert(sh.begin() + static_cast<std::ptrdiff_t>(k) + 1, std::move(copy));
+void Replay::byte_segments() {
+  starts_.assign(trace_.resources.size(), {});
+  for (size_t i = 0; i < trace_.resources.size(); ++i)
+    if (trace_.resources[i].buffer) starts_[i] = {0};
+  auto add = [&](int r, const ByteRange& b) {
+    if (r < 0 || !res(r).buffer) return;
+    for (const uint64_t at : {b.offset, b.end()})
+      if (at != 0 && at != kWholeSize) starts_[static_cast<size_t>(r)].push_back(at);
+  };
+  auto barriers = [&](const std::vector<Barrier>& bs) {
+    for (const Barrier& one : bs)
+      if (const auto* b = std::get_if<VkBarrier>(&one); b && b->kind == VkBarrierKind::buffer)
+        add(b->resource, b->bytes);
+  };
+  for (const TraceList& list : trace_.lists)
+    for (const Command& cmd : list.commands) {
+      if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
+        barriers(b->barriers);
+      } else if (const auto* se = std::get_if<SetEventCmd>(&cmd)) {
+        barriers(se->barriers);
+      } else if (const auto* we = std::get_if<WaitEventsCmd>(&cmd)) {
+        for (const WaitEventsCmd::Wait& w : we->waits) barriers(w.barriers);
+      } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
+        add(u->resource, u->subresources.bytes);
+      } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
+        add(cl->resource, cl->subresources.bytes);
+      }
+    }
+  for (std::vector<uint64_t>& st : starts_) {
+    std::sort(st.begin(), st.end());
+    st.erase(std::unique(st.begin(), st.end()), st.end());
   }
 }
 
-std::vector<uint32_t> Replay::segments(int r, const ByteRange& b) const {
+std::pair<uint32_t, uint32_t> Replay::segments(int r, const ByteRange& b) const {
   const std::vector<uint64_t>& st = starts_[static_cast<size_t>(r)];
-  std::vector<uint32_t> out;
-  for (size_t k = 0; k < st.size(); ++k) {
-    const uint64_t end = k + 1 < st.size() ? st[k + 1] : kWholeSize;
-    if (st[k] < b.end() && end > b.offset) out.push_back(static_cast<uint32_t>(k));
-  }
-  return out;
+  // Both ends start segments (byte_segments), so the range is [the one at offset, the one at its end).
+  const auto lo = static_cast<uint32_t>(std::upper_bound(st.begin(), st.end(), b.offset) - st.begin()) - 1;
+  const auto hi = b.end() == kWholeSize
+                      ? static_cast<uint32_t>(st.size())
+                      : static_cast<uint32_t>(std::lower_bound(st.begin(), st.end(), b.end()) - st.begin());
+  return {lo, std::max(lo, hi)};
 }
 
 // Whether the last write is in a barrier's first scope: its stage in the first access scope's
@@ -189,8 +200,10 @@ void Replay::pend(Shadow& sh) {
 // A barrier's effect on earlier accesses, judged on the state before the call and kept pending.
 const Shadow* Replay::at_set(const Shadow& sh) const {
   if (!ev_) return &sh;
-  if (sh.resource >= ev_->snapshot.size() || sh.index >= ev_->snapshot[sh.resource].size()) return nullptr;
-  return &ev_->snapshot[sh.resource][sh.index];
+  if (at_.resource < 0 || static_cast<size_t>(at_.resource) >= ev_->snapshot.size()) return nullptr;
+  const Runs<Shadow>& then = ev_->snapshot[static_cast<size_t>(at_.resource)];
+  if (at_.sub >= then.size()) return nullptr;
+  return &then.at(at_.sub);
 }
 
 bool Replay::write_in_scope(const Shadow& sh, const Scope& s) const {
@@ -248,6 +261,10 @@ void Replay::commit() {
     sh->touched = false;
   }
   touched_.clear();
+  // Equal neighbours merge only now: touched_ holds pointers into the runs during the call.
+  for (const auto& [resource, lo, hi] : call_ranges_)
+    shadows_[static_cast<size_t>(resource)].coalesce(lo, hi);
+  call_ranges_.clear();
 }
 
 // One vkCmdPipelineBarrier2 call. Besides its memory dependency on its own subresources, every
@@ -259,10 +276,6 @@ void Replay::barrier_call(const BarrierCmd& call) {
   std::vector<std::pair<uint64_t, uint64_t>> exec;  // (src_exec, dst_exec) of buffer/image barriers
   // Placed resources named by the call are activated before any of its barriers is judged (a
   // barrier from UNDEFINED starts an image over), so that their ghosts see the whole call.
-  for (const Barrier& one : call.barriers) {
-    const VkBarrier& b = std::get<VkBarrier>(one);
-    if (b.kind == VkBarrierKind::buffer) split(b.resource, b.bytes);
-  }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     if (b.kind == VkBarrierKind::memory) continue;
@@ -279,12 +292,18 @@ void Replay::barrier_call(const BarrierCmd& call) {
   }
   for (const auto& [src, dst] : exec) {
     const Scope only_exec{src, 0, 0, dst, 0, 0};
-    for (auto& subs : shadows_)
-      for (Shadow& sh : subs) {
+    for (size_t r = 0; r < shadows_.size(); ++r)
+      shadows_[r].for_all([&](uint32_t first, uint32_t, Shadow& sh) {
+        at_ = {static_cast<int>(r), first};
         if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
+      });
+    for (auto& gs : ghosts_) {
+      ghost_visits(gs.size());
+      for (Ghost& g : gs) {
+        at_ = {g.from, g.index};
+        apply(g.sh, only_exec, false);
       }
-    for (auto& gs : ghosts_)
-      for (Ghost& g : gs) apply(g.sh, only_exec, false);
+    }
   }
   commit();
   for (const Barrier& one : call.barriers) {
@@ -307,6 +326,7 @@ void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, cons
   }
   const std::vector<HeapModel::Previous> prev = heaps_.activate(r);
   std::vector<Ghost>& mine = ghosts_[static_cast<size_t>(r)];
+  out_.stats()->live -= mine.size();
   mine.clear();
   if (prev.empty()) return;
   std::string names;
@@ -331,16 +351,27 @@ void Replay::touch_placed(int r, bool starts_undefined, bool image_barrier, cons
                                  [](const Read& rd) { return rd.where.occupant >= 0; });
     if (any) mine.push_back(std::move(g));
   };
+  // One ghost per run of the previous occupant's shadow (and per ghost it carried), so the ghosts cost
+  // what the previous occupants' accesses split them into, not their subresource count.
   for (const HeapModel::Previous& p : prev) {
-    for (const Shadow& sh : shadows_[static_cast<size_t>(p.resource)])
-      keep(Ghost{p.resource, p.lo, p.hi, tagged(sh, p.resource)});
-    for (const Ghost& g : ghosts_[static_cast<size_t>(p.resource)])
-      keep(Ghost{g.from, std::max(g.lo, p.lo), std::min(g.hi, p.hi), tagged(g.sh, p.resource)});
+    const Runs<Shadow>& theirs = shadows_[static_cast<size_t>(p.resource)];
+    // (A buffer's runs are byte segments of its one subresource.)
+    const bool buffer = res(p.resource).buffer;
+    theirs.for_each(0, theirs.size(), [&](uint32_t first, uint32_t n, const Shadow& sh) {
+      keep(Ghost{p.resource, p.lo, p.hi, buffer ? 1 : n, first, tagged(sh, p.resource)});
+    });
+    const std::vector<Ghost>& carried = ghosts_[static_cast<size_t>(p.resource)];
+    ghost_visits(carried.size());
+    for (const Ghost& g : carried)
+      keep(Ghost{g.from, std::max(g.lo, p.lo), std::min(g.hi, p.hi), g.subresources, g.index,
+                 tagged(g.sh, p.resource)});
   }
+  out_.stats()->live += mine.size();
 }
 
 void Replay::drop_ghosts(int r) {
   std::vector<Ghost>& gs = ghosts_[static_cast<size_t>(r)];
+  const size_t before = gs.size();
   gs.erase(std::remove_if(gs.begin(), gs.end(),
                           [](const Ghost& g) {
                             return !(g.sh.write.valid && g.sh.write.where.occupant >= 0) &&
@@ -348,12 +379,14 @@ void Replay::drop_ghosts(int r) {
                                                 [](const Read& rd) { return rd.where.occupant >= 0; });
                           }),
            gs.end());
+  out_.stats()->live -= before - gs.size();
 }
 
 // A hazard found on a shadow, or on a ghost: there it is an unordered takeover when the earlier access
 // is a previous occupant's (the resource's own accesses are reported by its own shadow).
-void Replay::hazard(MessageId id, int resource, uint32_t sub, const Where& earlier, const std::string& what,
-                    const std::string& me) {
+// `n`: the subresources sharing the shadow (for a ghost, those of the previous occupant it stands for).
+void Replay::hazard(MessageId id, int resource, uint32_t sub, uint32_t n, const Where& earlier,
+                    const std::string& what, const std::string& me) {
   if (ghost_ == nullptr) {
     out_.report(id, resource, sub, what, me);
     return;
@@ -362,7 +395,7 @@ void Replay::hazard(MessageId id, int resource, uint32_t sub, const Where& earli
   out_.report(MessageId::heap_unordered_takeover, ghost_owner_, -1,
               fmt::format("'{}' ({}), last accessed by {}", res(earlier.occupant).name,
                           heaps_.bytes(ghost_owner_, ghost_->lo, ghost_->hi), what),
-              fmt::format("{} ({})", me, catalog_entry(id).name));
+              fmt::format("{} ({})", me, catalog_entry(id).name), n);
 }
 
 // vkCmdSetEvent2: the event remembers where it was set and what it saw then (EventState).
@@ -372,7 +405,28 @@ void Replay::set_event(const SetEventCmd& c) {
   e.queue = now_.queue;
   e.where = now_;
   e.dependency = c.barriers;
+  // The snapshot is a copy of the runs (memory follows the runs, as the shadows do); its runs count
+  // into the replay's limits while the event holds it.
+  auto runs = [](const std::vector<Runs<Shadow>>& rs) {
+    uint64_t n = 0;
+    for (const Runs<Shadow>& r : rs) n += r.run_count();
+    return n;
+  };
+  out_.stats()->live -= runs(e.snapshot);
   e.snapshot = shadows_;
+  const uint64_t taken = runs(e.snapshot);
+  out_.stats()->live += taken;
+  out_.stats()->visits += taken;
+}
+
+void Replay::split_at_snapshot(const EventState& e, std::vector<int>& split) {
+  for (size_t r = 0; r < e.snapshot.size() && r < shadows_.size(); ++r) {
+    if (e.snapshot[r].run_count() < 2) continue;
+    split.push_back(static_cast<int>(r));
+    e.snapshot[r].for_each(0, e.snapshot[r].size(), [&](uint32_t first, uint32_t n, const Shadow&) {
+      shadows_[r].update(first, first + n, [](uint32_t, uint32_t, Shadow&) {});
+    });
+  }
 }
 
 // vkCmdWaitEvents2: each event's dependency is replayed as a barrier call whose first scope is the
@@ -399,9 +453,12 @@ void Replay::wait_events(const WaitEventsCmd& c) {
                   fmt::format("set at list '{}' command {}",
                               trace_.lists[static_cast<size_t>(e.where.list)].name, e.where.command),
                   name);
+    std::vector<int> split;
+    split_at_snapshot(e, split);
     ev_ = &e;
     barrier_call(BarrierCmd{w.barriers});
     ev_ = nullptr;
+    for (int r : split) shadows_[static_cast<size_t>(r)].coalesce();
   }
 }
 
@@ -409,7 +466,7 @@ void Replay::wait_events(const WaitEventsCmd& c) {
 // access (first scope), and is visible only to the second access scope. Layout transitions of one
 // queue happen in submission order relative to each other (Vulkan spec, "Image Layout
 // Transitions"), so an earlier transition of this queue needs no dependency.
-void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) {
+void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s) {
   const Write& w = sh.write;
   // A semaphore wait orders the signaling submission's accesses before this transition only
   // through a dependency chain: the transition happens after the barrier's first execution scope,
@@ -424,7 +481,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
     const bool ordered = then && r.where.queue == now_.queue &&
                          ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0);
     if (!ordered) {
-      hazard(MessageId::vk_hazard_write_after_read, resource, sub, r.where,
+      hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, r.where,
              describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
       reads_ok = false;
       break;
@@ -441,7 +498,7 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
     const bool ordered = write_in_scope(sh, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
-      hazard(MessageId::vk_hazard_write_after_write, resource, sub, w.where,
+      hazard(MessageId::vk_hazard_write_after_write, resource, sub, n, w.where,
              describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
   }
   pend(sh);
@@ -450,13 +507,13 @@ void Replay::transition(int resource, uint32_t sub, Shadow& sh, const Scope& s) 
   sh.pending_chain |= s.dst_exec;
 }
 
-bool Replay::ownership(int resource, uint32_t sub, Shadow& sh) {
+bool Replay::ownership(int resource, uint32_t sub, uint32_t n, Shadow& sh) {
   if ((res(resource).flags & flag::concurrent) != 0) return true;
   if (sh.in_transfer || (sh.owner != kNoOwner && sh.owner != family_)) {
     out_.report(
         MessageId::vk_queue_family_not_owner, resource, sub,
         sh.in_transfer ? fmt::format("none (released to {})", sh.transfer_to) : std::to_string(sh.owner),
-        std::to_string(family_));
+        std::to_string(family_), n);
     return false;
   }
   sh.owner = family_;
@@ -467,16 +524,26 @@ void Replay::barrier(const VkBarrier& b) {
   const Scope scope{src_exec_scope(b.src_stage), expand_stages(b.src_stage), expand_accesses(b.src_access),
                     dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage), expand_accesses(b.dst_access)};
   if (b.kind == VkBarrierKind::memory) {
-    for (auto& subs : shadows_)
-      for (Shadow& sh : subs) apply(sh, scope);
-    for (auto& gs : ghosts_)
-      for (Ghost& g : gs) apply(g.sh, scope);
+    for (size_t r = 0; r < shadows_.size(); ++r)
+      shadows_[r].for_all([&](uint32_t first, uint32_t, Shadow& sh) {
+        at_ = {static_cast<int>(r), first};
+        apply(sh, scope);
+      });
+    for (auto& gs : ghosts_) {
+      ghost_visits(gs.size());
+      for (Ghost& g : gs) {
+        at_ = {g.from, g.index};
+        apply(g.sh, scope);
+      }
+    }
     return;
   }
   bool in_bounds = true;
-  const std::vector<uint32_t> subs = b.kind == VkBarrierKind::image
-                                         ? subresources(b.resource, b.range, in_bounds)
-                                         : segments(b.resource, b.bytes);
+  std::vector<std::pair<uint32_t, uint32_t>> subs;
+  if (b.kind == VkBarrierKind::buffer)
+    subs.push_back(segments(b.resource, b.bytes));
+  else
+    subs = subresources(b.resource, b.kind == VkBarrierKind::image ? b.range : TraceRange{}, in_bounds);
   if (!in_bounds)
     throw Error(fmt::format("{}: list '{}' command {}: image barrier range out of bounds for '{}'",
                             trace_.source, trace_.lists[static_cast<size_t>(now_.list)].name, now_.command,
@@ -485,9 +552,9 @@ void Replay::barrier(const VkBarrier& b) {
   const bool transfer = b.src_family != b.dst_family && b.src_family != kVkQueueFamilyIgnored &&
                         b.dst_family != kVkQueueFamilyIgnored &&
                         (res(b.resource).flags & flag::concurrent) == 0;
-  for (uint32_t sub : subs) {
-    Shadow& sh = shadows_[static_cast<size_t>(b.resource)][sub];
-    out_.visit(b.resource, sub);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    at_ = {b.resource, sub};
+    out_.visit(b.resource, sub, n);
     if (transfer && family_ == b.dst_family) {
       // Acquire: must match a release to this family; the layout transition happened at release.
       if (!sh.in_transfer || sh.transfer_to != family_ ||
@@ -495,12 +562,12 @@ void Replay::barrier(const VkBarrier& b) {
         out_.report(
             MessageId::vk_queue_family_unmatched_acquire, b.resource, sub,
             sh.in_transfer ? fmt::format("release to family {}", sh.transfer_to) : "no release in flight",
-            fmt::format("{} -> {}", b.src_family, b.dst_family));
+            fmt::format("{} -> {}", b.src_family, b.dst_family), n);
       sh.in_transfer = false;
       sh.owner = family_;
       if (image) sh.layout = b.new_layout;
       apply(sh, scope);
-      continue;
+      return;
     }
     if (transfer) {
       // Release: recorded on the owning family.
@@ -508,19 +575,19 @@ void Replay::barrier(const VkBarrier& b) {
         out_.report(MessageId::vk_queue_family_release_not_owner, b.resource, sub,
                     sh.owner == kNoOwner ? "no owner yet"
                                          : fmt::format("owner {}, recorded on {}", sh.owner, family_),
-                    fmt::format("{} -> {}", b.src_family, b.dst_family));
+                    fmt::format("{} -> {}", b.src_family, b.dst_family), n);
     } else if (image && b.old_layout == kUndefined) {
       sh.owner = family_;  // discarding contents: any family may take the image
       sh.in_transfer = false;
-    } else if (!ownership(b.resource, sub, sh)) {
-      continue;
+    } else if (!ownership(b.resource, sub, n, sh)) {
+      return;
     }
     if (image) {
       if (b.old_layout != kUndefined && b.old_layout != sh.layout)
         out_.report(MessageId::vk_barrier_old_layout, b.resource, sub, layout_name(sh.layout),
-                    layout_name(b.old_layout));
+                    layout_name(b.old_layout), n);
       if (b.old_layout != b.new_layout)
-        transition(b.resource, sub, sh, scope);
+        transition(b.resource, sub, n, sh, scope);
       else
         apply(sh, scope);
       sh.layout = b.new_layout;
@@ -534,14 +601,23 @@ void Replay::barrier(const VkBarrier& b) {
       sh.transfer_new = b.new_layout;
       sh.owner = kNoOwner;
     }
+  };
+  for (const auto& [lo, hi] : subs) {
+    // A run split while the call has effects pending on it: both halves carry them.
+    shadows_[static_cast<size_t>(b.resource)].update(lo, hi, one, [&](Shadow& copy) {
+      if (copy.touched) touched_.push_back(&copy);
+    });
+    call_ranges_.emplace_back(b.resource, lo, hi);
   }
   // The memory taken over: the barrier orders (or, as a layout transition, writes) the shared bytes.
   const bool transitions = image && b.old_layout != b.new_layout;
   ghost_owner_ = b.resource;
+  ghost_visits(ghosts_[static_cast<size_t>(b.resource)].size());
   for (Ghost& g : ghosts_[static_cast<size_t>(b.resource)]) {
     ghost_ = &g;
+    at_ = {g.from, g.index};
     if (transitions)
-      transition(b.resource, 0, g.sh, scope);
+      transition(b.resource, 0, g.subresources, g.sh, scope);
     else
       apply(g.sh, scope);
   }
@@ -550,32 +626,35 @@ void Replay::barrier(const VkBarrier& b) {
 
 void Replay::use(const UseCmd& u) {
   const TraceResource& r = res(u.resource);
-  TraceRange range = u.subresources.range;
-  std::vector<uint32_t> subs;
+  std::vector<std::pair<uint32_t, uint32_t>> subs;
   if (r.buffer) {
-    split(u.resource, u.subresources.bytes);
-    subs = segments(u.resource, u.subresources.bytes);
-  } else if (u.subresources.index != kAllSubresources)
-    subs.push_back(static_cast<uint32_t>(u.subresources.index));
-  else {
+    subs.push_back(segments(u.resource, u.subresources.bytes));
+  } else if (u.subresources.index != kAllSubresources) {
+    const auto i = static_cast<uint32_t>(u.subresources.index);
+    subs.emplace_back(i, i + 1);
+  } else {
     bool in_bounds = true;  // checked by the loader
-    subs = subresources(u.resource, range, in_bounds);
+    subs = subresources(u.resource, u.subresources.range, in_bounds);
   }
   const uint64_t stage = expand_stages(u.as.vk_stage);
   touch_placed(u.resource, false, false, describe(now_, stage, u.as.vk_access, false));
-  for (uint32_t sub : subs) {
-    Shadow& sh = shadows_[static_cast<size_t>(u.resource)][sub];
-    out_.visit(u.resource, sub);
-    ownership(u.resource, sub, sh);
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(u.resource, sub, n);
+    ownership(u.resource, sub, n, sh);
     if (!r.buffer && sh.layout != u.as.vk_layout)
       out_.report(MessageId::vk_invalid_image_layout, u.resource, sub, layout_name(u.as.vk_layout),
-                  layout_name(sh.layout));
-    access(u.resource, sub, sh, stage, u.as.vk_access);
+                  layout_name(sh.layout), n);
+    access(u.resource, sub, n, sh, stage, u.as.vk_access);
+  };
+  for (const auto& [lo, hi] : subs) {
+    shadows_[static_cast<size_t>(u.resource)].update(lo, hi, one);
+    shadows_[static_cast<size_t>(u.resource)].coalesce(lo, hi);
   }
   ghost_owner_ = u.resource;
+  ghost_visits(ghosts_[static_cast<size_t>(u.resource)].size());
   for (Ghost& g : ghosts_[static_cast<size_t>(u.resource)]) {
     ghost_ = &g;
-    access(u.resource, 0, g.sh, stage, u.as.vk_access);
+    access(u.resource, 0, g.subresources, g.sh, stage, u.as.vk_access);
   }
   ghost_ = nullptr;
   drop_ghosts(u.resource);
@@ -591,7 +670,7 @@ bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
 }
 
 // Hazard detection for one access, then the access becomes the newest in the shadow.
-void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t acc) {
+void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t acc) {
   const uint64_t bits = expand_accesses(acc);
   const std::string me = describe(now_, stage, acc, false);
   Write& w = sh.write;
@@ -615,7 +694,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     bool war = false;
     for (const Read& rd : sh.reads) {
       if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
-      hazard(MessageId::vk_hazard_write_after_read, resource, sub, rd.where,
+      hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
       war = true;
       break;
@@ -625,7 +704,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     // A read-modify-write access reports the read side first, as the Khronos layer does.
     if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       hazard(has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
-             resource, sub, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
+             resource, sub, n, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
     sh.reads.clear();
     sh.write = Write{true, stage, bits, false, now_, {}, 0};
     return;
@@ -636,7 +715,7 @@ void Replay::access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
-    hazard(MessageId::vk_hazard_read_after_write, resource, sub, w.where,
+    hazard(MessageId::vk_hazard_read_after_write, resource, sub, n, w.where,
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {

@@ -12,11 +12,13 @@
 #include <baton/validate.hpp>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "heap_model.hpp"
 #include "report.hpp"
+#include "runs.hpp"
 
 namespace baton::validate::vulkan {
 
@@ -25,6 +27,7 @@ struct Where {
   // In a ghost (below): the previous occupant whose access this is; -1 for accesses of the resource itself.
   int occupant = -1;
   uint64_t seq = 0;  // position in the whole replay (every command counts): before / after an event's set
+  friend bool operator==(const Where&, const Where&) = default;
 };
 struct Write {
   bool valid = false;
@@ -33,6 +36,7 @@ struct Write {
   Where where;
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses) it is visible to
   uint64_t chain = 0;                                  // stages ordered after it
+  friend bool operator==(const Write&, const Write&) = default;
 };
 struct Read {
   uint64_t stage = 0, access = 0;
@@ -44,10 +48,10 @@ struct Read {
   // against the earlier write (as the Khronos layer does); an order that comes only from another
   // resource's barrier is an execution dependency and still needs the write made visible.
   uint64_t own = 0, pending_own = 0;
+  friend bool operator==(const Read&, const Read&) = default;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
 struct Shadow {
-  uint32_t resource = 0, index = 0;  // where it lives in the replay's shadows (an event's snapshot)
   uint32_t layout = 0;
   Write write;
   std::vector<Read> reads;
@@ -58,6 +62,7 @@ struct Shadow {
   bool touched = false, pending_transition = false;
   std::vector<std::pair<uint64_t, uint64_t>> pending_visible;
   uint64_t pending_chain = 0;
+  friend bool operator==(const Shadow&, const Shadow&) = default;
 };
 
 // Memory taken over (heap_model.hpp): at a placed resource's activation, the shadows of its previous
@@ -65,10 +70,15 @@ struct Shadow {
 // ghosts are the shared memory's hazard state: the new resource's barriers and accesses run against
 // them exactly as against its own shadow (memory barriers and execution dependencies too), and a hazard
 // against an occupant's access is an unordered takeover (BATON-HEAP-UNORDERED-TAKEOVER). A ghost is
-// dropped once no occupant's access is left in it.
+// dropped once no occupant's access is left in it. The shadows are runs (runs.hpp): a ghost is one run
+// of a previous occupant's shadow, standing for its `subresources` (counted in messages as before), so
+// the ghosts follow what the previous occupants' accesses split them into. Ghosts count into the
+// replay's limits (RunStats) like runs.
 struct Ghost {
   int from = -1;  // the previous occupant
   uint64_t lo = 0, hi = 0;
+  uint32_t subresources = 1;  // of the previous occupant's run this ghost copies
+  uint32_t index = 0;         // the first subresource of that run in `from`'s shadows (an event's snapshot)
   Shadow sh;
 };
 
@@ -81,7 +91,7 @@ struct EventState {
   int queue = -1;
   Where where;
   std::vector<Barrier> dependency;
-  std::vector<std::vector<Shadow>> snapshot;  // shadows_ at the set
+  std::vector<Runs<Shadow>> snapshot;  // shadows_ at the set (its runs count into the replay's limits)
 };
 
 class Replay {
@@ -99,7 +109,8 @@ class Replay {
   void barrier_call(const BarrierCmd& call);
   void set_event(const SetEventCmd& c);
   void wait_events(const WaitEventsCmd& c);
-  // The first-scope tests with the current event wait's restriction (ev_) applied.
+  // The first-scope tests with the current event wait's restriction (ev_) applied. The shadow judged is
+  // the one at at_ (set by the loops that call apply / transition): at_set finds its state at the set.
   const Shadow* at_set(const Shadow& sh) const;
   bool write_in_scope(const Shadow& sh, const Scope& s) const;
   // The read as the event's set saw it (nullptr: the read came after the set, outside its scope);
@@ -111,41 +122,53 @@ class Replay {
   void apply(Shadow& sh, const Scope& s, bool own = true);
   void pend(Shadow& sh);
   void commit();
-  void transition(int resource, uint32_t sub, Shadow& sh, const Scope& s);
-  void access(int resource, uint32_t sub, Shadow& sh, uint64_t stage, uint64_t access);
+  // `n`: the subresources from `sub` on that share the shadow (one run).
+  void transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s);
+  void access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t access);
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   bool synced(const Where& w) const;  // ordered before the current submission by semaphores
-  bool ownership(int resource, uint32_t sub, Shadow& sh);
+  bool ownership(int resource, uint32_t sub, uint32_t n, Shadow& sh);
+  std::vector<std::pair<uint32_t, uint32_t>> subresources(int resource, const TraceRange& r,
+                                                          bool& in_bounds) const;
   // Heaps: activation of a placed resource (its previous occupants' shadows become its ghosts), the
   // use-after-takeover check, and the hazard report that a ghost turns into a takeover finding.
   void touch_placed(int resource, bool starts_undefined, bool image_barrier, const std::string& what);
   void drop_ghosts(int resource);
-  void hazard(MessageId id, int resource, uint32_t sub, const Where& earlier, const std::string& what,
-              const std::string& me);
-  std::vector<uint32_t> subresources(int resource, const TraceRange& r, bool& in_bounds) const;
-  // Buffers: one shadow per byte segment (starts_); a range's ends split segments (outside a barrier
-  // call, so no pending effect is copied), and the range is then whole segments.
-  void split(int resource, const ByteRange& b);
-  std::vector<uint32_t> segments(int resource, const ByteRange& b) const;
+  void hazard(MessageId id, int resource, uint32_t sub, uint32_t n, const Where& earlier,
+              const std::string& what, const std::string& me);
+  void ghost_visits(size_t k) { out_.stats()->visits += k; }
+  // Buffers: one shadow per byte segment. The segments are fixed before the replay: every "offset" and
+  // end of a byte range in the trace starts one (starts_), so a range is always whole segments, and a
+  // buffer's Runs are over its segment index (equal neighbours merge, as subresources do).
+  void byte_segments();
+  std::pair<uint32_t, uint32_t> segments(int resource, const ByteRange& b) const;
+  // An event's wait: the shadows are split where the set's snapshot has run edges, so each run has one
+  // state at the set (at_set), and merged again after the wait.
+  void split_at_snapshot(const EventState& e, std::vector<int>& split);
   std::string describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const;
   const TraceResource& res(int r) const { return trace_.resources[static_cast<size_t>(r)]; }
 
   const Trace& trace_;
   Reporter& out_;
   ValidateOptions options_;
-  std::vector<std::vector<Shadow>> shadows_;
-  std::vector<std::vector<uint64_t>> starts_;  // per buffer: the first byte of each shadow's segment
+  std::vector<Runs<Shadow>> shadows_;  // per resource, runs over the subresource (buffer: segment) index
+  std::vector<std::vector<uint64_t>> starts_;  // per buffer: the first byte of each segment
   std::map<std::string, int> queues_;
   std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call
+  std::vector<std::tuple<int, uint32_t, uint32_t>> call_ranges_;  // (resource, lo, hi) the call named
   HeapModel heaps_;
   std::vector<std::vector<Ghost>> ghosts_;  // per resource
   const Ghost* ghost_ = nullptr;            // the ghost being replayed (hazards become takeover findings)
   int ghost_owner_ = -1;
   std::vector<EventState> events_;  // by Trace::events index
   const EventState* ev_ = nullptr;  // the event whose wait is being replayed
+  struct At {
+    int resource = -1;  // (a ghost: the previous occupant whose shadow it copies)
+    uint32_t sub = 0;
+  } at_;  // where the shadow being judged lives (for at_set)
 };
 
 // Stage / access set algebra (exposed for tests).

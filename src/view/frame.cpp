@@ -1,5 +1,5 @@
 // Builds the frame model of `baton view` and `baton compile --dot` from a recording or a frame
-// graph: compile once, lower for every API, and keep what a picture needs (slots, lanes, uses,
+// graph: compile once, lower for the APIs asked for, and keep what a picture needs (slots, lanes, uses,
 // waits, barriers with their reasons, the transient heap).
 #include <fmt/format.h>
 
@@ -43,14 +43,17 @@ void add_uses(Frame& f, uint32_t pass, const CommandList& list) {
     }
 }
 
-// Lowers for every API; one that cannot express the frame keeps its message. `pass_of[g][l]` is
-// the frame pass of list l in group g.
+// Lowers for each API asked for; one that cannot express the frame keeps its message. `pass_of[g][l]`
+// is the frame pass of list l in group g.
 void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGroup> compiled,
-               const std::vector<std::vector<uint32_t>>& pass_of, const StageFn& on_stage) {
+               const std::vector<std::vector<uint32_t>>& pass_of, const StageFn& on_stage,
+               std::span<const Api> apis) {
   ResourceLanes lanes{&f.resources};
-  for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) {
+  for (size_t a = 0; a < f.lowerings.size(); ++a) f.lowerings[a].api = static_cast<Api>(a);
+  for (Api api : kAllApis) {  // in the order of Api whatever the order asked
+    if (std::find(apis.begin(), apis.end(), api) == apis.end()) continue;
     Lowering& low = f.lowerings[static_cast<size_t>(api)];
-    low.api = api;
+    low.lowered = true;
     if (on_stage) on_stage("lower " + std::string(to_string(api)));
     std::vector<LoweredGroup> lowered;
     try {
@@ -75,7 +78,8 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
   }
 }
 
-Frame from_recording(const nlohmann::json& j, std::string_view source, const StageFn& on_stage, bool split) {
+Frame from_recording(const nlohmann::json& j, std::string_view source, const StageFn& on_stage,
+                     std::span<const Api> apis, bool split) {
   if (on_stage) on_stage("compile");
   Recording rec = load_recording_json(j, source);
   Frame f;
@@ -100,11 +104,12 @@ Frame from_recording(const nlohmann::json& j, std::string_view source, const Sta
   } catch (const std::exception& e) {
     throw Error(fmt::format("{}: {}", source, e.what()));
   }
-  lower_all(f, rec.resources, compiled, pass_of, on_stage);
+  lower_all(f, rec.resources, compiled, pass_of, on_stage, apis);
   return f;
 }
 
-Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn& on_stage, bool split) {
+Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn& on_stage,
+                 std::span<const Api> apis, bool split) {
   if (on_stage) on_stage("compile");
   const graph::Graph g = graph::load_graph(j, source);
   graph::GraphCompileResult r;
@@ -114,7 +119,7 @@ Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn
     r = graph::compile_graph(g, co);
   } catch (const std::exception& e) {
     const std::string m = e.what();
-    throw Error(m.rfind(source, 0) == 0 ? m : fmt::format("{}: {}", source, m));
+    throw Error(input::located(source, m));
   }
   const graph::Transitions& t = r.trans;
   Frame f;
@@ -167,18 +172,19 @@ Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn
   f.memory.lower_bound = r.aliasing.lower_bound;
   for (const graph::Culled& c : r.culled.culled) f.culled.push_back(g.passes[c.pass].name + ": " + c.why);
   f.findings = r.findings;
-  lower_all(f, t.table, t.compiled, pass_of, on_stage);
+  lower_all(f, t.table, t.compiled, pass_of, on_stage, apis);
   return f;
 }
 
 }  // namespace
 
-Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage, bool split) {
+Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage,
+                  std::span<const Api> apis, bool split) {
   // The input gate's strict parser (positioned syntax errors, duplicate keys, NUL, UTF-8); anything
   // that is not a graph is a recording.
   const nlohmann::json j = input::parse(json_text, source);
-  if (graph::is_graph_json(j)) return from_graph(j, source, on_stage, split);
-  return from_recording(j, source, on_stage, split);
+  if (graph::is_graph_json(j)) return from_graph(j, source, on_stage, apis, split);
+  return from_recording(j, source, on_stage, apis, split);
 }
 
 std::string_view rule_of(Reason r) {

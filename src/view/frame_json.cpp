@@ -58,6 +58,7 @@ nlohmann::ordered_json frame_json(const Frame& f, Api initial) {
                        {"rule", std::string(rule_of(static_cast<Reason>(r)))}});
   OJson lowerings = OJson::object();
   for (const Lowering& low : f.lowerings) {
+    if (!low.lowered) continue;  // not asked for: the page offers only what was lowered
     OJson l;
     l["error"] = low.error;
     l["issued"] = low.issued;

@@ -207,7 +207,7 @@ TEST(Takeover, NoRestoreOfATransientWhoseMemoryIsHandedOver) {
   EXPECT_EQ(barriers_of_a, 2u);  // first touch (discard-free RT) and RT -> sampled
   for (const Restore& x : r.finals.restores) EXPECT_NE(x.member, ma);
   // It ends the frame where its last use left it, which the resting check accepts for a transient.
-  EXPECT_EQ(r.finals.final_state[r.finals.first_sub[ma]].layout, Layout::shader_resource);
+  EXPECT_EQ(r.finals.at(ma, 0).layout, Layout::shader_resource);
   EXPECT_TRUE(check_resting(f.g, r.sched, r.trans, r.finals).empty());
   // A persistent resource still rests: out is restored after its render-target write.
   const ResourceId out = r.trans.first_member[*f.g.find_resource("out")];

@@ -335,8 +335,9 @@ TEST(LowerLegacy, FinalStatesCarryIntoTheNextFrame) {
                                                     test::barrier(t, b, kFirstTouchBuffer, uav, Reason::first_touch)});
   const D3D12LegacyPlan p1 = lower_d3d12_legacy(t, frame1);
   ASSERT_EQ(p1.final_states.resources.size(), 2u);
-  EXPECT_EQ(p1.final_states.resources[r], std::vector<D3D12_RESOURCE_STATES>{D3D12_RESOURCE_STATE_RENDER_TARGET});
-  EXPECT_EQ(p1.final_states.resources[b], std::vector<D3D12_RESOURCE_STATES>{D3D12_RESOURCE_STATE_COMMON});
+  EXPECT_EQ(p1.final_states.expanded(r),
+            std::vector<D3D12_RESOURCE_STATES>{D3D12_RESOURCE_STATE_RENDER_TARGET});
+  EXPECT_EQ(p1.final_states.expanded(b), std::vector<D3D12_RESOURCE_STATES>{D3D12_RESOURCE_STATE_COMMON});
   // Frame 2 starts from rest (render target): already there, nothing to do.
   const auto frame2 = test::single(Queue::direct, {test::barrier(t, r, resting_state(t[r]), rt, Reason::from_rest)});
   const D3D12LegacyPlan p2 = lower_d3d12_legacy(t, frame2, p1.final_states);
@@ -344,6 +345,53 @@ TEST(LowerLegacy, FinalStatesCarryIntoTheNextFrame) {
   // Without the carried states the lowering would wrongly believe it is COMMON.
   const D3D12LegacyPlan fresh = lower_d3d12_legacy(t, frame2);
   EXPECT_EQ(fresh.groups[0].lists[0].points.size(), 1u);
+}
+
+}  // namespace
+}  // namespace baton
+
+namespace baton {
+namespace {
+
+// The real states are runs over the subresource index: a texture of 32,768 subresources with one
+// subresource in another state costs two runs, and the plan is what per-subresource tracking gives.
+TEST(LowerLegacy, RealStatesAreRunsOfEqualStates) {
+  ResourceTable t;
+  ResourceDesc d = test::texture("big", bit(Access::render_target) | bit(Access::shader_resource));
+  d.width = d.height = 65536;
+  d.mips = 16;
+  d.layers = 2048;
+  const ResourceId r = t.add(d);
+  const State rt = test::use(t[r], Access::render_target);
+  const State srv = test::use(t[r], Access::shader_resource, stages(Stage::pixel));
+  Barrier first = test::barrier(t, r, kFirstTouch, rt, Reason::first_touch);
+  first.box = Box{0, 1, 0, 1, 0, 1};
+  std::vector<CompiledGroup> gs;
+  gs.push_back(test::group(
+      "frame", Queue::direct,
+      {test::list("l", Queue::direct,
+                  {{0, Where::before, {first}},
+                   {1, Where::before, {test::barrier(t, r, kFirstTouch, srv, Reason::first_touch)}}})}));
+  const D3D12LegacyPlan plan = lower_d3d12_legacy(t, gs);
+  ASSERT_EQ(plan.groups[0].lists[0].points.size(), 2u);
+  const D3D12LegacyPoint& p = plan.groups[0].lists[0].points[1];
+  ASSERT_EQ(p.barriers.size(), 1u);  // only subresource 0 needs a transition; the rest is promoted
+  EXPECT_EQ(p.barriers[0].Transition.Subresource, 0u);
+  EXPECT_EQ(p.barriers[0].Transition.StateBefore, D3D12_RESOURCE_STATE_RENDER_TARGET);
+  EXPECT_EQ(p.barriers[0].Transition.StateAfter, D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+  // Subresource 0 stays where the transition put it; the promoted reads decay to COMMON.
+  ASSERT_EQ(plan.final_states.resources.size(), 1u);
+  EXPECT_EQ(plan.final_states.resources[r].size(), 32768u);
+  EXPECT_EQ(plan.final_states.resources[r].run_count(), 2u);
+  EXPECT_EQ(plan.final_states.at(r, 0), D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE);
+  EXPECT_EQ(plan.final_states.at(r, 32767), D3D12_RESOURCE_STATE_COMMON);
+  const auto view = lower(Api::d3d12_legacy, t, gs);
+  const auto& bs = view[0].lists[0].points[1].barriers;
+  ASSERT_EQ(bs.size(), 2u);
+  EXPECT_FALSE(bs[0].omitted);
+  EXPECT_TRUE(bs[0].range.ends_with("[subresources 0]")) << bs[0].range;
+  EXPECT_TRUE(bs[1].omitted);
+  EXPECT_TRUE(bs[1].range.ends_with(",32766,32767]")) << bs[1].range.substr(0, 80);
 }
 
 }  // namespace

@@ -82,41 +82,41 @@ TEST_P(BadByteRange, IsOneLineErrorNamingThePath) {
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    EXPECT_NE(what.find("t.json: " + GetParam().path), std::string::npos) << what;
+    EXPECT_NE(what.find("t.json:" + GetParam().path), std::string::npos) << what;
   }
 }
 INSTANTIATE_TEST_SUITE_P(
     Trace, BadByteRange,
     ::testing::Values(
-        BadRange{"ZeroSize", vk({use("SHADER_STORAGE_READ", 0, "0")}), "lists[0].commands[0].use.size"},
+        BadRange{"ZeroSize", vk({use("SHADER_STORAGE_READ", 0, "0")}), "/lists/0/commands/0/use/size"},
         BadRange{"Overflow", vk({use("SHADER_STORAGE_READ", 18446744073709551615u, "2")}),
-                 "lists[0].commands[0].use: offset 18446744073709551615 + size 2 overflows 64 bits"},
+                 "/lists/0/commands/0/use: offset 18446744073709551615 + size 2 overflows 64 bits"},
         BadRange{"SizeNotWhole", vk({use("SHADER_STORAGE_READ", 0, R"("ALL")")}),
-                 "lists[0].commands[0].use.size"},
+                 "/lists/0/commands/0/use/size"},
         BadRange{
             "NegativeOffset",
             vk({R"({"use":{"resource":"buf","offset":-4,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})"}),
-            "lists[0].commands[0].use.offset"},
-        BadRange{"BarrierZeroSize", vk({barrier(0, "0")}), "lists[0].commands[0].barrier[0].size"},
+            "/lists/0/commands/0/use/offset"},
+        BadRange{"BarrierZeroSize", vk({barrier(0, "0")}), "/lists/0/commands/0/barrier/0/size"},
         BadRange{
             "OffsetOnAnImageUse",
             one_list(
                 "vulkan", R"({"name":"img"})",
                 R"({"use":{"resource":"img","offset":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"GENERAL"}}})"),
-            "lists[0].commands[0].use: unknown key 'offset' (expected one of: resource, subresource, range, "
+            "/lists/0/commands/0/use: unknown key 'offset' (expected one of: resource, subresource, range, "
             "as)"},
         BadRange{
             "OffsetOnAnImageBarrier",
             one_list(
                 "vulkan", R"({"name":"img"})",
                 R"({"barrier":[{"type":"image","resource":"img","offset":0,"old_layout":"UNDEFINED","new_layout":"GENERAL"}]})"),
-            "lists[0].commands[0].barrier[0]: unknown key 'offset'"},
+            "/lists/0/commands/0/barrier/0: unknown key 'offset'"},
         BadRange{
             "OffsetOnAD3D12BufferBarrier",
             one_list(
                 "d3d12", R"({"name":"buf","type":"buffer"})",
                 R"({"barrier":[{"type":"buffer","resource":"buf","offset":0,"sync_before":"ALL","sync_after":"ALL","access_before":"COMMON","access_after":"COMMON"}]})"),
-            "lists[0].commands[0].barrier[0]: unknown key 'offset'"}),
+            "/lists/0/commands/0/barrier/0: unknown key 'offset'"}),
     [](const ::testing::TestParamInfo<BadRange>& i) { return i.param.name; });
 
 }  // namespace

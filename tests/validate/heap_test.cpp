@@ -273,6 +273,85 @@ TEST(HeapMessages, NameBothResourcesTheHeapAndTheBytes) {
   EXPECT_NE(m.text.find("SYNC-HAZARD-WRITE-AFTER-WRITE"), std::string::npos) << m.text;
 }
 
+// ---- the heap model on run-based shadows ----
+// A ghost copies a run of the previous occupant's shadow, not a subresource: its cost follows what the
+// previous occupant's accesses split it into, and its messages count the subresources it stands for.
+std::string error_of(const std::string& trace, const ValidateOptions& o) {
+  try {
+    (void)validate(load_trace(trace, "t.json"), o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+// The replay's total run visits: the smallest max_visits that validates the trace.
+uint64_t visits_of(const std::string& trace) {
+  uint64_t lo = 0, hi = uint64_t{1} << 24;
+  while (lo < hi) {
+    ValidateOptions o;
+    o.max_visits = lo + (hi - lo) / 2;
+    if (error_of(trace, o).empty())
+      hi = o.max_visits;
+    else
+      lo = o.max_visits + 1;
+  }
+  return lo;
+}
+// Image "A" (2 mips x 4096 layers) and buffer "b" share heap bytes [0, 1024); A's mip 0 is written
+// (8192 runs, 4096 of them written), then b is used with no barrier.
+std::string split_then_taken(std::string_view b_use, int memory_barriers = 0) {
+  std::string cmds =
+      R"({"use":{"resource":"A","range":{"mips":[0,1]},"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"UNDEFINED"}}},)" +
+      std::string(b_use);
+  for (int i = 0; i < memory_barriers; ++i) cmds += "," + kMemory;
+  return heap_trace(
+      "vulkan", placed("A", R"(,"mips":2,"layers":4096)", 0) + "," + placed("b", R"(,"type":"buffer")", 0),
+      cmds);
+}
+
+TEST(HeapRuns, AGhostStandsForARunAndCountsItsSubresources) {
+  // One write of all 2^20 subresources: one run, so one ghost, however many subresources.
+  const std::string trace = heap_trace(
+      "vulkan", placed("A", R"(,"layers":1048576)", 0) + "," + placed("b", R"(,"type":"buffer")", 0),
+      join({vuse("A", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "UNDEFINED"), kWb}));
+  ValidateOptions tight;
+  tight.max_runs = 8;
+  tight.max_visits = 64;
+  EXPECT_EQ(error_of(trace, tight), "");
+  const ValidationResult r = validate(load_trace(trace, "t.json"), tight);
+  ASSERT_EQ(r.messages.size(), 1u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, M::heap_unordered_takeover);
+  EXPECT_EQ(r.messages[0].resource, "b");
+  EXPECT_NE(r.messages[0].text.find("(and 1048575 more like it)"), std::string::npos) << r.messages[0].text;
+}
+
+TEST(HeapRuns, GhostsOfASplitOccupantAreItsRunsWithAccesses) {
+  const ValidationResult r = validate(load_trace(split_then_taken(kWb), "t.json"));
+  ASSERT_EQ(r.messages.size(), 1u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, M::heap_unordered_takeover);
+  // The 4096 written runs (one subresource each); the unwritten ones hold no access and make no ghost.
+  EXPECT_NE(r.messages[0].text.find("(and 4095 more like it)"), std::string::npos) << r.messages[0].text;
+}
+
+// b only reads: the previous occupant's write stays in the ghosts (a write would replace it, and the
+// ghosts would be dropped within the command).
+const std::string kRb = vuse("b", "COMPUTE_SHADER", "SHADER_STORAGE_READ");
+
+TEST(HeapRuns, GhostsCountIntoTheRunLimit) {
+  // A's 8192 runs and b's one fit under 10000; with the 4096 ghosts b takes over they do not.
+  ValidateOptions o;
+  o.max_runs = 10000;
+  EXPECT_EQ(error_of(split_then_taken(kWb), o), "");
+  EXPECT_EQ(
+      error_of(split_then_taken(kRb), o),
+      "t.json:/lists/0/commands/1: the replay needs more than 10000 runs of subresource state at once (a "
+      "hard limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
+TEST(HeapRuns, AMemoryBarrierVisitsEveryRunAndEveryGhost) {
+  EXPECT_EQ(visits_of(split_then_taken(kRb, 2)) - visits_of(split_then_taken(kRb, 1)), 8192u + 1u + 4096u);
+}
+
 // ---- loader ----
 struct BadHeap {
   std::string name, trace, path;
@@ -288,7 +367,7 @@ TEST_P(BadHeapInput, IsOneLineErrorNamingThePath) {
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    EXPECT_NE(what.find("t.json: " + GetParam().path), std::string::npos) << what;
+    EXPECT_NE(what.find("t.json:" + GetParam().path), std::string::npos) << what;
   }
 }
 std::string with_resource(std::string_view resource,
@@ -299,42 +378,42 @@ INSTANTIATE_TEST_SUITE_P(
     Trace, BadHeapInput,
     ::testing::Values(
         BadHeap{"UnknownHeap", with_resource(R"({"name":"a","placement":{"heap":"g","offset":0,"bytes":1}})"),
-                "resources[0].placement.heap: unknown heap 'g'"},
+                "/resources/0/placement/heap: unknown heap 'g'"},
         BadHeap{"PlacementWithoutHeaps",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1}})", "[]"),
-                "resources[0].placement.heap: unknown heap 'h'"},
+                "/resources/0/placement/heap: unknown heap 'h'"},
         BadHeap{"OutOfRange",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":4000,"bytes":97}})"),
-                "resources[0].placement: bytes [4000, 4097) out of range for heap 'h' (4096 bytes)"},
+                "/resources/0/placement: bytes [4000, 4097) out of range for heap 'h' (4096 bytes)"},
         BadHeap{
             "Overflow",
             with_resource(R"({"name":"a","placement":{"heap":"h","offset":18446744073709551615,"bytes":2}})"),
-            "resources[0].placement: offset 18446744073709551615 + bytes 2 overflows 64 bits"},
+            "/resources/0/placement: offset 18446744073709551615 + bytes 2 overflows 64 bits"},
         BadHeap{"ZeroBytes", with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":0}})"),
-                "resources[0].placement.bytes"},
+                "/resources/0/placement/bytes"},
         BadHeap{"NegativeOffset",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":-1,"bytes":1}})"),
-                "resources[0].placement.offset: expected a non-negative integer"},
+                "/resources/0/placement/offset: expected a non-negative integer"},
         BadHeap{"FractionalBytes",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1.5}})"),
-                "resources[0].placement.bytes: expected a non-negative integer"},
+                "/resources/0/placement/bytes: expected a non-negative integer"},
         BadHeap{"MissingOffset", with_resource(R"({"name":"a","placement":{"heap":"h","bytes":1}})"),
-                "resources[0].placement: missing \"offset\""},
+                "/resources/0/placement: missing \"offset\""},
         BadHeap{"UnknownPlacementKey",
                 with_resource(R"({"name":"a","placement":{"heap":"h","offset":0,"bytes":1,"align":4}})"),
-                "resources[0].placement: unknown key 'align'"},
+                "/resources/0/placement: unknown key 'align'"},
         BadHeap{"PlacementNotAnObject", with_resource(R"({"name":"a","placement":"h"})"),
-                "resources[0].placement: expected an object"},
+                "/resources/0/placement: expected an object"},
         BadHeap{"DuplicateHeap", with_resource("", R"([{"name":"h","bytes":1},{"name":"h","bytes":2}])"),
-                "heaps[1].name: duplicate heap 'h'"},
-        BadHeap{"EmptyHeap", with_resource("", R"([{"name":"h","bytes":0}])"), "heaps[0].bytes"},
-        BadHeap{"HeapsNotAnArray", with_resource("", R"({"name":"h"})"), "trace.heaps: expected an array"},
+                "/heaps/1/name: duplicate heap 'h'"},
+        BadHeap{"EmptyHeap", with_resource("", R"([{"name":"h","bytes":0}])"), "/heaps/0/bytes"},
+        BadHeap{"HeapsNotAnArray", with_resource("", R"({"name":"h"})"), "/heaps: expected an array"},
         BadHeap{"UnknownHeapKey", with_resource("", R"([{"name":"h","bytes":1,"type":"default"}])"),
-                "heaps[0]: unknown key 'type'"},
+                "/heaps/0: unknown key 'type'"},
         BadHeap{
             "UploadResourcePlaced",
             R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[{"name":"a","type":"buffer","heap":"upload","placement":{"heap":"h","offset":0,"bytes":1}}]})",
-            "resources[0].placement: upload and readback resources are not placed"}),
+            "/resources/0/placement: upload and readback resources are not placed"}),
     [](const ::testing::TestParamInfo<BadHeap>& i) { return i.param.name; });
 
 TEST(HeapLoad, PlacementIsRead) {

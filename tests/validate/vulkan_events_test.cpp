@@ -47,6 +47,23 @@ const std::string kWriteBuf = use("buf", "SHADER_STORAGE_WRITE");
 const std::string kReadBuf = use("buf", "SHADER_STORAGE_READ");
 const std::string kOther = use("other", "SHADER_STORAGE_WRITE");
 
+// A barrier on bytes [offset, offset + size) of buf that chains its write into TRANSFER (visible to
+// nothing), and an event dependency whose first scope is TRANSFER: it reaches the write only
+// through that chain.
+std::string chain_bytes(std::string_view offset, std::string_view size) {
+  return fmt::format(
+      R"({{"barrier":[{{"type":"buffer","resource":"buf","offset":{},"size":{},"src_stage":"COMPUTE_SHADER",)"
+      R"("src_access":"SHADER_STORAGE_WRITE","dst_stage":"TRANSFER","dst_access":"NONE"}}]}})",
+      offset, size);
+}
+const std::string kTransferToRead =
+    R"({"type":"memory","src_stage":"TRANSFER","src_access":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"})";
+std::string use_bytes(std::string_view offset, std::string_view size = "\"WHOLE\"") {
+  return fmt::format(
+      R"({{"use":{{"resource":"buf","offset":{},"size":{},"as":{{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}}}})",
+      offset, size);
+}
+
 class VulkanEvents : public ::testing::TestWithParam<Case> {};
 TEST_P(VulkanEvents, ExpectedIds) {
   check_case(GetParam());
@@ -107,6 +124,17 @@ INSTANTIATE_TEST_SUITE_P(
                     R"("dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_WRITE"})"),
                 kWriteBuf}),
             ids({{M::vk_hazard_write_after_read, 1}})},
+        // The set's scope per run of shadow state: at the set only bytes [0, 256) of buf have the chain
+        // into TRANSFER; a barrier after the set gives [256, end) the same chain (the two runs merge),
+        // which the wait must not count. Bytes [256, end) race the write, bytes [0, 256) do not.
+        Case{"ChainOfOneByteRangeAtTheSetCountsOnlyThere",
+             vk({kWriteBuf, chain_bytes("0", "256"), set("e", kTransferToRead),
+                 chain_bytes("256", "\"WHOLE\""), wait("e", kTransferToRead), use_bytes("256")}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"ChainOfOneByteRangeAtTheSetOrdersThatRange",
+             vk({kWriteBuf, chain_bytes("0", "256"), set("e", kTransferToRead),
+                 chain_bytes("256", "\"WHOLE\""), wait("e", kTransferToRead), use_bytes("0", "256")}),
+             {}},
         Case{"WaitWithoutSetIsReported", vk({kWriteBuf, wait("e", kBufDep), kReadBuf}),
              ids({{M::vk_event_wait_not_set, 1}, {M::vk_hazard_read_after_write, 1}})},
         Case{

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "view_support.hpp"
@@ -39,6 +40,27 @@ TEST(ViewCli, WritesOnePageAndNothingElse) {
   for (const auto& e : fs::directory_iterator(dir))
     files += e.path().extension() == ".html" || e.path().string().find(".tmp-") != std::string::npos;
   EXPECT_EQ(files, 1u) << "no temporary file left behind";
+}
+
+// --api picks the one lowering the page embeds (only it is computed); --api all embeds the three.
+TEST(ViewCli, LowersOnlyTheApiAskedFor) {
+  const auto dir = test::scratch("one_api");
+  const auto lowerings = [&](const std::string& api) {
+    const Result r = test::run(cli() + " view " + src("examples/deferred.json") + " -o " +
+                                   (dir / "f.html").string() + " --api " + api,
+                               dir);
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::string page = test::read_text(dir / "f.html");
+    const std::string open = R"(<script type="application/json" id="baton-data">)";
+    const size_t a = page.find(open), b = page.find("</script", a);
+    const nlohmann::json data = nlohmann::json::parse(page.substr(a + open.size(), b - a - open.size()));
+    std::vector<std::string> names;
+    for (const auto& [k, v] : data["lowerings"].items()) names.push_back(k);
+    return names;
+  };
+  EXPECT_EQ(lowerings("d3d12-legacy"), std::vector<std::string>{"d3d12-legacy"});
+  EXPECT_EQ(lowerings("vulkan"), std::vector<std::string>{"vulkan"});
+  EXPECT_EQ(lowerings("all"), (std::vector<std::string>{"d3d12", "d3d12-legacy", "vulkan"}));
 }
 
 TEST(ViewCli, BadInputExitsTwoWithOneLineAndNoFile) {

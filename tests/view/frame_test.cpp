@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "baton/graph.hpp"
@@ -165,6 +166,38 @@ TEST(Frame, FrameStartAndEndGroupsTakeTheFirstAndLastSlots) {
   EXPECT_EQ(f.passes.back().slot, 4u);
   // The schedule's two signal/wait pairs and the two group waits.
   EXPECT_EQ(f.waits.size(), 4u);
+}
+
+}  // namespace
+}  // namespace baton::view
+
+namespace baton::view {
+namespace {
+
+// build_frame lowers only the APIs asked for; the frame JSON carries only those.
+TEST(Frame, LowersOnlyTheApisAskedFor) {
+  const std::array<Api, 1> only = {Api::vulkan};
+  const Frame f = build_frame(test::example("deferred.json"), "deferred.json", {}, only);
+  EXPECT_TRUE(f.lowering(Api::vulkan).lowered);
+  EXPECT_FALSE(f.lowering(Api::vulkan).barriers.empty());
+  for (const Api a : {Api::d3d12, Api::d3d12_legacy}) {
+    EXPECT_FALSE(f.lowering(a).lowered);
+    EXPECT_TRUE(f.lowering(a).barriers.empty());
+  }
+  const auto j = frame_json(f, Api::vulkan);
+  EXPECT_EQ(j["lowerings"].size(), 1u);
+  EXPECT_TRUE(j["lowerings"].contains("vulkan"));
+  // The default is all three, and the one lowering is the same either way.
+  const Frame all = build_frame(test::example("deferred.json"), "deferred.json");
+  const auto& a = all.lowering(Api::vulkan).barriers;
+  const auto& b = f.lowering(Api::vulkan).barriers;
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].resource, b[i].resource);
+    EXPECT_EQ(a[i].range, b[i].range);
+    EXPECT_EQ(a[i].before, b[i].before);
+    EXPECT_EQ(a[i].after, b[i].after);
+  }
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ function inPlan(barriers, m) {
 
 async function testExample(browser, file, name) {
   const html = path.join(outDir, `${name}.html`);
-  const ms = view(file, html);
+  const ms = view(file, html, 'all');  // the three lowerings, with the switch
   const { page, problems, loadMs } = await openPage(browser, html);
   console.log(`${name}: baton view ${ms.toFixed(0)} ms, page ready in ${loadMs.toFixed(0)} ms`);
   for (const api of APIS) {
@@ -174,6 +174,18 @@ async function main() {
     await page.screenshot({ path: shot });
     check(fs.statSync(shot).size > 10000, 'screenshot is suspiciously small');
     console.log(`screenshot: ${shot}`);
+
+    // A page of one API (the default): only that lowering is embedded, the other switches are disabled.
+    const oneHtml = path.join(outDir, 'deferred-legacy.html');
+    view(path.join(root, 'examples/deferred.json'), oneHtml, 'd3d12-legacy');
+    const { page: op, problems: oneProblems } = await openPage(browser, oneHtml);
+    const one = await op.evaluate(() => ({
+      api: window.batonView.api(),
+      disabled: [...document.querySelectorAll('input[name=api]')].filter((r) => r.disabled).map((r) => r.value),
+    }));
+    check(one.api === 'd3d12-legacy', `one-API page opens on ${one.api}`);
+    check(one.disabled.join(',') === 'd3d12,vulkan', `one-API page disables ${one.disabled.join(',')}`);
+    check(oneProblems.length === 0, `one-API page: ${oneProblems.join('; ')}`);
 
     // 10,000 passes: must load and render; the times are printed, not judged tightly.
     const big = path.join(outDir, 'big-graph.json');

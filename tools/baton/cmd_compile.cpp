@@ -2,6 +2,7 @@
 // FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
 // take `--dump PHASE`, `--order program|random|latency --seed N` and `--no-aliasing`. `--dot` prints Graphviz
 // of passes, resources and barriers instead (src/view/dot.cpp).
+#include <array>
 #include <nlohmann/json.hpp>
 
 #include "baton/graph.hpp"
@@ -47,7 +48,7 @@ int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
     findings = !r.findings.empty();
   } catch (const std::exception& e) {
     const std::string m = e.what();
-    return report_error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
+    return report_error(input::located(source, m));
   }
   write_stdout(out);
   return findings ? 1 : 0;
@@ -68,7 +69,8 @@ int run_compile(const CompileOptions& o) {
     std::string out;
     bool findings = false;
     try {
-      const view::Frame frame = view::build_frame(text, source, {}, o.split_barriers == "on");
+      const std::array<Api, 1> only = {*api};  // the dot names one lowering: only it is computed
+      const view::Frame frame = view::build_frame(text, source, {}, only, o.split_barriers == "on");
       if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
       out = view::render_dot(frame, *api);
       findings = !frame.findings.empty();

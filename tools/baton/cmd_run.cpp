@@ -81,7 +81,7 @@ RunInput load_for_run(const std::string& file, const graph::CompileOptions& co =
     r = graph::compile_graph(g, co);
   } catch (const std::exception& e) {  // name the file, as every other error does
     const std::string m = e.what();
-    throw Error(m.rfind(source, 0) == 0 ? m : source + ": " + m);
+    throw Error(input::located(source, m));
   }
   if (!r.findings.empty()) throw Error(source + ": graph check failed: " + r.findings.front());
   in.graph = true;

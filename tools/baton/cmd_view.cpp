@@ -1,14 +1,16 @@
-// `baton view FILE -o frame.html [--api d3d12|d3d12-legacy|vulkan]`: one self-contained HTML page of a
+// `baton view FILE -o frame.html [--api d3d12|d3d12-legacy|vulkan|all] [--split-barriers on|off]`: one
 // compiled recording or frame graph (docs/cli.md). The page is built in memory, written to a
 // temporary file next to the output and renamed over it, so a failure never leaves a partial page;
 // -o never replaces the input file and never writes through a symbolic link.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <span>
 
 #include "baton/input.hpp"
 #include "baton/progress.hpp"
@@ -26,18 +28,24 @@ struct ViewOptions {
 };
 
 int run_view(const ViewOptions& o) {
-  const std::optional<Api> api = parse_api(o.api);
-  if (!api) return report_error("unknown --api '" + o.api + "' (expected d3d12, d3d12-legacy or vulkan)");
+  // --api all: the page embeds the three lowerings (with a switch) and opens on d3d12; otherwise only
+  // the one asked for is lowered.
+  const bool all = o.api == "all";
+  const std::optional<Api> api = all ? std::optional<Api>(Api::d3d12) : parse_api(o.api);
+  if (!api)
+    return report_error("unknown --api '" + o.api + "' (expected d3d12, d3d12-legacy, vulkan or all)");
+  const std::array<Api, 1> one = {*api};
+  const std::span<const Api> apis = all ? std::span<const Api>(view::kAllApis) : std::span<const Api>(one);
   const std::string source = o.file == "-" ? "<stdin>" : o.file;
   bool findings = false;
   try {
     if (o.out != "-") check_output(o.out, o.file);
     // Big frames take seconds: show the stages on a terminal (nothing when stderr is not one).
-    Progress progress("baton view", view::kBuildStages + 1);
+    Progress progress("baton view", 1 + apis.size() + 1);
     const view::Frame frame = view::build_frame(
-        input::read(o.file), source, [&](std::string_view stage) { progress.step(1, stage); },
+        input::read(o.file), source, [&](std::string_view stage) { progress.step(1, stage); }, apis,
         o.split_barriers == "on");
-    // The page shows all three lowerings, but the one asked for must exist.
+    // The lowering shown first must exist (with --api all the other two may fail: the page shows why).
     if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
     findings = !frame.findings.empty();
     progress.step(1, "page");
@@ -61,8 +69,9 @@ void register_view(CLI::App& app, int& exit_code) {
       app.add_subcommand("view", "Write a compiled recording or frame graph as one self-contained HTML page");
   sub->add_option("file", opts->file, "Recording or frame graph (JSON); - reads stdin")->required();
   sub->add_option("-o,--output", opts->out, "The HTML file to write (- writes stdout)")->required();
-  sub->add_option("--api", opts->api, "Lowering shown first (default d3d12); the page embeds all three")
-      ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
+  sub->add_option("--api", opts->api,
+                  "The lowering to show (default d3d12; only it is computed); all: the three, with a switch")
+      ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan", "all"}));
   sub->add_option("--split-barriers", opts->split_barriers,
                   "Show the plan with split barriers (each split's note gives its reason; default off)")
       ->check(CLI::IsMember({"on", "off"}));

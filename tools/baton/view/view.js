@@ -645,7 +645,12 @@
   document.getElementById('zoom-in').addEventListener('click', function () { zoomAround((viewW() + LABEL_W) / 2, 1.25); });
   document.getElementById('zoom-out').addEventListener('click', function () { zoomAround((viewW() + LABEL_W) / 2, 0.8); });
   document.getElementById('fit').addEventListener('click', fit);
-  document.querySelectorAll('input[name=api]').forEach(function (r) {
+  document.querySelectorAll('input[name=api]').forEach(function(r) {
+    // Only the lowerings in the page can be shown (`baton view --api all` embeds the three).
+    if (!(r.value in data.lowerings)) {
+      r.disabled = true;
+      r.parentNode.title = 'not in this page: baton view --api ' + r.value + ' (or --api all)';
+    }
     r.addEventListener('change', function () { if (r.checked) api.setApi(r.value); });
   });
   var filterTimer = null;

@@ -1,0 +1,200 @@
+// Runs<T>: a value per subresource of one resource as runs of equal values over the subresource
+// index (mip + layer * mips + plane * mips * layers). A resource starts as one run whatever its
+// declared subresource count, an update splits runs only at the edges of what it touches, and equal
+// neighbours merge again, so memory follows what is touched, not the declared extent. Used by the
+// validator's shadow state and the frame graph's checks (each keeps its own rules; this is only the
+// container). IntervalSet: subresource indices as disjoint intervals. box_intervals: the index
+// intervals of a box.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace baton {
+
+// What a set of Runs costs, for callers that bound it: runs alive, and runs visited by updates and walks.
+struct RunStats {
+  uint64_t live = 0, visits = 0;
+};
+
+template <class T>
+class Runs {
+ public:
+  Runs() = default;
+  Runs(uint32_t size, const T& init) : size_(size) { runs_.emplace(0, init); }
+
+  uint32_t size() const { return size_; }
+  size_t run_count() const { return runs_.size(); }
+  // Counts this container's runs and visits into `stats` from now on (it must outlive the container's
+  // use; the container must not be copied afterwards).
+  void count_into(RunStats* stats) {
+    stats_ = stats;
+    stats_->live += runs_.size();
+  }
+
+  // Calls f(first, count, value&) for every run inside [lo, hi), splitting runs at lo and hi,
+  // in ascending order. on_split(copy&) is called for each new run a split creates.
+  template <class F, class S>
+  void update(uint32_t lo, uint32_t hi, F&& f, S&& on_split) {
+    if (lo >= hi) return;
+    auto it = split(lo, on_split);
+    split(hi, on_split);
+    for (; it != runs_.end() && it->first < hi; ++it) {
+      visit();
+      f(it->first, end_of(it) - it->first, it->second);
+    }
+  }
+  template <class F>
+  void update(uint32_t lo, uint32_t hi, F&& f) {
+    update(lo, hi, std::forward<F>(f), [](T&) {});
+  }
+
+  // Calls f(first, count, value) for the part of every run inside [lo, hi), without splitting.
+  template <class F>
+  void for_each(uint32_t lo, uint32_t hi, F&& f) const {
+    if (lo >= hi) return;
+    auto it = runs_.upper_bound(lo);
+    --it;
+    for (; it != runs_.end() && it->first < hi; ++it) {
+      visit();
+      const uint32_t a = std::max(lo, it->first), b = std::min(hi, end_of(it));
+      f(a, b - a, it->second);
+    }
+  }
+  const T& at(uint32_t i) const { return std::prev(runs_.upper_bound(i))->second; }
+  // Every run, mutable.
+  template <class F>
+  void for_all(F&& f) {
+    for (auto it = runs_.begin(); it != runs_.end(); ++it) {
+      visit();
+      f(it->first, end_of(it) - it->first, it->second);
+    }
+  }
+
+  // Merges equal neighbours among the runs that overlap or touch [lo, hi).
+  void coalesce(uint32_t lo, uint32_t hi) {
+    if (runs_.size() < 2) return;
+    auto it = runs_.upper_bound(lo);
+    --it;
+    if (it != runs_.begin()) --it;
+    while (it != runs_.end()) {
+      auto next = std::next(it);
+      if (next == runs_.end() || next->first > hi) break;
+      if (next->second == it->second) {
+        runs_.erase(next);
+        if (stats_) --stats_->live;
+      } else
+        it = next;
+    }
+  }
+  void coalesce() { coalesce(0, size_); }
+
+ private:
+  using Map = std::map<uint32_t, T>;
+  uint32_t end_of(typename Map::const_iterator it) const {
+    const auto next = std::next(it);
+    return next == runs_.end() ? size_ : next->first;
+  }
+  // The run starting at `at` (end() for at == size_), splitting the run that contains it.
+  template <class S>
+  typename Map::iterator split(uint32_t at, S&& on_split) {
+    if (at >= size_) return runs_.end();
+    auto it = runs_.upper_bound(at);
+    --it;
+    if (it->first == at) return it;
+    auto copy = runs_.emplace_hint(std::next(it), at, it->second);
+    if (stats_) ++stats_->live;
+    on_split(copy->second);
+    return copy;
+  }
+
+  void visit() const {
+    if (stats_) ++stats_->visits;
+  }
+
+  uint32_t size_ = 0;
+  Map runs_;
+  RunStats* stats_ = nullptr;
+};
+
+// A set of subresource indices as disjoint intervals (coverage, duplicate checks).
+class IntervalSet {
+ public:
+  // Adds [lo, hi).
+  void add(uint32_t lo, uint32_t hi) {
+    if (lo >= hi) return;
+    auto it = set_.upper_bound(lo);
+    if (it != set_.begin() && std::prev(it)->second >= lo) {
+      --it;
+      lo = it->first;
+      hi = std::max(hi, it->second);
+    }
+    while (it != set_.end() && it->first <= hi) {
+      hi = std::max(hi, it->second);
+      it = set_.erase(it);
+    }
+    set_.emplace(lo, hi);
+  }
+  // Calls f(first, count, inside) for the pieces of [lo, hi) in order, inside = in the set.
+  template <class F>
+  void split(uint32_t lo, uint32_t hi, F&& f) const {
+    auto it = set_.upper_bound(lo);
+    if (it != set_.begin() && std::prev(it)->second > lo) --it;
+    uint32_t at = lo;
+    for (; it != set_.end() && it->first < hi && at < hi; ++it) {
+      if (it->first > at) {
+        f(at, it->first - at, false);
+        at = it->first;
+      }
+      const uint32_t e = std::min(hi, it->second);
+      if (e > at) {
+        f(at, e - at, true);
+        at = e;
+      }
+    }
+    if (at < hi) f(at, hi - at, false);
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& [a, b] : set_) f(a, b);
+  }
+  uint64_t total() const {
+    uint64_t n = 0;
+    for (const auto& [a, b] : set_) n += b - a;
+    return n;
+  }
+
+ private:
+  std::map<uint32_t, uint32_t> set_;  // first -> end
+};
+
+// The subresource-index intervals [lo, hi) of the box [m0, m1) x [l0, l1) x [p0, p1) of a resource
+// with `mips` x `layers` subresources per plane, ascending. A box whose mips (and layers) span the
+// resource is one interval (per plane); otherwise one per (layer, plane) row.
+inline std::vector<std::pair<uint32_t, uint32_t>> box_intervals(uint32_t mips, uint32_t layers, uint32_t m0,
+                                                                uint32_t m1, uint32_t l0, uint32_t l1,
+                                                                uint32_t p0, uint32_t p1) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  auto add = [&](uint32_t lo, uint32_t n) {
+    if (!out.empty() && out.back().second == lo)
+      out.back().second += n;
+    else
+      out.emplace_back(lo, lo + n);
+  };
+  const uint32_t slice = mips * layers;  // subresources per plane
+  if (m0 == 0 && m1 == mips && l0 == 0 && l1 == layers) {
+    add(p0 * slice, (p1 - p0) * slice);
+  } else if (m0 == 0 && m1 == mips) {
+    for (uint32_t p = p0; p < p1; ++p) add(l0 * mips + p * slice, (l1 - l0) * mips);
+  } else {
+    for (uint32_t p = p0; p < p1; ++p)
+      for (uint32_t l = l0; l < l1; ++l) add(m0 + l * mips + p * slice, m1 - m0);
+  }
+  return out;
+}
+
+}  // namespace baton

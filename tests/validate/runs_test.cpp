@@ -1,0 +1,179 @@
+// Shadow state as runs of equal values (src/validate/runs.hpp): a resource costs one run until a
+// command touches part of it, and messages and coverage still count subresources, not runs.
+#include "../../src/validate/runs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <baton/core.hpp>
+#include <string>
+
+#include "cases.hpp"
+
+namespace baton::validate::testing {
+namespace {
+
+TEST(Runs, SplitOnlyAtTheEdgesOfWhatIsTouchedAndMergeBack) {
+  Runs<int> runs(1u << 20, 0);
+  EXPECT_EQ(runs.run_count(), 1u);
+  runs.update(5, 6, [](uint32_t first, uint32_t n, int& v) {
+    EXPECT_EQ(first, 5u);
+    EXPECT_EQ(n, 1u);
+    v = 7;
+  });
+  EXPECT_EQ(runs.run_count(), 3u);
+  int seen = 0;
+  runs.for_each(0, 1u << 20, [&](uint32_t first, uint32_t n, int v) {
+    if (v == 7) {
+      EXPECT_EQ(first, 5u);
+      EXPECT_EQ(n, 1u);
+    }
+    ++seen;
+  });
+  EXPECT_EQ(seen, 3);
+  runs.update(0, 1u << 20, [](uint32_t, uint32_t, int& v) { v = 1; });
+  runs.coalesce(0, 1u << 20);
+  EXPECT_EQ(runs.run_count(), 1u);
+}
+
+TEST(Runs, SplitCallsTheHookForEveryNewRun) {
+  Runs<int> runs(100, 0);
+  int splits = 0;
+  runs.update(
+      10, 20, [](uint32_t, uint32_t, int&) {}, [&](int&) { ++splits; });
+  EXPECT_EQ(splits, 2);
+}
+
+TEST(IntervalSet, PiecesInOrderWithMembership) {
+  IntervalSet s;
+  s.add(3, 5);
+  s.add(8, 9);
+  s.add(5, 6);  // merges with [3,5)
+  EXPECT_EQ(s.total(), 4u);
+  std::string pieces;
+  s.split(0, 10, [&](uint32_t first, uint32_t n, bool in) {
+    pieces += fmt::format("{}+{}{} ", first, n, in ? "*" : "");
+  });
+  EXPECT_EQ(pieces, "0+3 3+3* 6+2 8+1* 9+1 ");
+}
+
+TEST(Intervals, WholeMipsAreOneIntervalPerPlanePartialMipsOnePerRow) {
+  TraceResource r;
+  r.mips = 4;
+  r.layers = 8;
+  r.planes = 2;
+  EXPECT_EQ(intervals(r, 0, 4, 0, 8, 0, 2).size(), 1u);
+  EXPECT_EQ(intervals(r, 0, 4, 2, 3, 0, 2).size(), 2u);
+  const auto rows = intervals(r, 1, 2, 0, 8, 1, 1);
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_EQ(rows[0], std::make_pair(uint32_t{33}, uint32_t{35}));
+}
+
+// 2^20 subresources, the documented limit: one message per command and resource still names the
+// first subresource and counts the others; coverage counts every subresource once.
+constexpr const char* kHuge = R"({"name":"t","mips":16,"layers":65536})";
+
+TEST(HugeResources, D3D12MessagesCountSubresourcesNotRuns) {
+  const std::string trace = one_list(
+      "d3d12", kHuge,
+      R"({"barrier":[{"type":"transition","resource":"t","before":"COMMON","after":"RENDER_TARGET"}]},)"
+      R"({"barrier":[{"type":"transition","resource":"t","subresource":5,"before":"RENDER_TARGET","after":"PIXEL_SHADER_RESOURCE"}]},)"
+      R"({"use":{"resource":"t","as":"UNORDERED_ACCESS"}},)"
+      R"({"use":{"resource":"t","range":{"mips":[1,1]},"as":"PIXEL_SHADER_RESOURCE"}})");
+  const ValidationResult r = validate(load_trace(trace));
+  ASSERT_EQ(r.messages.size(), 2u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, MessageId::invalid_subresource_state);
+  EXPECT_EQ(r.messages[0].command, 2);
+  EXPECT_EQ(r.messages[0].subresource, 0);
+  EXPECT_TRUE(r.messages[0].text.ends_with("(and 1048575 more like it)")) << r.messages[0].text;
+  EXPECT_EQ(r.messages[1].command, 3);
+  EXPECT_EQ(r.messages[1].subresource, 1);
+  EXPECT_TRUE(r.messages[1].text.ends_with("(and 65535 more like it)")) << r.messages[1].text;
+  EXPECT_EQ(r.subresources_visited, uint64_t{1} << 20);
+}
+
+TEST(HugeResources, D3D12DuplicateTransitionInOneCallIsReportedOnlyWhereItOverlaps) {
+  const std::string trace = one_list(
+      "d3d12", kHuge,
+      R"({"barrier":[{"type":"transition","resource":"t","subresource":7,"before":"COMMON","after":"RENDER_TARGET"},)"
+      R"({"type":"transition","resource":"t","before":"COMMON","after":"COPY_DEST"}]})");
+  const ValidationResult r = validate(load_trace(trace));
+  ASSERT_EQ(r.messages.size(), 1u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, MessageId::barrier_duplicate_subresource_transitions);
+  EXPECT_EQ(r.messages[0].subresource, 7);
+  EXPECT_TRUE(r.messages[0].text.ends_with("(COMMON -> COPY_DEST)")) << r.messages[0].text;
+}
+
+TEST(HugeResources, VulkanLayoutsOfUntransitionedRowsAreCounted) {
+  const std::string trace = one_list(
+      "vulkan", kHuge,
+      R"({"barrier":[{"type":"image","resource":"t","range":{"mips":[0,1]},"dst_stage":"FRAGMENT_SHADER",)"
+      R"("dst_access":"SHADER_SAMPLED_READ","old_layout":"UNDEFINED","new_layout":"SHADER_READ_ONLY_OPTIMAL"}]},)"
+      R"({"use":{"resource":"t","as":{"stage":"FRAGMENT_SHADER","access":"SHADER_SAMPLED_READ",)"
+      R"("layout":"SHADER_READ_ONLY_OPTIMAL"}}})");
+  const ValidationResult r = validate(load_trace(trace));
+  ASSERT_EQ(r.messages.size(), 1u) << to_text(r);
+  EXPECT_EQ(r.messages[0].id, MessageId::vk_invalid_image_layout);
+  EXPECT_EQ(r.messages[0].subresource, 1);
+  EXPECT_TRUE(r.messages[0].text.ends_with("(and 983039 more like it)")) << r.messages[0].text;
+  EXPECT_EQ(r.subresources_visited, uint64_t{1} << 20);
+}
+
+}  // namespace
+}  // namespace baton::validate::testing
+
+namespace baton::validate::testing {
+namespace {
+
+// The hard limits: past them the replay stops with an error naming the trace and the command that
+// crossed one (the defaults are kMaxReplayRuns and kMaxReplayVisits; lowered here to stay small).
+std::string error_of(const std::string& trace, const ValidateOptions& o) {
+  try {
+    (void)validate(load_trace(trace, "t.json"), o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ReplayLimits, TooManyRunsAtOnceIsAnErrorAtTheCommand) {
+  // Mip 0 of 4096 layers promoted to COPY_SOURCE, mip 1 still COMMON: 8192 runs.
+  const std::string trace = one_list("d3d12", R"({"name":"t","mips":2,"layers":4096})",
+                                     R"({"use":{"resource":"t","range":{"mips":[0,1]},"as":"COPY_SOURCE"}})");
+  ValidateOptions o;
+  EXPECT_EQ(error_of(trace, o), "");  // within the default limits
+  o.max_runs = 1000;
+  EXPECT_EQ(
+      error_of(trace, o),
+      "t.json:/lists/0/commands/0: the replay needs more than 1000 runs of subresource state at once (a hard "
+      "limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
+TEST(ReplayLimits, TooManyVisitsIsAnErrorAtTheCommand) {
+  const std::string trace = one_list(
+      "vulkan", R"({"name":"t","mips":2,"layers":4096})",
+      R"({"use":{"resource":"t","range":{"mips":[0,1]},"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"UNDEFINED"}}})");
+  ValidateOptions o;
+  o.max_visits = 100;
+  EXPECT_EQ(error_of(trace, o),
+            "t.json:/lists/0/commands/0: the replay needs more than 100 visits of subresource state (a hard "
+            "limit of "
+            "the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
+// A Vulkan event's set keeps a copy of the shadow runs: they count into the run limit while it holds them.
+TEST(ReplayLimits, AnEventsSnapshotCountsIntoTheRunLimit) {
+  const std::string use =
+      R"({"use":{"resource":"t","range":{"mips":[0,1]},"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"UNDEFINED"}}})";
+  const std::string set = R"(,{"set_event":{"event":"e","barriers":[]}})";
+  const std::string t = R"({"name":"t","mips":2,"layers":4096})";
+  ValidateOptions o;
+  o.max_runs = 10000;  // the 8192 runs of t fit, twice that does not
+  EXPECT_EQ(error_of(one_list("vulkan", t, use), o), "");
+  EXPECT_EQ(
+      error_of(one_list("vulkan", t, use + set), o),
+      "t.json:/lists/0/commands/1: the replay needs more than 10000 runs of subresource state at once (a "
+      "hard limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+}
+
+}  // namespace
+}  // namespace baton::validate::testing
