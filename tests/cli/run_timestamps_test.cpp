@@ -19,7 +19,13 @@ std::string temp_path(const std::string& name) {
 TEST(RunTimestamps, EveryOperationOfAGraphGetsItsTimeOnItsQueue) {
   const std::string file = temp_path("baton_ts.json");
   std::filesystem::remove(file);
-  const RunResult r = run_baton("run examples/async.json --format json --timestamps '" + file + "'");
+  // Under the asan preset the child runs lavapipe, which the loader unloads before LeakSanitizer
+  // looks: the driver's allocations then have no module name, so tests/lsan.supp cannot name them
+  // (the runtime sample in tests/docs/install_test.sh runs the same way). Leaks are still checked in
+  // every in-process Vulkan test.
+  const RunResult r = run_baton(std::string("ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" '") + BATON_CLI +
+                                    "' run examples/async.json --format json --timestamps '" + file + "'",
+                                "/dev/null", true);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json report = nlohmann::json::parse(r.out);
   const nlohmann::json trace = nlohmann::json::parse(slurp(file));
