@@ -271,11 +271,13 @@ struct FinalImage {
     vkGetImageMemoryRequirements(c.device(), image, &req);
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(c.physical_device(), &mp);
+    // The first allowed device-local type, else the first allowed one.
     uint32_t type = ~0u;
-    for (uint32_t t = 0; t < mp.memoryTypeCount; ++t)
-      if ((req.memoryTypeBits >> t & 1u) &&
-          (type == ~0u || (mp.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
-        if (type == ~0u || !(mp.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) type = t;
+    for (uint32_t t = 0; t < mp.memoryTypeCount && type == ~0u; ++t)
+      if ((req.memoryTypeBits >> t & 1u) && (mp.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+        type = t;
+    for (uint32_t t = 0; t < mp.memoryTypeCount && type == ~0u; ++t)
+      if (req.memoryTypeBits >> t & 1u) type = t;
     if (type == ~0u) throw std::runtime_error("no memory type for the final image");
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;

@@ -79,13 +79,14 @@ SlotCounts count_slots(const std::vector<OpWork>& work) {
   return n;
 }
 
-uint32_t queue_timestamp_bits(const VulkanContext::Impl& c) {
+uint32_t family_timestamp_bits(const VulkanContext::Impl& c, uint32_t family) {
   uint32_t nf = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, nullptr);
   std::vector<VkQueueFamilyProperties> families(nf);
   vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, families.data());
-  return c.family < nf ? families[c.family].timestampValidBits : 0u;
+  return family < nf ? families[family].timestampValidBits : 0u;
 }
+uint32_t queue_timestamp_bits(const VulkanContext::Impl& c) { return family_timestamp_bits(c, c.family); }
 
 bool seeds(const VulkanContext::Impl& c, const RunOptions& o) {
   return o.seed_textures && c.options.device == DeviceKind::lavapipe;
@@ -148,14 +149,8 @@ class Runner {
       qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
       qi.queryCount = 2;
       BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &timestamps_));
-      bool compute_timed = true;  // a compute-only family writes timestamps too
-      if (c.compute_family) {
-        uint32_t nf = 0;
-        vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, nullptr);
-        std::vector<VkQueueFamilyProperties> families(nf);
-        vkGetPhysicalDeviceQueueFamilyProperties(c.physical, &nf, families.data());
-        compute_timed = *c.compute_family < nf && families[*c.compute_family].timestampValidBits > 0;
-      }
+      // A compute-only family writes timestamps too.
+      const bool compute_timed = !c.compute_family || family_timestamp_bits(c, *c.compute_family) > 0;
       if (opt.op_timestamps && compute_timed && !work_.empty()) {
         qi.queryCount = static_cast<uint32_t>(2 * work_.size());
         BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &op_timestamps_));

@@ -2,14 +2,9 @@
 // compiled recording or frame graph (docs/cli.md). The page is built in memory, written to a
 // temporary file next to the output and renamed over it, so a failure never leaves a partial page;
 // -o never replaces the input file and never writes through a symbolic link.
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <span>
 
 #include "baton/input.hpp"
