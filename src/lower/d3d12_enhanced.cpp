@@ -53,6 +53,24 @@ std::optional<Access> namesake(Layout l) {
   return std::nullopt;
 }
 
+// A same-state barrier between two render-target writes, or two depth-stencil writes, of one texture
+// (`write order`, `hand-off` between lists, `from rest`). D3D12 orders these writes itself: legacy
+// ResourceBarrier cannot express the barrier (StateBefore == StateAfter is #525
+// RESOURCE_BARRIER_MATCHING_STATES) and enhanced barriers keep the legacy model's guarantees, so the
+// output merger's order of successive draws and clears on a queue is the API's, not the barrier's.
+// (Vulkan is different: rasterization order holds only within a subpass, so lower_vulkan keeps them.)
+// Returns the reason for the plan, or nullptr when the barrier is needed.
+const char* ordered_by_the_queue(const D3D12EnhancedSide& before, const D3D12EnhancedSide& after, bool texture) {
+  if (!texture || before.sync != after.sync || before.access != after.access || before.layout != after.layout)
+    return nullptr;
+  if (before.access == D3D12_BARRIER_ACCESS_RENDER_TARGET && before.layout == D3D12_BARRIER_LAYOUT_RENDER_TARGET)
+    return "render-target writes of successive commands are ordered by the queue (no legacy equivalent either)";
+  if (before.access == D3D12_BARRIER_ACCESS_DEPTH_STENCIL_WRITE &&
+      before.layout == D3D12_BARRIER_LAYOUT_DEPTH_STENCIL_WRITE)
+    return "depth-stencil writes of successive commands are ordered by the queue (no legacy equivalent either)";
+  return nullptr;
+}
+
 // Neutral layout -> enhanced layout on a list of queue q; nullopt when q cannot hold it.
 std::optional<D3D12_BARRIER_LAYOUT> layout_on(Layout l, Queue q) {
   if (l == Layout::none || l == Layout::undefined) return D3D12_BARRIER_LAYOUT_UNDEFINED;
@@ -227,6 +245,11 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
   if (before.host_only || after.host_only) {
     v.omitted = true;
     v.omitted_why = "CPU access: ExecuteCommandLists and fences order it, D3D12 has no host barrier";
+    return v;
+  }
+  if (const char* why = ordered_by_the_queue(before, after, texture)) {
+    v.omitted = true;
+    v.omitted_why = why;
     return v;
   }
   if (texture) {
