@@ -84,6 +84,13 @@ struct Memory {
   uint64_t heap_size = 0, unaliased = 0, lower_bound = 0;
 };
 
+// A measured GPU time of one operation (`baton run --timestamps`), in microseconds from the frame's
+// first timestamp.
+struct OpTime {
+  uint32_t pass = 0, op = 0;
+  double begin_us = 0, end_us = 0;
+};
+
 struct Frame {
   std::string source;
   bool graph = false;
@@ -95,6 +102,10 @@ struct Frame {
   Memory memory;
   std::vector<std::string> culled;    // graphs: "pass: why"
   std::vector<std::string> findings;  // graphs: failed checks
+  // Measured times (attach_times): empty = none, the page's x axis is submission order; otherwise one
+  // per operation of every pass, and the page draws the frame at these times.
+  std::vector<OpTime> times;
+  std::string times_source;
 
   const Lowering& lowering(Api a) const { return lowerings[static_cast<size_t>(a)]; }
 };
@@ -111,7 +122,21 @@ using StageFn = std::function<void(std::string_view stage)>;
 Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage = {},
                   std::span<const Api> apis = kAllApis, bool split_barriers = false);
 
-// The rule behind a barrier's reason, in one sentence that names the invariant (DESIGN.md).
+// Reads the trace-event JSON `baton run --timestamps` writes (Chrome / Perfetto format: complete
+// events "ph": "X" named "PASS/OP" with "ts" and "dur" in microseconds; metadata events "M" are
+// skipped) and attaches one time per operation of every pass. Throws Error naming `source` and the
+// JSON pointer of the event: another event kind, a pass the frame does not have, an operation past
+// the pass's last, a queue that is not the pass's, a time twice, negative or missing times; and a
+// pass or operation of the frame that has no time.
+void attach_times(Frame& f, std::string_view trace_json, const std::string& source);
+
+// The frame as trace-event JSON (Chrome / Perfetto), for a standard timeline viewer: one complete
+// event per operation on its queue's track (at the measured times when the frame has them, else at
+// 1,000 us per submission slot, marked "synthetic"), and one instant event per barrier of `api`'s
+// lowering at its barrier point, with resource, range, states, reason and whether it was omitted.
+std::string trace_events(const Frame& f, Api api);
+
+// The rule behind a barrier's reason, in one sentence for the reader (tooltips, the legend, dot).
 std::string_view rule_of(Reason r);
 
 // The frame as the JSON the page embeds ("format": "baton-frame").

@@ -188,26 +188,27 @@ Frame build_frame(std::string_view json_text, std::string_view source, const Sta
 }
 
 std::string_view rule_of(Reason r) {
-  // Indexed by Reason; each sentence names the invariant of DESIGN.md (or the API rule) it serves.
+  // Indexed by Reason; each sentence says what the barrier is for in the reader's words, without the
+  // rule numbers of docs/concepts.md (the tests name those).
   static constexpr std::array<std::string_view, 13> kRules = {
-      "invariant 2: SyncBefore NONE (Vulkan: srcStage NONE, oldLayout UNDEFINED) only on the first-ever "
+      "SyncBefore NONE (Vulkan: srcStage NONE, oldLayout UNDEFINED) only on the first-ever "
       "touch of the memory in the frame",
-      "invariant 4: the list declared an entry state, so the group starts from it instead of the resting "
+      "the list declared an entry state, so the group starts from it instead of the resting "
       "layout",
-      "invariant 4: a group's first barrier on a resource leaves the resting layout the previous group left",
-      "invariant 5: lists of one group hand the resource directly to each other, never through the resting "
+      "a group's first barrier on a resource leaves the resting layout the previous group left",
+      "lists of one group hand the resource directly to each other, never through the resting "
       "layout",
       "a change of use inside one list: the new access waits for the previous one",
-      "invariant 5: consecutive readers share one transition into the merged read state",
+      "consecutive readers share one transition into the merged read state",
       "unordered access after unordered access from a different operation must wait for it (UAV barrier)",
       "the same write again from a different operation is ordered after the first",
-      "invariant 3: the first write of a placed render-target or depth texture carries the initializing "
+      "the first write of a placed render-target or depth texture carries the initializing "
       "discard "
       "over the whole resource",
-      "invariant 4: a group leaves every resource it does not hand on in its resting layout",
-      "invariant 4: the group leaves the resource in the entry state the next group declared",
-      "escape hatch: the recording asked for a full barrier (every stage, every access)",
-      "invariant 2: a resource taking over aliased memory waits for the previous occupants' last accesses "
+      "a group leaves every resource it does not hand on in its resting layout",
+      "the group leaves the resource in the entry state the next group declared",
+      "the recording asked for a full barrier (every stage, every access)",
+      "a resource taking over aliased memory waits for the previous occupants' last accesses "
       "(layout undefined; D3D12 legacy: an aliasing barrier)",
   };
   const auto i = static_cast<size_t>(r);

@@ -87,6 +87,14 @@ nlohmann::ordered_json frame_json(const Frame& f, Api initial) {
   for (const AliasMark& a : f.memory.aliasing)
     al.push_back({{"pass", a.pass}, {"resource", a.resource}, {"previous", a.previous}});
   j["memory"] = std::move(mem);
+  // Measured times (baton view --timestamps): [pass, op, begin_us, end_us] per operation; absent
+  // when the frame was not measured (the x axis is then submission order).
+  if (!f.times.empty()) {
+    OJson& t = j["times"] = OJson::object();
+    t["source"] = f.times_source;
+    OJson& ops = t["ops"] = OJson::array();
+    for (const OpTime& o : f.times) ops.push_back({o.pass, o.op, o.begin_us, o.end_us});
+  }
   j["culled"] = f.culled;
   j["findings"] = f.findings;
   return j;

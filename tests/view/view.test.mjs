@@ -33,10 +33,10 @@ function check(ok, what) {
 // and every barrier entry at every barrier point (omitted ones too: the page shows them).
 function planCounts(file, api) {
   const plan = JSON.parse(execFileSync(baton, ['compile', file, '--api', api, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
-  const owners = plan.lists ?? plan.groups.flatMap((g) => g.passes);
+  const owners = plan.lists ?? plan.groups.flatMap((g) => g.passes.map((p) => ({ ...p, queue: g.queue })));
   const barriers = owners.flatMap((o) => o.points.flatMap((p) => p.barriers));
   const waits = plan.groups ? plan.groups.reduce((n, g) => n + g.waits.length, 0) : 0;
-  return { passes: owners.length, barriers, waits };
+  return { passes: owners.length, barriers, waits, owners };
 }
 
 function view(file, html, api = 'd3d12') {
@@ -186,6 +186,49 @@ async function main() {
     check(one.api === 'd3d12-legacy', `one-API page opens on ${one.api}`);
     check(one.disabled.join(',') === 'd3d12,vulkan', `one-API page disables ${one.disabled.join(',')}`);
     check(oneProblems.length === 0, `one-API page: ${oneProblems.join('; ')}`);
+
+    // Measured times (issue 17 item 5): a trace-event file as `baton run --timestamps` writes it, made
+    // up here so the page's positions can be checked exactly: pass i runs [100 i, 100 i + 60) us on its
+    // queue, except that `ssao` (async compute in async.json) is moved to overlap the pass before it.
+    const deferred = path.join(root, 'examples/async.json');
+    const passesOf = planCounts(deferred, 'd3d12').owners;
+    const events = [{ name: 'process_name', ph: 'M', pid: 0, args: { name: 'made up' } }];
+    const expectUs = {};
+    passesOf.forEach((p, i) => {
+      const b = p.name === 'ssao' ? 100 * (i - 1) + 10 : 100 * i;
+      expectUs[p.name] = [b, b + 60];
+      events.push({ name: `${p.name}/0`, ph: 'X', pid: 0, tid: p.queue, ts: b, dur: 60 });
+    });
+    const tsFile = path.join(outDir, 'async-times.json');
+    fs.writeFileSync(tsFile, JSON.stringify({ traceEvents: events }));
+    const timedHtml = path.join(outDir, 'async-timed.html');
+    const teFile = path.join(outDir, 'async-trace-events.json');
+    execFileSync(baton, ['view', deferred, '-o', timedHtml, '--timestamps', tsFile, '--trace-events', teFile]);
+    const { page: tp, problems: timedProblems } = await openPage(browser, timedHtml);
+    const timed = await tp.evaluate((names) => ({
+      timed: window.batonView.timed(),
+      spans: Object.fromEntries(names.map((n) => [n, window.batonView.passSpan(n)])),
+      legend: document.getElementById('legend').textContent,
+      reasons: document.querySelectorAll('#legend-reasons div').length,
+      frameReasons: window.batonView.frame.reasons.length,
+    }), Object.keys(expectUs));
+    check(timed.timed, 'timed page: the x axis is not GPU time');
+    for (const [n, us] of Object.entries(expectUs)) {
+      const s = timed.spans[n];
+      check(s && Math.abs(s.us[0] - us[0]) < 1e-6 && Math.abs(s.us[1] - us[1]) < 1e-6,
+            `timed page: ${n} drawn at ${s && s.us} us, measured ${us}`);
+    }
+    const ssao = timed.spans.ssao, before = timed.spans[passesOf[passesOf.findIndex((p) => p.name === 'ssao') - 1].name];
+    check(ssao && before && ssao.x0 < before.x1 && ssao.lane !== before.lane, 'timed page: ssao does not overlap the pass before it');
+    check(timed.reasons === timed.frameReasons && timed.reasons > 10, `legend lists ${timed.reasons} reasons of ${timed.frameReasons}`);
+    check(!/invariant/i.test(timed.legend), 'legend uses the word "invariant"');
+    check(/GPU time measured/.test(timed.legend), 'legend does not say the x axis is measured time');
+    check(timedProblems.length === 0, `timed page: ${timedProblems.join('; ')}`);
+    const te = JSON.parse(fs.readFileSync(teFile, 'utf8')).traceEvents;
+    check(te.filter((e) => e.ph === 'X').length === passesOf.length, 'trace events: one complete event per pass');
+    check(te.filter((e) => e.ph === 'i').length === planCounts(deferred, 'd3d12').barriers.length,
+          'trace events: one instant event per barrier of the plan');
+    console.log(`timed page: ${passesOf.length} passes at measured times, ${te.length} trace events`);
 
     // 10,000 passes: must load and render; the times are printed, not judged tightly.
     const big = path.join(outDir, 'big-graph.json');

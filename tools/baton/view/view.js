@@ -32,6 +32,33 @@
   data.memory.blocks.forEach(function (b) { heap = Math.max(heap, b.offset + b.size); });
   var hasMemory = data.kind === 'graph' && data.memory.blocks.length > 0;
 
+  // Measured times (baton view --timestamps): the x axis becomes GPU time. One x unit is the frame's
+  // time divided by its slots, so zoom and fit behave as in submission order; passes, barrier points,
+  // waits and heap blocks are placed at their operations' measured begin and end.
+  var T = null;
+  if (data.times) {
+    var opT = passes.map(function () { return []; }), tEnd = 0;
+    data.times.ops.forEach(function (o) { opT[o[0]][o[1]] = [o[2], o[3]]; tEnd = Math.max(tEnd, o[3]); });
+    var unit = tEnd > 0 ? tEnd / nslots : 1;
+    var passT = opT.map(function (ops) {
+      var b = Infinity, e = 0;
+      ops.forEach(function (x) { b = Math.min(b, x[0]); e = Math.max(e, x[1]); });
+      return b === Infinity ? [0, 0] : [b / unit, e / unit];
+    });
+    var slotT = [];
+    passes.forEach(function (p) {
+      var st = slotT[p.slot] || [Infinity, 0];
+      slotT[p.slot] = [Math.min(st[0], passT[p.i][0]), Math.max(st[1], passT[p.i][1])];
+    });
+    T = { unit: unit, op: opT, pass: passT, slot: slotT, end: tEnd / unit, source: data.times.source };
+  }
+  var xEnd = T ? Math.max(T.end, 1e-9) : nslots;
+  function passX0(p) { return T ? T.pass[p.i][0] : p.slot + 0.08; }
+  function passX1(p) { return T ? T.pass[p.i][1] : p.slot + 0.92; }
+  function slotX0(s) { return T ? (T.slot[s] || [s, s])[0] : s; }
+  function slotX1(s) { return T ? (T.slot[s] || [s, s])[1] : s + 1; }
+  function us(x) { return (x * (T ? T.unit : 1)).toFixed(1) + ' us'; }
+
   var S = { api: data.api in data.lowerings ? data.api : 'd3d12', zoom: 8, sx: 0, sy: 0, passFilter: '', resFilter: '' };
   var L = null;         // the current layout
   var segCache = {};    // per API: per resource, state segments
@@ -70,6 +97,10 @@
   }
   function barrierX(b) {
     var p = passes[b.pass];
+    if (T) {
+      var o = T.op[p.i][Math.min(b.op, p.ops - 1)];
+      return o ? (b.where === 'after' ? o[1] : o[0]) / T.unit : passX0(p);
+    }
     var frac = (b.op + (b.where === 'after' ? 1 : 0)) / p.ops;
     return p.slot + 0.08 + 0.84 * Math.min(1, frac);
   }
@@ -111,8 +142,18 @@
         if (e.x > x) out.push(segment(x, e.x, state, e.b.range));
         x = e.x; state = e.b.after;
       });
-      out.push(segment(x, nslots, state, list[list.length - 1].b.range));
+      out.push(segment(x, xEnd, state, list[list.length - 1].b.range));
       return out;
+    });
+    // A transient's lane ends with its lifetime (its heap block's first and last slot), so memory
+    // freed and reused by another resource shows as a gap.
+    segs.forEach(function (list, r) {
+      var blk = resources[r].transient ? blockByName[resources[r].name] : null;
+      if (!blk) return;
+      var a = slotX0(blk.first), z = slotX1(blk.last);
+      segs[r] = list.filter(function (sg) { return sg.x1 > a && sg.x0 < z; }).map(function (sg) {
+        return Object.assign({}, sg, { x0: Math.max(sg.x0, a), x1: Math.min(sg.x1, z) });
+      });
     });
     segCache[api] = segs;
     return segs;
@@ -139,7 +180,7 @@
     var laneItems = queues.map(function () { return []; }), passItems = [];
     passes.forEach(function (p) {
       if (!passVisible[p.i]) return;
-      var it = { pass: p.i, lane: p.lane, x0: p.slot + 0.08, x1: p.slot + 0.92 };
+      var it = { pass: p.i, lane: p.lane, x0: passX0(p), x1: passX1(p) };
       laneItems[p.lane].push(it);
       passItems.push(it);
     });
@@ -188,13 +229,13 @@
   function sxOf(x) { return LABEL_W + x * S.zoom - S.sx; }
   function slotAt(px) { return (px - LABEL_W + S.sx) / S.zoom; }
   function clampScroll() {
-    var maxX = Math.max(0, nslots * S.zoom + 40 - (viewW() - LABEL_W));
+    var maxX = Math.max(0, xEnd * S.zoom + 40 - (viewW() - LABEL_W));
     var maxY = Math.max(0, contentHeight() - (viewH() - topFixed()));
     S.sx = Math.min(Math.max(0, S.sx), maxX);
     S.sy = Math.min(Math.max(0, S.sy), maxY);
   }
   function fit() {
-    S.zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, (viewW() - LABEL_W - 20) / nslots));
+    S.zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, (viewW() - LABEL_W - 20) / xEnd));
     S.sx = 0;
     clampScroll();
     invalidate();
@@ -337,9 +378,10 @@
     var lines = new Path2D(), heads = new Path2D(), seen = new Set();
     L.waits.forEach(function (w) {
       var s = passes[w.signal], d = passes[w.wait];
-      if (Math.max(s.slot, d.slot) + 1 < v0 || Math.min(s.slot, d.slot) > v1) return;
-      var x0 = sxOf(s.slot + 0.92), y0 = AXIS_H + s.lane * LANE_H + LANE_H / 2;
-      var x1 = sxOf(d.slot + 0.08), y1 = AXIS_H + d.lane * LANE_H + LANE_H / 2;
+      var sx1 = passX1(s), dx0 = passX0(d);
+      if (Math.max(sx1, dx0) < v0 || Math.min(sx1, dx0) > v1) return;
+      var x0 = sxOf(sx1), y0 = AXIS_H + s.lane * LANE_H + LANE_H / 2;
+      var x1 = sxOf(dx0), y1 = AXIS_H + d.lane * LANE_H + LANE_H / 2;
       var key = Math.round(x0) + ':' + Math.round(x1) + ':' + s.lane + ':' + d.lane;
       if (seen.has(key)) return;
       seen.add(key);
@@ -354,7 +396,7 @@
     ctx.fillStyle = '#f7f8fa'; ctx.fillRect(0, 0, LABEL_W, H);
     ctx.strokeStyle = '#d5dae1'; ctx.beginPath(); ctx.moveTo(LABEL_W + 0.5, 0); ctx.lineTo(LABEL_W + 0.5, H); ctx.stroke();
     ctx.fillStyle = '#36404c';
-    ctx.fillText('slot', 8, AXIS_H / 2);
+    ctx.fillText(T ? 'GPU time (us)' : 'slot', 8, AXIS_H / 2);
     ctx.font = '600 12px system-ui, sans-serif';
     for (q = 0; q < queues.length; ++q) ctx.fillText(queues[q] + ' queue', 8, AXIS_H + q * LANE_H + LANE_H / 2);
     ctx.font = '11px system-ui, sans-serif';
@@ -390,11 +432,11 @@
     step = Math.max(1, Math.round(step));
     var first = Math.max(0, Math.floor(slotAt(LABEL_W) / step) * step);
     ctx.fillStyle = '#55606e'; ctx.strokeStyle = '#d5dae1';
-    for (var s = first; s <= nslots && sxOf(s) <= W; s += step) {
+    for (var s = first; s <= xEnd && sxOf(s) <= W; s += step) {
       var x = sxOf(s);
       if (x < LABEL_W) continue;
       ctx.beginPath(); ctx.moveTo(x + 0.5, AXIS_H - 5); ctx.lineTo(x + 0.5, AXIS_H); ctx.stroke();
-      ctx.fillText(String(s), x + 3, AXIS_H / 2);
+      ctx.fillText(T ? String(Math.round(s * T.unit)) : String(s), x + 3, AXIS_H / 2);
     }
   }
 
@@ -407,8 +449,9 @@
     ctx.strokeStyle = '#c9d1da';
     ctx.strokeRect(LABEL_W + 0.5, top + SECTION_H + 0.5, W - LABEL_W - 1, MEM_H);
     L.blocks.forEach(function (b) {
-      if (b.last + 1 < v0 || b.first > v1) return;
-      var x = sxOf(b.first), w = Math.max(1, (b.last + 1 - b.first) * S.zoom);
+      var bx0 = slotX0(b.first), bx1 = slotX1(b.last);
+      if (bx1 < v0 || bx0 > v1) return;
+      var x = sxOf(bx0), w = Math.max(1, (bx1 - bx0) * S.zoom);
       var y = memY(top, b.offset), h = Math.max(1, memY(top, b.offset + b.size) - y);
       ctx.fillStyle = colorOf(b.name);
       ctx.fillRect(x, y, w, h);
@@ -420,10 +463,10 @@
     ctx.fillStyle = '#6c3483'; ctx.strokeStyle = '#3b1a4a';
     L.aliasMarks.forEach(function (a) {
       var p = passes[a.pass];
-      if (p.slot + 1 < v0 || p.slot > v1) return;
+      if (passX1(p) < v0 || passX0(p) > v1) return;
       var blk = blockByName[a.resource];
       ctx.beginPath();
-      var x = sxOf(p.slot + 0.08), y = blk ? memY(top, blk.offset) : top + SECTION_H;
+      var x = sxOf(passX0(p)), y = blk ? memY(top, blk.offset) : top + SECTION_H;
       ctx.moveTo(x, y); ctx.lineTo(x + 6, y + 8); ctx.lineTo(x - 6, y + 8); ctx.closePath(); ctx.fill(); ctx.stroke();
     });
   }
@@ -465,12 +508,12 @@
       var mtop = rowsTop + L.rows.length * RES_H;
       for (var i = 0; i < L.aliasMarks.length; ++i) {
         var a = L.aliasMarks[i], blk = blockByName[a.resource];
-        var ax = sxOf(passes[a.pass].slot + 0.08), ay = blk ? memY(mtop, blk.offset) + 4 : mtop + SECTION_H + 4;
+        var ax = sxOf(passX0(passes[a.pass])), ay = blk ? memY(mtop, blk.offset) + 4 : mtop + SECTION_H + 4;
         if (Math.abs(mx - ax) <= 6 && Math.abs(my - ay) <= 6) return { kind: 'alias', mark: a };
       }
       for (i = 0; i < L.blocks.length; ++i) {
         var b = L.blocks[i];
-        if (x >= b.first && x < b.last + 1 && my >= memY(mtop, b.offset) && my < memY(mtop, b.offset + b.size))
+        if (x >= slotX0(b.first) && x < slotX1(b.last) && my >= memY(mtop, b.offset) && my < memY(mtop, b.offset + b.size))
           return { kind: 'block', block: b };
       }
     }
@@ -483,6 +526,7 @@
       var p = passes[h.item.pass];
       lines.push((data.kind === 'graph' ? 'pass ' : 'list ') + p.name);
       lines.push('queue: ' + p.queue + ', group ' + p.group + ', slot ' + p.slot + (p.ops > 1 ? ', ' + p.ops + ' operations' : ''));
+      if (T) lines.push('GPU time: ' + us(T.pass[p.i][0]) + ' .. ' + us(T.pass[p.i][1]) + ' (' + us(T.pass[p.i][1] - T.pass[p.i][0]) + ')');
       var reads = [], writes = [];
       usesOf[p.i].forEach(function (u) { (u[2] ? writes : reads).push(resources[u[1]].name); });
       if (reads.length) lines.push('reads: ' + reads.join(', '));
@@ -507,7 +551,7 @@
     } else if (h.kind === 'state') {
       lines.push(resources[h.resource].name + (h.seg.range !== 'all' ? ' (last barrier on ' + h.seg.range + ')' : ''));
       lines.push('state: ' + h.seg.state);
-      lines.push('slots ' + h.seg.x0.toFixed(2) + ' .. ' + h.seg.x1.toFixed(2));
+      lines.push(T ? us(h.seg.x0) + ' .. ' + us(h.seg.x1) : 'slots ' + h.seg.x0.toFixed(2) + ' .. ' + h.seg.x1.toFixed(2));
     } else if (h.kind === 'block') {
       lines.push('transient ' + h.block.name);
       lines.push('heap offset ' + h.block.offset + ', ' + h.block.size + ' bytes (' + mib(h.block.size) + ')');
@@ -565,6 +609,22 @@
     document.body.setAttribute('data-api', S.api);
   }
 
+  // The legend's reason words, each with its rule, and what the x axis is.
+  function fillLegend() {
+    var box = document.getElementById('legend-reasons');
+    box.textContent = '';
+    data.reasons.forEach(function (r) {
+      var d = document.createElement('div'), b = document.createElement('b');
+      b.textContent = r.name;
+      d.appendChild(b);
+      d.appendChild(document.createTextNode(': ' + r.rule));
+      box.appendChild(d);
+    });
+    document.getElementById('legend-axis').textContent = T
+      ? 'x axis: GPU time measured by baton run --timestamps (' + T.source + ')'
+      : 'x axis: submission order, one slot per pass (baton view --timestamps draws measured GPU times)';
+  }
+
   function publishCounts() {
     var c = api.counts();
     var b = document.body;
@@ -607,7 +667,13 @@
       }
       return out;
     },
-    frame: data
+    frame: data,
+    // Measured times: whether the x axis is GPU time, and where a pass is drawn (x units).
+    timed: function () { return T !== null; },
+    passSpan: function (name) {
+      var p = passes.filter(function (q) { return q.name === name; })[0];
+      return p ? { x0: passX0(p), x1: passX1(p), lane: p.lane, us: T ? [T.pass[p.i][0] * T.unit, T.pass[p.i][1] * T.unit] : null } : null;
+    }
   };
   window.batonView = api;
 
@@ -667,6 +733,7 @@
   new ResizeObserver(resize).observe(stage);
 
   resize();
+  fillLegend();
   relayout();
   fit();
 })();
