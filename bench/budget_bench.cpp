@@ -203,6 +203,21 @@ std::string trace(size_t n, bool vulkan) {
   return r + "]}";
 }
 
+// n buffers, each written and then given a barrier, all in one list: before the execution-dependency
+// log (src/validate/exec_log.hpp) every barrier call walked every buffer written so far (quadratic).
+std::string trace_buffer_barriers(size_t n) {
+  std::string r = R"({"api":"vulkan","resources":[)";
+  for (size_t i = 0; i < n; ++i) r += fmt::format(R"({}{{"name":"b{}","type":"buffer"}})", i ? "," : "", i);
+  r += R"(],"lists":[{"name":"l","type":"direct","commands":[)";
+  for (size_t i = 0; i < n; ++i)
+    r += fmt::format(
+        R"({1}{{"use":{{"resource":"b{0}","as":{{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE"}}}}}},)"
+        R"({{"barrier":[{{"type":"buffer","resource":"b{0}","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE",)"
+        R"("dst_stage":"FRAGMENT_SHADER","dst_access":"SHADER_STORAGE_READ"}}]}})",
+        i, i ? "," : "");
+  return r + R"(]}],"submissions":[{"queue":"q","type":"direct","lists":["l"]}]})";
+}
+
 // --- what the commands do -----------------------------------------------------------------------
 
 void compile_all_apis(const std::string& text) {
@@ -269,6 +284,7 @@ int main(int argc, char** argv) {
        validate_trace, 100},
       {"trace vulkan, 2^20-subresource resources", "validate", [](size_t n) { return trace(n, true); },
        validate_trace, 25},
+      {"trace vulkan, a barrier per buffer", "validate", trace_buffer_barriers, validate_trace, 1000},
       {"recording chain", "view --api d3d12-legacy", recording_chain, view_one, 500},
   };
   fmt::print("Input budget: O(S log S) time, O(S) memory in the input size S (docs/benchmarks.md).\n");

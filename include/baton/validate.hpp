@@ -237,6 +237,9 @@ struct ValidateOptions {
   // layer did for synchronization2 barriers until Vulkan-ValidationLayers PR #10524 (2025; the
   // Debian layer here is 1.3.239), which then reports write-after-read hazards the spec does not.
   bool vk_barrier_orders_all_resources = true;
+  // Vulkan: apply those execution dependencies to every resource at every barrier call (the
+  // reference the lazy per-queue log is tested against: same verdicts, cost O(calls x resources)).
+  bool vk_eager_execution_dependencies = false;
 };
 
 ValidationResult validate(const Trace& trace, const ValidateOptions& options = {});

@@ -50,6 +50,7 @@ void Replay::run() {
 void Replay::execute(int submission) {
   const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
   const auto q = queues_.try_emplace(sub.queue, static_cast<int>(queues_.size())).first->second;
+  if (logs_.size() <= static_cast<size_t>(q)) logs_.resize(static_cast<size_t>(q) + 1);
   family_ = sub.family;
   // Semaphores: a wait makes the signaling submission (and all it waited for) visible. Waits seen
   // by earlier submissions on this queue stay in effect for later ones.
@@ -223,7 +224,30 @@ const Read* Replay::read_at_set(const Shadow& sh, const Read& r) const {
   return nullptr;
 }
 
+void Replay::catch_up(Shadow& sh) {
+  auto log_of = [&](const Where& w) -> const ExecLog* {
+    return w.queue >= 0 && static_cast<size_t>(w.queue) < logs_.size() ? &logs_[static_cast<size_t>(w.queue)] : nullptr;
+  };
+  Write& w = sh.write;
+  if (const ExecLog* log = w.valid ? log_of(w.where) : nullptr; log && w.log_pos < log->size()) {
+    if (w.chain != 0) w.chain |= log->added(w.chain, w.log_pos, log->size());
+    w.log_pos = log->size();
+  }
+  for (Read& r : sh.reads)
+    if (const ExecLog* log = log_of(r.where); log && r.log_pos < log->size()) {
+      r.barriers |= log->added(r.stage | r.barriers, r.log_pos, log->size());
+      r.log_pos = log->size();
+    }
+}
+
+void Replay::catch_up_all() {
+  for (Runs<Shadow>& runs : shadows_) runs.for_all([&](uint32_t, uint32_t, Shadow& sh) { catch_up(sh); });
+  for (auto& gs : ghosts_)
+    for (Ghost& g : gs) catch_up(g.sh);
+}
+
 void Replay::apply(Shadow& sh, const Scope& s, bool own) {
+  catch_up(sh);
   if (write_in_scope(sh, s)) {
     pend(sh);
     if (s.dst_access != 0) sh.pending_visible.emplace_back(s.dst_stages, s.dst_access);
@@ -246,7 +270,7 @@ void Replay::commit() {
   for (Shadow* sh : touched_) {
     if (sh->pending_transition) {
       sh->reads.clear();
-      sh->write = Write{true, kLayoutTransition, kLayoutTransition, true, now_, {}, 0};
+      sh->write = Write{true, kLayoutTransition, kLayoutTransition, true, now_, {}, 0, log_now()};
     }
     for (Read& r : sh->reads) {
       r.barriers |= r.pending;
@@ -271,9 +295,15 @@ void Replay::commit() {
 // buffer and image barrier is an execution dependency for all earlier work in its source stages
 // (Vulkan spec, "Execution and Memory Dependencies": the synchronization scopes of a barrier are
 // stages, not resources), so earlier reads of any resource in those stages are ordered before
-// its second scope. All of it is judged on the state before the call.
+// its second scope. All of it is judged on the state before the call. The resources the call names
+// (and their ghosts) get that execution dependency here, with the call's own barriers; every other
+// resource gets it from the queue's ExecLog when it is next looked at (catch_up), which is the same
+// state the eager walk over every resource gave (`ValidateOptions::vk_eager_execution_dependencies`
+// keeps that walk as the reference the tests compare with). An event's wait judges on the state at
+// the set, so it walks every resource.
 void Replay::barrier_call(const BarrierCmd& call) {
-  std::vector<std::pair<uint64_t, uint64_t>> exec;  // (src_exec, dst_exec) of buffer/image barriers
+  std::vector<ExecLog::Pair> exec;  // (src_exec, dst_exec) of buffer/image barriers
+  std::vector<int> named;
   // Placed resources named by the call are activated before any of its barriers is judged (a
   // barrier from UNDEFINED starts an image over), so that their ghosts see the whole call.
   for (const Barrier& one : call.barriers) {
@@ -282,30 +312,57 @@ void Replay::barrier_call(const BarrierCmd& call) {
     const bool image = b.kind == VkBarrierKind::image;
     touch_placed(b.resource, image && b.old_layout == kUndefined, image,
                  image ? fmt::format("a barrier from {}", layout_name(b.old_layout)) : "a buffer barrier");
+    if (std::find(named.begin(), named.end(), b.resource) == named.end()) named.push_back(b.resource);
   }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     barrier(b);
     if (b.kind == VkBarrierKind::memory || !options_.vk_barrier_orders_all_resources) continue;
-    const std::pair<uint64_t, uint64_t> e{src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage)};
+    const ExecLog::Pair e{src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage)};
     if (std::find(exec.begin(), exec.end(), e) == exec.end()) exec.push_back(e);
   }
+  const bool eager = ev_ != nullptr || options_.vk_eager_execution_dependencies;
+  auto exec_on = [&](int r, const Scope& only_exec) {
+    shadows_[static_cast<size_t>(r)].for_all([&](uint32_t first, uint32_t, Shadow& sh) {
+      at_ = {r, first};
+      if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
+    });
+  };
+  auto exec_on_ghosts = [&](std::vector<Ghost>& gs, const Scope& only_exec) {
+    ghost_visits(gs.size());
+    for (Ghost& g : gs) {
+      at_ = {g.from, g.index};
+      apply(g.sh, only_exec, false);
+    }
+  };
   for (const auto& [src, dst] : exec) {
     const Scope only_exec{src, 0, 0, dst, 0, 0};
-    for (size_t r = 0; r < shadows_.size(); ++r)
-      shadows_[r].for_all([&](uint32_t first, uint32_t, Shadow& sh) {
-        at_ = {static_cast<int>(r), first};
-        if (sh.write.valid || !sh.reads.empty()) apply(sh, only_exec, false);
-      });
-    for (auto& gs : ghosts_) {
-      ghost_visits(gs.size());
-      for (Ghost& g : gs) {
-        at_ = {g.from, g.index};
-        apply(g.sh, only_exec, false);
+    if (eager) {
+      for (size_t r = 0; r < shadows_.size(); ++r) exec_on(static_cast<int>(r), only_exec);
+      for (auto& gs : ghosts_) exec_on_ghosts(gs, only_exec);
+    } else {
+      for (int r : named) {
+        exec_on(r, only_exec);
+        exec_on_ghosts(ghosts_[static_cast<size_t>(r)], only_exec);
       }
     }
   }
   commit();
+  if (!eager && !exec.empty()) {
+    ExecLog& log = logs_[static_cast<size_t>(now_.queue)];
+    log.append(exec);
+    // The named resources have this call's dependency already: their accesses of this queue are
+    // up to date with the log including it.
+    auto current = [&](Shadow& sh) {
+      if (sh.write.valid && sh.write.where.queue == now_.queue) sh.write.log_pos = log.size();
+      for (Read& r : sh.reads)
+        if (r.where.queue == now_.queue) r.log_pos = log.size();
+    };
+    for (int r : named) {
+      shadows_[static_cast<size_t>(r)].for_all([&](uint32_t, uint32_t, Shadow& sh) { current(sh); });
+      for (Ghost& g : ghosts_[static_cast<size_t>(r)]) current(g.sh);
+    }
+  }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     if (b.kind != VkBarrierKind::memory) drop_ghosts(b.resource);
@@ -413,6 +470,7 @@ void Replay::set_event(const SetEventCmd& c) {
     return n;
   };
   out_.stats()->live -= runs(e.snapshot);
+  catch_up_all();  // the snapshot is the state at the set, with every execution dependency until then
   e.snapshot = shadows_;
   const uint64_t taken = runs(e.snapshot);
   out_.stats()->live += taken;
@@ -467,6 +525,7 @@ void Replay::wait_events(const WaitEventsCmd& c) {
 // queue happen in submission order relative to each other (Vulkan spec, "Image Layout
 // Transitions"), so an earlier transition of this queue needs no dependency.
 void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s) {
+  catch_up(sh);
   const Write& w = sh.write;
   // A semaphore wait orders the signaling submission's accesses before this transition only
   // through a dependency chain: the transition happens after the barrier's first execution scope,
@@ -671,6 +730,7 @@ bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
 
 // Hazard detection for one access, then the access becomes the newest in the shadow.
 void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t acc) {
+  catch_up(sh);
   const uint64_t bits = expand_accesses(acc);
   const std::string me = describe(now_, stage, acc, false);
   Write& w = sh.write;
@@ -706,7 +766,7 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
       hazard(has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
              resource, sub, n, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
     sh.reads.clear();
-    sh.write = Write{true, stage, bits, false, now_, {}, 0};
+    sh.write = Write{true, stage, bits, false, now_, {}, 0, log_now()};
     return;
   }
   // A read after an earlier read of the same stages that was already checked adds nothing.
@@ -719,11 +779,11 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {
-      rd = Read{stage, bits, 0, now_};
+      rd = Read{stage, bits, 0, now_, 0, 0, 0, log_now()};
       return;
     }
   }
-  sh.reads.push_back(Read{stage, bits, 0, now_});
+  sh.reads.push_back(Read{stage, bits, 0, now_, 0, 0, 0, log_now()});
 }
 
 }  // namespace baton::validate::vulkan

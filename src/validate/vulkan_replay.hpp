@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "exec_log.hpp"
 #include "heap_model.hpp"
 #include "report.hpp"
 #include "runs.hpp"
@@ -36,6 +37,7 @@ struct Write {
   Where where;
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses) it is visible to
   uint64_t chain = 0;                                  // stages ordered after it
+  uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `chain` (catch_up)
   friend bool operator==(const Write&, const Write&) = default;
 };
 struct Read {
@@ -48,6 +50,7 @@ struct Read {
   // against the earlier write (as the Khronos layer does); an order that comes only from another
   // resource's barrier is an execution dependency and still needs the write made visible.
   uint64_t own = 0, pending_own = 0;
+  uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `barriers` (catch_up)
   friend bool operator==(const Read&, const Read&) = default;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
@@ -122,6 +125,13 @@ class Replay {
   void apply(Shadow& sh, const Scope& s, bool own = true);
   void pend(Shadow& sh);
   void commit();
+  // Brings the accesses of a shadow up to date with their queues' execution-only dependencies
+  // (ExecLog): called before a shadow is judged or changed, and on every shadow before an event's
+  // snapshot or an eager walk over all of them.
+  void catch_up(Shadow& sh);
+  void catch_up_all();
+  // The log position a new access of the current queue starts from.
+  uint64_t log_now() const { return now_.queue >= 0 && static_cast<size_t>(now_.queue) < logs_.size() ? logs_[static_cast<size_t>(now_.queue)].size() : 0; }
   // `n`: the subresources from `sub` on that share the shadow (one run).
   void transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s);
   void access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t access);
@@ -163,6 +173,7 @@ class Replay {
   std::vector<std::vector<Ghost>> ghosts_;  // per resource
   const Ghost* ghost_ = nullptr;            // the ghost being replayed (hazards become takeover findings)
   int ghost_owner_ = -1;
+  std::vector<ExecLog> logs_;       // per queue: its barrier calls' execution-only dependencies
   std::vector<EventState> events_;  // by Trace::events index
   const EventState* ev_ = nullptr;  // the event whose wait is being replayed
   struct At {
