@@ -346,8 +346,24 @@ struct PointKey {
   bool operator<(const PointKey& o) const { return op != o.op ? op < o.op : where < o.where; }
 };
 
+// `v` dumped as nlohmann's dump(2) would print it `depth` levels down: every line after the first
+// indented by two spaces a level (strings have no raw newlines: dump escapes them).
+void append_nested(std::string& out, const json& v, int depth) {
+  const std::string text = v.dump(2);
+  const std::string pad(static_cast<size_t>(2 * depth), ' ');
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += pad;
+  }
+}
+
 }  // namespace
 
+// The document is written piece by piece with the bytes dump(2) of the whole would give: the header,
+// heaps and resources, then one list at a time (its JSON built, appended and freed), then the
+// submissions. The lowered plan stays in its native structs and each list's points become JSON only
+// when that list is written, so the peak is the output text plus one list, not a JSON document of
+// the whole trace (issue 16 item 3: about 8 bytes of document per byte of text).
 std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGroup* const> groups,
                           std::span<const CompiledGroup> compiled, Api api, const History& history_in,
                           const PlanMemory* memory) {
@@ -355,63 +371,62 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
     throw Error(
         fmt::format("trace of plan: {} groups but {} compiled groups", groups.size(), compiled.size()));
   const std::vector<std::optional<Declared>> declared = declared_initial(t, groups, history_in);
-  // Per group, per list: point -> commands (barrier call, then any discards).
-  std::vector<std::vector<std::map<PointKey, json>>> points(compiled.size());
+  std::optional<D3D12LegacyPlan> legacy;
+  std::optional<D3D12EnhancedPlan> enhanced;
+  std::optional<VulkanPlan> vulkan;
   if (api == Api::d3d12_legacy) {
     const bool any_declared =
         std::any_of(declared.begin(), declared.end(), [](const auto& x) { return x.has_value(); });
-    const D3D12LegacyPlan plan =
-        fresh(history_in) && !any_declared
-            ? lower_d3d12_legacy(t, compiled)
-            : lower_d3d12_legacy(t, compiled, legacy_initial(t, history_in, declared));
-    for (size_t g = 0; g < plan.groups.size(); ++g)
-      for (const D3D12LegacyList& l : plan.groups[g].lists) {
-        auto& m = points[g].emplace_back();
-        for (const D3D12LegacyPoint& p : l.points) {
-          json discards = json::array();
-          json barriers = legacy_point(t, p, discards);
-          json& cmds = m[{p.op, p.where}];
-          if (cmds.is_null()) cmds = json::array();
-          if (!barriers.empty()) cmds.push_back(json{{"barrier", barriers}});
-          for (auto& d : discards) cmds.push_back(std::move(d));
-        }
-      }
+    legacy = fresh(history_in) && !any_declared
+                 ? lower_d3d12_legacy(t, compiled)
+                 : lower_d3d12_legacy(t, compiled, legacy_initial(t, history_in, declared));
   } else if (api == Api::d3d12) {
-    const D3D12EnhancedPlan plan = lower_d3d12_enhanced(t, compiled);
-    for (size_t g = 0; g < plan.groups.size(); ++g)
-      for (const D3D12EnhancedList& l : plan.groups[g].lists) {
-        auto& m = points[g].emplace_back();
-        for (const D3D12EnhancedPoint& p : l.points) {
-          json& cmds = m[{p.op, p.where}];
-          if (cmds.is_null()) cmds = json::array();
-          cmds.push_back(json{{"barrier", enhanced_point(t, p)}});
-        }
-      }
+    enhanced = lower_d3d12_enhanced(t, compiled);
   } else {
-    const VulkanPlan plan = lower_vulkan(t, compiled);
-    for (size_t g = 0; g < plan.groups.size(); ++g)
-      for (const VulkanList& l : plan.groups[g].lists) {
-        auto& m = points[g].emplace_back();
-        for (const VulkanPoint& p : l.points) {
-          json& cmds = m[{p.op, p.where}];
-          if (cmds.is_null()) cmds = json::array();
-          // Split barriers: one event per (begin, end) pair of the list, set and waited with the
-          // same dependency info.
-          const std::string event = fmt::format(
-              "{}.event{}",
-              p.event_list < plan.groups[g].lists.size() ? plan.groups[g].lists[p.event_list].name : l.name,
-              p.event);
-          if (p.half == SplitHalf::begin)
-            cmds.push_back(json{{"set_event", {{"event", event}, {"barriers", vulkan_point(t, p)}}}});
-          else if (p.half == SplitHalf::end)
-            cmds.push_back(json{
-                {"wait_events", json::array({json{{"event", event}, {"barriers", vulkan_point(t, p)}}})}});
-          else
-            cmds.push_back(json{{"barrier", vulkan_point(t, p)}});
-        }
-      }
+    vulkan = lower_vulkan(t, compiled);
   }
-
+  // One list's points -> commands (barrier call, then any discards).
+  auto list_points = [&](size_t g, size_t li) {
+    std::map<PointKey, json> m;
+    if (legacy) {
+      if (g >= legacy->groups.size() || li >= legacy->groups[g].lists.size()) return m;
+      for (const D3D12LegacyPoint& p : legacy->groups[g].lists[li].points) {
+        json discards = json::array();
+        json barriers = legacy_point(t, p, discards);
+        json& cmds = m[{p.op, p.where}];
+        if (cmds.is_null()) cmds = json::array();
+        if (!barriers.empty()) cmds.push_back(json{{"barrier", barriers}});
+        for (auto& d : discards) cmds.push_back(std::move(d));
+      }
+    } else if (enhanced) {
+      if (g >= enhanced->groups.size() || li >= enhanced->groups[g].lists.size()) return m;
+      for (const D3D12EnhancedPoint& p : enhanced->groups[g].lists[li].points) {
+        json& cmds = m[{p.op, p.where}];
+        if (cmds.is_null()) cmds = json::array();
+        cmds.push_back(json{{"barrier", enhanced_point(t, p)}});
+      }
+    } else {
+      if (g >= vulkan->groups.size() || li >= vulkan->groups[g].lists.size()) return m;
+      const VulkanGroup& vg = vulkan->groups[g];
+      const VulkanList& l = vg.lists[li];
+      for (const VulkanPoint& p : l.points) {
+        json& cmds = m[{p.op, p.where}];
+        if (cmds.is_null()) cmds = json::array();
+        // Split barriers: one event per (begin, end) pair of the list, set and waited with the
+        // same dependency info.
+        const std::string event = fmt::format(
+            "{}.event{}", p.event_list < vg.lists.size() ? vg.lists[p.event_list].name : l.name, p.event);
+        if (p.half == SplitHalf::begin)
+          cmds.push_back(json{{"set_event", {{"event", event}, {"barriers", vulkan_point(t, p)}}}});
+        else if (p.half == SplitHalf::end)
+          cmds.push_back(
+              json{{"wait_events", json::array({json{{"event", event}, {"barriers", vulkan_point(t, p)}}})}});
+        else
+          cmds.push_back(json{{"barrier", vulkan_point(t, p)}});
+      }
+    }
+    return m;
+  };
   // Per image subresource, the layout the emitted barriers leave (Vulkan uses name the real one).
   Layouts layouts(t.size());
   for (size_t r = 0; r < t.size(); ++r) {
@@ -443,13 +458,32 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
             layouts[r][d3d12_subresource_index(d, m, l, p)] = nl;
     }
   };
-  json lists = json::array(), submissions = json::array();
+  std::string out = "{\n";
+  bool first_member = true;
+  auto member = [&](const char* key, const json& v) {
+    out += first_member ? "  " : ",\n  ";
+    first_member = false;
+    out += json(key).dump() + ": ";
+    append_nested(out, v, 1);
+  };
+  member("api", api == Api::vulkan ? "vulkan" : "d3d12");
+  member("comment", fmt::format("emitted by baton emit-trace --api {}", to_string(api)));
+  if (memory != nullptr && !memory->empty()) {
+    json heaps = json::array();
+    for (const PlanMemory::Heap& h : memory->heaps)
+      heaps.push_back(json{{"name", h.name}, {"bytes", h.bytes}});
+    member("heaps", heaps);
+  }
+  member("resources", resources_json(t, api, history_in, declared, memory));
+  out += ",\n  \"lists\": [";
+  bool first_list = true;
+  json submissions = json::array();
   for (size_t g = 0; g < groups.size(); ++g) {
     const CommandListGroup& group = *groups[g];
     json names = json::array(), present = json::array();
     for (size_t li = 0; li < group.lists().size(); ++li) {
       const CommandList& list = *group.lists()[li];
-      const auto& pts = li < points[g].size() ? points[g][li] : std::map<PointKey, json>{};
+      const std::map<PointKey, json> pts = list_points(g, li);
       json cmds = json::array();
       auto add_point = [&](uint32_t op, Where w) {
         const auto it = pts.find({op, w});
@@ -478,7 +512,9 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
         }
         add_point(op, Where::after);
       }
-      lists.push_back(json{{"name", list.name()}, {"type", queue_type(list.queue())}, {"commands", cmds}});
+      out += first_list ? "\n    " : ",\n    ";
+      first_list = false;
+      append_nested(out, json{{"name", list.name()}, {"type", queue_type(list.queue())}, {"commands", std::move(cmds)}}, 2);
       names.push_back(list.name());
     }
     // Baton plans groups serially in submission order: make that order explicit.
@@ -491,18 +527,10 @@ std::string trace_of_plan(const ResourceTable& t, std::span<const CommandListGro
     if (!present.empty()) sub["present"] = present;
     submissions.push_back(std::move(sub));
   }
-  json trace{{"api", api == Api::vulkan ? "vulkan" : "d3d12"},
-             {"comment", fmt::format("emitted by baton emit-trace --api {}", to_string(api))}};
-  if (memory != nullptr && !memory->empty()) {
-    json heaps = json::array();
-    for (const PlanMemory::Heap& h : memory->heaps)
-      heaps.push_back(json{{"name", h.name}, {"bytes", h.bytes}});
-    trace["heaps"] = std::move(heaps);
-  }
-  trace["resources"] = resources_json(t, api, history_in, declared, memory);
-  trace["lists"] = std::move(lists);
-  trace["submissions"] = std::move(submissions);
-  return trace.dump(2) + "\n";
+  out += first_list ? "]" : "\n  ]";
+  member("submissions", submissions);
+  out += "\n}\n";
+  return out;
 }
 
 std::string trace_of_recording(Recording& rec, Api api) {
