@@ -10,6 +10,11 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" || { cat "$work/install.log"; exit 1; }
 test -f "$work/prefix/lib/cmake/baton/batonConfig.cmake" || { echo "no batonConfig.cmake installed"; exit 1; }
 test -f "$work/prefix/include/baton/graph.hpp" || { echo "headers not installed"; exit 1; }
+# The exported targets name no folder of this machine outside the prefix (the WSL stubs are found by
+# batonConfig.cmake on the consumer's machine).
+if grep -n '/usr/include' "$work/prefix/lib/cmake/baton/"batonTargets*.cmake; then
+  echo "batonTargets.cmake exports an absolute include directory of the build machine"; exit 1
+fi
 
 cmake -S "$src/examples/integration" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
       -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
