@@ -224,6 +224,23 @@ async function main() {
     check(!/invariant/i.test(timed.legend), 'legend uses the word "invariant"');
     check(/GPU time measured/.test(timed.legend), 'legend does not say the x axis is measured time');
     check(timedProblems.length === 0, `timed page: ${timedProblems.join('; ')}`);
+
+    // Sub-lanes on demand (issue 13 item 6): a resource whose barriers name ranges (the bloom chain's
+    // mips) opens one lane per range; the barrier markers are still counted once.
+    const sub = await tp.evaluate(() => {
+      const before = window.batonView.counts();
+      const name = window.batonView.frame.resources.map((r) => r.name).find((n) => n.startsWith('bloom'));
+      const opened = window.batonView.toggleSubLanes(name);
+      const after = window.batonView.counts();
+      const closed = !window.batonView.toggleSubLanes(name);
+      return { name, opened, closed, before, after, again: window.batonView.counts() };
+    });
+    check(sub.opened && sub.closed, `sub-lanes of ${sub.name} did not open and close`);
+    check(sub.before.subLanes === 0 && sub.after.subLanes > 1, `sub-lanes of ${sub.name}: ${sub.after.subLanes}`);
+    check(sub.after.barrierMarkers === sub.before.barrierMarkers && sub.after.resourceLanes === sub.before.resourceLanes,
+          'opening sub-lanes changed the marker or lane counts');
+    check(sub.again.subLanes === 0, 'sub-lanes did not close');
+    console.log(`sub-lanes: ${sub.name} opens ${sub.after.subLanes} range lanes`);
     const te = JSON.parse(fs.readFileSync(teFile, 'utf8')).traceEvents;
     check(te.filter((e) => e.ph === 'X').length === passesOf.length, 'trace events: one complete event per pass');
     check(te.filter((e) => e.ph === 'i').length === planCounts(deferred, 'd3d12').barriers.length,

@@ -59,7 +59,8 @@
   function slotX1(s) { return T ? (T.slot[s] || [s, s])[1] : s + 1; }
   function us(x) { return (x * (T ? T.unit : 1)).toFixed(1) + ' us'; }
 
-  var S = { api: data.api in data.lowerings ? data.api : 'd3d12', zoom: 8, sx: 0, sy: 0, passFilter: '', resFilter: '' };
+  var S = { api: data.api in data.lowerings ? data.api : 'd3d12', zoom: 8, sx: 0, sy: 0, passFilter: '', resFilter: '',
+            expanded: new Set() };  // resources shown with per-range sub-lanes
   var L = null;         // the current layout
   var segCache = {};    // per API: per resource, state segments
   var drawn = { passes: 0, markers: 0, waits: 0, blocks: 0, rows: 0 };
@@ -129,6 +130,46 @@
 
   // Per resource, its state over the frame under one API: segments [x0, x1) labelled with the state
   // the barriers leave it in (before the first barrier: that barrier's before-state).
+  // A transient's lane ends with its lifetime (its heap block's first and last slot), so memory
+  // freed and reused by another resource shows as a gap.
+  function lifetime(r, list) {
+    var blk = resources[r].transient ? blockByName[resources[r].name] : null;
+    if (!blk) return list;
+    var a = slotX0(blk.first), z = slotX1(blk.last);
+    return list.filter(function (sg) { return sg.x1 > a && sg.x0 < z; }).map(function (sg) {
+      return Object.assign({}, sg, { x0: Math.max(sg.x0, a), x1: Math.min(sg.x1, z) });
+    });
+  }
+
+  // Sub-lanes (a resource's label clicked): its state per range its barriers name, from the barriers
+  // on that range and those on the whole resource.
+  function subSegments(api, r, range) {
+    var key = api + ':' + r + ':' + range;
+    if (segCache[key]) return segCache[key];
+    var list = [];
+    lowering(api).barriers.forEach(function (b, i) {
+      if (b.resource === r && (b.range === range || b.range === 'all')) list.push({ x: barrierX(b), b: b, i: i });
+    });
+    list.sort(function (a, c) { return a.x - c.x || a.i - c.i; });
+    var out = [], x = 0, state = list.length ? list[0].b.before : '';
+    list.forEach(function (e) {
+      if (e.x > x) out.push(segment(x, e.x, state, range));
+      x = e.x; state = e.b.after;
+    });
+    if (list.length) out.push(segment(x, xEnd, state, range));
+    out = lifetime(r, out);
+    segCache[key] = out;
+    return out;
+  }
+  // The ranges a resource's barriers name other than the whole resource, in order of first barrier.
+  function subRanges(api, r) {
+    var seen = [], set = new Set();
+    lowering(api).barriers.forEach(function (b) {
+      if (b.resource === r && b.range !== 'all' && !set.has(b.range)) { set.add(b.range); seen.push(b.range); }
+    });
+    return seen;
+  }
+
   function segmentsFor(api) {
     if (segCache[api]) return segCache[api];
     var per = resources.map(function () { return []; });
@@ -145,16 +186,7 @@
       out.push(segment(x, xEnd, state, list[list.length - 1].b.range));
       return out;
     });
-    // A transient's lane ends with its lifetime (its heap block's first and last slot), so memory
-    // freed and reused by another resource shows as a gap.
-    segs.forEach(function (list, r) {
-      var blk = resources[r].transient ? blockByName[resources[r].name] : null;
-      if (!blk) return;
-      var a = slotX0(blk.first), z = slotX1(blk.last);
-      segs[r] = list.filter(function (sg) { return sg.x1 > a && sg.x0 < z; }).map(function (sg) {
-        return Object.assign({}, sg, { x0: Math.max(sg.x0, a), x1: Math.min(sg.x1, z) });
-      });
-    });
+    segs = segs.map(function (list, r) { return lifetime(r, list); });
     segCache[api] = segs;
     return segs;
   }
@@ -173,9 +205,17 @@
       data.uses.forEach(function (u) { if (passVisible[u[0]]) touched[u[1]] = 1; });
       low.barriers.forEach(function (b) { if (passVisible[b.pass]) touched[b.resource] = 1; });
     }
-    var rows = [], rowOf = new Int32Array(resources.length).fill(-1);
+    // Rows: one per resource shown, followed by its sub-lanes when expanded (S.expanded).
+    var rows = [], rowOf = new Int32Array(resources.length).fill(-1), segsAll = segmentsFor(S.api);
+    var rowSegs = [], subRow = new Map(), lanes = 0;
     resources.forEach(function (r, i) {
-      if (matches(r.name, rf) && (!touched || touched[i])) { rowOf[i] = rows.length; rows.push(i); }
+      if (!(matches(r.name, rf) && (!touched || touched[i]))) return;
+      rowOf[i] = rows.length; rows.push({ res: i, range: null }); rowSegs.push(segsAll[i]); ++lanes;
+      if (!S.expanded.has(i)) return;
+      subRanges(S.api, i).forEach(function (rg) {
+        subRow.set(i + ':' + rg, rows.length);
+        rows.push({ res: i, range: rg }); rowSegs.push(subSegments(S.api, i, rg));
+      });
     });
     var laneItems = queues.map(function () { return []; }), passItems = [];
     passes.forEach(function (p) {
@@ -204,12 +244,21 @@
       var m = { b: i, row: row, x: barrierX(b), dup: dup };
       markers.push(m);
       rowMarkers[row].push(m);
+      // On its sub-lane too (and a whole-resource barrier on every sub-lane): drawn and hit there,
+      // counted once (L.markers).
+      if (S.expanded.has(b.resource)) {
+        subRanges(S.api, b.resource).forEach(function (rg) {
+          if (b.range !== 'all' && b.range !== rg) return;
+          var sr = subRow.get(b.resource + ':' + rg);
+          rowMarkers[sr].push({ b: i, row: sr, x: m.x, dup: 0 });
+        });
+      }
     });
     rowMarkers.forEach(function (a) { a.sort(function (x, y) { return x.x - y.x || x.dup - y.dup; }); });
     var waits = data.waits.filter(function (w) { return passVisible[w.signal] && passVisible[w.wait]; });
     var blocks = hasMemory ? data.memory.blocks.filter(function (b) { return matches(b.name, rf); }) : [];
     var aliasMarks = hasMemory ? data.memory.aliasing.filter(function (a) { return passVisible[a.pass] && matches(a.resource, rf); }) : [];
-    L = { low: low, passVisible: passVisible, rows: rows, rowOf: rowOf, laneItems: laneItems, passItems: passItems,
+    L = { low: low, passVisible: passVisible, rows: rows, rowOf: rowOf, rowSegs: rowSegs, lanes: lanes, laneItems: laneItems, passItems: passItems,
           groupSpans: groupSpans, markers: markers, rowMarkers: rowMarkers, waits: waits, blocks: blocks,
           aliasMarks: aliasMarks, segs: segmentsFor(S.api) };
     clampScroll();
@@ -316,11 +365,11 @@
     // markers are in view and each is a diamond.
     var ticks = S.zoom < 3 * MARK;
     for (var row = r0; row < r1; ++row) {
-      var ry = rowsTop + row * RES_H, res = L.rows[row];
+      var ry = rowsTop + row * RES_H;
       drawn.rows++;
       ctx.fillStyle = row % 2 ? '#fafbfc' : '#ffffff';
       ctx.fillRect(LABEL_W, ry, W - LABEL_W, RES_H);
-      var segs = L.segs[res], lastPx = -1;
+      var segs = L.rowSegs[row], lastPx = -1;
       for (var k = lowerBound(segs, v0, function (s) { return s.x1; }); k < segs.length && segs[k].x0 <= v1; ++k) {
         var sg = segs[k], a = Math.max(LABEL_W, sxOf(sg.x0)), b = Math.min(W, sxOf(sg.x1));
         if (b <= a || (b - a < 1 && Math.floor(a) === lastPx)) continue;
@@ -403,9 +452,11 @@
     ctx.save();
     ctx.beginPath(); ctx.rect(0, top, LABEL_W, H - top); ctx.clip();
     for (row = r0; row < r1; ++row) {
-      var r = resources[L.rows[row]];
+      var rw = L.rows[row], r = resources[rw.res];
       ctx.fillStyle = r.transient ? '#7a4b00' : '#2b3440';
-      text(r.name + (r.type === 'buffer' ? ' (buffer)' : ''), 12, rowsTop + row * RES_H + RES_H / 2, LABEL_W - 16);
+      if (rw.range !== null) text('\u2514 ' + rw.range, 22, rowsTop + row * RES_H + RES_H / 2, LABEL_W - 26);
+      else text((S.expanded.has(rw.res) ? '\u25be ' : (subRanges(S.api, rw.res).length ? '\u25b8 ' : '')) + r.name +
+                (r.type === 'buffer' ? ' (buffer)' : ''), 12, rowsTop + row * RES_H + RES_H / 2, LABEL_W - 16);
     }
     if (hasMemory) {
       var my = rowsTop + L.rows.length * RES_H;
@@ -499,9 +550,9 @@
         }
       }
       if (best) return { kind: 'barrier', marker: best };
-      var segs = L.segs[L.rows[row]];
+      var segs = L.rowSegs[row];
       k = lowerBound(segs, x, function (s) { return s.x1; });
-      if (k < segs.length && segs[k].x0 <= x) return { kind: 'state', seg: segs[k], resource: L.rows[row] };
+      if (k < segs.length && segs[k].x0 <= x) return { kind: 'state', seg: segs[k], resource: L.rows[row].res };
       return null;
     }
     if (hasMemory) {
@@ -640,7 +691,7 @@
     timings: timings,
     counts: function () {
       return { passBoxes: L.passItems.length, barrierMarkers: L.markers.length, waitArrows: L.waits.length,
-               resourceLanes: L.rows.length, memoryBlocks: L.blocks.length, aliasMarkers: L.aliasMarks.length };
+               resourceLanes: L.lanes, subLanes: L.rows.length - L.lanes, memoryBlocks: L.blocks.length, aliasMarkers: L.aliasMarks.length };
     },
     drawn: function () { return Object.assign({}, drawn); },
     api: function () { return S.api; },
@@ -652,6 +703,14 @@
       relayout();
     },
     fit: fit,
+    // Sub-lanes of a resource (as a click on its label does): true if it is now expanded.
+    toggleSubLanes: function (name) {
+      var i = resources.findIndex(function (r) { return r.name === name; });
+      if (i < 0) throw new Error('unknown resource ' + name);
+      if (S.expanded.has(i)) S.expanded.delete(i); else S.expanded.add(i);
+      relayout();
+      return S.expanded.has(i);
+    },
     // Markers inside the viewport that the pointer would hit at their centre, in page coordinates.
     visibleMarkers: function (limit) {
       var out = [], rect = canvas.getBoundingClientRect(), W = viewW(), H = viewH();
@@ -690,7 +749,19 @@
   });
   canvas.addEventListener('mouseleave', function () { showTip(null); });
   var drag = null;
-  canvas.addEventListener('mousedown', function (e) { drag = { x: e.clientX, y: e.clientY, sx: S.sx, sy: S.sy }; showTip(null); });
+  canvas.addEventListener('mousedown', function (e) {
+    var r = canvas.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
+    // A click on a resource's label opens or closes its per-range sub-lanes.
+    var rowsTop = topFixed() - S.sy + SECTION_H, row = Math.floor((my - rowsTop) / RES_H);
+    if (mx < LABEL_W && my >= topFixed() && row >= 0 && row < L.rows.length && L.rows[row].range === null &&
+        subRanges(S.api, L.rows[row].res).length) {
+      var res = L.rows[row].res;
+      if (S.expanded.has(res)) S.expanded.delete(res); else S.expanded.add(res);
+      relayout();
+      return;
+    }
+    drag = { x: e.clientX, y: e.clientY, sx: S.sx, sy: S.sy }; showTip(null);
+  });
   window.addEventListener('mouseup', function () { drag = null; });
   canvas.addEventListener('wheel', function (e) {
     e.preventDefault();
