@@ -23,14 +23,20 @@ endforeach()
 install(TARGETS ${baton_installed} EXPORT batonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Exactly the headers of installed targets: the executors (exec_*.hpp, trace_player.hpp) and the
-# view are the project's own rigs and tools, not part of the package.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/baton DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp"
-        PATTERN "exec_*.hpp" EXCLUDE PATTERN "trace_player.hpp" EXCLUDE PATTERN "view.hpp" EXCLUDE)
-if(NOT TARGET baton_runtime)
-  install(CODE "file(REMOVE \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR}/baton/runtime.hpp\")")
-endif()
+# Exactly the headers of installed targets: the executors (include/exec, include/exec_d3d12: exec_*.hpp,
+# trace_player.hpp) and the view (include/view) are the project's own rigs and tools, not part of the package.
+# The headers live by layer (include/<layer>/baton/); installed they merge into include/baton/.
+# A layer's headers are installed with its library (layer:target).
+foreach(pair core:baton_core plan:baton_plan lower:baton graph:baton_graph validate:baton_validate
+             triage:baton_triage frame:baton_frame runtime:baton_runtime)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 layer)
+  list(GET pair 1 target)
+  if(TARGET ${target})
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/${layer}/baton DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+            FILES_MATCHING PATTERN "*.hpp")
+  endif()
+endforeach()
 # Which optional components this package has (batonConfig.cmake sets baton_<c>_FOUND from it).
 set(BATON_HAVE_RUNTIME OFF)
 if(TARGET baton_runtime)

@@ -1,4 +1,4 @@
-// The input gate (include/baton/input.hpp): reading files and standard input with one set of
+// The input gate (include/core/baton/input.hpp): reading files and standard input with one set of
 // checks, and a strict, linear JSON parser built on nlohmann's SAX interface. nlohmann's callback
 // parser, used before, rescans the parent array as each element closes (quadratic in the length of
 // an array); the SAX handler below builds the value itself, once, like nlohmann's own DOM builder,

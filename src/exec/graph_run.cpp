@@ -1,4 +1,4 @@
-// Frame graphs on the executor with real shared memory (include/baton/exec_graph.hpp).
+// Frame graphs on the executor with real shared memory (include/exec/baton/exec_graph.hpp).
 #include "baton/exec_graph.hpp"
 #include "baton/graph_recording.hpp"
 #include "baton/runtime.hpp"

@@ -1,4 +1,4 @@
-// The external-renderer hand-off scenario on Vulkan (include/baton/exec_vulkan_handoff.hpp).
+// The external-renderer hand-off scenario on Vulkan (include/exec/baton/exec_vulkan_handoff.hpp).
 #include "baton/exec_vulkan_handoff.hpp"
 
 #include <fmt/format.h>

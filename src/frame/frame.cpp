@@ -1,4 +1,4 @@
-// One way in, one compiled frame (include/baton/frame.hpp).
+// One way in, one compiled frame (include/frame/baton/frame.hpp).
 #include "baton/frame.hpp"
 
 #include "baton/graph_recording.hpp"

@@ -1,4 +1,4 @@
-// Transitions -> Recording (include/baton/graph_recording.hpp).
+// Transitions -> Recording (include/graph/baton/graph_recording.hpp).
 #include "baton/graph_recording.hpp"
 
 namespace baton::graph {

@@ -38,7 +38,7 @@ std::string one_line(std::string_view s);
 using input::LineColumn;
 LineColumn line_column(std::string_view text, size_t pos);
 
-// The input gate's strict parser (input::parse, include/baton/input.hpp): positioned syntax errors,
+// The input gate's strict parser (input::parse, include/core/baton/input.hpp): positioned syntax errors,
 // duplicate keys, NUL bytes and ill-formed UTF-8 refused, linear time.
 Json parse_strict(std::string_view text, std::string_view source);
 

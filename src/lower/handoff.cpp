@@ -1,4 +1,4 @@
-// Hand-off barriers between Baton and another renderer on Vulkan (include/baton/handoff.hpp).
+// Hand-off barriers between Baton and another renderer on Vulkan (include/lower/baton/handoff.hpp).
 #include "baton/handoff.hpp"
 
 #include <fmt/format.h>

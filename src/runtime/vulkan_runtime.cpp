@@ -1,7 +1,7 @@
 // The Vulkan runtime: one frame = build a frame graph from the engine's declarations, compile it,
 // place the transients in one VkDeviceMemory from their real memory requirements, record one
 // command buffer per list in parallel, submit one vkQueueSubmit2 per group with the schedule's
-// waits, and retire the frame's objects when the GPU is done (include/baton/runtime.hpp).
+// waits, and retire the frame's objects when the GPU is done (include/runtime/baton/runtime.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The validator's subresource sets as index intervals (the run container itself is
-// include/baton/runs.hpp, shared vocabulary).
+// include/core/baton/runs.hpp, shared vocabulary).
 #pragma once
 
 #include <baton/runs.hpp>

@@ -74,7 +74,7 @@ const std::vector<BadCase>& bad_cases() {
        {"/uses/0:", "op 0 (dispatch)", "resource 'color'", "layer range [3, 5) is out of bounds (it has 4)"}},
       {"zero_width.json", {"/resources/0/width:", "resource 'color'", "0 is out of range [1, 65536]"}},
       {"uses_not_array.json", {"/ops/0/uses:", "op 0 (draw)", "expected an array, found object"}},
-      // The input gate (include/baton/input.hpp), the same for every format.
+      // The input gate (include/core/baton/input.hpp), the same for every format.
       {"nul_byte.json", {"nul_byte.json:4:2:", "NUL byte at offset 37"}},
       {"number_overflow.json",
        {"number_overflow.json:2:63:", "JSON syntax error", "number overflow parsing '1e400'"}},

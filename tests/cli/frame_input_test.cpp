@@ -1,4 +1,4 @@
-// One way in (include/baton/frame.hpp): emit-trace and triage take frame graphs as well as
+// One way in (include/frame/baton/frame.hpp): emit-trace and triage take frame graphs as well as
 // recordings, and their traces validate clean (the compile -> emit-trace -> validate round trip);
 // triage takes its API from the trace when --api is not given.
 #include <gtest/gtest.h>

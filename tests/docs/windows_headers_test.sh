@@ -18,13 +18,13 @@ n=0
 for h in lower_d3d12.hpp lower.hpp; do
   printf '#include "baton/%s"\nint main() { return 0; }\n' "$h" > "$work/t.cpp"
   "$cxx" -std=c++20 -fsyntax-only -Wall -Wextra -Werror -D__REQUIRED_RPCNDR_H_VERSION__=475 \
-    -I "$src/include" -isystem "$work/sdk" "$work/t.cpp" || { echo "baton/$h does not compile with Windows headers"; exit 1; }
+    -I "$src/include/core" -I "$src/include/plan" -I "$src/include/lower" -isystem "$work/sdk" "$work/t.cpp" || { echo "baton/$h does not compile with Windows headers"; exit 1; }
   n=$((n + 1))
 done
 # The check is live: without directx-headers the header falls back to MinGW's own older d3d12.h,
 # which lacks the enhanced-barrier types, and must fail to compile.
 printf '#include "baton/lower_d3d12.hpp"\nint main() { return 0; }\n' > "$work/t.cpp"
-if "$cxx" -std=c++20 -fsyntax-only -I "$src/include" "$work/t.cpp" 2>/dev/null; then
+if "$cxx" -std=c++20 -fsyntax-only -I "$src/include/core" -I "$src/include/plan" -I "$src/include/lower" "$work/t.cpp" 2>/dev/null; then
   echo "canary: lower_d3d12.hpp compiled with MinGW's old d3d12.h, so the check cannot tell"; exit 1
 fi
 echo "windows headers: $n compiled"

@@ -1,5 +1,5 @@
 // Baton's own validator as a mutation oracle next to the Khronos layer: the plan's Vulkan trace
-// (include/baton/validated_compile.hpp) with one barrier entry deleted, replayed in
+// (include/triage/baton/validated_compile.hpp) with one barrier entry deleted, replayed in
 // baton::validate. The deleted entry is found by position: within one list the trace lists the
 // barriers of each point in the ExecPlan's order (memory, buffers, images), points in op order.
 #pragma once

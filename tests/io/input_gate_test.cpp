@@ -1,4 +1,4 @@
-// The input gate (include/baton/input.hpp): what every command reads goes through input::read and
+// The input gate (include/core/baton/input.hpp): what every command reads goes through input::read and
 // input::parse, so these are the rules of all three formats. And the conflict search of one
 // operation (plan_detail::first_conflict), which must find the same pair as comparing every pair,
 // without doing so.

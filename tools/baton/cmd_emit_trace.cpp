@@ -1,5 +1,5 @@
 // emit-trace: the compiled plan of a recording or a frame graph as a validator trace
-// (docs/trace-format.md). One loader and one compiled frame (include/baton/frame.hpp); the walk is
+// (docs/trace-format.md). One loader and one compiled frame (include/frame/baton/frame.hpp); the walk is
 // the library's trace_of_plan, which the validated compile and triage use too.
 #include "baton/frame.hpp"
 #include "baton/validated_compile.hpp"

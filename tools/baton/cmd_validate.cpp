@@ -1,7 +1,7 @@
 // `baton validate FILE [--api A] [--format text|json]` and `baton validate --compare BEFORE AFTER`: replays an
 // API-level trace (docs/trace-format.md) and prints the validator's messages in order, the counts by id and a
 // summary. Exit 0 clean (warnings allowed), 1 if any error message, 2 on bad input (one line on stderr).
-// FILE may also be a recording or a frame graph: it is compiled (one loader, include/baton/frame.hpp)
+// FILE may also be a recording or a frame graph: it is compiled (one loader, include/frame/baton/frame.hpp)
 // and its plan for --api validated, as `emit-trace | validate -` would.
 #include <baton/frame.hpp>
 #include <baton/input.hpp>

@@ -71,7 +71,7 @@ struct ExecPlan {
   size_t barrier_count() const;
 };
 
-// The lowering's output (include/baton/lower_vulkan.hpp) in execution order.
+// The lowering's output (include/lower/baton/lower_vulkan.hpp) in execution order.
 ExecPlan to_exec_plan(const VulkanPlan& plan);
 
 // Where one barrier of an ExecPlan sits, for mutation reports.

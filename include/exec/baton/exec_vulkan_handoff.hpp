@@ -2,7 +2,7 @@
 // (group "before"), exports it to a stand-in renderer that issues its own barriers from the layout
 // it tracks, clears the texture and leaves it in GENERAL; Baton imports it and copies it out
 // (group "after"). Baton's barriers come from its plan plus vulkan_export / vulkan_import
-// (include/baton/handoff.hpp); the renderer's are its own. Runs under the context's layer.
+// (include/lower/baton/handoff.hpp); the renderer's are its own. Runs under the context's layer.
 #pragma once
 
 #include <optional>

@@ -22,7 +22,7 @@ struct Recording {
 // Parses the JSON recording format. Throws Error with one line that names the file position
 // (line:column for syntax errors, the JSON path otherwise), group, list, op and resource.
 Recording load_recording(std::string_view json_text, std::string_view source_name = "<input>");
-// The same for JSON already parsed by the input gate (input::parse, include/baton/input.hpp).
+// The same for JSON already parsed by the input gate (input::parse, include/core/baton/input.hpp).
 Recording load_recording_json(const nlohmann::json& root, std::string_view source_name = "<input>");
 // Reads `path` through the input gate (input::read: regular files only, "-" is standard input, at
 // most 256 MiB) and loads it.

@@ -23,7 +23,7 @@ struct FrameInput {
   std::optional<graph::Graph> graph;
   bool is_graph() const { return graph.has_value(); }
 };
-// Reads through the input gate (include/baton/input.hpp) and loads either format; throws Error.
+// Reads through the input gate (include/core/baton/input.hpp) and loads either format; throws Error.
 FrameInput load_frame_input(const std::string& path);
 FrameInput parse_frame_input(std::string_view text, std::string source);
 

@@ -46,7 +46,7 @@ inline constexpr uint32_t generic_read = 0xac3;
 inline constexpr uint32_t kAllSubresources = 0xffffffffu;  // D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES
 
 // ---------------------------------------------------------------------------------------------
-// The legacy lowering (include/baton/lower_d3d12.hpp) as plain data.
+// The legacy lowering (include/lower/baton/lower_d3d12.hpp) as plain data.
 enum class BarrierKind : uint8_t { transition, uav, aliasing };
 struct PlainBarrier {
   BarrierKind kind = BarrierKind::transition;
