@@ -17,7 +17,16 @@
 namespace baton::graph {
 namespace {
 
+// The operation kind of a pass: the narrowest kind that may perform all its accesses (the rules
+// catalog's op-kind rule, baton/rules.hpp), external when none does.
+OpKind kind_of_uses(const Pass& p);
 OpKind kind_of(const Pass& p) {
+  AccessMask m = 0;
+  for (const PassUse& u : p.uses) m |= bit(u.access);
+  const OpKind k = kind_of_uses(p);
+  return (m & ~op_kind_accesses(k)) ? OpKind::external : k;
+}
+OpKind kind_of_uses(const Pass& p) {
   AccessMask m = 0;
   for (const PassUse& u : p.uses) m |= bit(u.access);
   const AccessMask draw = bit(Access::render_target) | bit(Access::depth_write) | bit(Access::depth_read) |
