@@ -127,6 +127,17 @@ constexpr Rule access_rule(const ResourceDesc& d, Access a, bool usage = true) {
 // validator, which also take programmatic input, leave it to the caller (usage is a creation hint
 // there, and a use outside it a device-time error the caller owns).
 constexpr Rule use_rule(const ResourceDesc& d, Access a, Stages s, Queue q, bool usage = true) {
+  // The common case (legal) as one mask test and two comparisons; the planner asks for every use.
+  constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
+  constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
+  const AccessMask b = bit(a);
+  const AccessMask illegal = d.type == ResourceType::buffer
+                                 ? kTextureOnlyAccesses
+                                 : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
+                                       (d.format == FormatClass::color ? depth : color);
+  if (!(illegal & b) && (!usage || d.usage == 0) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
+      (q == Queue::direct || queue_allows(q, a, s)))
+    return Rule::none;
   if (const Rule r = access_rule(d, a, usage); r != Rule::none) return r;
   if (is_shader_access(a) && s == kNoStages) return Rule::needs_stages;
   if (!is_shader_access(a) && s != kNoStages) return Rule::takes_no_stages;

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "baton/core.hpp"
 #include "baton/rules.hpp"
@@ -107,6 +108,39 @@ TEST(RulesCatalog, ClassifiersFollowTheTable) {
   EXPECT_EQ(conflict_rule(Access::present, Access::copy_source), Rule::present_mixed);
   EXPECT_EQ(use_rule(tex, Access::shader_resource, stages(Stage::pixel), Queue::compute, false),
             Rule::queue_cannot);
+}
+
+// use_rule's one-mask fast path gives the same answer as the rule-by-rule classification, for every
+// access, stage set and queue on every kind of resource.
+TEST(RulesCatalog, UseRuleFastPathAgreesWithTheRules) {
+  std::vector<ResourceDesc> descs;
+  for (FormatClass f : {FormatClass::color, FormatClass::depth, FormatClass::depth_stencil})
+    for (bool swapchain : {false, true})
+      for (AccessMask usage : {AccessMask{0}, bit(Access::render_target) | bit(Access::shader_resource)}) {
+        ResourceDesc d;
+        d.format = f;
+        d.swapchain = swapchain;
+        d.usage = usage;
+        descs.push_back(d);
+      }
+  ResourceDesc b;
+  b.type = ResourceType::buffer;
+  descs.push_back(b);
+  b.usage = bit(Access::vertex_buffer);
+  descs.push_back(b);
+  for (const ResourceDesc& d : descs)
+    for (int i = 0; i < kAccessCount; ++i)
+      for (Stages s = 0; s < 8; ++s)
+        for (Queue q : {Queue::direct, Queue::compute, Queue::copy})
+          for (bool usage : {false, true}) {
+            const auto a = static_cast<Access>(i);
+            Rule want = access_rule(d, a, usage);
+            if (want == Rule::none && is_shader_access(a) && s == kNoStages) want = Rule::needs_stages;
+            if (want == Rule::none && !is_shader_access(a) && s != kNoStages) want = Rule::takes_no_stages;
+            if (want == Rule::none && !queue_allows(q, a, s)) want = Rule::queue_cannot;
+            EXPECT_EQ(use_rule(d, a, s, q, usage), want)
+                << to_string(a) << " stages " << int{s} << " on " << to_string(q) << " usage " << usage;
+          }
 }
 
 }  // namespace
