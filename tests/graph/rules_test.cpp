@@ -267,6 +267,16 @@ TEST(RulesEveryPath, OneOperation) {
     expect_id(plan_id(r, OpKind::external, {use(0, Access::present), use(0, Access::copy_source)}), "R0303",
               "plan");
   }
+  // A pass has no kind: one that draws and copies becomes an external operation, so plan() accepts
+  // what no single op kind could perform (R0301 cannot fire for a graph).
+  {
+    const std::string text =
+        R"({"resources": [{"name": "c", "type": "texture"}, {"name": "d", "type": "buffer", "size": 64}],
+            "passes": [{"name": "p", "side_effect": true, "uses": [{"resource": "c", "access": "render_target"},
+                                                                  {"resource": "d", "access": "copy_dest"}]}]})";
+    EXPECT_EQ(id_of([&] { (void)graph::compile_graph(graph::load_graph_text(text, "graph.json")); }),
+              "no error");
+  }
   // Reads of one subresource merge; the same write merges.
   EXPECT_EQ(graph_id(kColor, pass(u("copy_source") + ", " + u("shader_resource", R"(, "stages": "pixel")"))),
             "no error");
