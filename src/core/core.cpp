@@ -1,5 +1,7 @@
 #include "baton/core.hpp"
 
+#include "baton/rules.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,9 +11,10 @@ namespace baton {
 namespace {
 
 constexpr std::array<std::string_view, kAccessCount> kAccessNames = {
-    "render_target",   "depth_write", "depth_read",    "shader_resource", "unordered_access", "copy_source",
-    "copy_dest",       "resolve_source", "resolve_dest", "vertex_buffer",  "index_buffer",     "constant_buffer",
-    "indirect_argument", "present",   "host_read",     "host_write"};
+#define BATON_X(name, facts, sync, layout, kinds) #name,
+    BATON_ACCESSES(BATON_X)
+#undef BATON_X
+};
 
 struct SyncName {
   SyncMask bit;
@@ -36,6 +39,29 @@ constexpr std::array<std::string_view, 15> kLayoutNames = {
     "copy_dest",   "resolve_source", "resolve_dest",    "generic_read",     "shared_read"};
 
 }  // namespace
+
+std::string_view to_string(Queue q) {
+  switch (q) {
+    case Queue::direct: return "direct";
+    case Queue::compute: return "compute";
+    case Queue::copy: return "copy";
+  }
+  return "?";
+}
+
+std::string_view to_string(OpKind k) {
+  switch (k) {
+    case OpKind::draw: return "draw";
+    case OpKind::dispatch: return "dispatch";
+    case OpKind::copy: return "copy";
+    case OpKind::clear: return "clear";
+    case OpKind::resolve: return "resolve";
+    case OpKind::present: return "present";
+    case OpKind::external: return "external";
+    case OpKind::transition: return "transition";
+  }
+  return "?";
+}
 
 std::string_view to_string(Access a) { return kAccessNames[static_cast<size_t>(a)]; }
 
@@ -122,19 +148,9 @@ ResourceId ResourceTable::add(ResourceDesc d) {
   if (d.name.empty()) throw Error("resource with an empty name");
   const uint32_t h = name_hash(d.name);
   if (find_hashed(d.name, h)) throw Error(fmt::format("resource '{}' declared twice", d.name));
-  if (d.type == ResourceType::buffer) {
-    if (d.mips != 1 || d.layers != 1 || d.planes != 1)
-      throw Error(fmt::format("resource '{}': a buffer has exactly one subresource", d.name));
-    if (d.resting)
-      throw Error(fmt::format("resource '{}': buffers have no resting layout; remove \"resting\"", d.name));
-  } else {
-    if (d.mips == 0 || d.layers == 0 || d.planes == 0 || d.width == 0 || d.height == 0)
-      throw Error(fmt::format("resource '{}': width, height, mips, layers and planes must be at least 1", d.name));
-    if (d.usage & kBufferOnlyAccesses)
-      throw Error(fmt::format("resource '{}': usage names a buffer-only access on a texture", d.name));
-    if (d.resting && (bit(*d.resting) & kBufferOnlyAccesses))
-      throw Error(fmt::format("resource '{}': resting access {} is buffer-only", d.name, to_string(*d.resting)));
-  }
+  // The declaration rules of the catalog (baton/rules.hpp), for programmatic tables as for loaded ones.
+  if (const std::optional<Violation> v = check_resource(d, false))
+    throw Error(fmt::format("resource '{}': {}", d.name, v->message));
   if (resources_.size() >= kGlobalResource - 1) throw Error("too many resources");
   const auto id = static_cast<ResourceId>(resources_.size());
   if ((resources_.size() + 1) * 2 > index_.size()) grow_index(std::max<size_t>(16, index_.size() * 2));
@@ -184,15 +200,17 @@ void resolve_axis(const ResourceDesc& d, std::string_view axis, uint32_t first, 
                   uint32_t& b, uint32_t& e) {
   if (count == kAll) {
     if (first >= total)
-      throw Error(fmt::format("resource '{}': {} range starts at {} but it has {}", d.name, axis, first, total));
+      throw Error(fmt::format("resource '{}': {} range starts at {} but it has {} [{}]", d.name, axis, first, total,
+                              rule_info(Rule::range_out_of_bounds).id));
     b = first;
     e = total;
     return;
   }
-  if (count == 0) throw Error(fmt::format("resource '{}': empty {} range", d.name, axis));
+  if (count == 0)
+    throw Error(fmt::format("resource '{}': empty {} range [{}]", d.name, axis, rule_info(Rule::range_out_of_bounds).id));
   if (first >= total || count > total - first)
-    throw Error(fmt::format("resource '{}': {} range [{}, {}) is out of bounds (it has {})", d.name, axis, first,
-                            uint64_t{first} + count, total));
+    throw Error(fmt::format("resource '{}': {} range [{}, {}) is out of bounds (it has {}) [{}]", d.name, axis, first,
+                            uint64_t{first} + count, total, rule_info(Rule::range_out_of_bounds).id));
   b = first;
   e = first + count;
 }

@@ -10,6 +10,7 @@
 #include "../io/json_reader.hpp"
 #include "baton/graph.hpp"
 #include "baton/input.hpp"
+#include "baton/rules.hpp"
 
 namespace baton::graph {
 namespace {
@@ -167,7 +168,12 @@ Resource resource(const Ctx& c0, const Json& j) {
   if (const Json* u = opt(j, "usage")) {
     const Ctx uc = c.at("usage");
     array(uc, *u);
-    for (size_t i = 0; i < u->size(); ++i) d.usage |= bit(access(uc.at(i), (*u)[i]));
+    for (size_t i = 0; i < u->size(); ++i) {
+      d.usage |= bit(access(uc.at(i), (*u)[i]));
+      // The catalog's declaration rules: the wrong type of usage is reported at its entry.
+      if (const std::optional<Violation> v = check_resource(d); v && v->rule == Rule::usage_wrong_type)
+        uc.at(i).fail(v->message);
+    }
   }
   return r;
 }
@@ -235,6 +241,14 @@ class Loader {
         axis(x, u, "mips", pu.range.mip_first, pu.range.mip_count);
         axis(x, u, "layers", pu.range.layer_first, pu.range.layer_count);
         axis(x, u, "planes", pu.range.plane_first, pu.range.plane_count);
+        // A declared usage must allow the access (the rules catalog, as for recordings); the other use
+        // rules are the validate phase's, with the pass's queue.
+        if (const ResourceDesc& d = g.resources[pu.resource].desc;
+            d.usage != 0 && access_rule(d, pu.access) == Rule::not_in_usage) {
+          RuleArgs args;
+          args.access = pu.access;
+          x.at("access").fail(rule_message(Rule::not_in_usage, args));
+        }
         used[pu.resource] |= bit(pu.access);
         p.uses.push_back(pu);
       }
@@ -262,9 +276,26 @@ class Loader {
         g.outputs.push_back(it->second);
       }
     }
-    // Usage defaults to every access the passes declare (present implies render_target creation).
-    for (size_t r = 0; r < g.resources.size(); ++r)
-      if (g.resources[r].desc.usage == 0) g.resources[r].desc.usage = used[r] & ~bit(Access::present);
+    // Usage defaults to every access the passes declare and the resting access (present needs no
+    // usage entry: swap-chain images are created for presentation).
+    for (size_t r = 0; r < g.resources.size(); ++r) {
+      ResourceDesc& d = g.resources[r].desc;
+      // (Only accesses of the resource's type: a wrong one is the use's error, R0201/R0202.)
+      const AccessMask wrong = d.type == ResourceType::buffer ? kTextureOnlyAccesses : kBufferOnlyAccesses;
+      if (d.usage == 0)
+        d.usage = (used[r] | (d.resting ? bit(*d.resting) : AccessMask{0})) & ~bit(Access::present) & ~wrong;
+    }
+    // The rules catalog's declaration rules, as for recordings (baton/rules.hpp): planes for the
+    // format, simultaneous access, usage of the resource's type, the resting access.
+    for (size_t r = 0; r < g.resources.size(); ++r) {
+      const ResourceDesc& d = g.resources[r].desc;
+      if (const std::optional<Violation> v = check_resource(d)) {
+        Ctx c = rc.at(r);
+        c.resource = d.name;
+        if (!v->field.empty() && opt(res[r], v->field)) c = c.at(v->field);
+        c.fail(v->message);
+      }
+    }
     return g;
   }
 

@@ -17,24 +17,24 @@
 namespace baton::graph {
 namespace {
 
+// The operation kind of a pass: the narrowest kind that may perform all its accesses (the op kinds
+// of the Access table, baton/core.hpp; the rules catalog's R0301), external when none does. Graphics
+// accesses (targets, depth, vertex input), or shader accesses in the vertex or pixel stage: a draw.
 OpKind kind_of(const Pass& p) {
   AccessMask m = 0;
-  for (const PassUse& u : p.uses) m |= bit(u.access);
-  const AccessMask draw = bit(Access::render_target) | bit(Access::depth_write) | bit(Access::depth_read) |
-                          bit(Access::vertex_buffer) | bit(Access::index_buffer);
-  const AccessMask copy = bit(Access::copy_source) | bit(Access::copy_dest);
-  const AccessMask resolve = bit(Access::resolve_source) | bit(Access::resolve_dest);
-  const AccessMask shader = bit(Access::shader_resource) | bit(Access::unordered_access) |
-                            bit(Access::constant_buffer) | bit(Access::indirect_argument);
-  if (m & draw) return OpKind::draw;
-  if (m == bit(Access::present)) return OpKind::present;
-  if (m && (m & ~copy) == 0) return OpKind::copy;
-  if (m && (m & ~resolve) == 0) return OpKind::resolve;
-  if (m && (m & ~shader) == 0) {
-    for (const PassUse& u : p.uses)
-      if (u.stages & static_cast<Stages>(Stage::vertex | Stage::pixel)) return OpKind::draw;
-    return OpKind::dispatch;
+  Stages st = kNoStages;
+  for (const PassUse& u : p.uses) {
+    m |= bit(u.access);
+    st = static_cast<Stages>(st | u.stages);
   }
+  constexpr AccessMask graphics_only = op_kind_accesses(OpKind::draw) & ~op_kind_accesses(OpKind::dispatch);
+  const auto only = [&](OpKind k) { return m != 0 && (m & ~op_kind_accesses(k)) == 0; };
+  if (m & graphics_only) return only(OpKind::draw) ? OpKind::draw : OpKind::external;
+  if (only(OpKind::present)) return OpKind::present;
+  if (only(OpKind::copy)) return OpKind::copy;
+  if (only(OpKind::resolve)) return OpKind::resolve;
+  if (only(OpKind::dispatch))
+    return (st & static_cast<Stages>(Stage::vertex | Stage::pixel)) ? OpKind::draw : OpKind::dispatch;
   return OpKind::external;
 }
 

@@ -6,49 +6,10 @@
 #include <algorithm>
 
 #include "baton/graph.hpp"
+#include "baton/rules.hpp"
 
 namespace baton::graph {
 namespace {
-
-// The checks a declared use must pass, split in two so that the common case (no problem) costs a
-// few inline comparisons and no std::string: `use_problem` classifies, `describe` words it.
-enum class Problem : uint8_t {
-  none, texture_access_on_buffer, buffer_access_on_texture, present_not_swapchain, depth_access_on_color,
-  render_target_on_depth, needs_stages, takes_no_stages, queue_cannot
-};
-
-inline Problem use_problem(const ResourceDesc& d, Access a, Stages s, Queue q) {
-  if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses)) return Problem::texture_access_on_buffer;
-  if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses)) return Problem::buffer_access_on_texture;
-  if (a == Access::present && !d.swapchain) return Problem::present_not_swapchain;
-  if ((a == Access::depth_write || a == Access::depth_read) && d.format == FormatClass::color)
-    return Problem::depth_access_on_color;
-  if (a == Access::render_target && d.format != FormatClass::color) return Problem::render_target_on_depth;
-  if (is_shader_access(a) && s == kNoStages) return Problem::needs_stages;
-  if (!is_shader_access(a) && s != kNoStages) return Problem::takes_no_stages;
-  if (!queue_allows(q, a, s)) return Problem::queue_cannot;
-  return Problem::none;
-}
-
-// Why access `a` in stages `s` cannot be used from a pass on queue `q`.
-std::string describe(Problem p, Access a, Stages s, Queue q) {
-  switch (p) {
-    case Problem::texture_access_on_buffer: return fmt::format("is a buffer; access {} needs a texture", to_string(a));
-    case Problem::buffer_access_on_texture: return fmt::format("is a texture; access {} needs a buffer", to_string(a));
-    case Problem::present_not_swapchain: return "is presented but is not a swapchain texture";
-    case Problem::depth_access_on_color:
-      return fmt::format("has a color format; access {} needs a depth format", to_string(a));
-    case Problem::render_target_on_depth: return "has a depth format; it cannot be a render target";
-    case Problem::needs_stages: return fmt::format("access {} needs shader stages", to_string(a));
-    case Problem::takes_no_stages: return fmt::format("access {} takes no stages", to_string(a));
-    case Problem::queue_cannot:
-      return fmt::format("access {}{} cannot be performed on the {} queue", to_string(a),
-                         s ? " (" + stages_to_string(s) + ")" : std::string(),
-                         q == Queue::direct ? "graphics" : std::string(to_string(q)));
-    case Problem::none: break;
-  }
-  return {};
-}
 
 std::string queue_name(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
@@ -110,10 +71,12 @@ Validated validate(const Graph& g) {
         throw Error(
             fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
       const ResourceDesc& d = g.resources[u.resource].desc;
-      if (const Problem why = use_problem(d, u.access, u.stages, pass.queue); why != Problem::none)
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i,
-                                pass.name, queue_name(pass.queue), d.name,
-                                describe(why, u.access, u.stages, pass.queue)));
+      // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
+      if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
+        throw Error(fmt::format(
+            "/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
+            queue_name(pass.queue), d.name,
+            check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
       if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
         boxes[i] = full_box(d);
         continue;
@@ -121,7 +84,8 @@ Validated validate(const Graph& g) {
       try {
         boxes[i] = resolve(d, u.range);
       } catch (const Error& e) {
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name, e.what()));
+        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name,
+                                e.what()));  // ends with resolve()'s [R0210]
       }
     }
     // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
@@ -131,12 +95,13 @@ Validated validate(const Graph& g) {
       for (size_t j = i + 1; j < pass.uses.size(); ++j) {
         const PassUse& b = pass.uses[j];
         if (a.resource != b.resource || !overlaps(boxes[i], boxes[j])) continue;
-        const bool conflict = (is_write(a.access) || is_write(b.access)) && a.access != b.access;
-        const bool present_mix = (a.access == Access::present) != (b.access == Access::present);
-        if (conflict || present_mix)
-          throw Error(fmt::format(
-              "/passes/{}/uses/{}: pass '{}', resource '{}': used as {} and as {} in one pass", p, j,
-              pass.name, g.resources[a.resource].desc.name, to_string(a.access), to_string(b.access)));
+        if (conflicts(a.access, b.access)) {
+          const ResourceDesc& d = g.resources[a.resource].desc;
+          throw Error(
+              fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+                          conflict_message(static_cast<uint32_t>(i), a.access, static_cast<uint32_t>(j),
+                                           b.access, to_string(intersect(boxes[i], boxes[j]), d))));
+        }
       }
     }
     for (size_t i = 0; i < pass.uses.size(); ++i) {

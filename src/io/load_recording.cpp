@@ -8,8 +8,8 @@
 #include <set>
 
 #include "../plan/uses.hpp"
-#include "access_rules.hpp"
 #include "baton/recording.hpp"
+#include "baton/rules.hpp"
 #include "json_reader.hpp"
 
 namespace baton {
@@ -39,9 +39,9 @@ std::string enum_names(const std::array<E, N>& values) {
 }
 
 constexpr std::array<Queue, 3> kQueues = {Queue::direct, Queue::compute, Queue::copy};
-constexpr std::array<OpKind, kOpKindCount> kKinds = {OpKind::draw,    OpKind::dispatch, OpKind::copy,
-                                                     OpKind::clear,   OpKind::resolve,  OpKind::present,
-                                                     OpKind::external, OpKind::transition};
+constexpr std::array<OpKind, static_cast<size_t>(kOpKindCount)> kKinds = {
+    OpKind::draw,    OpKind::dispatch, OpKind::copy,     OpKind::clear,
+    OpKind::resolve, OpKind::present,  OpKind::external, OpKind::transition};
 constexpr std::array<FormatClass, 3> kFormats = {FormatClass::color, FormatClass::depth,
                                                  FormatClass::depth_stencil};
 
@@ -81,16 +81,13 @@ Stages read_stages(const Ctx& c, const Json& j) {
 // Stages are required for shader accesses and meaningless for the others.
 Stages read_use_stages(const Ctx& c, const Json& obj, Access a) {
   const Json* st = member(obj, "stages");
+  RuleArgs args;
+  args.access = a;
   if (is_shader_access(a)) {
-    if (st == nullptr)
-      c.fail(
-          fmt::format("access {} is performed by shaders and needs \"stages\" (vertex, pixel, compute or "
-                      "all_shading)",
-                      to_string(a)));
+    if (st == nullptr) c.fail(rule_message(Rule::needs_stages, args));
     return read_stages(c.at("stages"), *st);
   }
-  if (st != nullptr)
-    c.at("stages").fail(fmt::format("\"stages\" applies only to shader accesses, not to {}", to_string(a)));
+  if (st != nullptr) c.at("stages").fail(rule_message(Rule::takes_no_stages, args));
   return kNoStages;
 }
 
@@ -184,19 +181,17 @@ class Loader {
       for (size_t i = 0; i < u->size(); ++i) {
         const Access a = read_access(uc.at(i), (*u)[i]);
         if (d.usage & bit(a)) uc.at(i).fail(fmt::format("usage lists {} twice", to_string(a)));
-        const AccessMask wrong = d.type == ResourceType::buffer ? kTextureOnlyAccesses : kBufferOnlyAccesses;
-        if (bit(a) & wrong)
-          uc.at(i).fail(fmt::format("usage {} is for {}", to_string(a),
-                                    d.type == ResourceType::buffer ? "textures" : "buffers"));
         d.usage |= bit(a);
+        // The catalog's declaration rules: the wrong type of usage is reported at its entry.
+        if (const std::optional<Violation> v = check_resource(d); v && v->rule == Rule::usage_wrong_type)
+          uc.at(i).fail(v->message);
       }
     }
-    if (const Json* r = member(j, "resting")) {
-      const Access a = read_access(c.at("resting"), *r);
-      if (std::optional<std::string> p = access_problem(d, a)) c.at("resting").fail("resting " + *p);
-      if (a == Access::present && !d.swapchain)
-        c.at("resting").fail("resting present needs a swapchain texture");
-      d.resting = a;
+    if (const Json* r = member(j, "resting")) d.resting = read_access(c.at("resting"), *r);
+    // The catalog's declaration rules (planes for the format, simultaneous access, the resting access).
+    if (const std::optional<Violation> v = check_resource(d)) {
+      if (!v->field.empty() && member(j, v->field)) c.at(v->field).fail(v->message);
+      c.fail(v->message);
     }
     try {
       rec_.resources.add(std::move(d));
@@ -252,7 +247,7 @@ class Loader {
         if (!seen.insert(e.resource).second) {
           Ctx dup = ec.at(i);
           dup.resource = rec_.resources[e.resource].name;
-          dup.fail("entry state declared twice for this resource");
+          dup.fail(rule_message(Rule::entry_twice, {}));
         }
         l.declare_entry(e.resource, e.access, e.stages);
       }
@@ -315,9 +310,7 @@ class Loader {
     expect_object(c, j, {"resource", "access", "stages", "mips", "layers", "planes"});
     u.access = read_access(c.at("access"), required(c, j, "access"));
     u.stages = read_use_stages(c, j, u.access);
-    if (!(kOpKindAccesses[static_cast<size_t>(kind)] & bit(u.access)))
-      c.at("access").fail(
-          fmt::format("a {} op cannot perform access {}", to_string(kind), to_string(u.access)));
+    if (const std::optional<Violation> v = check_op_access(kind, u.access)) c.at("access").fail(v->message);
     check_access(c, u.resource, u.access, u.stages, queue);
     read_axis(c, j, "mips", u.range.mip_first, u.range.mip_count);
     read_axis(c, j, "layers", u.range.layer_first, u.range.layer_count);
@@ -339,18 +332,17 @@ class Loader {
   // resource and subresource, not by comparing every pair (plan_detail::first_conflict); the error
   // names the later use of the first conflicting pair.
   void check_conflicts(const Ctx& uc, const std::vector<Use>& uses, const std::vector<Box>& boxes) const {
-    const auto conflict = [](Access a, Access b) { return a != b && (is_write(a) || is_write(b)); };
+    const auto conflict = [](Access a, Access b) { return conflicts(a, b); };
     const std::optional<plan_detail::UsePair> p = plan_detail::first_conflict(
         uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rec_.resources[r]; }, conflict);
     if (!p) return;
     const Use& a = uses[p->first];
     const Use& b = uses[p->second];
     Ctx c = uc.at(p->second);
-    c.resource = rec_.resources[b.resource].name;
-    const char* what = is_write(a.access) && is_write(b.access) ? "conflicting writes in one op"
-                                                                : "conflicting write and read in one op";
-    c.fail(fmt::format("{}: use {} ({}) and use {} ({}) touch overlapping subresources", what, p->first,
-                       to_string(a.access), p->second, to_string(b.access)));
+    const ResourceDesc& d = rec_.resources[b.resource];
+    c.resource = d.name;
+    c.fail(conflict_message(p->first, a.access, p->second, b.access,
+                            to_string(intersect(boxes[p->first], boxes[p->second]), d)));
   }
 
   ResourceId resource_ref(const Ctx& c, const Json& j) {
@@ -365,11 +357,8 @@ class Loader {
   }
 
   void check_access(const Ctx& c, ResourceId r, Access a, Stages s, Queue queue) const {
-    if (std::optional<std::string> p = access_problem(rec_.resources[r], a)) c.at("access").fail(*p);
-    if (!queue_allows(queue, a, s))
-      c.at("access").fail(fmt::format("access {}{} is illegal on a {} queue", to_string(a),
-                                      s == kNoStages ? std::string() : " in stages " + stages_to_string(s),
-                                      to_string(queue)));
+    if (const std::optional<Violation> v = check_use(rec_.resources[r], a, s, queue))
+      c.at(v->field).fail(v->message);
   }
 
   Recording& rec_;

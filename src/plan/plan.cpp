@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "baton/plan.hpp"
+#include "baton/rules.hpp"
 #include "uses.hpp"
 
 namespace baton {
@@ -82,54 +83,15 @@ struct Where_ {
   }
 };
 
-// Whether one use (or entry state) is illegal for the resource, its shader stages or the queue. Inline:
-// the plan asks it for every use; report_access() says why.
-inline bool bad_access(const ResourceDesc& d, Access a, Stages s, Queue q) {
-  // The accesses the resource cannot have: texture-only ones on a buffer (which include present, depth
-  // and render target); on a texture buffer-only ones, present unless it is a swapchain image, and
-  // depth or render target by format.
-  constexpr AccessMask depth = bit(Access::depth_write) | bit(Access::depth_read);
-  constexpr AccessMask shader = bit(Access::shader_resource) | bit(Access::unordered_access) |
-                                bit(Access::constant_buffer);  // is_shader_access()
-  const AccessMask illegal = d.type == ResourceType::buffer
-                                 ? kTextureOnlyAccesses
-                                 : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
-                                       (d.format == FormatClass::color ? depth : bit(Access::render_target));
-  return (illegal & bit(a)) != 0 || ((shader & bit(a)) != 0) == (s == kNoStages) || !queue_allows(q, a, s);
-}
-
-[[noreturn]] void report_access(const std::string& where, const ResourceDesc& d, Access a, Stages s, Queue q);
-
-// `where` is only formatted when there is something to report.
+// One use or entry state against the rules catalog (baton/rules.hpp): use_rule() is inline and cheap,
+// the message is only made when there is something to report. `where` is only formatted then too.
 template <class Where>
 void check_access(std::span<const ResourceDesc> descs, const Where& where_fn, ResourceId r, Access a, Stages s,
                   Queue q) {
   if (r >= descs.size()) throw Error(fmt::format("{}: unknown resource id {}", where_fn(), r));
   const ResourceDesc& d = descs[r];
-  if (bad_access(d, a, s, q)) report_access(where_fn(), d, a, s, q);
-}
-
-void report_access(const std::string& where, const ResourceDesc& d, Access a, Stages s, Queue q) {
-  if (d.type == ResourceType::buffer && (bit(a) & kTextureOnlyAccesses))
-    throw Error(fmt::format("{}: resource '{}' is a buffer; access {} needs a texture", where, d.name, to_string(a)));
-  if (d.type == ResourceType::texture && (bit(a) & kBufferOnlyAccesses))
-    throw Error(fmt::format("{}: resource '{}' is a texture; access {} needs a buffer", where, d.name, to_string(a)));
-  if (a == Access::present && !d.swapchain)
-    throw Error(fmt::format("{}: resource '{}' is presented but is not a swapchain texture", where, d.name));
-  if ((a == Access::depth_write || a == Access::depth_read) && d.format == FormatClass::color)
-    throw Error(fmt::format("{}: resource '{}' has a color format; access {} needs a depth format", where, d.name,
-                            to_string(a)));
-  if (a == Access::render_target && d.format != FormatClass::color)
-    throw Error(fmt::format("{}: resource '{}' has a depth format; it cannot be a render target", where, d.name));
-  if (is_shader_access(a) && s == kNoStages)
-    throw Error(fmt::format("{}: resource '{}' access {} needs shader stages", where, d.name, to_string(a)));
-  if (!is_shader_access(a) && s != kNoStages)
-    throw Error(fmt::format("{}: resource '{}' access {} is not a shader access; remove its stages", where, d.name,
-                            to_string(a)));
-  if (!queue_allows(q, a, s))
-    throw Error(fmt::format("{}: resource '{}' access {}{} is not allowed on a {} list", where, d.name, to_string(a),
-                            s ? fmt::format(" ({})", stages_to_string(s)) : std::string(), to_string(q)));
-  throw Error(fmt::format("{}: resource '{}' access {} is illegal", where, d.name, to_string(a)));  // unreachable
+  if (use_rule(d, a, s, q, false) != Rule::none)
+    throw Error(fmt::format("{}: resource '{}': {}", where_fn(), d.name, check_use(d, a, s, q, {}, false)->message));
 }
 
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
@@ -143,18 +105,15 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   boxes.clear();
   for (const Use& u : op.uses) boxes.push_back(resolve(rt[u.resource], u.range));
   (void)idx;
-  const auto conflict = [](Access a, Access b) {
-    return a != b && (is_write(a) || is_write(b) || a == Access::present || b == Access::present);
-  };
+  const auto conflict = [](Access a, Access b) { return conflicts(a, b); };
   const std::optional<plan_detail::UsePair> c = plan_detail::first_conflict(
       op.uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rt[r]; }, conflict);
   if (!c) return;
   const Use& a = op.uses[c->first];
   const ResourceDesc& d = rt[a.resource];
-  throw Error(fmt::format(
-      "{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use {} is {}",
-      where_fn(), d.name, to_string(intersect(boxes[c->first], boxes[c->second]), d), c->first,
-      to_string(a.access), c->second, to_string(op.uses[c->second].access)));
+  throw Error(fmt::format("{}: resource '{}': {}", where_fn(), d.name,
+                          conflict_message(c->first, a.access, c->second, op.uses[c->second].access,
+                                           to_string(intersect(boxes[c->first], boxes[c->second]), d))));
 }
 
 }  // namespace
@@ -194,15 +153,22 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
 
     for (size_t li = 0; li < g.lists().size(); ++li) {
       const CommandList& list = *g.lists()[li];
-      if (list.queue() != g.queue())
-        throw Error(fmt::format("group '{}': list '{}' is for the {} queue", g.name(), list.name(),
-                                to_string(list.queue())));
+      if (list.queue() != g.queue()) {
+        RuleArgs args;
+        args.list = list.name();
+        args.queue = list.queue();
+        throw Error(fmt::format("group '{}': {}", g.name(), rule_message(Rule::list_queue_mismatch, args)));
+      }
       for (size_t oi = 0; oi < list.ops().size(); ++oi) {
         const Operation& op = list.ops()[oi];
         const auto where = [&] { return Where_{g, list, oi}.prefix(); };
         // One pass per use: its checks, then its effect on the history (an error discards the whole plan).
+        const AccessMask kind_allows = op_kind_accesses(op.kind);
         for (const Use& u : op.uses) {
           check_access(descs, where, u.resource, u.access, u.stages, queue);
+          if (!(kind_allows & bit(u.access)))
+            throw Error(fmt::format("{}: resource '{}': {}", where(), descs[u.resource].name,
+                                    check_op_access(op.kind, u.access)->message));
           if (!is_whole(u.range)) {  // the whole resource needs no bounds check
             try {
               (void)resolve(descs[u.resource], u.range);
@@ -243,11 +209,13 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
                      e.shared && !is_shader_access(e.access) ? kNoStages : e.stages, g.queue());
         const ResourceDesc& d = rt[e.resource];
         if (first_list[e.resource] == kNone)
-          throw Error(fmt::format("{}: resource '{}' has an entry state but the list does not use it", where_fn(), d.name));
-        if (first_list[e.resource] != li)
-          throw Error(fmt::format("{}: resource '{}' is first used in the group by list '{}'; declare its entry state "
-                                  "there",
-                                  where_fn(), d.name, g.lists()[first_list[e.resource]]->name()));
+          throw Error(fmt::format("{}: resource '{}': {}", where_fn(), d.name, rule_message(Rule::entry_unused, {})));
+        if (first_list[e.resource] != li) {
+          RuleArgs args;
+          args.list = g.lists()[first_list[e.resource]]->name();
+          throw Error(fmt::format("{}: resource '{}': {}", where_fn(), d.name,
+                                  rule_message(Rule::entry_not_first_list, args)));
+        }
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
           out.groups[prev].hand_on.push_back({e.resource, state_of_entry(d, e), g.name(), list.name()});

@@ -1,31 +1,9 @@
 #include <fmt/format.h>
 
 #include "baton/record.hpp"
+#include "baton/rules.hpp"
 
 namespace baton {
-
-std::string_view to_string(Queue q) {
-  switch (q) {
-    case Queue::direct: return "direct";
-    case Queue::compute: return "compute";
-    case Queue::copy: return "copy";
-  }
-  return "?";
-}
-
-std::string_view to_string(OpKind k) {
-  switch (k) {
-    case OpKind::draw: return "draw";
-    case OpKind::dispatch: return "dispatch";
-    case OpKind::copy: return "copy";
-    case OpKind::clear: return "clear";
-    case OpKind::resolve: return "resolve";
-    case OpKind::present: return "present";
-    case OpKind::external: return "external";
-    case OpKind::transition: return "transition";
-  }
-  return "?";
-}
 
 void CommandList::require_recording(const char* what) const {
   if (lifecycle_ != Lifecycle::recording)
@@ -117,7 +95,9 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask sha
   const bool ascending = entry_.empty() || r > entry_.back().resource;
   if (!ascending || !entry_ascending_)
     for (const EntryState& e : entry_)
-      if (e.resource == r) throw Error(fmt::format("list '{}': entry state declared twice for one resource", name_));
+      if (e.resource == r)
+        throw Error(
+            fmt::format("list '{}': resource #{}: {}", name_, r, rule_message(Rule::entry_twice, {})));
   entry_ascending_ = entry_ascending_ && ascending;
   entry_.push_back({r, a, s, shared});
 }
@@ -151,9 +131,13 @@ void CommandList::attach_to(const CommandListGroup* g) {
 void CommandListGroup::add(CommandList& list) {
   if (list.lifecycle() == CommandList::Lifecycle::recording)
     throw Error(fmt::format("group '{}': list '{}' is still recording; close it first", name_, list.name()));
-  if (list.queue() != queue_)
-    throw Error(fmt::format("group '{}' ({} queue): list '{}' was recorded for the {} queue", name_,
-                            to_string(queue_), list.name(), to_string(list.queue())));
+  if (list.queue() != queue_) {
+    RuleArgs args;
+    args.list = list.name();
+    args.queue = list.queue();
+    throw Error(fmt::format("group '{}' ({} queue): {}", name_, to_string(queue_),
+                            rule_message(Rule::list_queue_mismatch, args)));
+  }
   list.attach_to(this);
   lists_.push_back(&list);
 }

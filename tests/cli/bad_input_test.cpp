@@ -45,15 +45,15 @@ const std::vector<BadCase>& bad_cases() {
         "mip range [2, 6) is out of bounds"}},
       {"illegal_access_on_queue.json",
        {"/ops/0/uses/0/access:", "group 'frame'", "list 'main'", "op 0 (draw)", "resource 'color'",
-        "render_target is illegal on a compute queue"}},
+        "[R0209]"}},
       {"illegal_stage_on_queue.json",
-       {"resource 'color'", "in stages pixel,compute is illegal on a compute queue"}},
+       {"resource 'color'", "(pixel,compute) cannot be performed on the compute queue [R0209]"}},
       {"conflicting_writes.json",
-       {"/ops/0/uses/1:", "op 0 (draw)", "resource 'color'", "conflicting writes in one op",
-        "use 0 (render_target)", "use 1 (unordered_access)"}},
+       {"/ops/0/uses/1:", "op 0 (draw)", "resource 'color'", "use 0 (render_target)",
+        "use 1 (unordered_access)", "[R0302]"}},
       {"write_read_conflict.json",
-       {"op 0 (dispatch)", "resource 'color'", "conflicting write and read in one op",
-        "use 0 (shader_resource)", "use 1 (unordered_access)"}},
+       {"op 0 (dispatch)", "resource 'color'", "use 0 (shader_resource)", "use 1 (unordered_access)",
+        "[R0302]"}},
       {"duplicate_resource.json", {"/resources/2/name:", "resource 'buf'", "declared twice"}},
       {"duplicate_group.json", {"/groups/1/name:", "group 'frame'", "group name used twice"}},
       {"list_named_twice.json",
@@ -65,8 +65,19 @@ const std::vector<BadCase>& bad_cases() {
       {"unknown_key.json", {"/uses/0/mip:", "resource 'color'", "unknown key 'mip'"}},
       {"negative_size.json", {"/resources/1/size:", "resource 'buf'", "negative number -1024"}},
       {"huge_count.json", {"/resources/0/layers:", "resource 'color'", "2147483648 is out of range"}},
-      {"missing_stages.json", {"op 0 (dispatch)", "resource 'buf'", "needs \"stages\""}},
-      {"buffer_access_on_texture.json", {"resource 'color'", "vertex_buffer is for buffers"}},
+      {"missing_stages.json", {"op 0 (dispatch)", "resource 'buf'", "[R0207]"}},
+      {"buffer_access_on_texture.json", {"resource 'color'", "[R0202]"}},
+      // The rules catalog (include/core/baton/rules.hpp), the same in the graph loader as in recordings.
+      {"planes_on_color.json", {"/resources/0/planes:", "resource 'color'", "[R0105]"}},
+      {"simultaneous_on_depth.json", {"/resources/0/simultaneous_access:", "resource 'depth'", "[R0106]"}},
+      {"present_mixed_with_read.json", {"/ops/0/uses/1:", "resource 'backbuffer'", "[R0303]"}},
+      {"graph_depth_resting_on_color.json", {"/resources/0/resting:", "resource 'color'", "[R0204]"}},
+      {"graph_present_resting_not_swapchain.json", {"/resources/0/resting:", "resource 'color'", "[R0203]"}},
+      {"graph_use_not_in_usage.json",
+       {"/passes/0/uses/0/access:", "pass 'p'", "resource 'color'", "[R0206]"}},
+      {"graph_planes_on_color.json", {"/resources/0/planes:", "resource 'color'", "[R0105]"}},
+      {"graph_simultaneous_on_depth.json",
+       {"/resources/0/simultaneous_access:", "resource 'depth'", "[R0106]"}},
       {"huge_mips.json", {"/resources/0/mips:", "resource 'color'", "2147483647 is out of range [1, 9]"}},
       {"range_overflow.json",
        {"/uses/0/layers/0:", "op 0 (dispatch)", "resource 'color'", "4294967295 is out of range"}},
@@ -183,6 +194,23 @@ TEST_P(BadInput, ExitsWithCodeTwoAndOneNamedErrorLine) {
     std::vector<std::string> fragments = c.fragments;
     fragments.push_back("baton: error: " + path + ":");
     expect_one_error_line(r, fragments);
+  }
+}
+
+// A broken legality rule is reported with its catalog id as the JSON error's id (issue 13), from
+// recordings and from frame graphs; other bad input keeps the class id.
+TEST(BadInputJson, RuleIdIsTheErrorId) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"conflicting_writes.json", "R0302"},           {"illegal_access_on_queue.json", "R0209"},
+      {"graph_depth_resting_on_color.json", "R0204"}, {"graph_use_not_in_usage.json", "R0206"},
+      {"duplicate_resource.json", "bad_input"},
+  };
+  for (const auto& [file, id] : cases) {
+    const RunResult r = run_baton("compile tests/cli/bad/" + file + " --format json");
+    ASSERT_EQ(r.exit_code, 2) << file;
+    const nlohmann::json j = nlohmann::json::parse(r.err);
+    EXPECT_EQ(j["error"]["id"], id) << r.err;
+    EXPECT_EQ(j["error"]["file"], "tests/cli/bad/" + file) << r.err;
   }
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "baton/graph.hpp"
+#include "baton/rules.hpp"
 
 namespace baton::graph {
 namespace {
@@ -78,6 +79,7 @@ TEST(GraphErrors, PassOnAQueueThatCannotPerformItsAccess) {
   EXPECT_NE(e.find("pass 'sim'"), std::string::npos) << e;
   EXPECT_NE(e.find("'a'"), std::string::npos) << e;
   EXPECT_NE(e.find("compute queue"), std::string::npos) << e;
+  EXPECT_EQ(rule_id_of(e), "R0209") << e;
 }
 
 TEST(GraphErrors, TwoIncompatibleAccessesInOnePass) {
@@ -86,6 +88,7 @@ TEST(GraphErrors, TwoIncompatibleAccessesInOnePass) {
   expect_one_line(e);
   EXPECT_NE(e.find("pass 'p'"), std::string::npos) << e;
   EXPECT_NE(e.find("'a'"), std::string::npos) << e;
+  EXPECT_EQ(rule_id_of(e), "R0302") << e;
 }
 
 TEST(GraphErrors, TransientReadBeforeAnyWrite) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "baton/lower_d3d12.hpp"
+#include "baton/rules.hpp"
 #include "helpers.hpp"
 
 namespace baton {
@@ -149,10 +150,18 @@ TEST(LowerLegacy, DepthIsNeverPromoted) {
   EXPECT_FALSE(only(view).omitted);
   EXPECT_EQ(only(view).before, "COMMON");
   EXPECT_EQ(only(view).after, "DEPTH_WRITE");
-  // Also for a simultaneous-access texture and for depth reads.
+  // Also for depth reads. A simultaneous-access depth texture does not exist (D3D12 forbids
+  // ALLOW_SIMULTANEOUS_ACCESS with ALLOW_DEPTH_STENCIL): the table refuses it (rule R0106).
   ResourceTable t2;
   ResourceDesc d = test::texture("d2", bit(Access::depth_read), FormatClass::depth);
   d.simultaneous_access = true;
+  try {
+    t2.add(d);
+    ADD_FAILURE() << "a simultaneous-access depth texture was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(rule_id_of(e.what()), "R0106") << e.what();
+  }
+  d.simultaneous_access = false;
   const ResourceId r = t2.add(d);
   const auto v2 = lower(Api::d3d12_legacy, t2,
                         test::single(Queue::direct, {barrier(t2, r, kFirstTouch, use(t2[r], Access::depth_read), Reason::first_touch)}));
@@ -225,12 +234,14 @@ TEST(LowerLegacy, SameStateWriteOrderHasNoLegacyEquivalentAndUavOrderIsAUavBarri
 
 TEST(LowerLegacy, PartialBoxBecomesOneTransitionPerSubresource) {
   ResourceTable t;
-  ResourceDesc d = test::texture("mipped", bit(Access::render_target) | bit(Access::shader_resource));
+  // Two planes: a depth_stencil texture (only that format has two, rule R0105).
+  ResourceDesc d = test::texture("mipped", bit(Access::depth_write) | bit(Access::shader_resource),
+                                 FormatClass::depth_stencil);
   d.mips = 3;
   d.layers = 2;
   d.planes = 2;
   const ResourceId r = t.add(d);
-  const State rt = use(t[r], Access::render_target);
+  const State rt = use(t[r], Access::depth_write);
   Barrier b = barrier(t, r, kFirstTouch, rt, Reason::first_touch);
   b.box = Box{1, 3, 1, 2, 1, 2};  // mips 1..2 of layer 1, plane 1
   const auto gs = test::single(Queue::direct, {b});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "baton/rules.hpp"
 #include "builder.hpp"
 #include "reference_model.hpp"
 
@@ -12,6 +13,18 @@ namespace {
 constexpr Stages kPixel = stages(Stage::pixel);
 constexpr Stages kCompute = stages(Stage::compute);
 constexpr AccessMask kRtSampled = bit(Access::render_target) | bit(Access::shader_resource);
+
+// The message of the Error `f` throws (a failure when it throws none).
+template <class F>
+std::string error_of(const F& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return {};
+}
 
 TEST(Invariant1, AppendAfterCloseIsAnError) {
   Rec r;
@@ -275,8 +288,11 @@ TEST(Invariant4, EntryStateDeclaredTwiceIsAnErrorAfterAnAscendingRun) {
   for (int i = 0; i < 4; ++i) ts.push_back(r.texture("t" + std::to_string(i), kRtSampled));
   CommandList& l = r.list("l");
   for (ResourceId t : ts) l.declare_entry(t, Access::shader_resource, kCompute);  // ascending
-  EXPECT_THROW(l.declare_entry(ts[3], Access::shader_resource, kCompute), Error);  // the last one again
-  EXPECT_THROW(l.declare_entry(ts[1], Access::shader_resource, kCompute), Error);  // an earlier one
+  // the last one again, an earlier one
+  EXPECT_EQ(rule_id_of(error_of([&] { l.declare_entry(ts[3], Access::shader_resource, kCompute); })),
+            "R0403");
+  EXPECT_EQ(rule_id_of(error_of([&] { l.declare_entry(ts[1], Access::shader_resource, kCompute); })),
+            "R0403");
 }
 
 TEST(Invariant5, ListsHandOffDirectlyAndReadersShareOneTransition) {
@@ -390,6 +406,7 @@ TEST(Rules, TwoDifferentWritesInOneOperationAreAnError) {
     EXPECT_NE(m.find("group 'g' list 'l' op 0"), std::string::npos) << m;
     EXPECT_NE(m.find("render_target"), std::string::npos) << m;
     EXPECT_NE(m.find("unordered_access"), std::string::npos) << m;
+    EXPECT_EQ(rule_id_of(m), "R0302") << m;
   }
   EXPECT_EQ(l.lifecycle(), CommandList::Lifecycle::closed) << "a failed compile must not mark the list";
 }
@@ -400,7 +417,7 @@ TEST(Rules, AccessIllegalOnQueueIsAnError) {
   CommandList& l = r.list("c", Queue::compute);
   op(l, OpKind::draw, {use(t, Access::render_target)});
   r.group("async", {&l}, Queue::compute);
-  EXPECT_THROW(r.compile(), Error);
+  EXPECT_EQ(rule_id_of(error_of([&] { r.compile(); })), "R0209");
 }
 
 TEST(Rules, EntryStateMustBeOnTheFirstUser) {
@@ -412,7 +429,7 @@ TEST(Rules, EntryStateMustBeOnTheFirstUser) {
   b.declare_entry(t, Access::shader_resource, kPixel);
   op(b, OpKind::draw, {use(t, Access::shader_resource, kPixel)});
   r.group("g", {&a, &b});
-  EXPECT_THROW(r.compile(), Error);
+  EXPECT_EQ(rule_id_of(error_of([&] { r.compile(); })), "R0402");
 }
 
 TEST(Rules, PresentAfterCompositeRestsAtPresent) {

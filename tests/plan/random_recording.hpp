@@ -177,6 +177,9 @@ inline std::unique_ptr<RandomRecording> make_random_recording(uint64_t seed) {
           }
         }
         if (op.uses.empty()) continue;
+        // An op kind that cannot perform one of the accesses (rule R0301) stands for work Baton does not see.
+        for (const Use& u : op.uses)
+          if (!(op_kind_accesses(op.kind) & bit(u.access))) op.kind = OpKind::external;
         list->append_operation(std::move(op));
       }
       // Occasionally declare the state a resource is in when the group starts (only its first user

@@ -11,6 +11,7 @@
 
 #include "baton/core.hpp"
 #include "baton/input.hpp"
+#include "baton/rules.hpp"
 
 namespace baton::cli {
 
@@ -29,7 +30,8 @@ void set_error_inputs(std::vector<std::string> inputs) { g_inputs = std::move(in
 
 std::string error_json(std::string_view message) {
   nlohmann::ordered_json e;
-  e["id"] = "bad_input";
+  // A broken legality rule reports its id (baton/rules.hpp); any other bad input its class.
+  e["id"] = std::string(rule_id_of(message).value_or("bad_input"));
   e["message"] = input::one_line(message);
   // "FILE:/json/pointer: text" or "FILE:LINE:COLUMN: text", FILE one of the command's inputs.
   for (const std::string& f : g_inputs) {

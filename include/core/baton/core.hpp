@@ -22,45 +22,140 @@ class Error : public std::runtime_error {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Queues and operation kinds (the vocabulary the access table and the rules catalog speak).
+enum class Queue : uint8_t { direct, compute, copy };
+std::string_view to_string(Queue q);
+// transition: no work at all; its uses only name states the list moves resources into (the frame
+// graph's graphics-queue transitions on behalf of an async compute or copy queue).
+enum class OpKind : uint8_t { draw, dispatch, copy, clear, resolve, present, external, transition };
+inline constexpr int kOpKindCount = 8;
+std::string_view to_string(OpKind k);
+
+// ---------------------------------------------------------------------------------------------
 // Accesses: what an operation does with a subresource.
+//
+// The one table of facts about each access; every mask, name and predicate below derives from it.
+// X(name, facts, sync scope, texture layout, op kinds that may perform it)
+//   facts: write (read-write included), shader (performed by shaders: needs stages), buffer_only /
+//   texture_only, depth_format / color_format (textures: the format it needs), on_compute / on_copy
+//   (the D3D12 queue classes besides direct that may perform it; shader accesses on compute only in
+//   the compute stage), no_usage (needs no creation "usage" entry: swap-chain images are created
+//   for presentation). Sync of shader accesses: by stages (none here). Op kinds: besides these,
+//   external and transition ops may perform any access.
+#define BATON_ACCESSES(X)                                                                                    \
+  X(render_target, F::write | F::texture_only | F::color_format, sync::render_target, Layout::render_target, \
+    K::draw | K::clear)                                                                                      \
+  X(depth_write, F::write | F::texture_only | F::depth_format, sync::depth_stencil, Layout::depth_write,     \
+    K::draw | K::clear)                                                                                      \
+  X(depth_read, F::texture_only | F::depth_format, sync::depth_stencil, Layout::depth_read, K::draw)         \
+  X(shader_resource, F::shader | F::on_compute, sync::none, Layout::shader_resource, K::draw | K::dispatch)  \
+  X(unordered_access, F::write | F::shader | F::on_compute, sync::none, Layout::unordered_access,            \
+    K::draw | K::dispatch | K::clear)                                                                        \
+  X(copy_source, F::on_compute | F::on_copy, sync::copy, Layout::copy_source, K::copy)                       \
+  X(copy_dest, F::write | F::on_compute | F::on_copy, sync::copy, Layout::copy_dest, K::copy | K::clear)     \
+  X(resolve_source, F::texture_only, sync::resolve, Layout::resolve_source, K::resolve)                      \
+  X(resolve_dest, F::write | F::texture_only, sync::resolve, Layout::resolve_dest, K::resolve)               \
+  X(vertex_buffer, F::buffer_only, sync::vertex_input, Layout::common, K::draw)                              \
+  X(index_buffer, F::buffer_only, sync::index_input, Layout::common, K::draw)                                \
+  X(constant_buffer, F::shader | F::buffer_only | F::on_compute, sync::none, Layout::common,                 \
+    K::draw | K::dispatch)                                                                                   \
+  X(indirect_argument, F::buffer_only | F::on_compute, sync::execute_indirect, Layout::common,               \
+    K::draw | K::dispatch)                                                                                   \
+  X(present, F::texture_only | F::no_usage, sync::all, Layout::present, K::present)                          \
+  X(host_read, F::buffer_only | F::on_compute, sync::host, Layout::common, K::none)                          \
+  X(host_write, F::write | F::buffer_only | F::on_compute, sync::host, Layout::common, K::none)
+
 enum class Access : uint8_t {
-  render_target,
-  depth_write,
-  depth_read,
-  shader_resource,
-  unordered_access,
-  copy_source,
-  copy_dest,
-  resolve_source,
-  resolve_dest,
-  vertex_buffer,
-  index_buffer,
-  constant_buffer,
-  indirect_argument,
-  present,
-  host_read,
-  host_write,
+#define BATON_X(name, facts, sync, layout, kinds) name,
+  BATON_ACCESSES(BATON_X)
+#undef BATON_X
 };
-inline constexpr int kAccessCount = 16;
+inline constexpr int kAccessCount = 0
+#define BATON_X(name, facts, sync, layout, kinds) +1
+    BATON_ACCESSES(BATON_X)
+#undef BATON_X
+    ;
 
 // A set of accesses (bit i = Access i).
 using AccessMask = uint32_t;
 constexpr AccessMask bit(Access a) { return AccessMask{1} << static_cast<unsigned>(a); }
 
+// The facts column of the access table.
+namespace access_facts {
+enum : uint32_t {
+  write = 1u << 0,
+  shader = 1u << 1,
+  buffer_only = 1u << 2,
+  texture_only = 1u << 3,
+  depth_format = 1u << 4,
+  color_format = 1u << 5,
+  on_compute = 1u << 6,
+  on_copy = 1u << 7,
+  no_usage = 1u << 8,
+};
+}  // namespace access_facts
+// The op-kinds column: bit k = OpKind k.
+using OpKindMask = uint8_t;
+namespace op_kinds {
+enum : OpKindMask {
+  none = 0,
+  draw = 1u << static_cast<unsigned>(OpKind::draw),
+  dispatch = 1u << static_cast<unsigned>(OpKind::dispatch),
+  copy = 1u << static_cast<unsigned>(OpKind::copy),
+  clear = 1u << static_cast<unsigned>(OpKind::clear),
+  resolve = 1u << static_cast<unsigned>(OpKind::resolve),
+  present = 1u << static_cast<unsigned>(OpKind::present),
+};
+}  // namespace op_kinds
+
+namespace core_detail {
+namespace F = ::baton::access_facts;
+namespace K = ::baton::op_kinds;
+inline constexpr std::array<uint32_t, kAccessCount> kAccessFacts = {
+#define BATON_X(name, facts, sync, layout, kinds) uint32_t{facts},
+    BATON_ACCESSES(BATON_X)
+#undef BATON_X
+};
+inline constexpr std::array<OpKindMask, kAccessCount> kAccessOpKinds = {
+#define BATON_X(name, facts, sync, layout, kinds) OpKindMask{kinds},
+    BATON_ACCESSES(BATON_X)
+#undef BATON_X
+};
+// The accesses that have the fact.
+constexpr AccessMask accesses_with(uint32_t fact) {
+  AccessMask m = 0;
+  for (int i = 0; i < kAccessCount; ++i)
+    if (kAccessFacts[static_cast<size_t>(i)] & fact) m |= AccessMask{1} << static_cast<unsigned>(i);
+  return m;
+}
+}  // namespace core_detail
+
+// Whether the access has the fact (access_facts::write, ...).
+constexpr bool has_fact(Access a, uint32_t fact) {
+  return (core_detail::kAccessFacts[static_cast<size_t>(a)] & fact) != 0;
+}
+
 // Writes (including read-write accesses such as UAV and depth write).
-inline constexpr AccessMask kWriteAccesses = bit(Access::render_target) | bit(Access::depth_write) |
-                                             bit(Access::unordered_access) | bit(Access::copy_dest) |
-                                             bit(Access::resolve_dest) | bit(Access::host_write);
+inline constexpr AccessMask kWriteAccesses = core_detail::accesses_with(access_facts::write);
 // Accesses that only make sense on buffers / only on textures.
-inline constexpr AccessMask kBufferOnlyAccesses = bit(Access::vertex_buffer) | bit(Access::index_buffer) |
-                                                  bit(Access::constant_buffer) |
-                                                  bit(Access::indirect_argument) | bit(Access::host_read) |
-                                                  bit(Access::host_write);
-inline constexpr AccessMask kTextureOnlyAccesses = bit(Access::render_target) | bit(Access::depth_write) |
-                                                   bit(Access::depth_read) | bit(Access::present) |
-                                                   bit(Access::resolve_source) | bit(Access::resolve_dest);
+inline constexpr AccessMask kBufferOnlyAccesses = core_detail::accesses_with(access_facts::buffer_only);
+inline constexpr AccessMask kTextureOnlyAccesses = core_detail::accesses_with(access_facts::texture_only);
+// Accesses performed by shaders (they need stages).
+inline constexpr AccessMask kShaderAccesses = core_detail::accesses_with(access_facts::shader);
 
 constexpr bool is_write(Access a) { return (kWriteAccesses & bit(a)) != 0; }
+
+// The accesses an operation kind can perform (what the API commands behind it can touch): from the
+// table's op-kinds column; external (work Baton does not see) and transition (no work, only states
+// to be in) ops any access.
+constexpr AccessMask op_kind_accesses(OpKind k) {
+  if (k == OpKind::external || k == OpKind::transition) return ~AccessMask{0};
+  AccessMask m = 0;
+  for (int i = 0; i < kAccessCount; ++i)
+    if (core_detail::kAccessOpKinds[static_cast<size_t>(i)] & (1u << static_cast<unsigned>(k)))
+      m |= AccessMask{1} << static_cast<unsigned>(i);
+  return m;
+}
 
 std::string_view to_string(Access a);
 std::optional<Access> parse_access(std::string_view s);
@@ -75,8 +170,19 @@ constexpr Stages stages(Stage s) { return static_cast<Stages>(s); }
 std::optional<Stages> parse_stage(std::string_view s);  // "vertex", "pixel", "compute", "all_shading"
 std::string stages_to_string(Stages s);
 // Whether the access is performed by shaders and therefore needs stages.
-constexpr bool is_shader_access(Access a) {
-  return a == Access::shader_resource || a == Access::unordered_access || a == Access::constant_buffer;
+constexpr bool is_shader_access(Access a) { return (kShaderAccesses & bit(a)) != 0; }
+// Whether a list on this queue may perform the access in these stages (D3D12 queue classes:
+// compute lists have no graphics accesses or vertex/pixel stages; copy lists only copy). From the
+// table's on_compute / on_copy facts. Inline: the planner asks it for every use.
+constexpr bool queue_allows(Queue q, Access a, Stages s) {
+  switch (q) {
+    case Queue::direct: return true;
+    case Queue::copy: return has_fact(a, access_facts::on_copy);
+    case Queue::compute:
+      return has_fact(a, access_facts::on_compute) &&
+             (!is_shader_access(a) || (s & static_cast<Stages>(Stage::vertex | Stage::pixel)) == 0);
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,32 +253,19 @@ namespace core_detail {
 // The rows behind sync_of() and layout_of(): the compiler asks them several times per use, and a table
 // lookup is cheaper than a switch. Indexed by Access.
 inline constexpr std::array<SyncMask, kAccessCount> kSyncOfAccess = {
-    sync::render_target,    // render_target
-    sync::depth_stencil,    // depth_write
-    sync::depth_stencil,    // depth_read
-    sync::none,             // shader_resource: by stages
-    sync::none,             // unordered_access: by stages
-    sync::copy,             // copy_source
-    sync::copy,             // copy_dest
-    sync::resolve,          // resolve_source
-    sync::resolve,          // resolve_dest
-    sync::vertex_input,     // vertex_buffer
-    sync::index_input,      // index_buffer
-    sync::none,             // constant_buffer: by stages
-    sync::execute_indirect,  // indirect_argument
-    sync::all,              // present
-    sync::host,             // host_read
-    sync::host,             // host_write
+#define BATON_X(name, facts, sync, layout, kinds) SyncMask{sync},
+    BATON_ACCESSES(BATON_X)
+#undef BATON_X
 };
 inline constexpr std::array<SyncMask, 8> kShadingSync = {shading_sync(0), shading_sync(1), shading_sync(2),
                                                           shading_sync(3), shading_sync(4), shading_sync(5),
                                                           shading_sync(6), shading_sync(7)};
 // Buffer-only accesses are never asked for on textures: common.
 inline constexpr std::array<Layout, kAccessCount> kLayoutOfAccess = {
-    Layout::render_target,   Layout::depth_write,    Layout::depth_read,     Layout::shader_resource,
-    Layout::unordered_access, Layout::copy_source,   Layout::copy_dest,      Layout::resolve_source,
-    Layout::resolve_dest,    Layout::common,         Layout::common,         Layout::common,
-    Layout::common,          Layout::present,        Layout::common,         Layout::common};
+#define BATON_X(name, facts, sync, layout, kinds) layout,
+    BATON_ACCESSES(BATON_X)
+#undef BATON_X
+};
 }  // namespace core_detail
 
 // The sync scope of one access performed in the given shader stages (no stages: every shading stage).

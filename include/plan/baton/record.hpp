@@ -12,39 +12,7 @@
 
 namespace baton {
 
-enum class Queue : uint8_t { direct, compute, copy };
-std::string_view to_string(Queue q);
-// Whether a list on this queue may perform the access in these stages (D3D12 queue classes:
-// compute lists have no graphics accesses or vertex/pixel stages; copy lists only copy).
-// Inline: the planner asks it for every use.
-constexpr bool queue_allows(Queue q, Access a, Stages s) {
-  switch (q) {
-    case Queue::direct: return true;
-    case Queue::copy: return a == Access::copy_source || a == Access::copy_dest;
-    case Queue::compute:
-      switch (a) {
-        case Access::render_target:
-        case Access::depth_write:
-        case Access::depth_read:
-        case Access::resolve_source:
-        case Access::resolve_dest:
-        case Access::vertex_buffer:
-        case Access::index_buffer:
-        case Access::present: return false;
-        case Access::shader_resource:
-        case Access::unordered_access:
-        case Access::constant_buffer:
-          return (s & static_cast<Stages>(Stage::vertex | Stage::pixel)) == 0;
-        default: return true;
-      }
-  }
-  return false;
-}
-
-// transition: no work at all; its uses only name states the list moves resources into (the frame
-// graph's graphics-queue transitions on behalf of an async compute or copy queue).
-enum class OpKind : uint8_t { draw, dispatch, copy, clear, resolve, present, external, transition };
-std::string_view to_string(OpKind k);
+// Queue, OpKind and queue_allows() are core vocabulary (baton/core.hpp).
 
 struct Use {
   ResourceId resource = 0;
