@@ -122,5 +122,42 @@ TEST(OneJsonShape, DotWithFormatJsonIsAnErrorNamingTheConflict) {
   EXPECT_NE(e["error"]["message"].get<std::string>().find("--dot prints Graphviz"), std::string::npos) << r.err;
 }
 
+// `demo --format json`: the three plans in the one shape, and the summary the text table prints.
+TEST(OneJsonShape, DemoFormatJsonHasThePlansAndTheTextTablesNumbers) {
+  const RunResult t = run_baton("demo");
+  const RunResult r = run_baton("demo --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  ASSERT_EQ(j["plans"].size(), 3u);
+  ASSERT_EQ(j["summary"].size(), 3u);
+  EXPECT_EQ(j["demo"]["groups"], 2);
+  EXPECT_EQ(j["demo"]["lists"], 8);
+  for (size_t i = 0; i < 3; ++i) {
+    const Json& plan = j["plans"][i];
+    const Json& row = j["summary"][i];
+    expect_common_shape(plan, "demo " + row["api"].get<std::string>());
+    EXPECT_EQ(plan["api"], row["api"]);
+    EXPECT_EQ(plan["input"], "recording");
+    for (const char* k : {"barriers", "calls", "omitted"}) EXPECT_EQ(plan["summary"][k], row[k]) << k;
+    char line[128];
+    std::snprintf(line, sizeof line, "%-14s%10zu%8zu%9zu\n", row["api"].get<std::string>().c_str(),
+                  row["barriers"].get<size_t>(), row["calls"].get<size_t>(), row["omitted"].get<size_t>());
+    EXPECT_NE(t.out.find(line), std::string::npos) << line << t.out;
+  }
+}
+
+// emit-trace's output is JSON already; --format json is accepted (errors become JSON), text is not.
+TEST(OneJsonShape, EmitTraceTakesFormatJsonAndItsErrorsAreJson) {
+  const RunResult a = run_baton("emit-trace examples/minimal.json --api vulkan");
+  const RunResult b = run_baton("emit-trace examples/minimal.json --api vulkan --format json");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  const RunResult e = run_baton("emit-trace examples/no_such_file.json --format json");
+  EXPECT_EQ(e.exit_code, 2);
+  const Json err = Json::parse(e.err);
+  EXPECT_EQ(err["error"]["file"], "examples/no_such_file.json") << e.err;
+  EXPECT_EQ(run_baton("emit-trace examples/minimal.json --format text").exit_code, 2);
+}
+
 }  // namespace
 }  // namespace baton::test

@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <iostream>
 #include <optional>
 #include <nlohmann/json.hpp>
 
@@ -213,9 +212,9 @@ int run_d3d12_cli(const RunCliOptions& o, const Recording& rec) {
     return report_error(o.file + ": " + e.what());
   }
   if (!r.canary_live) {
-    std::cerr << "baton: error: oracle not live: the D3D12 canary's missing barrier did not give exactly one "
-                 "SYNC-HAZARD-READ-AFTER-WRITE under vkd3d\n";
-    return 1;
+    return report_failure("oracle_not_live",
+                          "oracle not live: the D3D12 canary's missing barrier did not give exactly one "
+                          "SYNC-HAZARD-READ-AFTER-WRITE under vkd3d");
   }
   write_stdout(o.format == "json" ? d3d12_json_report(r).dump(2) + "\n" : d3d12_text_report(r));
   return r.clean() ? 0 : 1;

@@ -27,9 +27,9 @@ std::vector<std::string> g_inputs;
 void set_json_errors(bool on) { g_json_errors = on; }
 void set_error_inputs(std::vector<std::string> inputs) { g_inputs = std::move(inputs); }
 
-std::string error_json(std::string_view message) {
+std::string error_json(std::string_view message, std::string_view id) {
   nlohmann::ordered_json e;
-  e["id"] = "bad_input";
+  e["id"] = std::string(id);
   e["message"] = input::one_line(message);
   // "FILE:/json/pointer: text" or "FILE:LINE:COLUMN: text", FILE one of the command's inputs.
   for (const std::string& f : g_inputs) {
@@ -64,6 +64,13 @@ int report_error(std::string_view message) {
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return kExitBadInput;
+}
+
+int report_failure(std::string_view id, std::string_view message) {
+  std::string line = g_json_errors ? error_json(message, id) : "baton: error: " + input::one_line(message) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  return 1;
 }
 
 // Where `-o` may write: not the input file itself (by any path to it), not through a symbolic link
