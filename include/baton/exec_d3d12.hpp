@@ -212,6 +212,10 @@ struct D3D12RunOptions {
   bool validation = true;
 };
 D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options = {});
+// The same for a recording compiled already (the CLI's compiled frame: every resource untouched at
+// the start, `compiled` its plan).
+D3D12RunResult run_d3d12(const Recording& rec, std::span<const CompiledGroup> compiled,
+                         const D3D12RunOptions& options = {});
 
 // ---------------------------------------------------------------------------------------------
 // Completion watermark: an own ID3D12Fence. signal(frame_no) after the frame's submit; completed()

@@ -10,17 +10,22 @@ void check_runnable(const Recording& rec) {
   (void)plan_items(rec, shapes);
 }
 
-D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options) {
+D3D12RunResult run_d3d12(const Recording& rec, std::span<const CompiledGroup> compiled,
+                         const D3D12RunOptions& options) {
   check_runnable(rec);
-  const std::vector<CommandListGroup*> groups = rec.group_ptrs();
-  const CompileResult compiled = compile_all(rec.resources, groups, fresh_history(rec.resources));
-  const PlainPlan plan = legacy_plan(rec.resources, compiled.groups);
+  const PlainPlan plan = legacy_plan(rec.resources, compiled);
   Device device(DeviceOptions{options.validation});
   bool live = false;
   if (options.validation) live = run_canary(device).live;
   D3D12RunResult out = run(device, rec, plan);
   out.canary_live = live;
   return out;
+}
+
+D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options) {
+  check_runnable(rec);
+  const CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+  return run_d3d12(rec, compiled.groups, options);
 }
 
 }  // namespace baton::d3d12
