@@ -312,8 +312,9 @@ struct Numbers {
 Numbers numbers(const Graph& g, const GraphCompileResult& r);
 // The same where the planner's part lives elsewhere (a compiled frame's recording: `table`, `compiled`),
 // with the lowering for `lowered_api` already made by the caller (`lowered`): each API is lowered once.
+// Every API lowers from `history_in` (lower()'s history form: D3D12 legacy from the resting states).
 Numbers numbers(const Graph& g, const GraphCompileResult& r, const ResourceTable& table,
-                std::span<const CompiledGroup> compiled, std::optional<Api> lowered_api,
+                std::span<const CompiledGroup> compiled, const History& history_in, std::optional<Api> lowered_api,
                 std::span<const LoweredGroup> lowered);
 std::string numbers_text(const Numbers& n);
 

@@ -37,7 +37,7 @@ std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) 
 }
 
 Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& table,
-                std::span<const CompiledGroup> compiled, std::optional<Api> lowered_api,
+                std::span<const CompiledGroup> compiled, const History& history_in, std::optional<Api> lowered_api,
                 std::span<const LoweredGroup> lowered) {
   Numbers n;
   n.transient_unaliased = r.aliasing.unaliased;
@@ -58,7 +58,7 @@ Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& 
       if (lowered_api == api)
         count(lowered);  // lowered once, by the caller that prints it
       else
-        count(lower(api, table, compiled));
+        count(lower(api, table, compiled, history_in));
     } catch (const Error& e) {
       x.error = e.what();
     }
@@ -68,7 +68,7 @@ Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& 
 }
 
 Numbers numbers(const Graph& g, const GraphCompileResult& r) {
-  return numbers(g, r, r.trans.table, r.trans.compiled, std::nullopt, {});
+  return numbers(g, r, r.trans.table, r.trans.compiled, r.trans.history_in, std::nullopt, {});
 }
 
 std::string numbers_text(const Numbers& n) {

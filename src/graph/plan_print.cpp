@@ -70,8 +70,9 @@ std::string plan_text(const Graph& g, const GraphCompileResult& r, const Resourc
 }
 
 std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api) {
-  const std::vector<LoweredGroup> lowered = lower(api, r.trans.table, r.trans.compiled);
-  return plan_text(g, r, r.trans.table, api, lowered, numbers(g, r, r.trans.table, r.trans.compiled, api, lowered));
+  const std::vector<LoweredGroup> lowered = lower(api, r.trans.table, r.trans.compiled, r.trans.history_in);
+  return plan_text(g, r, r.trans.table, api, lowered,
+                   numbers(g, r, r.trans.table, r.trans.compiled, r.trans.history_in, api, lowered));
 }
 
 GraphPlanInfo plan_info(const Graph& g, const GraphCompileResult& r, size_t group) {

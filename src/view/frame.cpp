@@ -47,8 +47,8 @@ void add_uses(Frame& f, uint32_t pass, const CommandList& list) {
 // Lowers for each API asked for; one that cannot express the frame keeps its message. `pass_of[g][l]`
 // is the frame pass of list l in group g.
 void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGroup> compiled,
-               const std::vector<std::vector<uint32_t>>& pass_of, const StageFn& on_stage,
-               std::span<const Api> apis) {
+               const History& history_in, const std::vector<std::vector<uint32_t>>& pass_of,
+               const StageFn& on_stage, std::span<const Api> apis) {
   ResourceLanes lanes{&f.resources};
   for (size_t a = 0; a < f.lowerings.size(); ++a) f.lowerings[a].api = static_cast<Api>(a);
   for (Api api : kAllApis) {  // in the order of Api whatever the order asked
@@ -58,7 +58,7 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
     if (on_stage) on_stage("lower " + std::string(to_string(api)));
     std::vector<LoweredGroup> lowered;
     try {
-      lowered = lower(api, table, compiled);
+      lowered = lower(api, table, compiled, history_in);
     } catch (const std::exception& e) {
       low.error = e.what();
       continue;
@@ -96,7 +96,7 @@ Frame from_recording(const CompiledFrame& cf, const StageFn& on_stage, std::span
       add_uses(f, p, *l);
     }
   }
-  lower_all(f, rec.resources, cf.compiled, pass_of, on_stage, apis);
+  lower_all(f, rec.resources, cf.compiled, cf.history_in, pass_of, on_stage, apis);
   return f;
 }
 
@@ -155,7 +155,7 @@ Frame from_graph(const CompiledFrame& cf, const StageFn& on_stage, std::span<con
   f.memory.lower_bound = r.aliasing.lower_bound;
   for (const graph::Culled& c : r.culled.culled) f.culled.push_back(g.passes[c.pass].name + ": " + c.why);
   f.findings = r.findings;
-  lower_all(f, table, cf.compiled, pass_of, on_stage, apis);
+  lower_all(f, table, cf.compiled, cf.history_in, pass_of, on_stage, apis);
   return f;
 }
 

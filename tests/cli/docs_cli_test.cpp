@@ -109,14 +109,19 @@ TEST(DocsCli, DemoCountsAreTheDemosOwn) {
   const std::string table = r.out.substr(at + 1);
   const std::string doc = slurp(std::string(BATON_SOURCE_DIR) + "/docs/cli.md");
   EXPECT_NE(doc.find("```\n" + table + "```\n"), std::string::npos)
-      << "docs/cli.md's demo summary is not what `baton demo` prints:\n" << table;
+      << "docs/cli.md's demo summary is not what `baton demo` prints:\n"
+      << table;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(\((\d+) resources, (\d+) lists in (\d+) groups, (\d+) operations, (\d+) uses\))")));
-  const std::string words[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"};
+  ASSERT_TRUE(std::regex_search(
+      r.out, m,
+      std::regex(R"(\((\d+) resources, (\d+) lists in (\d+) groups, (\d+) operations, (\d+) uses\))")));
+  const std::string words[] = {"zero", "one", "two",   "three", "four",
+                               "five", "six", "seven", "eight", "nine"};
   ASSERT_LT(std::stoi(m[2]), 10);
   ASSERT_LT(std::stoi(m[3]), 10);
   const std::string counts = m[1].str() + " resources, " + words[std::stoi(m[2])] + " lists in " +
-                             words[std::stoi(m[3])] + " groups, " + m[4].str() + " operations, " + m[5].str() + " uses";
+                             words[std::stoi(m[3])] + " groups, " + m[4].str() + " operations, " +
+                             m[5].str() + " uses";
   std::string flat = doc;
   std::replace(flat.begin(), flat.end(), '\n', ' ');
   EXPECT_NE(flat.find(counts), std::string::npos) << "docs/cli.md should say: " << counts;

@@ -45,7 +45,8 @@ void expect_common_shape(const Json& j, const std::string& what) {
     for (const Json& p : l["points"]) {
       expect_keys(p, {"op", "kind", "where", "call", "barriers"}, what + " point");
       for (const Json& b : p["barriers"]) {
-        expect_keys(b, {"resource", "range", "before", "after", "reason", "omitted", "api_barriers"}, what + " barrier");
+        expect_keys(b, {"resource", "range", "before", "after", "reason", "omitted", "api_barriers"},
+                    what + " barrier");
         EXPECT_TRUE(b["omitted"].is_boolean()) << what;
         if (!b["omitted"].get<bool>()) barriers += b["api_barriers"].get<size_t>();
       }
@@ -95,14 +96,16 @@ TEST(OneJsonShape, GraphExtrasNameCulledPassesWaitsAliasingAndPlacements) {
   EXPECT_EQ(aliasing, g["numbers"]["aliasing_barriers"].get<size_t>());
   EXPECT_FALSE(g["memory"]["placements"].empty());
   for (const Json& p : g["memory"]["placements"])
-    EXPECT_LE(p["offset"].get<uint64_t>() + p["size"].get<uint64_t>(), g["memory"]["heap_bytes"].get<uint64_t>())
+    EXPECT_LE(p["offset"].get<uint64_t>() + p["size"].get<uint64_t>(),
+              g["memory"]["heap_bytes"].get<uint64_t>())
         << p;
 }
 
 TEST(OneJsonShape, DumpHonoursFormatJsonWithTheTextsLines) {
   for (const char* phase : {"cull", "schedule", "transitions", "checks"}) {
     const RunResult t = run_baton(std::string("compile examples/deferred.json --dump ") + phase);
-    const RunResult j = run_baton(std::string("compile examples/deferred.json --dump ") + phase + " --format json");
+    const RunResult j =
+        run_baton(std::string("compile examples/deferred.json --dump ") + phase + " --format json");
     ASSERT_EQ(t.exit_code, 0) << t.err;
     ASSERT_EQ(j.exit_code, 0) << j.err;
     const Json d = Json::parse(j.out);
@@ -119,7 +122,8 @@ TEST(OneJsonShape, DotWithFormatJsonIsAnErrorNamingTheConflict) {
   EXPECT_TRUE(r.out.empty()) << r.out;
   const Json e = Json::parse(r.err);
   EXPECT_EQ(e["error"]["id"], "bad_input") << r.err;
-  EXPECT_NE(e["error"]["message"].get<std::string>().find("--dot prints Graphviz"), std::string::npos) << r.err;
+  EXPECT_NE(e["error"]["message"].get<std::string>().find("--dot prints Graphviz"), std::string::npos)
+      << r.err;
 }
 
 // `demo --format json`: the three plans in the one shape, and the summary the text table prints.

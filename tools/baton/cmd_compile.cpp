@@ -96,7 +96,8 @@ int run_compile(const CompileOptions& o) {
     if (!o.dump.empty()) {
       out = o.format == "json" ? dump_json(o.dump, dumped) : dumped;
     } else {
-      const std::vector<LoweredGroup> lowered = lower(*api, f.rec.resources, f.compiled);  // the one lowering
+      // The one lowering, from where the frame starts (a graph's resources at rest).
+      const std::vector<LoweredGroup> lowered = lower(*api, f.rec.resources, f.compiled, f.history_in);
       out = o.format == "json" ? plan_json(f, *api, lowered).dump(2) + "\n" : plan_text(f, *api, lowered);
     }
   } catch (const std::exception& e) {

@@ -170,7 +170,7 @@ OJson plan_json(const CompiledFrame& f, Api api, std::span<const LoweredGroup> g
   const Summary s = summarize(groups);
   root["summary"] = {{"barriers", s.barriers}, {"calls", s.calls}, {"omitted", s.omitted}};
   if (g) {
-    const graph::Numbers n = graph::numbers(*g, *r, rec.resources, f.compiled, api, groups);
+    const graph::Numbers n = graph::numbers(*g, *r, rec.resources, f.compiled, f.history_in, api, groups);
     OJson nj;
     nj["transient_unaliased"] = n.transient_unaliased;
     nj["transient_aliased"] = n.transient_aliased;
@@ -196,7 +196,7 @@ std::string plan_text(const CompiledFrame& f, Api api, std::span<const LoweredGr
   if (!f.from_graph) return plan_text(f.rec, api, groups);
   const graph::GraphCompileResult& r = *f.graph_result;
   return graph::plan_text(*f.graph, r, f.rec.resources, api, groups,
-                          graph::numbers(*f.graph, r, f.rec.resources, f.compiled, api, groups));
+                          graph::numbers(*f.graph, r, f.rec.resources, f.compiled, f.history_in, api, groups));
 }
 
 std::vector<CompiledGroup> compile_recording(Recording& rec, bool split_barriers) {
