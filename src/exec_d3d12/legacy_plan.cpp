@@ -78,6 +78,7 @@ PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGr
     lowered = lower_d3d12_legacy(resources, groups);
   }
   PlainPlan out;
+  if (initial) out.initial_states = *initial;
   for (const D3D12LegacyGroup& g : lowered.groups) {
     PlainGroup& pg = out.groups.emplace_back();
     pg.name = g.name;
@@ -114,6 +115,18 @@ PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGr
     out.final_states.emplace_back();
     for (D3D12_RESOURCE_STATES s : lowered.final_states.expanded(r))
       out.final_states.back().push_back(static_cast<uint32_t>(s));
+  }
+  return out;
+}
+
+LegacyStates resting_states(const ResourceTable& resources, const History& history_in) {
+  LegacyStates out(resources.size());
+  for (ResourceId r = 0; r < resources.size() && r < history_in.size(); ++r) {
+    const ResourceDesc& d = resources[r];
+    // As lower()'s history form and the trace writer: textures at rest; buffers rest in COMMON.
+    if (!history_in[r].touched || d.type != ResourceType::texture) continue;
+    const uint32_t st = static_cast<uint32_t>(lower_d3d12_legacy_state(resting_state(d)));
+    if (st != state::common) out[r].assign(size_t{d.mips} * d.layers * d.planes, st);
   }
   return out;
 }

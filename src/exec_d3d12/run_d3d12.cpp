@@ -10,17 +10,34 @@ void check_runnable(const Recording& rec) {
   (void)plan_items(rec, shapes);
 }
 
-D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options) {
-  check_runnable(rec);
-  const std::vector<CommandListGroup*> groups = rec.group_ptrs();
-  const CompileResult compiled = compile_all(rec.resources, groups, fresh_history(rec.resources));
-  const PlainPlan plan = legacy_plan(rec.resources, compiled.groups);
+namespace {
+D3D12RunResult run_plan(const Recording& rec, const PlainPlan& plan, const D3D12RunOptions& options) {
   Device device(DeviceOptions{options.validation});
   bool live = false;
   if (options.validation) live = run_canary(device).live;
   D3D12RunResult out = run(device, rec, plan);
   out.canary_live = live;
   return out;
+}
+}  // namespace
+
+D3D12RunResult run_d3d12(const Recording& rec, std::span<const CompiledGroup> compiled,
+                         const D3D12RunOptions& options) {
+  check_runnable(rec);
+  return run_plan(rec, legacy_plan(rec.resources, compiled), options);
+}
+
+D3D12RunResult run_d3d12(const Recording& rec, std::span<const CompiledGroup> compiled, const History& history_in,
+                         const D3D12RunOptions& options) {
+  check_runnable(rec);
+  const LegacyStates initial = resting_states(rec.resources, history_in);
+  return run_plan(rec, legacy_plan(rec.resources, compiled, &initial), options);
+}
+
+D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options) {
+  check_runnable(rec);
+  const CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
+  return run_d3d12(rec, compiled.groups, options);
 }
 
 }  // namespace baton::d3d12

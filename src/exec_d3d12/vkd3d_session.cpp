@@ -32,6 +32,27 @@ Session::Session(Device& device, const Recording& rec) {
 
 Session::~Session() = default;
 
+void Session::enter(const LegacyStates& initial) {
+  Impl& s = *impl_;
+  std::vector<D3D12_RESOURCE_BARRIER> batch;
+  for (ResourceId r = 0; r < s.shapes.size() && r < initial.size(); ++r)
+    for (uint32_t sub = 0; sub < initial[r].size(); ++sub) {
+      const uint32_t st = initial[r][sub];
+      if (st == state::common) continue;
+      batch.push_back(transition(s.resources[r].get(), s.shapes[r].buffer ? 0 : sub, state::common, st));
+      if (!s.shapes[r].buffer) s.tracked[r][sub].state = st;
+      if (s.shapes[r].buffer) break;  // a buffer is one subresource
+    }
+  if (batch.empty()) return;
+  Recorder rec(s.dev.device.get(), Queue::direct);
+  ID3D12GraphicsCommandList* cl = rec.list.get();
+  cl->ResourceBarrier(static_cast<UINT>(batch.size()), batch.data());
+  check_hr(cl->Close(), "Close (initial states)");
+  ID3D12CommandList* lists[] = {cl};
+  s.dev.direct->ExecuteCommandLists(1, lists);
+  s.dev.wait_idle(s.dev.direct.get());
+}
+
 void Session::execute(size_t index, const PlainGroup& group, const ExecOptions& options) {
   Impl& s = *impl_;
   const CommandListGroup& rg = *s.rec.groups.at(index);
@@ -253,6 +274,7 @@ D3D12RunResult run(Device& device, const Recording& rec, const PlainPlan& plan, 
     if (plan.groups.size() != rec.groups.size())
       throw Error(fmt::format("the plan has {} groups, the recording {} (D3D12 executor)", plan.groups.size(),
                               rec.groups.size()));
+    if (!plan.initial_states.empty()) session.enter(plan.initial_states);
     for (size_t g = 0; g < plan.groups.size(); ++g) session.execute(g, plan.groups[g], options);
     session.finish(plan.final_states, out);
   }

@@ -29,20 +29,23 @@ FrameInput load_frame_input(const std::string& path) {
   return parse_frame_input(input::read(path), input::source_name(path));
 }
 
-CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options) {
+CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options, const InspectGraph& inspect) {
   CompiledFrame f;
   f.source = in.source;
   try {
     if (in.is_graph()) {
       auto g = std::make_shared<const graph::Graph>(std::move(*in.graph));
-      graph::GraphCompileResult r = graph::compile_graph(*g, options);
+      auto r = std::make_shared<graph::GraphCompileResult>(graph::compile_graph(*g, options));
+      if (inspect) inspect(*g, *r);
       f.from_graph = true;
-      f.findings = std::move(r.findings);
-      f.memory = graph::plan_memory(*g, r.aliasing);
-      f.history_in = r.trans.history_in;
-      f.compiled = std::move(r.trans.compiled);
-      f.rec = graph::recording_from(std::move(r.trans));
+      f.findings = r->findings;
+      f.memory = graph::plan_memory(*g, r->aliasing);
+      f.history_in = r->trans.history_in;
+      f.compiled = std::move(r->trans.compiled);
+      r->trans.compiled.clear();
+      f.rec = graph::recording_from(std::move(r->trans));  // moves the table, lists and groups only
       f.graph = std::move(g);
+      f.graph_result = std::move(r);
     } else {
       f.rec = std::move(*in.recording);
       f.history_in = fresh_history(f.rec.resources);

@@ -36,27 +36,39 @@ std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) 
   return out;
 }
 
-Numbers numbers(const Graph&, const GraphCompileResult& r) {
+Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& table,
+                std::span<const CompiledGroup> compiled, const History& history_in, std::optional<Api> lowered_api,
+                std::span<const LoweredGroup> lowered) {
   Numbers n;
   n.transient_unaliased = r.aliasing.unaliased;
   n.transient_aliased = r.aliasing.heap_size;
   n.lower_bound = r.aliasing.lower_bound;
   n.aliasing_barriers = r.aliasing.barriers.size();
   n.syncs = r.sched.syncs.size();
-  n.groups = r.trans.groups.size();
+  n.groups = compiled.size();
   for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan}) {
     Numbers::PerApi x{api, 0, 0, {}};
-    try {
-      for (const LoweredGroup& lg : lower(api, r.trans.table, r.trans.compiled)) {
+    auto count = [&x](std::span<const LoweredGroup> groups) {
+      for (const LoweredGroup& lg : groups) {
         x.barriers += lg.barrier_count();
         x.calls += lg.call_count();
       }
+    };
+    try {
+      if (lowered_api == api)
+        count(lowered);  // lowered once, by the caller that prints it
+      else
+        count(lower(api, table, compiled, history_in));
     } catch (const Error& e) {
       x.error = e.what();
     }
     n.apis.push_back(x);
   }
   return n;
+}
+
+Numbers numbers(const Graph& g, const GraphCompileResult& r) {
+  return numbers(g, r, r.trans.table, r.trans.compiled, r.trans.history_in, std::nullopt, {});
 }
 
 std::string numbers_text(const Numbers& n) {

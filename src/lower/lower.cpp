@@ -76,4 +76,22 @@ std::vector<LoweredGroup> lower(Api api, const ResourceTable& resources, std::sp
   return view;
 }
 
+std::vector<LoweredGroup> lower(Api api, const ResourceTable& resources, std::span<const CompiledGroup> groups,
+                                const History& history_in) {
+  if (api != Api::d3d12_legacy) return lower(api, resources, groups);
+  D3D12LegacyStates initial;
+  initial.resources.resize(resources.size());
+  bool any = false;
+  for (ResourceId id = 0; id < resources.size() && id < history_in.size(); ++id) {
+    const ResourceDesc& d = resources[id];
+    if (!history_in[id].touched || d.type != ResourceType::texture) continue;  // buffers rest in COMMON
+    initial.resources[id] = Runs<D3D12_RESOURCE_STATES>(d.mips * d.layers * d.planes, lower_d3d12_legacy_state(resting_state(d)));
+    any = true;
+  }
+  if (!any) return lower(api, resources, groups);
+  std::vector<LoweredGroup> view;
+  lower_detail::lower_d3d12_legacy(resources, groups, &initial, &view);
+  return view;
+}
+
 }  // namespace baton

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "baton/frame.hpp"
 #include "baton/graph.hpp"
 #include "baton/input.hpp"
 #include "baton/recording.hpp"
@@ -46,8 +47,8 @@ void add_uses(Frame& f, uint32_t pass, const CommandList& list) {
 // Lowers for each API asked for; one that cannot express the frame keeps its message. `pass_of[g][l]`
 // is the frame pass of list l in group g.
 void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGroup> compiled,
-               const std::vector<std::vector<uint32_t>>& pass_of, const StageFn& on_stage,
-               std::span<const Api> apis) {
+               const History& history_in, const std::vector<std::vector<uint32_t>>& pass_of,
+               const StageFn& on_stage, std::span<const Api> apis) {
   ResourceLanes lanes{&f.resources};
   for (size_t a = 0; a < f.lowerings.size(); ++a) f.lowerings[a].api = static_cast<Api>(a);
   for (Api api : kAllApis) {  // in the order of Api whatever the order asked
@@ -57,7 +58,7 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
     if (on_stage) on_stage("lower " + std::string(to_string(api)));
     std::vector<LoweredGroup> lowered;
     try {
-      lowered = lower(api, table, compiled);
+      lowered = lower(api, table, compiled, history_in);
     } catch (const std::exception& e) {
       low.error = e.what();
       continue;
@@ -78,12 +79,10 @@ void lower_all(Frame& f, const ResourceTable& table, std::span<const CompiledGro
   }
 }
 
-Frame from_recording(const nlohmann::json& j, std::string_view source, const StageFn& on_stage,
-                     std::span<const Api> apis, bool split) {
-  if (on_stage) on_stage("compile");
-  Recording rec = load_recording_json(j, source);
+Frame from_recording(const CompiledFrame& cf, const StageFn& on_stage, std::span<const Api> apis) {
+  const Recording& rec = cf.rec;
   Frame f;
-  f.source = std::string(source);
+  f.source = cf.source;
   for (const ResourceDesc& d : rec.resources.all())
     f.resources.push_back({d.name, d.type == ResourceType::buffer, d.placed});
   std::vector<std::vector<uint32_t>> pass_of;
@@ -97,36 +96,20 @@ Frame from_recording(const nlohmann::json& j, std::string_view source, const Sta
       add_uses(f, p, *l);
     }
   }
-  std::vector<CompiledGroup> compiled;
-  try {
-    compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources)).groups;
-    if (split) mark_split_barriers(rec.group_ptrs(), compiled);
-  } catch (const std::exception& e) {
-    throw Error(fmt::format("{}: {}", source, e.what()));
-  }
-  lower_all(f, rec.resources, compiled, pass_of, on_stage, apis);
+  lower_all(f, rec.resources, cf.compiled, cf.history_in, pass_of, on_stage, apis);
   return f;
 }
 
-Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn& on_stage,
-                 std::span<const Api> apis, bool split) {
-  if (on_stage) on_stage("compile");
-  const graph::Graph g = graph::load_graph(j, source);
-  graph::GraphCompileResult r;
-  try {
-    graph::CompileOptions co;
-    co.split_barriers = split;
-    r = graph::compile_graph(g, co);
-  } catch (const std::exception& e) {
-    const std::string m = e.what();
-    throw Error(input::located(source, m));
-  }
-  const graph::Transitions& t = r.trans;
+Frame from_graph(const CompiledFrame& cf, const StageFn& on_stage, std::span<const Api> apis) {
+  const graph::Graph& g = *cf.graph;
+  const graph::GraphCompileResult& r = *cf.graph_result;
+  const graph::Transitions& t = r.trans;  // info and first_member; the table and lists are in cf.rec
+  const ResourceTable& table = cf.rec.resources;
   Frame f;
-  f.source = std::string(source);
+  f.source = cf.source;
   f.graph = true;
-  for (ResourceId m = 0; m < t.table.size(); ++m)
-    f.resources.push_back({t.table[m].name, t.table[m].type == ResourceType::buffer, false});
+  for (ResourceId m = 0; m < table.size(); ++m)
+    f.resources.push_back({table[m].name, table[m].type == ResourceType::buffer, false});
   for (size_t gr = 0; gr < g.resources.size(); ++gr)
     if (g.resources[gr].transient)
       for (uint32_t k = 0; k < g.resources[gr].count; ++k)
@@ -148,8 +131,8 @@ Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn
       const uint32_t slot = gp != graph::kNone                                       ? r.sched.serial_of[gp] + shift
                             : t.info[gi].role == graph::GroupInfo::Role::frame_start ? 0
                                                                                      : static_cast<uint32_t>(r.sched.serial.size()) + shift;
-      f.passes.push_back({name, t.groups[gi]->name(), t.info[gi].queue, slot, 1});
-      add_uses(f, p, *t.groups[gi]->lists()[li]);
+      f.passes.push_back({name, cf.rec.groups[gi]->name(), t.info[gi].queue, slot, 1});
+      add_uses(f, p, *cf.rec.groups[gi]->lists()[li]);
     }
   }
   for (const graph::Sync& y : r.sched.syncs)
@@ -172,19 +155,25 @@ Frame from_graph(const nlohmann::json& j, std::string_view source, const StageFn
   f.memory.lower_bound = r.aliasing.lower_bound;
   for (const graph::Culled& c : r.culled.culled) f.culled.push_back(g.passes[c.pass].name + ": " + c.why);
   f.findings = r.findings;
-  lower_all(f, t.table, t.compiled, pass_of, on_stage, apis);
+  lower_all(f, table, cf.compiled, cf.history_in, pass_of, on_stage, apis);
   return f;
 }
 
 }  // namespace
 
+Frame build_frame(const CompiledFrame& f, const StageFn& on_stage, std::span<const Api> apis) {
+  return f.from_graph ? from_graph(f, on_stage, apis) : from_recording(f, on_stage, apis);
+}
+
 Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage,
                   std::span<const Api> apis, bool split) {
-  // The input gate's strict parser (positioned syntax errors, duplicate keys, NUL, UTF-8); anything
-  // that is not a graph is a recording.
-  const nlohmann::json j = input::parse(json_text, source);
-  if (graph::is_graph_json(j)) return from_graph(j, source, on_stage, apis, split);
-  return from_recording(j, source, on_stage, apis, split);
+  // One loader (include/baton/frame.hpp): the input gate's strict parser, recording or graph decided
+  // once, one compile.
+  if (on_stage) on_stage("compile");
+  graph::CompileOptions co;
+  co.split_barriers = split;
+  const CompiledFrame f = compile_frame(parse_frame_input(json_text, std::string(source)), co);
+  return build_frame(f, on_stage, apis);
 }
 
 std::string_view rule_of(Reason r) {

@@ -3,10 +3,14 @@
 // triage takes its API from the trace when --api is not given.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
 
 #include "run_baton.hpp"
 
@@ -20,7 +24,7 @@ std::string temp_file(const std::string& name, const std::string& text) {
 }
 
 TEST(FrameInput, EmitTraceOfEveryExampleGraphValidatesCleanForEveryApi) {
-  for (const char* graph : {"examples/deferred.json", "examples/async.json"})
+  for (const char* graph : {"examples/deferred.json", "examples/async.json", "examples/copy_graph.json"})
     for (const char* api : {"d3d12", "d3d12-legacy", "vulkan"}) {
       const RunResult t = run_baton(std::string("emit-trace ") + graph + " --api " + api);
       ASSERT_EQ(t.exit_code, 0) << graph << " " << api << ": " << t.err;
@@ -92,6 +96,51 @@ TEST(FrameInput, TriageTakesTheApiFromTheTrace) {
   EXPECT_EQ(with.exit_code, 1) << with.err;
   EXPECT_EQ(without.exit_code, with.exit_code) << without.err;
   EXPECT_EQ(without.out, with.out);
+}
+
+// The plan `compile` prints is the plan that is traced (and run): per list, the D3D12 legacy
+// transitions of `compile --format json` (omitted ones left out, one per API barrier) are those of
+// `emit-trace`. A graph's non-transient textures start the frame at rest, so the printed legacy plan
+// lowers from their resting states too (it used to start them in COMMON and print, e.g.,
+// taa_history COMMON -> COPY_DEST as left to promotion where the trace issues PSR|NPSR -> COPY_DEST).
+TEST(FrameInput, ThePrintedLegacyPlanOfEveryExampleGraphIsThePlanTraced) {
+  auto norm = [](const std::string& s) {
+    std::vector<std::string> parts;
+    for (size_t at = 0; at <= s.size();) {
+      const size_t bar = s.find('|', at);
+      parts.push_back(s.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+      at = bar == std::string::npos ? s.size() + 1 : bar + 1;
+    }
+    std::sort(parts.begin(), parts.end());
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : "|") + p;
+    return out;
+  };
+  using Key = std::tuple<std::string, std::string, std::string>;
+  for (const char* graph : {"examples/deferred.json", "examples/async.json", "examples/copy_graph.json"}) {
+    const RunResult c = run_baton(std::string("compile ") + graph + " --api d3d12-legacy --format json");
+    const RunResult t = run_baton(std::string("emit-trace ") + graph + " --api d3d12-legacy");
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+    std::map<std::string, std::vector<Key>> printed, traced;
+    for (const auto& l : nlohmann::json::parse(c.out)["lists"])
+      for (const auto& p : l["points"])
+        for (const auto& b : p["barriers"]) {
+          if (b["omitted"].get<bool>() || b["before"].get<std::string>().starts_with("ALIASING")) continue;
+          for (int i = 0; i < b["api_barriers"].get<int>(); ++i)
+            printed[l["name"]].emplace_back(b["resource"], norm(b["before"]), norm(b["after"]));
+        }
+    for (const auto& l : nlohmann::json::parse(t.out)["lists"])
+      for (const auto& cmd : l["commands"])
+        if (cmd.contains("barrier"))
+          for (const auto& b : cmd["barrier"])
+            if (b["type"] == "transition") traced[l["name"]].emplace_back(b["resource"], norm(b["before"]), norm(b["after"]));
+    for (auto* m : {&printed, &traced})
+      for (auto& [name, v] : *m) std::sort(v.begin(), v.end());
+    std::erase_if(printed, [](const auto& x) { return x.second.empty(); });
+    std::erase_if(traced, [](const auto& x) { return x.second.empty(); });
+    EXPECT_EQ(printed, traced) << graph;
+  }
 }
 
 }  // namespace

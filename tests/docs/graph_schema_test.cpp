@@ -41,7 +41,7 @@ std::string joined(const std::vector<std::string>& v) {
 
 TEST(GraphSchema, ExamplesValidate) {
   const docs_test::MiniSchema s(schema());
-  for (const char* name : {"deferred.json", "async.json"}) {
+  for (const char* name : {"deferred.json", "async.json", "copy_graph.json"}) {
     const Json doc = example(name);
     EXPECT_TRUE(graph::is_graph_json(doc)) << name;
     const std::vector<std::string> errors = s.validate(doc);

@@ -30,6 +30,29 @@ std::string describe_barrier(const Recording& rec, const PlainPlan& plan, size_t
   return "?";
 }
 
+// A graph's plan starts its non-transient resources at rest: their resting state's legacy state on
+// every subresource; untouched resources (transients, recordings) start in COMMON (no entry).
+TEST(D3D12Run, RestingStatesAreTheLegacyStatesOfTheRestOfWhatStartsAtRest) {
+  ResourceTable t;
+  ResourceDesc tex;
+  tex.name = "history";
+  tex.type = ResourceType::texture;
+  tex.mips = 3;
+  tex.usage = bit(Access::copy_dest) | bit(Access::shader_resource);
+  ResourceDesc scratch = tex;
+  scratch.name = "scratch";
+  const ResourceId a = t.add(tex);
+  const ResourceId b = t.add(scratch);
+  History h = fresh_history(t);
+  h[a].touched = true;
+  const LegacyStates s = resting_states(t, h);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[a], std::vector<uint32_t>(3, state::pixel_shader_resource | state::non_pixel_shader_resource));
+  EXPECT_TRUE(s[b].empty());
+  EXPECT_EQ(legacy_plan(t, {}, &s).initial_states, s);
+  EXPECT_TRUE(legacy_plan(t, {}).initial_states.empty());
+}
+
 TEST(D3D12Oracle, CanaryReportsTheMissingBarrier) {
   const CanaryResult c = run_canary(shared_device());
   EXPECT_TRUE(c.live) << c.log.summary();

@@ -29,13 +29,14 @@ function check(ok, what) {
   console.log(`FAIL: ${what}`);
 }
 
-// Counts of the plan, from `baton compile --format json`: a recording's lists or a graph's passes,
-// and every barrier entry at every barrier point (omitted ones too: the page shows them).
+// Counts of the plan, from `baton compile --format json` (one shape for both inputs): its lists (a
+// graph's passes are lists), every barrier entry at every barrier point (omitted ones too: the page
+// shows them), and a graph's cross-queue waits (a recording's groups have no `waits`).
 function planCounts(file, api) {
   const plan = JSON.parse(execFileSync(baton, ['compile', file, '--api', api, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
-  const owners = plan.lists ?? plan.groups.flatMap((g) => g.passes.map((p) => ({ ...p, queue: g.queue })));
+  const owners = plan.lists;
   const barriers = owners.flatMap((o) => o.points.flatMap((p) => p.barriers));
-  const waits = plan.groups ? plan.groups.reduce((n, g) => n + g.waits.length, 0) : 0;
+  const waits = plan.groups.reduce((n, g) => n + (g.waits ?? []).length, 0);
   return { passes: owners.length, barriers, waits, owners };
 }
 

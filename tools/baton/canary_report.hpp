@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include <iostream>
 #include <string>
 
 #include "baton/exec_vulkan.hpp"
+#include "output.hpp"
 
 namespace baton::cli {
 
@@ -16,8 +16,9 @@ inline bool canary_live_or_report(const exec::CanaryResult& canary) {
   if (canary.live) return true;
   std::string ids;
   for (const auto& [id, n] : canary.log.counts) ids += fmt::format(" {} x{}", id, n);
-  std::cerr << "baton: error: oracle not live: the canary's missing barrier gave" << (ids.empty() ? " no messages" : ids)
-            << " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE\n";
+  report_failure("oracle_not_live", "oracle not live: the canary's missing barrier gave" +
+                                       (ids.empty() ? std::string(" no messages") : ids) +
+                                       " instead of exactly one SYNC-HAZARD-READ-AFTER-WRITE");
   return false;
 }
 

@@ -2,9 +2,11 @@
 // FILE is a recording (docs/recording-format.md) or a frame graph (docs/graph-format.md); graphs also
 // take `--dump PHASE`, `--order program|random|latency --seed N` and `--no-aliasing`. `--dot` prints Graphviz
 // of passes, resources and barriers instead (src/view/dot.cpp).
+#include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "baton/frame.hpp"
 #include "baton/graph.hpp"
 #include "baton/input.hpp"
 #include "baton/view.hpp"
@@ -27,48 +29,43 @@ struct CompileOptions {
   std::string split_barriers = "off";
 };
 
-int run_graph(const CompileOptions& o, Api api, const nlohmann::json& j) {
-  const std::string source = input::source_name(o.file);
-  std::string out;
-  bool findings = false;
-  try {
-    const graph::Graph g = graph::load_graph(j, source);
-    graph::CompileOptions co;
-    co.schedule.order = o.order == "random"    ? graph::Order::random
-                        : o.order == "latency" ? graph::Order::latency
-                                               : graph::Order::program;
-    co.schedule.seed = o.seed;
-    co.aliasing.enabled = !o.no_aliasing;
-    co.split_barriers = o.split_barriers == "on";
-    const graph::GraphCompileResult r = graph::compile_graph(g, co);
-    if (!o.dump.empty())
-      out = graph::dump(g, r, o.dump);
-    else
-      out = o.format == "json" ? graph::plan_json(g, r, api).dump(2) + "\n" : graph::plan_text(g, r, api);
-    findings = !r.findings.empty();
-  } catch (const std::exception& e) {
-    const std::string m = e.what();
-    return report_error(input::located(source, m));
+graph::CompileOptions graph_options(const CompileOptions& o) {
+  graph::CompileOptions co;
+  co.schedule.order = o.order == "random"    ? graph::Order::random
+                      : o.order == "latency" ? graph::Order::latency
+                                             : graph::Order::program;
+  co.schedule.seed = o.seed;
+  co.aliasing.enabled = !o.no_aliasing;
+  co.split_barriers = o.split_barriers == "on";
+  return co;
+}
+
+// `--dump PHASE --format json`: the phase's text, one array element per line.
+std::string dump_json(const std::string& phase, const std::string& text) {
+  nlohmann::ordered_json lines = nlohmann::ordered_json::array();
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    lines.push_back(text.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+    at = nl == std::string::npos ? text.size() : nl + 1;
   }
-  write_stdout(out);
-  return findings ? 1 : 0;
+  nlohmann::ordered_json j;
+  j["phase"] = phase;
+  j["lines"] = std::move(lines);
+  return j.dump(2) + "\n";
 }
 
 int run_compile(const CompileOptions& o) {
   const std::optional<Api> api = parse_api(o.api);
   if (!api) return report_error("unknown --api '" + o.api + "' (expected d3d12, d3d12-legacy or vulkan)");
   const std::string source = input::source_name(o.file);
-  std::string text;
-  try {
-    text = input::read(o.file);  // the input gate: every command reads its file this way
-  } catch (const std::exception& e) {
-    return report_error(e.what());
-  }
   if (o.dot) {
     if (!o.dump.empty()) return report_error("--dot and --dump cannot be combined");
+    if (o.format == "json")
+      return report_error("--dot prints Graphviz (its own format); it cannot be combined with --format json");
     std::string out;
     bool findings = false;
     try {
+      const std::string text = input::read(o.file);  // the input gate: every command reads its file this way
       const std::array<Api, 1> only = {*api};  // the dot names one lowering: only it is computed
       const view::Frame frame = view::build_frame(text, source, {}, only, o.split_barriers == "on");
       if (const std::string& e = frame.lowering(*api).error; !e.empty()) throw Error(source + ": " + e);
@@ -80,35 +77,35 @@ int run_compile(const CompileOptions& o) {
     write_stdout(out);
     return findings ? 1 : 0;
   }
-  // One strict parse (input::parse); a graph file has "passes" (docs/graph-format.md), anything
-  // else is a recording.
-  nlohmann::json j;
-  try {
-    j = input::parse(text, source);
-  } catch (const std::exception& e) {
-    return report_error(e.what());
-  }
-  std::string().swap(text);
-  if (graph::is_graph_json(j)) return run_graph(o, *api, j);
-  if (!o.dump.empty())
-    return report_error(source + ": --dump applies to frame graphs only (this is a recording)");
-  Recording rec;
-  try {
-    rec = load_recording_json(j, source);  // messages start with the file position
-  } catch (const std::exception& e) {
-    return report_error(e.what());
-  }
-  j = nlohmann::json();
+  // One loader decides recording or graph (a graph file has "passes"), one compile: the plan,
+  // the dump and the JSON all come from the one compiled frame (include/baton/frame.hpp).
   std::string out;
+  bool findings = false;
   try {
-    const std::vector<CompiledGroup> compiled = compile_recording(rec, o.split_barriers == "on");
-    const std::vector<LoweredGroup> lowered = lower_recording(rec, *api, compiled);
-    out = o.format == "json" ? plan_json(rec, *api, lowered).dump(2) + "\n" : plan_text(rec, *api, lowered);
+    FrameInput in = load_frame_input(o.file);
+    if (!in.is_graph() && !o.dump.empty())
+      return report_error(source + ": --dump applies to frame graphs only (this is a recording)");
+    if (!o.dump.empty() && std::find(graph::kPhases.begin(), graph::kPhases.end(), o.dump) == graph::kPhases.end())
+      throw Error(graph::dump(*in.graph, {}, o.dump));  // names the phases
+    std::string dumped;
+    const CompiledFrame f = compile_frame(std::move(in), graph_options(o),
+                                          [&](const graph::Graph& g, const graph::GraphCompileResult& r) {
+                                            if (!o.dump.empty()) dumped = graph::dump(g, r, o.dump);
+                                          });
+    findings = !f.findings.empty();
+    if (!o.dump.empty()) {
+      out = o.format == "json" ? dump_json(o.dump, dumped) : dumped;
+    } else {
+      // The one lowering, from where the frame starts (a graph's resources at rest).
+      const std::vector<LoweredGroup> lowered = lower(*api, f.rec.resources, f.compiled, f.history_in);
+      out = o.format == "json" ? plan_json(f, *api, lowered).dump(2) + "\n" : plan_text(f, *api, lowered);
+    }
   } catch (const std::exception& e) {
-    return report_error(source + ": " + e.what());
+    const std::string m = e.what();
+    return report_error(input::located(source, m));
   }
   write_stdout(out);
-  return 0;
+  return findings ? 1 : 0;
 }
 
 }  // namespace

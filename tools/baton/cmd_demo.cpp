@@ -1,9 +1,11 @@
 // `baton` with no arguments (and `baton demo`): the built-in deferred-renderer frame, planned for
-// all three APIs, with a summary. `baton demo --recording` prints the frame as a JSON recording.
+// all three APIs, with a summary (`--format json`: the three plans in the one plan shape and the
+// summary). `baton demo --recording` prints the frame as a JSON recording.
 #include <fmt/format.h>
 
 #include <array>
 
+#include "baton/frame.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 #include "plan_output.hpp"
@@ -13,38 +15,63 @@ namespace {
 
 constexpr std::array<Api, 3> kApis = {Api::d3d12, Api::d3d12_legacy, Api::vulkan};
 
-std::string demo_text() {
-  Recording rec = demo_recording();
-  size_t lists = 0, ops = 0, uses = 0;
+struct DemoCounts {
+  size_t resources = 0, lists = 0, groups = 0, ops = 0, uses = 0;
+};
+
+DemoCounts count(const Recording& rec) {
+  DemoCounts c;
+  c.resources = rec.resources.size();
+  c.groups = rec.groups.size();
   for (const auto& g : rec.groups) {
-    lists += g->lists().size();
+    c.lists += g->lists().size();
     for (const CommandList* l : g->lists()) {
-      ops += l->ops().size();
-      for (const Operation& op : l->ops()) uses += op.uses.size();
+      c.ops += l->ops().size();
+      for (const Operation& op : l->ops()) c.uses += op.uses.size();
     }
   }
-  const std::vector<CompiledGroup> compiled = compile_recording(rec);
+  return c;
+}
+
+std::string demo_output(bool json) {
+  FrameInput in;
+  in.source = "demo";
+  in.recording = demo_recording();
+  const DemoCounts c = count(*in.recording);
+  const CompiledFrame f = compile_frame(std::move(in));  // compiled once, lowered per API
   std::string out = fmt::format(
       "Baton demo: one deferred-renderer frame ({} resources, {} lists in {} groups, {} operations, {} "
       "uses)\n",
-      rec.resources.size(), lists, rec.groups.size(), ops, uses);
+      c.resources, c.lists, c.groups, c.ops, c.uses);
   std::string table = fmt::format("{:<14}{:>10}{:>8}{:>9}\n", "api", "barriers", "calls", "omitted");
+  nlohmann::ordered_json plans = nlohmann::ordered_json::array();
+  nlohmann::ordered_json summary = nlohmann::ordered_json::array();
   for (Api api : kApis) {
-    const std::vector<LoweredGroup> lowered = lower_recording(rec, api, compiled);
-    out += "\n" + plan_text(rec, api, lowered);
+    const std::vector<LoweredGroup> lowered = lower_recording(f.rec, api, f.compiled);
     const Summary s = summarize(lowered);
-    table += fmt::format("{:<14}{:>10}{:>8}{:>9}\n", to_string(api), s.barriers, s.calls, s.omitted);
+    if (json) {
+      plans.push_back(plan_json(f, api, lowered));
+      summary.push_back({{"api", to_string(api)}, {"barriers", s.barriers}, {"calls", s.calls}, {"omitted", s.omitted}});
+    } else {
+      out += "\n" + plan_text(f.rec, api, lowered);
+      table += fmt::format("{:<14}{:>10}{:>8}{:>9}\n", to_string(api), s.barriers, s.calls, s.omitted);
+    }
   }
-  out += "\nsummary\n" + table;
-  return out;
+  if (!json) return out + "\nsummary\n" + table;
+  nlohmann::ordered_json j;
+  j["demo"] = {{"resources", c.resources}, {"lists", c.lists}, {"groups", c.groups}, {"operations", c.ops},
+               {"uses", c.uses}};
+  j["plans"] = std::move(plans);
+  j["summary"] = std::move(summary);
+  return j.dump(2) + "\n";
 }
 
 }  // namespace
 
-int run_demo() {
+int run_demo(bool json) {
   std::string out;
   try {
-    out = demo_text();
+    out = demo_output(json);
   } catch (const std::exception& e) {
     return report_error(std::string("demo: ") + e.what());
   }
@@ -54,12 +81,15 @@ int run_demo() {
 
 void register_demo(CLI::App& app, int& exit_code) {
   auto as_recording = std::make_shared<bool>(false);
+  auto format = std::make_shared<std::string>("text");
   CLI::App* sub =
       app.add_subcommand("demo", "Plan the built-in demo frame for all three APIs (same as no arguments)");
   sub->add_flag("--recording", *as_recording, "Print the demo frame as a JSON recording instead");
-  sub->callback([as_recording, &exit_code] {
+  sub->add_option("--format", *format, "Output format of the plans (default text)")
+      ->check(CLI::IsMember({"text", "json"}));
+  sub->callback([as_recording, format, &exit_code] {
     if (!*as_recording) {
-      exit_code = run_demo();
+      exit_code = run_demo(*format == "json");
       return;
     }
     std::string out;

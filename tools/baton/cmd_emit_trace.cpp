@@ -13,13 +13,17 @@ std::string emit_trace(Recording& rec, Api api) { return trace_of_recording(rec,
 
 void register_emit_trace(CLI::App& app, int& exit_code) {
   struct Options {
-    std::string file, api = "d3d12", split_barriers = "off";
+    std::string file, api = "d3d12", split_barriers = "off", format = "json";
   };
   auto opts = std::make_shared<Options>();
   CLI::App* sub =
-      app.add_subcommand("emit-trace", "Compile a recording and write its plan as a validator trace");
-  sub->add_option("recording", opts->file, "Recording file (docs/recording-format.md); - reads stdin")
+      app.add_subcommand("emit-trace", "Compile a recording or frame graph and write its plan as a validator trace");
+  sub->add_option("recording", opts->file,
+                  "Recording or frame graph (docs/recording-format.md, docs/graph-format.md); - reads stdin")
       ->required();
+  // The trace is JSON whatever the format; `--format json` is accepted so that errors are JSON too.
+  sub->add_option("--format", opts->format, "Output format: json only (the trace format; errors as JSON)")
+      ->check(CLI::IsMember({"json"}));
   sub->add_option("--api", opts->api, "Target API (default d3d12)")
       ->check(CLI::IsMember({"d3d12", "d3d12-legacy", "vulkan"}));
   sub->add_option("--split-barriers", opts->split_barriers,

@@ -1,5 +1,5 @@
 // `baton run [FILE|demo] [--device lavapipe|gpu|d3d12] [--format text|json] [--timestamps FILE]`: executes a recording
-// (or a frame graph, compiled first; Vulkan devices only)
+// or a frame graph (compiled first)
 // with Baton's Vulkan barriers on a real device (or, with d3d12, Baton's legacy D3D12 barriers
 // through vkd3d on lavapipe) under the Khronos validation layer, after the canary has shown the
 // layer is live, and checks the data against the reference model.
@@ -7,13 +7,12 @@
 
 #include <fmt/format.h>
 
-#include <iostream>
 #include <optional>
 #include <nlohmann/json.hpp>
 
 #include "baton/exec_graph.hpp"
 #include "baton/exec_vulkan.hpp"
-#include "baton/graph_recording.hpp"
+#include "baton/frame.hpp"
 #include "baton/input.hpp"
 #include "baton/lower_vulkan.hpp"
 #ifdef BATON_HAVE_D3D12_EXEC
@@ -50,47 +49,21 @@ std::string trace_events(const std::string& device, const exec::RunReport& r) {
   return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump(1) + "\n";
 }
 
-// What `baton run` executes: a recording (planned here, every resource untouched at the start), or
-// a frame graph compiled by the graph compiler, which brings its own plan and starts its
-// non-transient resources at rest (history_in).
-struct RunInput {
-  Recording rec;
-  bool graph = false;
-  History history_in;                   // graphs: per resource, touched = starts at rest
-  std::vector<CompiledGroup> compiled;  // graphs: the plan
-  std::optional<graph::Graph> frame_graph;  // graphs: run again with real memory on the device
-};
-
-RunInput load_for_run(const std::string& file, const graph::CompileOptions& co = {}) {
-  RunInput in;
+// What `baton run` executes: the one compiled frame (include/baton/frame.hpp) of a recording (every
+// resource untouched at the start) or of a frame graph (its plan, its non-transient resources at
+// rest: history_in), or of the built-in demo.
+CompiledFrame load_for_run(const std::string& file, const graph::CompileOptions& co = {}) {
+  FrameInput in;
   if (file == "demo") {
-    in.rec = demo_recording();
-    return in;
+    in.source = "demo";
+    in.recording = demo_recording();
+  } else {
+    in = load_frame_input(file);  // the input gate: regular files or "-", the size limit, one strict parse
   }
-  // The input gate: regular files or "-", the size limit, one strict parse.
-  const std::string source = input::source_name(file);
-  const nlohmann::json j = input::load(file);
-  if (!graph::is_graph_json(j)) {
-    in.rec = load_recording_json(j, source);
-    return in;
-  }
-  const graph::Graph g = graph::load_graph(j, source);
-  in.frame_graph = g;
-  graph::GraphCompileResult r;
-  try {
-    r = graph::compile_graph(g, co);
-  } catch (const std::exception& e) {  // name the file, as every other error does
-    const std::string m = e.what();
-    throw Error(input::located(source, m));
-  }
-  if (!r.findings.empty()) throw Error(source + ": graph check failed: " + r.findings.front());
-  in.graph = true;
-  in.history_in = r.trans.history_in;
-  in.compiled = std::move(r.trans.compiled);
-  in.rec = graph::recording_from(std::move(r.trans));
-  return in;
+  CompiledFrame f = compile_frame(std::move(in), co);
+  if (!f.findings.empty()) throw Error(f.source + ": graph check failed: " + f.findings.front());
+  return f;
 }
-
 std::string text_report(const std::string& device, const exec::CanaryResult& canary,
                         const exec::RunReport& r) {
   std::string s = fmt::format("device: {}\ncanary: {}\n", device,
@@ -183,6 +156,24 @@ std::string d3d12_text_report(const d3d12::D3D12RunResult& r) {
   return s;
 }
 
+// A graph's transients on the D3D12 path: each its own committed resource, never the shared heap the
+// plan placed them in (the memory object says so rather than leaving it silent; docs/d3d12.md).
+struct D3D12Memory {
+  size_t planned_placed = 0;   // transients the plan placed in its heap
+  uint64_t planned_heap_bytes = 0;
+};
+nlohmann::json d3d12_memory_json(const D3D12Memory& m) {
+  return {{"heaps", 0},
+          {"heap_bytes", 0},
+          {"aliased_bytes", 0},
+          {"placed", 0},
+          {"own_allocations", m.planned_placed},
+          {"planned_placed", m.planned_placed},
+          {"planned_heap_bytes", m.planned_heap_bytes},
+          {"why", "the D3D12 executor creates every resource committed (vkd3d 1.2 has no aliasing barriers): each "
+                  "transient gets its own allocation, so memory takeovers are not exercised on this path"}};
+}
+
 nlohmann::json d3d12_json_report(const d3d12::D3D12RunResult& r) {
   nlohmann::json j = common_report("d3d12", r.canary_live, r.validation, r.mismatches,
                                    [](const d3d12::Mismatch& m) { return nlohmann::json{{"subresource", m.subresource}}; });
@@ -200,7 +191,11 @@ nlohmann::json d3d12_json_report(const d3d12::D3D12RunResult& r) {
 
 // The D3D12 path runs what vkd3d can run here (copies, clears, discards); anything else is bad
 // input, rejected before a device exists, naming the group, list, op and resource.
-int run_d3d12_cli(const RunCliOptions& o, const Recording& rec) {
+int run_d3d12_cli(const RunCliOptions& o, const CompiledFrame& f) {
+  const Recording& rec = f.rec;
+  D3D12Memory memory;
+  for (const auto& p : f.memory.placement) memory.planned_placed += p ? 1u : 0u;
+  for (const PlanMemory::Heap& h : f.memory.heaps) memory.planned_heap_bytes += h.bytes;
   try {
     d3d12::check_runnable(rec);
   } catch (const std::exception& e) {
@@ -208,16 +203,30 @@ int run_d3d12_cli(const RunCliOptions& o, const Recording& rec) {
   }
   d3d12::D3D12RunResult r;
   try {
-    r = d3d12::run_d3d12(rec);
+    // The frame's plan, compiled once; a graph's non-transient resources start at rest.
+    r = f.from_graph ? d3d12::run_d3d12(rec, f.compiled, f.history_in) : d3d12::run_d3d12(rec, f.compiled);
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());
   }
   if (!r.canary_live) {
-    std::cerr << "baton: error: oracle not live: the D3D12 canary's missing barrier did not give exactly one "
-                 "SYNC-HAZARD-READ-AFTER-WRITE under vkd3d\n";
-    return 1;
+    return report_failure("oracle_not_live",
+                          "oracle not live: the D3D12 canary's missing barrier did not give exactly one "
+                          "SYNC-HAZARD-READ-AFTER-WRITE under vkd3d");
   }
-  write_stdout(o.format == "json" ? d3d12_json_report(r).dump(2) + "\n" : d3d12_text_report(r));
+  std::string out;
+  if (o.format == "json") {
+    nlohmann::json j = d3d12_json_report(r);
+    if (f.from_graph) j["memory"] = d3d12_memory_json(memory);
+    out = j.dump(2) + "\n";
+  } else {
+    out = d3d12_text_report(r);
+    if (f.from_graph && memory.planned_placed > 0)
+      out += fmt::format(
+          "memory: {} transients in {} resources of their own (the plan's shared heap of {} bytes is not used on "
+          "this path)\n",
+          memory.planned_placed, memory.planned_placed, memory.planned_heap_bytes);
+  }
+  write_stdout(out);
   return r.clean() ? 0 : 1;
 }
 #endif
@@ -237,15 +246,13 @@ int run_run(const RunCliOptions& o) {
           "--split-barriers on runs on lavapipe or gpu (Vulkan events); the D3D12 executor "
           "does not split barriers");
 #ifdef BATON_HAVE_D3D12_EXEC
-    RunInput in;
+    CompiledFrame f;
     try {
-      in = load_for_run(o.file);
+      f = load_for_run(o.file);
     } catch (const std::exception& e) {
       return report_error(e.what());
     }
-    if (in.graph)
-      return report_error(o.file + ": --device d3d12 runs recordings only; run frame graphs on lavapipe or gpu");
-    return run_d3d12_cli(o, in.rec);
+    return run_d3d12_cli(o, f);
 #else
     return report_error("--device d3d12: this baton was built without the D3D12 executor (libvkd3d-dev missing)");
 #endif
@@ -254,23 +261,17 @@ int run_run(const RunCliOptions& o) {
   if (!device) return report_error("unknown --device '" + o.device + "' (expected lavapipe or gpu)");
   graph::CompileOptions co;
   co.split_barriers = o.split_barriers == "on";
-  RunInput in;
+  CompiledFrame f;
   try {
-    in = load_for_run(o.file, co);
+    f = load_for_run(o.file, co);
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
-  const Recording& rec = in.rec;
+  const Recording& rec = f.rec;
   exec::ExecPlan plan;
   try {
     exec::check_executable(rec);  // before the device: a use the executor cannot run is bad input
-    if (in.graph) {
-      plan = exec::to_exec_plan(lower_vulkan(rec.resources, in.compiled));
-    } else {
-      CompileResult compiled = compile_all(rec.resources, rec.group_ptrs(), fresh_history(rec.resources));
-      if (o.split_barriers == "on") mark_split_barriers(rec.group_ptrs(), compiled.groups);
-      plan = exec::to_exec_plan(lower_vulkan(rec.resources, compiled.groups));
-    }
+    plan = exec::to_exec_plan(lower_vulkan(rec.resources, f.compiled));  // the frame's plan, lowered once
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());
   }
@@ -278,17 +279,17 @@ int run_run(const RunCliOptions& o) {
   const exec::CanaryResult canary = exec::run_canary(ctx);
   if (!canary_live_or_report(canary)) return 1;
   exec::RunOptions run_options;
-  run_options.sync_queue_switches = in.graph;  // a graph's compute groups hand off through the schedule's waits
+  run_options.sync_queue_switches = f.from_graph;  // a graph's compute groups hand off through the schedule's waits
   run_options.op_timestamps = !o.timestamps.empty();
   exec::RunReport report;
   try {
-    if (in.graph) {
-      // Compiled again with the real memory requirements of the objects that run, transients bound
-      // into one shared heap at the planned offsets (docs/runtime.md).
-      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *in.frame_graph, run_options, true, co);
+    if (f.from_graph) {
+      // Compiled again with the real memory requirements of the objects that run (the frame's were
+      // estimates), transients bound into one shared heap at the planned offsets (docs/runtime.md).
+      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *f.graph, run_options, true, co);
       report = exec::run(ctx, gr.rec, gr.history_in, gr.plan, run_options);
     } else {
-      report = exec::run(ctx, rec, in.history_in, plan, run_options);
+      report = exec::run(ctx, rec, f.history_in, plan, run_options);
     }
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());

@@ -10,7 +10,7 @@ namespace baton::cli {
 // `baton compile FILE [--api d3d12|d3d12-legacy|vulkan] [--format text|json]` and the no-argument demo.
 void register_compile(CLI::App& app, int& exit_code);
 // Runs the built-in demo (what `baton` with no arguments does).
-int run_demo();
+int run_demo(bool json = false);  // --format json: the plans as JSON
 // `baton demo [--recording]`: the demo (like no arguments), or the demo frame as a JSON recording.
 void register_demo(CLI::App& app, int& exit_code);
 // `baton view FILE -o frame.html [--api ...]`: the frame as one self-contained HTML page.

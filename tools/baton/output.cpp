@@ -28,10 +28,10 @@ std::vector<std::string> g_inputs;
 void set_json_errors(bool on) { g_json_errors = on; }
 void set_error_inputs(std::vector<std::string> inputs) { g_inputs = std::move(inputs); }
 
-std::string error_json(std::string_view message) {
+std::string error_json(std::string_view message, std::string_view id) {
   nlohmann::ordered_json e;
-  // A broken legality rule reports its id (baton/rules.hpp); any other bad input its class.
-  e["id"] = std::string(rule_id_of(message).value_or("bad_input"));
+  // A broken legality rule reports its id (baton/rules.hpp); any other error its class (`id`).
+  e["id"] = rule_id_of(message) ? std::string(*rule_id_of(message)) : std::string(id);
   e["message"] = input::one_line(message);
   // "FILE:/json/pointer: text" or "FILE:LINE:COLUMN: text", FILE one of the command's inputs.
   for (const std::string& f : g_inputs) {
@@ -66,6 +66,13 @@ int report_error(std::string_view message) {
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   return kExitBadInput;
+}
+
+int report_failure(std::string_view id, std::string_view message) {
+  std::string line = g_json_errors ? error_json(message, id) : "baton: error: " + input::one_line(message) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  return 1;
 }
 
 // Where `-o` may write: not the input file itself (by any path to it), not through a symbolic link

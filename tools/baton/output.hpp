@@ -20,7 +20,10 @@ int report_error(std::string_view message);
 // Turns JSON errors on; main() does when any argument pair is `--format json` (or --format=json).
 void set_json_errors(bool on);
 // The JSON error object for a message (exposed for tests): files are matched against `inputs`.
-std::string error_json(std::string_view message);
+std::string error_json(std::string_view message, std::string_view id = "bad_input");
+// A failure that is a finding, not bad input (the oracle not live): the same one line (JSON under
+// --format json, with `id`), exit code 1.
+int report_failure(std::string_view id, std::string_view message);
 void set_error_inputs(std::vector<std::string> inputs);
 
 // Where `-o` (and other output files) may write: not the input file itself (by any path to it),

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "baton/frame.hpp"
+#include "baton/graph.hpp"
 #include "baton/input.hpp"
 
 namespace baton::cli {
@@ -23,6 +25,10 @@ const Operation* op_at(const Recording& rec, size_t group, size_t list, uint32_t
   if (list >= lists.size() || op >= lists[list]->ops().size()) return nullptr;
   return &lists[list]->ops()[op];
 }
+
+// One queue vocabulary in JSON for both inputs: the graph format's and Vulkan's word for the direct
+// queue (a recording's "direct"), as the view and `run --timestamps` name it.
+std::string queue_name(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
 std::string point_header(const LoweredPoint& p, const Operation* op) {
   std::string what = op ? std::string(to_string(op->kind)) : "?";
@@ -77,12 +83,41 @@ std::string plan_text(const Recording& rec, Api api, std::span<const LoweredGrou
   return out;
 }
 
-OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> groups) {
+// One shape for recordings and frame graphs (docs/cli.md, "JSON"): a graph's passes are lists of the
+// one planner, so `groups` and `lists` are common; a graph adds what only it has.
+OJson plan_json(const CompiledFrame& f, Api api, std::span<const LoweredGroup> groups) {
+  const Recording& rec = f.rec;
+  const graph::Graph* g = f.from_graph ? f.graph.get() : nullptr;
+  const graph::GraphCompileResult* r = f.from_graph ? f.graph_result.get() : nullptr;
+  OJson root;
+  root["api"] = to_string(api);
+  root["input"] = g ? "graph" : "recording";
+  if (g) {
+    OJson culled = OJson::array();
+    for (const graph::Culled& c : r->culled.culled) culled.push_back({{"pass", g->passes[c.pass].name}, {"why", c.why}});
+    root["culled"] = std::move(culled);
+  }
+  OJson gjs = OJson::array();
   OJson lists = OJson::array();
   for (size_t gi = 0; gi < groups.size(); ++gi) {
-    const LoweredGroup& g = groups[gi];
-    for (size_t li = 0; li < g.lists.size(); ++li) {
-      const LoweredList& l = g.lists[li];
+    const LoweredGroup& lg = groups[gi];
+    OJson gj;
+    gj["name"] = lg.name;
+    gj["queue"] = queue_name(lg.queue);
+    OJson names = OJson::array();
+    for (const LoweredList& l : lg.lists) names.push_back(l.name);
+    gj["lists"] = std::move(names);
+    if (g) {
+      const graph::GraphPlanInfo info = graph::plan_info(*g, *r, gi);
+      gj["waits"] = info.waits;
+      OJson wg = OJson::array();
+      for (uint32_t w : info.wait_groups) wg.push_back(groups[w].name);
+      gj["wait_groups"] = std::move(wg);
+      gj["signal"] = info.signal;
+    }
+    gjs.push_back(std::move(gj));
+    for (size_t li = 0; li < lg.lists.size(); ++li) {
+      const LoweredList& l = lg.lists[li];
       OJson points = OJson::array();
       for (const LoweredPoint& p : l.points) {
         OJson barriers = OJson::array();
@@ -96,6 +131,7 @@ OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> gro
           bj["omitted"] = b.omitted;
           if (b.omitted) bj["omitted_why"] = b.omitted_why;
           bj["api_barriers"] = b.api_barriers;
+          if (!b.note.empty()) bj["note"] = b.note;
           if (!b.split.empty()) bj["split"] = {{"begin_after_op", b.split_after}, {"reason", b.split}};
           barriers.push_back(bj);
         }
@@ -111,18 +147,56 @@ OJson plan_json(const Recording& rec, Api api, std::span<const LoweredGroup> gro
       }
       OJson lj;
       lj["name"] = l.name;
-      lj["group"] = g.name;
-      lj["queue"] = to_string(l.queue);
+      lj["group"] = lg.name;
+      lj["queue"] = queue_name(l.queue);
+      if (g) {
+        const uint32_t pass = r->trans.info[gi].passes[li];
+        lj["pass"] = pass == graph::kNone ? OJson(nullptr) : OJson(g->passes[pass].name);
+        OJson al = OJson::array();
+        for (const graph::AliasBarrier& b : r->aliasing.barriers)
+          if (b.pass == pass) {
+            OJson prev = OJson::array();
+            for (uint32_t x : b.previous) prev.push_back(g->resources[x].desc.name);
+            al.push_back({{"resource", g->resources[b.resource].desc.name}, {"previous", prev}});
+          }
+        lj["aliasing"] = std::move(al);
+      }
       lj["points"] = points;
       lists.push_back(lj);
     }
   }
+  root["groups"] = std::move(gjs);
+  root["lists"] = std::move(lists);
   const Summary s = summarize(groups);
-  OJson root;
-  root["api"] = to_string(api);
-  root["lists"] = lists;
   root["summary"] = {{"barriers", s.barriers}, {"calls", s.calls}, {"omitted", s.omitted}};
+  if (g) {
+    const graph::Numbers n = graph::numbers(*g, *r, rec.resources, f.compiled, f.history_in, api, groups);
+    OJson nj;
+    nj["transient_unaliased"] = n.transient_unaliased;
+    nj["transient_aliased"] = n.transient_aliased;
+    nj["lower_bound"] = n.lower_bound;
+    nj["aliasing_barriers"] = n.aliasing_barriers;
+    nj["signal_wait_pairs"] = n.syncs;
+    for (const graph::Numbers::PerApi& a : n.apis) {
+      if (!a.error.empty())
+        nj["apis"][std::string(to_string(a.api))] = {{"error", a.error}};
+      else
+        nj["apis"][std::string(to_string(a.api))] = {{"barriers", a.barriers}, {"calls", a.calls}};
+    }
+    root["numbers"] = std::move(nj);
+    OJson placements = OJson::array();
+    for (const graph::Placement& p : r->aliasing.placements)
+      placements.push_back({{"resource", g->resources[p.resource].desc.name}, {"offset", p.offset}, {"size", p.size}});
+    root["memory"] = {{"heap_bytes", r->aliasing.heap_size}, {"placements", std::move(placements)}};
+  }
   return root;
+}
+
+std::string plan_text(const CompiledFrame& f, Api api, std::span<const LoweredGroup> groups) {
+  if (!f.from_graph) return plan_text(f.rec, api, groups);
+  const graph::GraphCompileResult& r = *f.graph_result;
+  return graph::plan_text(*f.graph, r, f.rec.resources, api, groups,
+                          graph::numbers(*f.graph, r, f.rec.resources, f.compiled, f.history_in, api, groups));
 }
 
 std::vector<CompiledGroup> compile_recording(Recording& rec, bool split_barriers) {

@@ -76,6 +76,9 @@ struct PlainGroup {
 using LegacyStates = std::vector<std::vector<uint32_t>>;
 struct PlainPlan {
   std::vector<PlainGroup> groups;
+  // Where the plan starts (legacy_plan's `initial`): run() moves the resources there from COMMON
+  // before the first group (Session::enter). Empty: everything starts in COMMON.
+  LegacyStates initial_states;
   LegacyStates final_states;  // after the last group, decay applied
   // Neutral barriers the lowering left to the API (implicit promotion, decay, already in the
   // state), one line each: "group/list/op N before: resource range BEFORE -> AFTER (why)".
@@ -86,6 +89,10 @@ struct PlainPlan {
 // copied into plain data.
 PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGroup> groups,
                       const LegacyStates* initial = nullptr);
+// The legacy states of a plan whose history says which resources start at rest (a frame graph's
+// non-transient resources: History::touched): a texture its resting state's legacy state on every
+// subresource; the others (untouched, transients) COMMON.
+LegacyStates resting_states(const ResourceTable& resources, const History& history_in);
 // The state of one subresource in a LegacyStates value (COMMON where nothing is recorded).
 uint32_t state_at(const LegacyStates& s, ResourceId r, uint32_t subresource);
 // "COPY_DEST", "PIXEL_SHADER_RESOURCE|NON_PIXEL_SHADER_RESOURCE", "COMMON".
@@ -189,6 +196,9 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
+  // One ExecuteCommandLists of transitions from COMMON (where every resource is created) into
+  // `initial`, as the frame before would have left them; waits for completion.
+  void enter(const LegacyStates& initial);
   // Executes group `index` of the recording with its lowered barriers; waits for completion.
   void execute(size_t index, const PlainGroup& group, const ExecOptions& options = {});
   // Reads every subresource back, starting from the given real states (a plan's final_states,
@@ -212,6 +222,16 @@ struct D3D12RunOptions {
   bool validation = true;
 };
 D3D12RunResult run_d3d12(const Recording& rec, const D3D12RunOptions& options = {});
+// The same for a recording compiled already (the CLI's compiled frame: every resource untouched at
+// the start, `compiled` its plan).
+D3D12RunResult run_d3d12(const Recording& rec, std::span<const CompiledGroup> compiled,
+                         const D3D12RunOptions& options = {});
+// A compiled frame graph's plan (the CLI's compiled frame): `history_in` says which resources start
+// at rest (resting_states). Every resource, transients included, is its own committed resource:
+// this path places nothing in a shared heap (the aliasing barriers still run; vkd3d 1.2 ignores
+// them), so a takeover of memory is not exercised here (docs/d3d12.md).
+D3D12RunResult run_d3d12(const Recording& rec, std::span<const CompiledGroup> compiled, const History& history_in,
+                         const D3D12RunOptions& options = {});
 
 // ---------------------------------------------------------------------------------------------
 // Completion watermark: an own ID3D12Fence. signal(frame_no) after the frame's submit; completed()

@@ -6,6 +6,7 @@
 // frame starts from (non-transient resources at rest).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,12 +35,19 @@ struct CompiledFrame {
   History history_in;                     // fresh for recordings; graphs: non-transient at rest
   std::vector<CompiledGroup> compiled;    // one per group of rec
   std::shared_ptr<const graph::Graph> graph;  // graphs only
+  // Graphs only: every phase's result (culled passes, schedule and its waits, lifetimes, aliasing,
+  // the groups' GroupInfo, final states). Its trans's table, lists, groups and compiled groups were
+  // moved into `rec` and `compiled` above: read them there (printers take them as arguments).
+  std::shared_ptr<const graph::GraphCompileResult> graph_result;
   std::vector<std::string> findings;      // graphs: the checks' findings (empty = all hold)
   PlanMemory memory;                      // graphs: the transients' heap and placements (estimated sizes
                                           // unless the options gave real ones)
 };
-// Compiles either input (graphs with `options`); throws Error naming the source.
-CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options = {});
+// Compiles either input (graphs with `options`); throws Error naming the source. `inspect` (graphs)
+// sees the graph's whole result before its plan moves into the frame (`baton compile --dump`).
+using InspectGraph = std::function<void(const graph::Graph&, const graph::GraphCompileResult&)>;
+CompiledFrame compile_frame(FrameInput in, const graph::CompileOptions& options = {},
+                            const InspectGraph& inspect = {});
 
 // The compiled frame as a validator trace (docs/trace-format.md). For a recording the bytes equal
 // trace_of_recording's; a graph's non-transient resources start in their resting state, and its

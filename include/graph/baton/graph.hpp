@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -309,6 +310,12 @@ struct Numbers {
   std::vector<PerApi> apis;
 };
 Numbers numbers(const Graph& g, const GraphCompileResult& r);
+// The same where the planner's part lives elsewhere (a compiled frame's recording: `table`, `compiled`),
+// with the lowering for `lowered_api` already made by the caller (`lowered`): each API is lowered once.
+// Every API lowers from `history_in` (lower()'s history form: D3D12 legacy from the resting states).
+Numbers numbers(const Graph& g, const GraphCompileResult& r, const ResourceTable& table,
+                std::span<const CompiledGroup> compiled, const History& history_in, std::optional<Api> lowered_api,
+                std::span<const LoweredGroup> lowered);
 std::string numbers_text(const Numbers& n);
 
 // ---------------------------------------------------------------------------------------------
@@ -321,8 +328,20 @@ Graph load_graph_text(std::string_view text, std::string_view source = "<input>"
 // Reads `path` through the input gate (input::read; "-" is standard input).
 Graph load_graph_file(const std::string& path);
 
-// Printers for `baton compile GRAPH`: the lowered plan per group/pass (text), or JSON.
+// The text printer of `baton compile GRAPH`: the lowered plan per group and pass, then the numbers.
+// The compiled frame (include/baton/frame.hpp) calls the second form: its recording holds the table
+// (`table`) and `lowered` is its one lowering for `api`; `n` comes from the numbers above.
 std::string plan_text(const Graph& g, const GraphCompileResult& r, Api api);
-nlohmann::ordered_json plan_json(const Graph& g, const GraphCompileResult& r, Api api);
+std::string plan_text(const Graph& g, const GraphCompileResult& r, const ResourceTable& table, Api api,
+                      std::span<const LoweredGroup> lowered, const Numbers& n);
+// Per group of the compiled graph: the passes its first pass waits for, the groups it waits for besides
+// (frame_start / frame_end), and whether it signals (a later pass or group waits for it). The JSON
+// plan (`baton compile --format json`) prints these.
+struct GraphPlanInfo {
+  std::vector<std::string> waits;
+  std::vector<uint32_t> wait_groups;
+  bool signal = false;
+};
+GraphPlanInfo plan_info(const Graph& g, const GraphCompileResult& r, size_t group);
 
 }  // namespace baton::graph

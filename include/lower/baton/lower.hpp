@@ -70,5 +70,12 @@ struct LoweredGroup {
 // (for example an access a compute or copy list cannot perform there), naming the group, list,
 // operation and resource.
 std::vector<LoweredGroup> lower(Api api, const ResourceTable& resources, std::span<const CompiledGroup> groups);
+// The same from where the frame starts (`history_in`: a frame graph's non-transient resources are
+// touched, at rest). D3D12 legacy then starts every touched texture in its resting state's legacy
+// state instead of COMMON, as the trace writer (trace_of_plan), the D3D12 executor and an engine's
+// steady-state frame do; a fresh history (recordings) lowers exactly as above. The compiled frame's
+// printers (compile, view, --dot, numbers) lower this way, so they print the plan that is traced and run.
+std::vector<LoweredGroup> lower(Api api, const ResourceTable& resources, std::span<const CompiledGroup> groups,
+                                const History& history_in);
 
 }  // namespace baton

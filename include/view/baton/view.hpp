@@ -18,6 +18,10 @@
 #include "baton/plan.hpp"
 #include "baton/record.hpp"
 
+namespace baton {
+struct CompiledFrame;  // include/baton/frame.hpp
+}  // namespace baton
+
 namespace baton::view {
 
 // A pass is what occupies one slot of a queue lane: a pass of a frame graph, a command list of a
@@ -121,6 +125,9 @@ inline constexpr size_t kBuildStages = 1 + kAllApis.size();
 using StageFn = std::function<void(std::string_view stage)>;
 Frame build_frame(std::string_view json_text, std::string_view source, const StageFn& on_stage = {},
                   std::span<const Api> apis = kAllApis, bool split_barriers = false);
+// The same from a compiled frame (include/baton/frame.hpp) that the caller compiled: no compile
+// here, one lowering per API of `apis`; `on_stage` sees the "lower <api>" stages only.
+Frame build_frame(const CompiledFrame& f, const StageFn& on_stage = {}, std::span<const Api> apis = kAllApis);
 
 // Reads the trace-event JSON `baton run --timestamps` writes (Chrome / Perfetto format: complete
 // events "ph": "X" named "PASS/OP" with "ts" and "dur" in microseconds; metadata events "M" are
