@@ -15,6 +15,7 @@ namespace {
 constexpr uint64_t kLayoutTransition = uint64_t{1} << 63;  // pseudo stage/access of a transition
 constexpr uint32_t kPresentSrc = 1000001002;
 constexpr uint32_t kUndefined = 0;
+constexpr uint64_t kAllAccesses = 0x8000 | 0x10000;  // MEMORY_READ | MEMORY_WRITE
 
 std::string stage_name(uint64_t s) {
   return names::format_flags(names::vk_stages(), s);
@@ -42,7 +43,8 @@ void Replay::run() {
         buffer ? static_cast<uint32_t>(starts_[i].size()) : trace_.resources[i].subresource_count(), init);
     shadows_[i].count_into(out_.stats());
   }
-  happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
+  ordered_end_.assign(trace_.submissions.size(), OrderedSet{});
+  host_done_.assign(trace_.submissions.size(), false);
   events_.assign(trace_.events.size(), EventState{});
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
 }
@@ -51,24 +53,24 @@ void Replay::execute(int submission) {
   const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
   const auto q = queues_.try_emplace(sub.queue, static_cast<int>(queues_.size())).first->second;
   family_ = sub.family;
-  // Semaphores: a wait makes the signaling submission (and all it waited for) visible. Waits seen
-  // by earlier submissions on this queue stay in effect for later ones.
-  std::vector<bool>& hb = happens_before_[static_cast<size_t>(submission)];
+  // Semaphores (Ordered): what earlier submissions on this queue were ordered by stays in effect (their
+  // waits, and the barriers that chained with them, order later work of the queue too).
+  ordered_.clear();
   for (int earlier = submission - 1; earlier >= 0; --earlier) {
     if (trace_.submissions[static_cast<size_t>(earlier)].queue == sub.queue) {
-      hb = happens_before_[static_cast<size_t>(earlier)];
+      ordered_ = ordered_end_[static_cast<size_t>(earlier)];
       break;
     }
   }
-  for (const std::string& sem : sub.wait) {
-    for (int earlier = submission - 1; earlier >= 0; --earlier) {  // the latest signal of that semaphore
-      const auto& signals = trace_.submissions[static_cast<size_t>(earlier)].signal;
-      if (std::find(signals.begin(), signals.end(), sem) == signals.end()) continue;
-      hb[static_cast<size_t>(earlier)] = true;
-      const auto& theirs = happens_before_[static_cast<size_t>(earlier)];
-      for (size_t k = 0; k < theirs.size(); ++k) hb[k] = hb[k] || theirs[k];
-      break;
-    }
+  for (const HostWait& h : sub.host_wait) host_wait(h, submission);
+  const uint64_t all_stages = dst_exec_scope(kVkAllCommands), all_accesses = expand_accesses(kAllAccesses);
+  for (size_t t = 0; t < host_done_.size(); ++t)
+    if (host_done_[t]) ordered_[static_cast<int>(t)].grant(all_stages, all_stages, all_accesses);
+  for (size_t w = 0; w < sub.wait.size(); ++w) {
+    const int t = signaler(sub.wait[w], sub.wait_value_of(w), submission);
+    if (t < 0) continue;  // a timeline wait for the initial value: orders nothing
+    const uint64_t mask = sub.wait_stage_of(w);
+    wait_for(t, dst_exec_scope(mask), expand_stages(mask), all_accesses);
   }
   now_.queue = q;
   now_.submission = submission;
@@ -94,6 +96,7 @@ void Replay::execute(int submission) {
     }
   }
   out_.at_submission(submission);
+  ordered_end_[static_cast<size_t>(submission)] = ordered_;
   now_.list = now_.command = -1;
   for (int r : sub.present) {
     shadows_[static_cast<size_t>(r)].for_each(
@@ -105,9 +108,123 @@ void Replay::execute(int submission) {
   }
 }
 
-bool Replay::synced(const Where& w) const {
-  return w.submission >= 0 &&
-         happens_before_[static_cast<size_t>(now_.submission)][static_cast<size_t>(w.submission)];
+void Ordered::grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses) {
+  exec |= exec_stages;
+  if (accesses == 0 || stages == 0) return;
+  for (auto& [vs, va] : visible) {
+    if (vs == stages) {
+      va |= accesses;
+      return;
+    }
+  }
+  visible.emplace_back(stages, accesses);
+}
+
+// The submission whose signal a wait (or a host wait on a timeline value) waits for: a binary
+// semaphore's latest signal; a timeline semaphore's first signal to `value` or more (signals raise the
+// value, trace_load.cpp), -1 for a value the semaphore starts with (0).
+int Replay::signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const {
+  if (value && *value == 0) return -1;
+  if (!value) {
+    for (int t = before - 1; t >= 0; --t) {
+      const auto& sig = trace_.submissions[static_cast<size_t>(t)].signal;
+      if (std::find(sig.begin(), sig.end(), semaphore) != sig.end()) return t;
+    }
+    return -1;
+  }
+  for (int t = 0; t < before; ++t) {
+    const TraceSubmission& s = trace_.submissions[static_cast<size_t>(t)];
+    for (size_t g = 0; g < s.signal.size(); ++g)
+      if (s.signal[g] == semaphore && s.signal_value_of(g).value_or(0) >= *value) return t;
+  }
+  return -1;
+}
+
+// The signal's first synchronization scope is every command of its queue up to the signal (all stages:
+// the trace's signals are ALL_COMMANDS), so the wait orders t, the earlier submissions of t's queue, and
+// whatever t's work was ordered after (a chain through t's commands).
+void Replay::wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses) {
+  const std::string& queue = trace_.submissions[static_cast<size_t>(t)].queue;
+  for (int u = 0; u <= t; ++u)
+    if (trace_.submissions[static_cast<size_t>(u)].queue == queue) ordered_[u].grant(exec, stages, accesses);
+  for (const auto& [u, o] : ordered_end_[static_cast<size_t>(t)])
+    if (o.exec != 0) ordered_[u].grant(exec, stages, accesses);
+}
+
+// A host wait before `submission`: what it waited for is done before every later submission is made, on
+// any queue. vkWaitForFences: the fence's submission (its first scope: all earlier commands of its queue);
+// vkWaitSemaphores: the submission whose signal reached the value; vkQueueWaitIdle: the queue's last
+// submission; vkDeviceWaitIdle: all of them. Like a semaphore wait, each also covers what it waited for.
+void Replay::host_wait(const HostWait& h, int submission) {
+  auto done = [&](int t) {
+    if (t < 0) return;
+    const std::string& queue = trace_.submissions[static_cast<size_t>(t)].queue;
+    for (int u = 0; u <= t; ++u)
+      if (trace_.submissions[static_cast<size_t>(u)].queue == queue) host_done_[static_cast<size_t>(u)] = true;
+    for (const auto& [u, o] : ordered_end_[static_cast<size_t>(t)])
+      if (o.exec != 0) host_done_[static_cast<size_t>(u)] = true;
+  };
+  auto last = [&](auto&& pred) {
+    for (int t = submission - 1; t >= 0; --t)
+      if (pred(trace_.submissions[static_cast<size_t>(t)])) return t;
+    return -1;
+  };
+  switch (h.kind) {
+    case HostWait::Kind::fence:
+      done(last([&](const TraceSubmission& s) { return s.fence == h.name; }));
+      break;
+    case HostWait::Kind::queue:
+      done(last([&](const TraceSubmission& s) { return s.queue == h.name; }));
+      break;
+    case HostWait::Kind::semaphore:
+      done(signaler(h.name, h.value, submission));
+      break;
+    case HostWait::Kind::device:
+      for (int t = 0; t < submission; ++t) host_done_[static_cast<size_t>(t)] = true;
+      break;
+  }
+}
+
+const Ordered* Replay::ordered(const Where& w) const {
+  if (w.submission < 0) return nullptr;
+  const auto it = ordered_.find(w.submission);
+  return it == ordered_.end() ? nullptr : &it->second;
+}
+
+bool Replay::sem_exec(const Where& w, uint64_t stage) const {
+  const Ordered* o = ordered(w);
+  return o && o->exec != 0 && (stage & ~o->exec) == 0;
+}
+
+namespace {
+// Whether every (stage, access) pair of an access is in one of the (stages, accesses) scopes (they add
+// up, as the Khronos layer's write barriers do). An access with no stage needs one scope with its bits.
+bool covers(const std::vector<std::pair<uint64_t, uint64_t>>& scopes, uint64_t stage, uint64_t bits) {
+  for (uint64_t rest = stage; rest != 0; rest &= rest - 1) {
+    const uint64_t bit = rest & (~rest + 1);
+    uint64_t accesses = 0;
+    for (const auto& [vs, va] : scopes) {
+      if ((vs & bit) != 0) accesses |= va;
+    }
+    if ((bits & ~accesses) != 0) return false;
+  }
+  return stage != 0 ||
+         std::any_of(scopes.begin(), scopes.end(), [&](const auto& v) { return (bits & ~v.second) == 0; });
+}
+}  // namespace
+
+bool Replay::sem_visible(const Where& w, uint64_t stage, uint64_t access) const {
+  const Ordered* o = ordered(w);
+  return o && sem_exec(w, stage) && covers(o->visible, stage, expand_accesses(access));
+}
+
+void Replay::chain_waits(const OrderedSet& before,
+                         const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>& scopes) {
+  std::vector<std::pair<int, std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>> grants;
+  for (const auto& [t, o] : before)
+    for (const auto& sc : scopes)
+      if ((o.exec & std::get<0>(sc)) != 0) grants.emplace_back(t, sc);
+  for (const auto& [t, sc] : grants) ordered_[t].grant(std::get<1>(sc), std::get<2>(sc), std::get<3>(sc));
 }
 
 std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {
@@ -283,6 +400,12 @@ void Replay::barrier_call(const BarrierCmd& call) {
     touch_placed(b.resource, image && b.old_layout == kUndefined, image,
                  image ? fmt::format("a barrier from {}", layout_name(b.old_layout)) : "a buffer barrier");
   }
+  std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>> scopes;  // for the chains with waits
+  for (const Barrier& one : call.barriers) {
+    const VkBarrier& b = std::get<VkBarrier>(one);
+    scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage),
+                        expand_accesses(b.dst_access));
+  }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     barrier(b);
@@ -306,6 +429,8 @@ void Replay::barrier_call(const BarrierCmd& call) {
     }
   }
   commit();
+  // After the call's own judgement (which sees the waits as they were before it).
+  chain_waits(ev_ ? ev_->ordered : ordered_, scopes);
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     if (b.kind != VkBarrierKind::memory) drop_ghosts(b.resource);
@@ -405,6 +530,7 @@ void Replay::set_event(const SetEventCmd& c) {
   e.queue = now_.queue;
   e.where = now_;
   e.dependency = c.barriers;
+  e.ordered = ordered_;
   // The snapshot is a copy of the runs (memory follows the runs, as the shadows do); its runs count
   // into the replay's limits while the event holds it.
   auto runs = [](const std::vector<Runs<Shadow>>& rs) {
@@ -473,7 +599,10 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
   // which must overlap the wait's second scope (ALL_COMMANDS here). With a first scope of NONE or
   // TOP_OF_PIPE the transition may run before the wait completes (spec, "Semaphore Waiting",
   // "Image Layout Transitions"); found by the differential test (docs/replay.md).
-  const auto waited = [&](const Where& where) { return s.src_exec != 0 && synced(where); };
+  const auto waited = [&](const Where& where) {
+    const Ordered* o = ordered(where);
+    return o && (s.src_exec & o->exec) != 0;
+  };
   bool reads_ok = true;
   for (const Read& r : sh.reads) {
     if (waited(r.where)) continue;
@@ -665,7 +794,7 @@ void Replay::use(const UseCmd& u) {
 bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
   if (sh.reads.empty()) return false;
   return std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& rd) {
-    return synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.own) == 0);
+    return sem_exec(rd.where, stage) || (rd.where.queue == now_.queue && (stage & ~rd.own) == 0);
   });
 }
 
@@ -677,23 +806,13 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   // Visible when every (stage, access) pair of the access is in some barrier's second access
   // scope (the scopes add up, as the Khronos layer's write barriers do).
   auto visible = [&](const Write& wr) {
-    if (synced(wr.where)) return true;
-    if (wr.where.queue != now_.queue) return false;
-    for (uint64_t rest = stage; rest != 0; rest &= rest - 1) {
-      const uint64_t bit = rest & (~rest + 1);
-      uint64_t accesses = 0;
-      for (const auto& [vs, va] : wr.visible) {
-        if ((vs & bit) != 0) accesses |= va;
-      }
-      if ((bits & ~accesses) != 0) return false;
-    }
-    return stage != 0 || std::any_of(wr.visible.begin(), wr.visible.end(),
-                                     [&](const auto& v) { return (bits & ~v.second) == 0; });
+    if (sem_visible(wr.where, stage, acc)) return true;
+    return wr.where.queue == now_.queue && covers(wr.visible, stage, bits);
   };
   if (has_write(acc)) {
     bool war = false;
     for (const Read& rd : sh.reads) {
-      if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
+      if (sem_exec(rd.where, stage) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
       war = true;

@@ -1,0 +1,252 @@
+// Vulkan semaphore wait stage masks, timeline semaphores and host waits (issue 14): what a wait orders
+// (Vulkan spec, "Semaphore Waiting": the second synchronization scope is limited to the stages of
+// VkSemaphoreSubmitInfo::stageMask and the logically later ones; "Semaphore Signaling": the signal's
+// first scope is every command earlier in submission order; "Host Synchronization" / "Fences": a host
+// wait orders the waited work before everything submitted after it). Where the spec leaves room, the
+// cases follow the Khronos layer's model (it applies a wait as a barrier on the imported accesses:
+// its write_barriers name the accesses of the wait's stages only), checked on lavapipe by
+// tests/exec/trace_player_test.cpp (TracePlayer.Wait*, TracePlayer.Host*).
+#include <baton/core.hpp>
+
+#include "cases.hpp"
+
+namespace baton::validate::testing {
+namespace {
+
+using M = MessageId;
+
+constexpr const char* kShared = R"({"name":"buf","type":"buffer","flags":["concurrent"]})";
+const std::string kWrite = R"({"use":{"resource":"buf","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}})";
+const std::string kRead =
+    R"({"use":{"resource":"buf","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})";
+const std::string kFragmentRead =
+    R"({"use":{"resource":"buf","as":{"stage":"FRAGMENT_SHADER","access":"SHADER_STORAGE_READ"}}})";
+
+std::string memory(std::string_view src, std::string_view dst, std::string_view dst_access) {
+  return fmt::format(
+      R"({{"barrier":[{{"type":"memory","src_stage":"{}","dst_stage":"{}","dst_access":"{}"}}]}})", src, dst,
+      dst_access);
+}
+
+// Submissions, each {queue, its commands, the rest of its JSON object}; queue "c" is a compute queue
+// (family 1), the others direct (family 0).
+struct Sub {
+  std::string queue, commands, extra;
+};
+std::string trace(std::string_view resources, std::initializer_list<Sub> subs) {
+  std::string lists, submissions;
+  int i = 0;
+  for (const Sub& s : subs) {
+    const char* type = s.queue == "c" ? "compute" : "direct";
+    lists += fmt::format(R"({}{{"name":"L{}","type":"{}","commands":[{}]}})", i ? "," : "", i, type, s.commands);
+    submissions += fmt::format(R"({}{{"queue":"{}","type":"{}","lists":["L{}"]{}}})", i ? "," : "", s.queue,
+                               type, i, s.extra.empty() ? "" : "," + s.extra);
+    ++i;
+  }
+  return fmt::format(R"({{"api":"vulkan","resources":[{}],"lists":[{}],"submissions":[{}]}})", resources, lists,
+                     submissions);
+}
+std::string wait_on(std::string_view stage, std::string_view sem = "s") {
+  return fmt::format(R"("wait":[{{"semaphore":"{}","stage":"{}"}}])", sem, stage);
+}
+
+class VulkanSemaphores : public ::testing::TestWithParam<Case> {};
+TEST_P(VulkanSemaphores, Counts) {
+  check_case(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sync2, VulkanSemaphores,
+    ::testing::Values(
+        // Stage masks. A wait on COMPUTE_SHADER orders the other queue's copy before a compute read.
+        Case{"WaitOnTheReadsStageOrdersIt",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", kRead, wait_on("COMPUTE_SHADER")}}), {}},
+        // COMPUTE_SHADER is not COPY nor logically later than it (spec, "Pipeline Stages": COPY is in the
+        // transfer pipeline): the read is outside the wait's second scope.
+        Case{"WaitOnAnotherStageDoesNotOrderTheRead",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", kRead, wait_on("COPY")}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"WaitOnAFragmentStageDoesNotOrderACompute",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", kRead, wait_on("FRAGMENT_SHADER")}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // A barrier whose first execution scope meets the wait's second scope chains with it (spec,
+        // "Execution Dependencies"): its second access scope makes the write visible to the read.
+        Case{"BarrierChainsWithTheWait",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"},
+                             {"c", memory("COPY", "COMPUTE_SHADER", "SHADER_STORAGE_READ") + "," + kRead,
+                              wait_on("COPY")}}),
+             {}},
+        // The chain orders the read but with no destination access it makes nothing visible.
+        Case{"ChainWithoutAccessMakesNothingVisible",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"},
+                             {"c", memory("COPY", "COMPUTE_SHADER", "NONE") + "," + kRead, wait_on("COPY")}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // A barrier whose first scope misses the wait's (compute before a copy wait) does not chain.
+        Case{"BarrierOutsideTheWaitDoesNotChain",
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":["s"])"},
+                    {"c", memory("COMPUTE_SHADER", "COMPUTE_SHADER", "SHADER_STORAGE_READ") + "," + kRead,
+                     wait_on("COPY")}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // The wait's access scope holds the accesses of its stages only (the layer's model: a wait on
+        // VERTEX_SHADER orders a fragment read, logically later, but makes the write visible to vertex
+        // shader accesses only).
+        Case{"WaitMakesTheWriteVisibleToItsStagesOnly",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"g2", kFragmentRead, wait_on("VERTEX_SHADER")}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"WaitOnTheFragmentStageMakesItVisible",
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":["s"])"}, {"g2", kFragmentRead, wait_on("FRAGMENT_SHADER")}}),
+             {}},
+        // What a wait ordered stays ordered for later submissions of the waiting queue, with its stages.
+        Case{"LaterSubmissionKeepsTheWaitsStages",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", "", wait_on("COPY")}, {"c", kRead, ""}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"LaterSubmissionKeepsTheWait",
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":["s"])"}, {"c", "", wait_on("COMPUTE_SHADER")}, {"c", kRead, ""}}),
+             {}},
+        // The signal's first scope is every command before it in its queue's submission order: work of
+        // an earlier submission of the signaling queue is ordered too.
+        Case{"SignalCoversEarlierSubmissionsOfItsQueue",
+             trace(kShared, {{"g", kWrite, ""}, {"g", "", R"("signal":["s"])"}, {"c", kRead, wait_on("ALL_COMMANDS")}}),
+             {}},
+        // Transitively: what the signaling submission waited for (its work is after it, the signal after
+        // all its work).
+        Case{"WaitCoversWhatTheSignalerWaitedFor",
+             trace(kShared, {{"g", kWrite, R"("signal":["a"])"},
+                             {"g2", "", R"("wait":["a"],"signal":["b"])"},
+                             {"c", kRead, wait_on("COMPUTE_SHADER", "b")}}),
+             {}},
+        // Timeline semaphores: a wait for value V is satisfied by the first signal to V or more.
+        Case{"TimelineWaitForALowerValue",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":5}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":3}])"}}),
+             {}},
+        Case{"TimelineWaitWithAStageMask",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":1,"stage":"COPY"}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // The wait for 1 is the first queue's signal; the write of the second queue (its signal to 2)
+        // is not ordered by it. Waiting for 2 orders it.
+        Case{"TimelineWaitIsForTheSignalThatReachedTheValue",
+             trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":1}])"},
+                             {"g2", kWrite, R"("signal":[{"semaphore":"t","value":2}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":1}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"TimelineWaitForTheHigherValue",
+             trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":1}])"},
+                             {"g2", kWrite, R"("signal":[{"semaphore":"t","value":2}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":2}])"}}),
+             {}},
+        // A wait for the initial value (0) orders nothing.
+        Case{"TimelineWaitForZeroOrdersNothing",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":0}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // Host waits: the waited work is done before every later submission, any queue, every stage.
+        Case{"NoHostWaitNoOrder", trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", kRead, ""}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"HostWaitOnTheFence",
+             trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}), {}},
+        Case{"HostWaitOnAnotherFence",
+             trace(kShared, {{"g", kWrite, ""}, {"g2", "", R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // The fence's first scope holds the earlier submissions of its queue.
+        Case{"HostWaitOnTheFenceCoversEarlierSubmissionsOfItsQueue",
+             trace(kShared, {{"g", kWrite, ""}, {"g", "", R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
+             {}},
+        Case{"HostWaitCoversWhatTheFencedSubmissionWaitedFor",
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"},
+                             {"g2", "", R"("wait":["s"],"fence":"f")"},
+                             {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
+             {}},
+        Case{"HostWaitOrdersAllLaterSubmissions",
+             trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", "", R"("host_wait":[{"fence":"f"}])"}, {"g2", kFragmentRead, ""}}),
+             {}},
+        Case{"HostWaitOnATimelineValue",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":2}])"},
+                             {"c", kRead, R"("host_wait":[{"semaphore":"t","value":2}])"}}),
+             {}},
+        Case{"QueueWaitIdle", trace(kShared, {{"g", kWrite, ""}, {"c", kRead, R"("host_wait":[{"queue":"g"}])"}}), {}},
+        Case{"QueueWaitIdleOfAnotherQueue",
+             trace(kShared, {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":[{"queue":"g2"}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"DeviceWaitIdle", trace(kShared, {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":["device"])"}}),
+             {}}),
+    case_name);
+
+// A transition after a stage-masked wait happens after the barrier's first execution scope, which
+// must chain with the wait (spec, "Image Layout Transitions"; docs/replay.md's first bug).
+std::string transition_after_wait(std::string_view src_stage, std::string_view wait_stage) {
+  const std::string clear =
+      R"({"use":{"resource":"img","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}})";
+  const std::string barrier = fmt::format(
+      R"({{"barrier":[{{"type":"image","resource":"img","src_stage":"{}","dst_stage":"COMPUTE_SHADER",)"
+      R"("dst_access":"SHADER_STORAGE_READ","old_layout":"TRANSFER_DST_OPTIMAL","new_layout":"GENERAL"}}]}})",
+      src_stage);
+  return trace(R"({"name":"img","flags":["concurrent"],"initial":"TRANSFER_DST_OPTIMAL"})",
+               {{"g", clear, R"("signal":["s"])"}, {"c", barrier, wait_on(wait_stage)}});
+}
+
+TEST(VulkanSemaphores, TransitionChainsWithAStageMaskedWait) {
+  const Trace chained = load_trace(transition_after_wait("CLEAR", "CLEAR"), "t");
+  EXPECT_EQ(validate(chained).counts, (std::map<uint32_t, uint32_t>{}));
+  const Trace unchained = load_trace(transition_after_wait("COMPUTE_SHADER", "CLEAR"), "t");
+  EXPECT_EQ(validate(unchained).counts, ids({{M::vk_hazard_write_after_write, 1}}));
+  const Trace other = load_trace(transition_after_wait("CLEAR", "COMPUTE_SHADER"), "t");
+  EXPECT_EQ(validate(other).counts, ids({{M::vk_hazard_write_after_write, 1}}));
+}
+
+// Bad input: each with the JSON pointer of the entry.
+void bad(const std::string& json, const std::string& pointer_and_text) {
+  try {
+    (void)load_trace(json, "t");
+    ADD_FAILURE() << "accepted: " << json;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(pointer_and_text), std::string::npos) << e.what();
+  }
+}
+
+TEST(VulkanSemaphores, LoaderRefusesWhatCannotHappen) {
+  bad(trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1}])"},
+                      {"c", kRead, R"("wait":[{"semaphore":"t","value":2}])"}}),
+      "t:/submissions/1/wait/0: value 2 of timeline semaphore 't' is not signaled by an earlier submission");
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":2}])"},
+                      {"g", "", R"("signal":[{"semaphore":"t","value":2}])"}}),
+      "t:/submissions/1/signal/0: timeline semaphore 't' signaled to 2, not above its value 2");
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":2}])"}, {"c", "", R"("wait":["t"])"}}),
+      "t:/submissions/1/wait/0: semaphore 't' is a timeline semaphore elsewhere");
+  bad(trace(kShared, {{"g", "", R"("wait":[{"semaphore":"s","stage":"COPY","value":1,"when":1}])"}}),
+      "t:/submissions/0/wait/0: unknown key");
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"s","stage":"COPY"}])"}}),
+      "t:/submissions/0/signal/0: unknown key");
+  bad(trace(kShared, {{"g", "", R"("wait":[{"semaphore":"s","stage":"COPPY"}])"}}),
+      "t:/submissions/0/wait/0/stage: unknown");
+  bad(trace(kShared, {{"g", "", R"("host_wait":[{"fence":"f"}])"}}),
+      "t:/submissions/0/host_wait/0: fence 'f' is not signaled by an earlier submission");
+  bad(trace(kShared, {{"g", "", R"("fence":"f")"}, {"g", "", R"("fence":"f")"}}),
+      "t:/submissions/1/fence: fence 'f' is still signaled");
+  bad(trace(kShared, {{"g", "", R"("fence":"f")"}, {"c", "", R"("host_wait":[{"fence":"f"}])"},
+                      {"c", "", R"("host_wait":[{"fence":"f"}])"}}),
+      "t:/submissions/2/host_wait/0: fence 'f' is not signaled");
+  bad(trace(kShared, {{"g", "", R"("host_wait":[{"queue":"c"}])"}}),
+      "t:/submissions/0/host_wait/0: no earlier submission on queue 'c'");
+  bad(trace(kShared, {{"g", "", R"("host_wait":["host"])"}}), "t:/submissions/0/host_wait/0: unknown host wait");
+  bad(trace(kShared, {{"g", "", R"("host_wait":[{"event":"e"}])"}}), "t:/submissions/0/host_wait/0: unknown key");
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":1}])"},
+                      {"c", "", R"("host_wait":[{"semaphore":"t","value":4}])"}}),
+      "t:/submissions/1/host_wait/0: value 4 of timeline semaphore 't' is not signaled");
+  const std::string d3d12 =
+      R"({"api":"d3d12","resources":[],"lists":[{"name":"L","commands":[]}],"submissions":[{"lists":["L"],EXTRA}]})";
+  auto with = [&](std::string_view extra) {
+    std::string s = d3d12;
+    return s.replace(s.find("EXTRA"), 5, extra);
+  };
+  bad(with(R"("fence":"f")"), "t:/submissions/0/fence: fences of a submission are Vulkan only");
+  bad(with(R"("host_wait":["device"])"), "t:/submissions/0/host_wait: host waits are Vulkan only");
+  bad(with(R"("signal":[{"semaphore":"s"}])"), "t:/submissions/0/signal/0: expected a string");
+}
+
+}  // namespace
+}  // namespace baton::validate::testing
