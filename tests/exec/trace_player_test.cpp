@@ -174,6 +174,78 @@ TEST(TracePlayer, EventWithoutItsWaitIsTheLayersReadAfterWrite) {
   EXPECT_EQ(v.counts.count(validate::number(validate::MessageId::vk_hazard_read_after_write)), 1u);
 }
 
+// Semaphore wait stage masks, timeline semaphores and host waits (issue 14; the rules in
+// tests/validate/vulkan_semaphore_test.cpp): a copy writes in one submission, a dispatch reads in the
+// next (one queue here: lavapipe has one), `first` / `second` the rest of each submission. The layer's
+// verdict and the validator's must agree: `hazard` says whether both report the read-after-write.
+std::string write_then_read(const std::string& first, const std::string& second, const std::string& between = "") {
+  return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],
+    "lists":[{"name":"L","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}}]},
+             {"name":"M","commands":[)" +
+         between + R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+    "submissions":[{"queue":"g","lists":["L"])" +
+         (first.empty() ? "" : "," + first) + R"(},{"queue":"g","lists":["M"])" +
+         (second.empty() ? "" : "," + second) + "}]}";
+}
+void agree(const std::string& t, bool hazard) {
+  SCOPED_TRACE(t);
+  const ReplayReport r = play(t);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), hazard ? 1u : 0u);
+  EXPECT_EQ(r.log.total(), hazard ? 1u : 0u);
+  const validate::ValidationResult v = validate::validate(validate::load_trace(t, "t"));
+  EXPECT_EQ(v.count(validate::MessageId::vk_hazard_read_after_write), hazard ? 1u : 0u);
+  EXPECT_EQ(v.messages.size(), hazard ? 1u : 0u);
+}
+const std::string kBarrierCopyToCompute =
+    R"({"barrier":[{"type":"memory","src_stage":"COPY","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"}]},)";
+
+TEST(TracePlayer, WaitStageMaskOrdersItsStagesOnly) {
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])"), false);
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])"), true);
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"FRAGMENT_SHADER"}])"), true);
+  agree(write_then_read("", ""), true);  // no wait: queue order alone orders nothing
+}
+
+TEST(TracePlayer, WaitStageMaskChainedByABarrier) {
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])", kBarrierCopyToCompute),
+        false);
+  const std::string no_access =
+      R"({"barrier":[{"type":"memory","src_stage":"COPY","dst_stage":"COMPUTE_SHADER"}]},)";
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])", no_access), true);
+}
+
+TEST(TracePlayer, TimelineSemaphoreWaits) {
+  agree(write_then_read(R"("signal":[{"semaphore":"t","value":1}])", R"("wait":[{"semaphore":"t","value":1}])"),
+        false);
+  agree(write_then_read(R"("signal":[{"semaphore":"t","value":3}])", R"("wait":[{"semaphore":"t","value":2}])"),
+        false);
+  agree(write_then_read(R"("signal":[{"semaphore":"t","value":3}])",
+                        R"("wait":[{"semaphore":"t","value":3,"stage":"COPY"}])"),
+        true);
+}
+
+TEST(TracePlayer, HostWaitsOnFencesAndIdleQueues) {
+  agree(write_then_read(R"("fence":"f")", R"("host_wait":[{"fence":"f"}])"), false);
+  agree(write_then_read(R"("fence":"f")", ""), true);
+  agree(write_then_read("", R"("host_wait":[{"queue":"g"}])"), false);
+  agree(write_then_read("", R"("host_wait":["device"])"), false);
+  const ReplayReport r = play(write_then_read(R"("fence":"f")", R"("host_wait":[{"fence":"f"},"device"])"));
+  EXPECT_EQ(r.host_waits, 2u);
+}
+
+// D6 of docs/replay.md: layer 1.3.239's synchronization validation does not follow vkWaitSemaphores (a
+// host wait on a timeline value): the read after it is still its read-after-write, where the spec (and
+// Baton) order it; core validation adds UNASSIGNED-VkSemaphore-state-timeout when the value waited for
+// is below the one signaled. When this fails, the layer changed: update docs/replay.md.
+TEST(TracePlayer, DocumentedDifferenceD6HostWaitOnATimelineValue) {
+  const std::string t =
+      write_then_read(R"("signal":[{"semaphore":"t","value":3}])", R"("host_wait":[{"semaphore":"t","value":3}])");
+  const ReplayReport r = play(t);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.host_waits, 1u);
+  EXPECT_TRUE(validate::validate(validate::load_trace(t, "t")).clean());
+}
+
 TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
   const auto expect_error = [](const std::string& json, const std::string& where) {
     try {
