@@ -65,7 +65,11 @@ void Replay::execute(int submission) {
   for (const HostWait& h : sub.host_wait) host_wait(h, submission);
   const uint64_t all_stages = dst_exec_scope(kVkAllCommands), all_accesses = expand_accesses(kAllAccesses);
   for (size_t t = 0; t < host_done_.size(); ++t)
-    if (host_done_[t]) ordered_[static_cast<int>(t)].grant(all_stages, all_stages, all_accesses);
+    if (host_done_[t]) {
+      Ordered& o = ordered_[static_cast<int>(t)];
+      o.grant(all_stages, all_stages, all_accesses);
+      o.host = true;
+    }
   for (size_t w = 0; w < sub.wait.size(); ++w) {
     const int t = signaler(sub.wait[w], sub.wait_value_of(w), submission);
     if (t < 0) continue;  // a timeline wait for the initial value: orders nothing
@@ -304,8 +308,18 @@ std::pair<uint32_t, uint32_t> Replay::segments(int r, const ByteRange& b) const 
 // stages and its access in the access mask, or ordered before the first execution scope by an
 // earlier barrier (the chain). Only accesses of this queue (others are ordered only by semaphores).
 bool Replay::in_first_scope(const Write& w, const Scope& s) const {
+  if (w.valid && sem_chain(w.where, s.src_exec)) return true;  // through a wait (Ordered)
   return w.valid && w.where.queue == now_.queue &&
          (((w.stage & s.src_stages) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0);
+}
+
+// Whether a barrier with first execution scope `src_exec` chains with the wait that ordered the access
+// at `w` (judged on the waits as the event's set saw them, during an event wait).
+bool Replay::sem_chain(const Where& w, uint64_t src_exec) const {
+  if (w.submission < 0) return false;
+  const OrderedSet& set = ev_ ? ev_->ordered : ordered_;
+  const auto it = set.find(w.submission);
+  return it != set.end() && (it->second.exec & src_exec) != 0;
 }
 
 void Replay::pend(Shadow& sh) {
@@ -348,8 +362,9 @@ void Replay::apply(Shadow& sh, const Scope& s, bool own) {
   }
   for (Read& r : sh.reads) {
     const Read* then = read_at_set(sh, r);
-    if (then && r.where.queue == now_.queue &&
-        ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0)) {
+    if (then && ((r.where.queue == now_.queue &&
+                  ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0)) ||
+                 sem_chain(r.where, s.src_exec))) {
       pend(sh);
       r.pending |= s.dst_exec;
       if (own) r.pending_own |= s.dst_exec;
@@ -403,8 +418,14 @@ void Replay::barrier_call(const BarrierCmd& call) {
   std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>> scopes;  // for the chains with waits
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
-    scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage),
-                        expand_accesses(b.dst_access));
+    // A memory barrier chains every access of the waited work; a buffer or image barrier makes only its
+    // own resource visible (in_first_scope), and its execution dependency reaches the other resources
+    // only where barriers order all resources (ValidateOptions).
+    if (b.kind == VkBarrierKind::memory)
+      scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage),
+                          expand_accesses(b.dst_access));
+    else if (options_.vk_barrier_orders_all_resources)
+      scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), 0, 0);
   }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
@@ -601,7 +622,7 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
   // "Image Layout Transitions"); found by the differential test (docs/replay.md).
   const auto waited = [&](const Where& where) {
     const Ordered* o = ordered(where);
-    return o && (s.src_exec & o->exec) != 0;
+    return o && (o->host || (s.src_exec & o->exec) != 0);  // host-waited work is done before the submission
   };
   bool reads_ok = true;
   for (const Read& r : sh.reads) {
@@ -794,7 +815,8 @@ void Replay::use(const UseCmd& u) {
 bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
   if (sh.reads.empty()) return false;
   return std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& rd) {
-    return sem_exec(rd.where, stage) || (rd.where.queue == now_.queue && (stage & ~rd.own) == 0);
+    return sem_exec(rd.where, stage) ||
+           ((rd.where.queue == now_.queue || ordered(rd.where)) && (stage & ~rd.own) == 0);
   });
 }
 
@@ -807,12 +829,14 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   // scope (the scopes add up, as the Khronos layer's write barriers do).
   auto visible = [&](const Write& wr) {
     if (sem_visible(wr.where, stage, acc)) return true;
-    return wr.where.queue == now_.queue && covers(wr.visible, stage, bits);
+    return (wr.where.queue == now_.queue || ordered(wr.where)) && covers(wr.visible, stage, bits);
   };
   if (has_write(acc)) {
     bool war = false;
     for (const Read& rd : sh.reads) {
-      if (sem_exec(rd.where, stage) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
+      if (sem_exec(rd.where, stage) ||
+          ((rd.where.queue == now_.queue || ordered(rd.where)) && (stage & ~rd.barriers) == 0))
+        continue;
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
       war = true;
@@ -829,9 +853,12 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     return;
   }
   // A read after an earlier read of the same stages that was already checked adds nothing.
+  // (A semaphore or host wait that orders an earlier read counts as one of its own barriers: the layer
+  // applies a wait as a barrier on every imported access.)
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
+    if (const Ordered* o = ordered(rd.where)) read_barriers |= o->exec;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
     hazard(MessageId::vk_hazard_read_after_write, resource, sub, n, w.where,

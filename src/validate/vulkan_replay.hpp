@@ -96,6 +96,7 @@ struct Ghost {
 struct Ordered {
   uint64_t exec = 0;
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses), one entry per stage set
+  bool host = false;  // a host wait waited for it: done before the submission is made (transitions too)
   void grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses);
   friend bool operator==(const Ordered&, const Ordered&) = default;
 };
@@ -149,6 +150,7 @@ class Replay {
   // Semaphores and host waits (Ordered): the ordering of the access at `w` before the current point.
   const Ordered* ordered(const Where& w) const;
   bool sem_exec(const Where& w, uint64_t stage) const;  // every stage of `stage` ordered after it
+  bool sem_chain(const Where& w, uint64_t src_exec) const;  // a first scope that chains with its wait
   bool sem_visible(const Where& w, uint64_t stage, uint64_t access) const;
   // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
   void wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses);

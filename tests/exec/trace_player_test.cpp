@@ -246,6 +246,22 @@ TEST(TracePlayer, DocumentedDifferenceD6HostWaitOnATimelineValue) {
   EXPECT_TRUE(validate::validate(validate::load_trace(t, "t")).clean());
 }
 
+// D7 of docs/replay.md: layer 1.3.239 chains a first scope of TOP_OF_PIPE with an earlier second scope
+// that held TOP_OF_PIPE (a barrier to TOP_OF_PIPE, or a semaphore wait on it); synchronization2 makes
+// TOP_OF_PIPE in a first scope NONE (spec, "Pipeline Stages"), so nothing chains and the read is not
+// made visible: Baton reports the read-after-write. When this fails, the layer changed.
+TEST(TracePlayer, DocumentedDifferenceD7TopOfPipeFirstScopeChains) {
+  const std::string t = R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}},
+      {"barrier":[{"type":"memory","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"TOP_OF_PIPE"}]},
+      {"barrier":[{"type":"memory","src_stage":"TOP_OF_PIPE","dst_stage":"COPY","dst_access":"TRANSFER_READ"}]},
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_READ"}}}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})";
+  EXPECT_TRUE(play(t).log.empty());
+  EXPECT_EQ(validate::validate(validate::load_trace(t, "t")).count(validate::MessageId::vk_hazard_read_after_write),
+            1u);
+}
+
 TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
   const auto expect_error = [](const std::string& json, const std::string& where) {
     try {
