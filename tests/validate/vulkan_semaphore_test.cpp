@@ -198,6 +198,55 @@ TEST(VulkanSemaphores, TransitionChainsWithAStageMaskedWait) {
   EXPECT_EQ(validate(other).counts, ids({{M::vk_hazard_write_after_write, 1}}));
 }
 
+// Found by the differential run of submission synchronization (docs/replay.md), each agreeing with layer
+// 1.3.239 on lavapipe.
+TEST(VulkanSemaphores, RulesFromTheDifferentialRun) {
+  // A buffer barrier that chains with a wait makes its own buffer visible, not every buffer of the
+  // waited submission (the wait on TOP_OF_PIPE orders everything, makes nothing visible).
+  const std::string two = R"({"name":"a","type":"buffer","flags":["concurrent"]},{"name":"b","type":"buffer","flags":["concurrent"]})";
+  const std::string write_both =
+      R"({"use":{"resource":"a","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}},)"
+      R"({"use":{"resource":"b","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}})";
+  const std::string barrier_a_read_both =
+      R"({"barrier":[{"type":"buffer","resource":"a","src_stage":"COMPUTE_SHADER","dst_stage":"COMPUTE_SHADER",)"
+      R"("dst_access":"SHADER_STORAGE_READ"}]},)"
+      R"({"use":{"resource":"a","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}},)"
+      R"({"use":{"resource":"b","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})";
+  const ValidationResult own = validate(load_trace(
+      trace(two, {{"g", write_both, R"("signal":["s"])"}, {"c", barrier_a_read_both, wait_on("TOP_OF_PIPE")}}), "t"));
+  ASSERT_EQ(own.counts, ids({{M::vk_hazard_read_after_write, 1}})) << to_text(own);
+  EXPECT_EQ(own.messages[0].resource, "b");
+  // A read ordered after an earlier read by a wait is not checked against the write again (the layer
+  // applies the wait as a barrier on the earlier read, as Read::own: x_top of the investigation): the
+  // copy read was made visible by the transition's barrier, the compute read after the wait follows it.
+  const std::string img = R"({"name":"i","flags":["concurrent"]})";
+  const std::string transition_and_copy_read =
+      R"({"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"COPY","dst_access":"TRANSFER_READ",)"
+      R"("old_layout":"UNDEFINED","new_layout":"GENERAL"}]},)"
+      R"({"use":{"resource":"i","as":{"stage":"COPY","access":"TRANSFER_READ","layout":"GENERAL"}}})";
+  const std::string compute_read =
+      R"({"use":{"resource":"i","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ","layout":"GENERAL"}}})";
+  EXPECT_TRUE(validate(load_trace(trace(img, {{"g", transition_and_copy_read, R"("signal":["s"])"},
+                                              {"g", compute_read, wait_on("TOP_OF_PIPE")}}),
+                                  "t"))
+                  .clean());
+  EXPECT_EQ(validate(load_trace(trace(img, {{"g", transition_and_copy_read, ""}, {"g", compute_read, ""}}), "t")).counts,
+            ids({{M::vk_hazard_read_after_write, 1}}));
+  // A host wait finishes the waited work before the submission exists: a transition with no first scope
+  // after it is ordered (a semaphore wait would not order it).
+  const std::string clear =
+      R"({"use":{"resource":"i","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}})";
+  const std::string to_general =
+      R"({"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ",)"
+      R"("old_layout":"TRANSFER_DST_OPTIMAL","new_layout":"GENERAL"}]})";
+  const std::string dst = R"({"name":"i","flags":["concurrent"],"initial":"TRANSFER_DST_OPTIMAL"})";
+  EXPECT_TRUE(validate(load_trace(trace(dst, {{"g", clear, R"("fence":"f")"}, {"c", to_general, R"("host_wait":[{"fence":"f"}])"}}), "t"))
+                  .clean());
+  EXPECT_EQ(validate(load_trace(trace(dst, {{"g", clear, R"("signal":["s"])"}, {"c", to_general, wait_on("ALL_COMMANDS")}}), "t"))
+                .counts,
+            ids({{M::vk_hazard_write_after_write, 1}}));
+}
+
 // Bad input: each with the JSON pointer of the entry.
 void bad(const std::string& json, const std::string& pointer_and_text) {
   try {
