@@ -123,7 +123,8 @@ class Loader {
         const std::optional<uint64_t> value = s.signal_value_of(g);
         kind(s.signal[g], value.has_value(), where);
         if (value) {
-          // VkSemaphoreSubmitInfo: a timeline signal must raise the value (VUID-VkSubmitInfo-pSignalSemaphores-03242).
+          // VkSemaphoreSubmitInfo: a timeline signal must raise the value
+          // (VUID-VkSubmitInfo-pSignalSemaphores-03242).
           const auto it = reached.find(s.signal[g]);
           const uint64_t now = it == reached.end() ? 0 : it->second;
           if (*value <= now)
@@ -740,7 +741,9 @@ class Loader {
         else
           keys(arr[i], at, {"semaphore", "value"});
         name = string_field(arr[i], "semaphore", at);
-        if (wait) stage = named_field(arr[i], "stage", at, names::vk_stages(), "VkPipelineStageFlags2", kVkAllCommands);
+        if (wait)
+          stage =
+              named_field(arr[i], "stage", at, names::vk_stages(), "VkPipelineStageFlags2", kVkAllCommands);
         if (arr[i].contains("value")) value = u64_field(arr[i], "value", at);
       } else {
         fail(at, "expected a semaphore name or object");
@@ -761,7 +764,9 @@ class Loader {
   HostWait host_wait(const json& j, const std::string& path) const {
     HostWait h;
     if (j.is_string()) {
-      if (j.get<std::string>() != "device") fail(path, fmt::format("unknown host wait {} (expected \"device\" or an object)", input::quote(j.get<std::string>())));
+      if (j.get<std::string>() != "device")
+        fail(path, fmt::format("unknown host wait {} (expected \"device\" or an object)",
+                               input::quote(j.get<std::string>())));
       return h;
     }
     require_object(j, path);
@@ -815,7 +820,8 @@ class Loader {
     }
     const json& host = array_field(j, "host_wait", path);
     if (!host.empty() && api_ != Api::vulkan) fail(path + ".host_wait", "host waits are Vulkan only");
-    for (size_t i = 0; i < host.size(); ++i) s.host_wait.push_back(host_wait(host[i], fmt::format("{}.host_wait[{}]", path, i)));
+    for (size_t i = 0; i < host.size(); ++i)
+      s.host_wait.push_back(host_wait(host[i], fmt::format("{}.host_wait[{}]", path, i)));
     const std::vector<std::string> present = strings(j, "present", path);
     for (size_t i = 0; i < present.size(); ++i) {
       const auto it = resource_index_.find(present[i]);

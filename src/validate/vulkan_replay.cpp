@@ -164,7 +164,8 @@ void Replay::host_wait(const HostWait& h, int submission) {
     if (t < 0) return;
     const std::string& queue = trace_.submissions[static_cast<size_t>(t)].queue;
     for (int u = 0; u <= t; ++u)
-      if (trace_.submissions[static_cast<size_t>(u)].queue == queue) host_done_[static_cast<size_t>(u)] = true;
+      if (trace_.submissions[static_cast<size_t>(u)].queue == queue)
+        host_done_[static_cast<size_t>(u)] = true;
     for (const auto& [u, o] : ordered_end_[static_cast<size_t>(t)])
       if (o.exec != 0) host_done_[static_cast<size_t>(u)] = true;
   };
@@ -422,8 +423,8 @@ void Replay::barrier_call(const BarrierCmd& call) {
     // own resource visible (in_first_scope), and its execution dependency reaches the other resources
     // only where barriers order all resources (ValidateOptions).
     if (b.kind == VkBarrierKind::memory)
-      scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), expand_stages(b.dst_stage),
-                          expand_accesses(b.dst_access));
+      scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage),
+                          expand_stages(b.dst_stage), expand_accesses(b.dst_access));
     else if (options_.vk_barrier_orders_all_resources)
       scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), 0, 0);
   }

@@ -149,7 +149,7 @@ class Replay {
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   // Semaphores and host waits (Ordered): the ordering of the access at `w` before the current point.
   const Ordered* ordered(const Where& w) const;
-  bool sem_exec(const Where& w, uint64_t stage) const;  // every stage of `stage` ordered after it
+  bool sem_exec(const Where& w, uint64_t stage) const;      // every stage of `stage` ordered after it
   bool sem_chain(const Where& w, uint64_t src_exec) const;  // a first scope that chains with its wait
   bool sem_visible(const Where& w, uint64_t stage, uint64_t access) const;
   // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
@@ -186,9 +186,9 @@ class Replay {
   std::vector<Runs<Shadow>> shadows_;  // per resource, runs over the subresource (buffer: segment) index
   std::vector<std::vector<uint64_t>> starts_;  // per buffer: the first byte of each segment
   std::map<std::string, int> queues_;
-  OrderedSet ordered_;                 // the current submission's (grows with its barriers)
+  OrderedSet ordered_;                   // the current submission's (grows with its barriers)
   std::vector<OrderedSet> ordered_end_;  // per submission: at its end (a later wait imports it)
-  std::vector<bool> host_done_;          // submissions a host wait has waited for (ordered before all later ones)
+  std::vector<bool> host_done_;  // submissions a host wait has waited for (ordered before all later ones)
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call

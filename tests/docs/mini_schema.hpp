@@ -62,8 +62,8 @@ class MiniSchema {
       if (!s.get<bool>()) out.push_back(path + ": not allowed");
       return;
     }
-    static const std::set<std::string> kIgnored = {"$schema", "$id", "$defs", "title", "description",
-                                                   "default"};
+    static const std::set<std::string> kIgnored = {"$schema", "$id",         "$defs",
+                                                   "title",   "description", "default"};
     for (const auto& [k, kv] : s.items()) {
       if (kIgnored.count(k)) continue;
       if (k == "$ref")

@@ -52,7 +52,8 @@ TEST(TraceSchema, SubmissionSynchronizationFormsValidateAndLoad) {
   EXPECT_EQ(t.submissions[0].signal_value_of(1), std::optional<uint64_t>(2));
   EXPECT_EQ(t.submissions[0].fence, "f");
   EXPECT_EQ(t.submissions[1].wait_stage_of(0), validate::kVkAllCommands);
-  EXPECT_EQ(t.submissions[1].wait_stage_of(1), uint64_t{0x100000000} | 0x800);  // VK_PIPELINE_STAGE_2_COPY_BIT | COMPUTE_SHADER
+  EXPECT_EQ(t.submissions[1].wait_stage_of(1),
+            uint64_t{0x100000000} | 0x800);  // VK_PIPELINE_STAGE_2_COPY_BIT | COMPUTE_SHADER
   EXPECT_EQ(t.submissions[1].wait_value_of(1), std::optional<uint64_t>(1));
   ASSERT_EQ(t.submissions[2].host_wait.size(), 4u);
   EXPECT_EQ(t.submissions[2].host_wait[2].kind, validate::HostWait::Kind::semaphore);

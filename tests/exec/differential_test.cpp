@@ -93,9 +93,11 @@ void differential(bool sync, uint64_t n) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "differential (%s): %llu traces (seeds %llu..%llu) in %.1f s: %u agree clean, %u agree with findings\n",
-      sync ? "submission sync" : multi ? "multi-submission" : "one submission", static_cast<unsigned long long>(n),
-      static_cast<unsigned long long>(seed0), static_cast<unsigned long long>(seed0 + n - 1), s, clean,
-      agree_hazard);
+      sync    ? "submission sync"
+      : multi ? "multi-submission"
+              : "one submission",
+      static_cast<unsigned long long>(n), static_cast<unsigned long long>(seed0),
+      static_cast<unsigned long long>(seed0 + n - 1), s, clean, agree_hazard);
   for (const auto& [name, count] : explained)
     std::printf("  documented difference %s: %u traces\n", name.c_str(), count);
   uint32_t total = 0;

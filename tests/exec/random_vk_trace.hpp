@@ -200,9 +200,9 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
       j["submissions"][s]["wait"] = {"s" + std::to_string(s - 1)};
   if (sync) {
     // No TOP_OF_PIPE: D7 of docs/replay.md (the layer chains a later first scope of TOP_OF_PIPE with it).
-    const std::vector<const char*> wait_stages = {"ALL_COMMANDS",   "COPY",           "CLEAR",
-                                                  "ALL_TRANSFER",   "COMPUTE_SHADER", "BOTTOM_OF_PIPE",
-                                                  "FRAGMENT_SHADER", "COPY|COMPUTE_SHADER"};
+    const std::vector<const char*> wait_stages = {
+        "ALL_COMMANDS",   "COPY",           "CLEAR",           "ALL_TRANSFER",
+        "COMPUTE_SHADER", "BOTTOM_OF_PIPE", "FRAGMENT_SHADER", "COPY|COMPUTE_SHADER"};
     uint64_t timeline = 0;
     for (size_t s = 1; s < nsub; ++s) {
       json& prev = j["submissions"][s - 1];
@@ -222,7 +222,8 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
         case 4: {
           timeline += 1 + pick(3);
           prev["signal"].push_back({{"semaphore", "t"}, {"value", timeline}});
-          sub["wait"].push_back({{"semaphore", "t"}, {"value", 1 + pick(static_cast<size_t>(timeline))}, {"stage", stage}});
+          sub["wait"].push_back(
+              {{"semaphore", "t"}, {"value", 1 + pick(static_cast<size_t>(timeline))}, {"stage", stage}});
           break;
         }
         case 5: {

@@ -178,11 +178,13 @@ TEST(TracePlayer, EventWithoutItsWaitIsTheLayersReadAfterWrite) {
 // tests/validate/vulkan_semaphore_test.cpp): a copy writes in one submission, a dispatch reads in the
 // next (one queue here: lavapipe has one), `first` / `second` the rest of each submission. The layer's
 // verdict and the validator's must agree: `hazard` says whether both report the read-after-write.
-std::string write_then_read(const std::string& first, const std::string& second, const std::string& between = "") {
+std::string write_then_read(const std::string& first, const std::string& second,
+                            const std::string& between = "") {
   return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],
     "lists":[{"name":"L","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}}]},
              {"name":"M","commands":[)" +
-         between + R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
+         between +
+         R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}}]}],
     "submissions":[{"queue":"g","lists":["L"])" +
          (first.empty() ? "" : "," + first) + R"(},{"queue":"g","lists":["M"])" +
          (second.empty() ? "" : "," + second) + "}]}";
@@ -200,25 +202,31 @@ const std::string kBarrierCopyToCompute =
     R"({"barrier":[{"type":"memory","src_stage":"COPY","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"}]},)";
 
 TEST(TracePlayer, WaitStageMaskOrdersItsStagesOnly) {
-  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])"), false);
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])"),
+        false);
   agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])"), true);
-  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"FRAGMENT_SHADER"}])"), true);
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"FRAGMENT_SHADER"}])"),
+        true);
   agree(write_then_read("", ""), true);  // no wait: queue order alone orders nothing
 }
 
 TEST(TracePlayer, WaitStageMaskChainedByABarrier) {
-  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])", kBarrierCopyToCompute),
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])",
+                        kBarrierCopyToCompute),
         false);
   const std::string no_access =
       R"({"barrier":[{"type":"memory","src_stage":"COPY","dst_stage":"COMPUTE_SHADER"}]},)";
-  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])", no_access), true);
+  agree(write_then_read(R"("signal":["s"])", R"("wait":[{"semaphore":"s","stage":"COPY"}])", no_access),
+        true);
 }
 
 TEST(TracePlayer, TimelineSemaphoreWaits) {
-  agree(write_then_read(R"("signal":[{"semaphore":"t","value":1}])", R"("wait":[{"semaphore":"t","value":1}])"),
-        false);
-  agree(write_then_read(R"("signal":[{"semaphore":"t","value":3}])", R"("wait":[{"semaphore":"t","value":2}])"),
-        false);
+  agree(
+      write_then_read(R"("signal":[{"semaphore":"t","value":1}])", R"("wait":[{"semaphore":"t","value":1}])"),
+      false);
+  agree(
+      write_then_read(R"("signal":[{"semaphore":"t","value":3}])", R"("wait":[{"semaphore":"t","value":2}])"),
+      false);
   agree(write_then_read(R"("signal":[{"semaphore":"t","value":3}])",
                         R"("wait":[{"semaphore":"t","value":3,"stage":"COPY"}])"),
         true);
@@ -238,8 +246,8 @@ TEST(TracePlayer, HostWaitsOnFencesAndIdleQueues) {
 // Baton) order it; core validation adds UNASSIGNED-VkSemaphore-state-timeout when the value waited for
 // is below the one signaled. When this fails, the layer changed: update docs/replay.md.
 TEST(TracePlayer, DocumentedDifferenceD6HostWaitOnATimelineValue) {
-  const std::string t =
-      write_then_read(R"("signal":[{"semaphore":"t","value":3}])", R"("host_wait":[{"semaphore":"t","value":3}])");
+  const std::string t = write_then_read(R"("signal":[{"semaphore":"t","value":3}])",
+                                        R"("host_wait":[{"semaphore":"t","value":3}])");
   const ReplayReport r = play(t);
   EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
   EXPECT_EQ(r.host_waits, 1u);
@@ -251,15 +259,17 @@ TEST(TracePlayer, DocumentedDifferenceD6HostWaitOnATimelineValue) {
 // TOP_OF_PIPE in a first scope NONE (spec, "Pipeline Stages"), so nothing chains and the read is not
 // made visible: Baton reports the read-after-write. When this fails, the layer changed.
 TEST(TracePlayer, DocumentedDifferenceD7TopOfPipeFirstScopeChains) {
-  const std::string t = R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+  const std::string t =
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
       {"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}},
       {"barrier":[{"type":"memory","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"TOP_OF_PIPE"}]},
       {"barrier":[{"type":"memory","src_stage":"TOP_OF_PIPE","dst_stage":"COPY","dst_access":"TRANSFER_READ"}]},
       {"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_READ"}}}]}],
       "submissions":[{"queue":"g","lists":["L"]}]})";
   EXPECT_TRUE(play(t).log.empty());
-  EXPECT_EQ(validate::validate(validate::load_trace(t, "t")).count(validate::MessageId::vk_hazard_read_after_write),
-            1u);
+  EXPECT_EQ(
+      validate::validate(validate::load_trace(t, "t")).count(validate::MessageId::vk_hazard_read_after_write),
+      1u);
 }
 
 TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {

@@ -38,13 +38,14 @@ std::string trace(std::string_view resources, std::initializer_list<Sub> subs) {
   int i = 0;
   for (const Sub& s : subs) {
     const char* type = s.queue == "c" ? "compute" : "direct";
-    lists += fmt::format(R"({}{{"name":"L{}","type":"{}","commands":[{}]}})", i ? "," : "", i, type, s.commands);
+    lists +=
+        fmt::format(R"({}{{"name":"L{}","type":"{}","commands":[{}]}})", i ? "," : "", i, type, s.commands);
     submissions += fmt::format(R"({}{{"queue":"{}","type":"{}","lists":["L{}"]{}}})", i ? "," : "", s.queue,
                                type, i, s.extra.empty() ? "" : "," + s.extra);
     ++i;
   }
-  return fmt::format(R"({{"api":"vulkan","resources":[{}],"lists":[{}],"submissions":[{}]}})", resources, lists,
-                     submissions);
+  return fmt::format(R"({{"api":"vulkan","resources":[{}],"lists":[{}],"submissions":[{}]}})", resources,
+                     lists, submissions);
 }
 std::string wait_on(std::string_view stage, std::string_view sem = "s") {
   return fmt::format(R"("wait":[{{"semaphore":"{}","stage":"{}"}}])", sem, stage);
@@ -60,7 +61,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // Stage masks. A wait on COMPUTE_SHADER orders the other queue's copy before a compute read.
         Case{"WaitOnTheReadsStageOrdersIt",
-             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", kRead, wait_on("COMPUTE_SHADER")}}), {}},
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", kRead, wait_on("COMPUTE_SHADER")}}),
+             {}},
         // COMPUTE_SHADER is not COPY nor logically later than it (spec, "Pipeline Stages": COPY is in the
         // transfer pipeline): the read is outside the wait's second scope.
         Case{"WaitOnAnotherStageDoesNotOrderTheRead",
@@ -92,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(
         // VERTEX_SHADER orders a fragment read, logically later, but makes the write visible to vertex
         // shader accesses only).
         Case{"WaitMakesTheWriteVisibleToItsStagesOnly",
-             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"g2", kFragmentRead, wait_on("VERTEX_SHADER")}}),
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":["s"])"}, {"g2", kFragmentRead, wait_on("VERTEX_SHADER")}}),
              ids({{M::vk_hazard_read_after_write, 1}})},
         Case{"WaitOnTheFragmentStageMakesItVisible",
              trace(kShared,
@@ -100,17 +103,21 @@ INSTANTIATE_TEST_SUITE_P(
              {}},
         // What a wait ordered stays ordered for later submissions of the waiting queue, with its stages.
         Case{"LaterSubmissionKeepsTheWaitsStages",
-             trace(kShared, {{"g", kWrite, R"("signal":["s"])"}, {"c", "", wait_on("COPY")}, {"c", kRead, ""}}),
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":["s"])"}, {"c", "", wait_on("COPY")}, {"c", kRead, ""}}),
              ids({{M::vk_hazard_read_after_write, 1}})},
         Case{"LaterSubmissionKeepsTheWait",
-             trace(kShared,
-                   {{"g", kWrite, R"("signal":["s"])"}, {"c", "", wait_on("COMPUTE_SHADER")}, {"c", kRead, ""}}),
+             trace(kShared, {{"g", kWrite, R"("signal":["s"])"},
+                             {"c", "", wait_on("COMPUTE_SHADER")},
+                             {"c", kRead, ""}}),
              {}},
         // The signal's first scope is every command before it in its queue's submission order: work of
         // an earlier submission of the signaling queue is ordered too.
-        Case{"SignalCoversEarlierSubmissionsOfItsQueue",
-             trace(kShared, {{"g", kWrite, ""}, {"g", "", R"("signal":["s"])"}, {"c", kRead, wait_on("ALL_COMMANDS")}}),
-             {}},
+        Case{
+            "SignalCoversEarlierSubmissionsOfItsQueue",
+            trace(kShared,
+                  {{"g", kWrite, ""}, {"g", "", R"("signal":["s"])"}, {"c", kRead, wait_on("ALL_COMMANDS")}}),
+            {}},
         // Transitively: what the signaling submission waited for (its work is after it, the signal after
         // all its work).
         Case{"WaitCoversWhatTheSignalerWaitedFor",
@@ -147,14 +154,20 @@ INSTANTIATE_TEST_SUITE_P(
         // Host waits: the waited work is done before every later submission, any queue, every stage.
         Case{"NoHostWaitNoOrder", trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", kRead, ""}}),
              ids({{M::vk_hazard_read_after_write, 1}})},
-        Case{"HostWaitOnTheFence",
-             trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}), {}},
+        Case{
+            "HostWaitOnTheFence",
+            trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
+            {}},
         Case{"HostWaitOnAnotherFence",
-             trace(kShared, {{"g", kWrite, ""}, {"g2", "", R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
+             trace(kShared, {{"g", kWrite, ""},
+                             {"g2", "", R"("fence":"f")"},
+                             {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
              ids({{M::vk_hazard_read_after_write, 1}})},
         // The fence's first scope holds the earlier submissions of its queue.
         Case{"HostWaitOnTheFenceCoversEarlierSubmissionsOfItsQueue",
-             trace(kShared, {{"g", kWrite, ""}, {"g", "", R"("fence":"f")"}, {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
+             trace(kShared, {{"g", kWrite, ""},
+                             {"g", "", R"("fence":"f")"},
+                             {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
              {}},
         Case{"HostWaitCoversWhatTheFencedSubmissionWaitedFor",
              trace(kShared, {{"g", kWrite, R"("signal":["s"])"},
@@ -162,17 +175,23 @@ INSTANTIATE_TEST_SUITE_P(
                              {"c", kRead, R"("host_wait":[{"fence":"f"}])"}}),
              {}},
         Case{"HostWaitOrdersAllLaterSubmissions",
-             trace(kShared, {{"g", kWrite, R"("fence":"f")"}, {"c", "", R"("host_wait":[{"fence":"f"}])"}, {"g2", kFragmentRead, ""}}),
+             trace(kShared, {{"g", kWrite, R"("fence":"f")"},
+                             {"c", "", R"("host_wait":[{"fence":"f"}])"},
+                             {"g2", kFragmentRead, ""}}),
              {}},
         Case{"HostWaitOnATimelineValue",
              trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":2}])"},
                              {"c", kRead, R"("host_wait":[{"semaphore":"t","value":2}])"}}),
              {}},
-        Case{"QueueWaitIdle", trace(kShared, {{"g", kWrite, ""}, {"c", kRead, R"("host_wait":[{"queue":"g"}])"}}), {}},
+        Case{"QueueWaitIdle",
+             trace(kShared, {{"g", kWrite, ""}, {"c", kRead, R"("host_wait":[{"queue":"g"}])"}}),
+             {}},
         Case{"QueueWaitIdleOfAnotherQueue",
-             trace(kShared, {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":[{"queue":"g2"}])"}}),
+             trace(kShared,
+                   {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":[{"queue":"g2"}])"}}),
              ids({{M::vk_hazard_read_after_write, 1}})},
-        Case{"DeviceWaitIdle", trace(kShared, {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":["device"])"}}),
+        Case{"DeviceWaitIdle",
+             trace(kShared, {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":["device"])"}}),
              {}}),
     case_name);
 
@@ -203,7 +222,8 @@ TEST(VulkanSemaphores, TransitionChainsWithAStageMaskedWait) {
 TEST(VulkanSemaphores, RulesFromTheDifferentialRun) {
   // A buffer barrier that chains with a wait makes its own buffer visible, not every buffer of the
   // waited submission (the wait on TOP_OF_PIPE orders everything, makes nothing visible).
-  const std::string two = R"({"name":"a","type":"buffer","flags":["concurrent"]},{"name":"b","type":"buffer","flags":["concurrent"]})";
+  const std::string two =
+      R"({"name":"a","type":"buffer","flags":["concurrent"]},{"name":"b","type":"buffer","flags":["concurrent"]})";
   const std::string write_both =
       R"({"use":{"resource":"a","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}},)"
       R"({"use":{"resource":"b","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}})";
@@ -212,8 +232,10 @@ TEST(VulkanSemaphores, RulesFromTheDifferentialRun) {
       R"("dst_access":"SHADER_STORAGE_READ"}]},)"
       R"({"use":{"resource":"a","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}},)"
       R"({"use":{"resource":"b","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})";
-  const ValidationResult own = validate(load_trace(
-      trace(two, {{"g", write_both, R"("signal":["s"])"}, {"c", barrier_a_read_both, wait_on("TOP_OF_PIPE")}}), "t"));
+  const ValidationResult own =
+      validate(load_trace(trace(two, {{"g", write_both, R"("signal":["s"])"},
+                                      {"c", barrier_a_read_both, wait_on("TOP_OF_PIPE")}}),
+                          "t"));
   ASSERT_EQ(own.counts, ids({{M::vk_hazard_read_after_write, 1}})) << to_text(own);
   EXPECT_EQ(own.messages[0].resource, "b");
   // A read ordered after an earlier read by a wait is not checked against the write again (the layer
@@ -230,8 +252,10 @@ TEST(VulkanSemaphores, RulesFromTheDifferentialRun) {
                                               {"g", compute_read, wait_on("TOP_OF_PIPE")}}),
                                   "t"))
                   .clean());
-  EXPECT_EQ(validate(load_trace(trace(img, {{"g", transition_and_copy_read, ""}, {"g", compute_read, ""}}), "t")).counts,
-            ids({{M::vk_hazard_read_after_write, 1}}));
+  EXPECT_EQ(
+      validate(load_trace(trace(img, {{"g", transition_and_copy_read, ""}, {"g", compute_read, ""}}), "t"))
+          .counts,
+      ids({{M::vk_hazard_read_after_write, 1}}));
   // A host wait finishes the waited work before the submission exists: a transition with no first scope
   // after it is ordered (a semaphore wait would not order it).
   const std::string clear =
@@ -240,9 +264,13 @@ TEST(VulkanSemaphores, RulesFromTheDifferentialRun) {
       R"({"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ",)"
       R"("old_layout":"TRANSFER_DST_OPTIMAL","new_layout":"GENERAL"}]})";
   const std::string dst = R"({"name":"i","flags":["concurrent"],"initial":"TRANSFER_DST_OPTIMAL"})";
-  EXPECT_TRUE(validate(load_trace(trace(dst, {{"g", clear, R"("fence":"f")"}, {"c", to_general, R"("host_wait":[{"fence":"f"}])"}}), "t"))
+  EXPECT_TRUE(validate(load_trace(trace(dst, {{"g", clear, R"("fence":"f")"},
+                                              {"c", to_general, R"("host_wait":[{"fence":"f"}])"}}),
+                                  "t"))
                   .clean());
-  EXPECT_EQ(validate(load_trace(trace(dst, {{"g", clear, R"("signal":["s"])"}, {"c", to_general, wait_on("ALL_COMMANDS")}}), "t"))
+  EXPECT_EQ(validate(load_trace(trace(dst, {{"g", clear, R"("signal":["s"])"},
+                                            {"c", to_general, wait_on("ALL_COMMANDS")}}),
+                                "t"))
                 .counts,
             ids({{M::vk_hazard_write_after_write, 1}}));
 }
@@ -276,13 +304,16 @@ TEST(VulkanSemaphores, LoaderRefusesWhatCannotHappen) {
       "t:/submissions/0/host_wait/0: fence 'f' is not signaled by an earlier submission");
   bad(trace(kShared, {{"g", "", R"("fence":"f")"}, {"g", "", R"("fence":"f")"}}),
       "t:/submissions/1/fence: fence 'f' is still signaled");
-  bad(trace(kShared, {{"g", "", R"("fence":"f")"}, {"c", "", R"("host_wait":[{"fence":"f"}])"},
+  bad(trace(kShared, {{"g", "", R"("fence":"f")"},
+                      {"c", "", R"("host_wait":[{"fence":"f"}])"},
                       {"c", "", R"("host_wait":[{"fence":"f"}])"}}),
       "t:/submissions/2/host_wait/0: fence 'f' is not signaled");
   bad(trace(kShared, {{"g", "", R"("host_wait":[{"queue":"c"}])"}}),
       "t:/submissions/0/host_wait/0: no earlier submission on queue 'c'");
-  bad(trace(kShared, {{"g", "", R"("host_wait":["host"])"}}), "t:/submissions/0/host_wait/0: unknown host wait");
-  bad(trace(kShared, {{"g", "", R"("host_wait":[{"event":"e"}])"}}), "t:/submissions/0/host_wait/0: unknown key");
+  bad(trace(kShared, {{"g", "", R"("host_wait":["host"])"}}),
+      "t:/submissions/0/host_wait/0: unknown host wait");
+  bad(trace(kShared, {{"g", "", R"("host_wait":[{"event":"e"}])"}}),
+      "t:/submissions/0/host_wait/0: unknown key");
   bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":1}])"},
                       {"c", "", R"("host_wait":[{"semaphore":"t","value":4}])"}}),
       "t:/submissions/1/host_wait/0: value 4 of timeline semaphore 't' is not signaled");
