@@ -140,6 +140,8 @@ struct UseState {
 
 struct BarrierCmd {
   std::vector<Barrier> barriers;  // one ResourceBarrier / Barrier / vkCmdPipelineBarrier2 call
+  // Vulkan: VkDependencyInfo::dependencyFlags has VK_DEPENDENCY_BY_REGION_BIT (framebuffer-local).
+  bool by_region = false;
 };
 struct UseCmd {
   int resource = kNoResource;

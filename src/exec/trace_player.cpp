@@ -652,7 +652,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       rep.barriers += static_cast<uint32_t>(barriers.size());
     };
     auto record_barrier = [&](VkCommandBuffer cb, const validate::BarrierCmd& bc) {
-      with_dependency(bc.barriers, [&](const VkDependencyInfo& di) { vkCmdPipelineBarrier2(cb, &di); });
+      with_dependency(bc.barriers, [&](const VkDependencyInfo& di) {
+        VkDependencyInfo flagged = di;
+        if (bc.by_region) flagged.dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT;
+        vkCmdPipelineBarrier2(cb, &flagged);
+      });
     };
     o.events.assign(t.events.size(), VK_NULL_HANDLE);
     auto event = [&](int e) {

@@ -646,6 +646,22 @@ class Loader {
     const std::string bpath = fmt::format("{}.{}", path, key);
     if (key == "barrier") {
       BarrierCmd c;
+      // Vulkan: {"dependency_flags": "BY_REGION", "barriers": [...]} is the call with its
+      // VkDependencyInfo::dependencyFlags (a single barrier object has no "barriers").
+      if (body.is_object() && body.contains("barriers")) {
+        if (api_ != Api::vulkan) fail(bpath, "dependency flags are Vulkan only");
+        keys(body, bpath, {"dependency_flags", "barriers"});
+        const std::string flags = optional_string(body, "dependency_flags", bpath, "");
+        if (flags != "" && flags != "BY_REGION")
+          fail(
+              bpath + ".dependency_flags",
+              fmt::format("unknown or unmodelled dependency flags {} (only BY_REGION)", input::quote(flags)));
+        c.by_region = flags == "BY_REGION";
+        const json& arr = array_field(body, "barriers", bpath);
+        for (size_t i = 0; i < arr.size(); ++i)
+          c.barriers.push_back(barrier(arr[i], fmt::format("{}.barriers[{}]", bpath, i)));
+        return c;
+      }
       const json& arr = body.is_array() ? body : json::array({body});
       for (size_t i = 0; i < arr.size(); ++i)
         c.barriers.push_back(barrier(arr[i], fmt::format("{}[{}]", bpath, i)));

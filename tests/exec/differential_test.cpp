@@ -70,6 +70,10 @@ void differential(bool sync, uint64_t n) {
       ++explained["D5"];
       continue;
     }
+    if (explain && (kl & ~kv) == 0 && later_read_at_submit(trace, v, kl)) {
+      ++explained["D8"];
+      continue;
+    }
     if (explain && (kl & ~kv) == 0 && one_hazard_per_command(v, kl)) {
       ++explained["D3"];
       continue;

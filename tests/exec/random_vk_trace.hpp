@@ -20,6 +20,7 @@ namespace baton::exec::test {
 // vkQueueWaitIdle or a vkDeviceWaitIdle (no host wait on a timeline value: D6 of docs/replay.md).
 inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync = false) {
   std::mt19937_64 rng(seed);
+  std::mt19937_64 flag_rng(seed ^ 0x5bd1e995u);
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
   auto pick = [&](size_t n) {
     return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng));
@@ -170,7 +171,11 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
           }
         }
         calls.push_back(b);
-        lists[s].push_back({{"barrier", calls}});
+        // BY_REGION on some calls, from a stream of its own (the traces are otherwise unchanged by it).
+        if (std::uniform_int_distribution<int>(0, 7)(flag_rng) == 0)
+          lists[s].push_back({{"barrier", {{"dependency_flags", "BY_REGION"}, {"barriers", calls}}}});
+        else
+          lists[s].push_back({{"barrier", calls}});
       }
       json as{{"stage", a.stage}, {"access", a.access}};
       if (!r.buffer) as["layout"] = want;

@@ -272,6 +272,42 @@ TEST(TracePlayer, DocumentedDifferenceD7TopOfPipeFirstScopeChains) {
       1u);
 }
 
+// D8 of docs/replay.md (seed 1288 of the submission-sync run, reduced): a wait on COMPUTE_SHADER, then a
+// compute read (ordered and visible) and a copy read (outside the wait's scope) of what the first
+// submission wrote. Baton reports the copy read; layer 1.3.239 checks only the command buffer's first
+// read against the earlier submission. Read in the other order, the layer reports it too.
+TEST(TracePlayer, DocumentedDifferenceD8OnlyTheFirstReadIsCheckedAtSubmit) {
+  const std::string compute = R"("stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ")";
+  const std::string copy = R"("stage":"COPY","access":"TRANSFER_READ")";
+  auto reads = [](const std::string& first, const std::string& second) {
+    return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[
+      {"name":"L","commands":[{"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE"}}}]},
+      {"name":"M","commands":[{"use":{"resource":"b","subresource":"all","as":{)" +
+           first + R"(}}},{"use":{"resource":"b","subresource":"all","as":{)" + second + R"(}}}]}],
+      "submissions":[{"queue":"g","lists":["L"],"signal":["s"]},
+                     {"queue":"g","lists":["M"],"wait":[{"semaphore":"s","stage":"COMPUTE_SHADER"}]}]})";
+  };
+  EXPECT_EQ(play(reads(copy, compute)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  const std::string t = reads(compute, copy);
+  EXPECT_TRUE(play(t).log.empty());
+  const validate::ValidationResult v = validate::validate(validate::load_trace(t, "t"));
+  EXPECT_EQ(v.count(validate::MessageId::vk_hazard_read_after_write), 1u);
+  EXPECT_EQ(v.messages.size(), 1u);
+}
+
+// BY_REGION (VkDependencyInfo::dependencyFlags) outside a render pass: the layer's verdict is the one of
+// the barrier without it, as the validator's is.
+TEST(TracePlayer, ByRegionBarrierAgrees) {
+  auto with = [](const char* dst_access) {
+    return copy_then_read(
+        std::string(R"({"barrier":{"dependency_flags":"BY_REGION","barriers":[{"type":"buffer","resource":"b",
+        "src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":")") +
+        dst_access + R"("}]}},)");
+  };
+  agree(with("SHADER_STORAGE_READ"), false);
+  agree(with("NONE"), true);
+}
+
 TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
   const auto expect_error = [](const std::string& json, const std::string& where) {
     try {

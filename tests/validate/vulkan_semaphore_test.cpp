@@ -285,6 +285,51 @@ void bad(const std::string& json, const std::string& pointer_and_text) {
   }
 }
 
+// VK_DEPENDENCY_BY_REGION_BIT (spec, "Framebuffer Regions"): a framebuffer-local dependency. Baton
+// models no render pass, so every access is full-screen and a by-region barrier orders what the same
+// barrier without the flag orders.
+TEST(VulkanDependencyFlags, ByRegionOrdersWhatTheBarrierOrders) {
+  const std::string write =
+      R"({"use":{"resource":"buf","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE"}}})";
+  auto call = [&](std::string_view dst_access) {
+    return fmt::format(
+        R"({{"barrier":{{"dependency_flags":"BY_REGION","barriers":[{{"type":"buffer","resource":"buf",)"
+        R"("src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER",)"
+        R"("dst_access":"{}"}}]}}}})",
+        dst_access);
+  };
+  const Trace ok = load_trace(
+      trace(
+          kShared,
+          {{"g",
+            write + "," + call("SHADER_STORAGE_READ") + "," +
+                R"({"use":{"resource":"buf","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})",
+            ""}}),
+      "t");
+  ASSERT_EQ(ok.lists[0].commands.size(), 3u);
+  EXPECT_TRUE(std::get<BarrierCmd>(ok.lists[0].commands[1]).by_region);
+  EXPECT_TRUE(validate(ok).clean());
+  const Trace missing = load_trace(
+      trace(
+          kShared,
+          {{"g",
+            write + "," + call("NONE") + "," +
+                R"({"use":{"resource":"buf","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})",
+            ""}}),
+      "t");
+  EXPECT_EQ(validate(missing).counts, ids({{M::vk_hazard_read_after_write, 1}}));
+  bad(trace(kShared, {{"g", R"({"barrier":{"dependency_flags":"VIEW_LOCAL","barriers":[]}})", ""}}),
+      "t:/lists/0/commands/0/barrier/dependency_flags: unknown or unmodelled dependency flags 'VIEW_LOCAL'");
+  bad(trace(kShared, {{"g", R"({"barrier":{"flags":"BY_REGION","barriers":[]}})", ""}}),
+      "t:/lists/0/commands/0/barrier: unknown key");
+  bad(R"({"api":"d3d12","resources":[],"lists":[{"name":"L","commands":[{"barrier":{"barriers":[]}}]}],"submissions":[]})",
+      "t:/lists/0/commands/0/barrier: dependency flags are Vulkan only");
+  // vkCmdSetEvent2 / vkCmdWaitEvents2 take no dependency flags (VUID-vkCmdSetEvent2-dependencyFlags-03825).
+  bad(trace(kShared,
+            {{"g", R"({"set_event":{"event":"e","dependency_flags":"BY_REGION","barriers":[]}})", ""}}),
+      "t:/lists/0/commands/0/set_event: unknown key");
+}
+
 TEST(VulkanSemaphores, LoaderRefusesWhatCannotHappen) {
   bad(trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1}])"},
                       {"c", kRead, R"("wait":[{"semaphore":"t","value":2}])"}}),
