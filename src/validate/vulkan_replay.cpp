@@ -44,7 +44,7 @@ void Replay::run() {
     shadows_[i].count_into(out_.stats());
   }
   ordered_end_.assign(trace_.submissions.size(), OrderedSet{});
-  host_done_.assign(trace_.submissions.size(), false);
+  sub_queue_.assign(trace_.submissions.size(), -1);
   events_.assign(trace_.events.size(), EventState{});
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
 }
@@ -62,14 +62,10 @@ void Replay::execute(int submission) {
       break;
     }
   }
+  sub_queue_[static_cast<size_t>(submission)] = q;
   for (const HostWait& h : sub.host_wait) host_wait(h, submission);
-  const uint64_t all_stages = dst_exec_scope(kVkAllCommands), all_accesses = expand_accesses(kAllAccesses);
-  for (size_t t = 0; t < host_done_.size(); ++t)
-    if (host_done_[t]) {
-      Ordered& o = ordered_[static_cast<int>(t)];
-      o.grant(all_stages, all_stages, all_accesses);
-      o.host = true;
-    }
+  const uint64_t all_accesses = expand_accesses(kAllAccesses);
+  for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o);
   for (size_t w = 0; w < sub.wait.size(); ++w) {
     const int t = signaler(sub.wait[w], sub.wait_value_of(w), submission);
     if (t < 0) continue;  // a timeline wait for the initial value: orders nothing
@@ -112,6 +108,57 @@ void Replay::execute(int submission) {
   }
 }
 
+bool Ordered::covers(const Ordered& o) const {
+  if ((o.exec & ~exec) != 0 || (o.host && !host)) return false;
+  return std::all_of(o.visible.begin(), o.visible.end(), [&](const auto& v) {
+    return std::any_of(visible.begin(), visible.end(), [&](const auto& mine) {
+      return (v.first & ~mine.first) == 0 && (v.second & ~mine.second) == 0;
+    });
+  });
+}
+
+void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o) {
+  for (Grant& g : set) {
+    if (g.queue != queue) continue;
+    if (g.upto >= upto && g.o.covers(o)) return;  // nothing new
+  }
+  for (Grant& g : set) {
+    if (g.queue != queue || g.upto != upto) continue;
+    g.o.exec |= o.exec;
+    g.o.host = g.o.host || o.host;
+    for (const auto& [vs, va] : o.visible) g.o.grant(0, vs, va);
+    const Ordered merged = g.o;
+    set.erase(std::remove_if(
+                  set.begin(), set.end(),
+                  [&](const Grant& x) { return x.queue == queue && x.upto < upto && merged.covers(x.o); }),
+              set.end());
+    return;
+  }
+  set.erase(
+      std::remove_if(set.begin(), set.end(),
+                     [&](const Grant& x) { return x.queue == queue && x.upto <= upto && o.covers(x.o); }),
+      set.end());
+  set.push_back(Grant{queue, upto, o});
+}
+
+const Ordered* Replay::lookup(const OrderedSet& set, const Where& w) const {
+  if (w.submission < 0 || w.queue < 0) return nullptr;
+  const Ordered* one = nullptr;
+  int n = 0;
+  for (const Grant& g : set) {
+    if (g.queue != w.queue || g.upto < w.submission) continue;
+    if (n++ == 0) {
+      one = &g.o;
+      continue;
+    }
+    if (n == 2) scratch_ = *one;
+    scratch_.exec |= g.o.exec;
+    scratch_.host = scratch_.host || g.o.host;
+    for (const auto& [vs, va] : g.o.visible) scratch_.grant(0, vs, va);
+  }
+  return n <= 1 ? one : &scratch_;
+}
+
 void Ordered::grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses) {
   exec |= exec_stages;
   if (accesses == 0 || stages == 0) return;
@@ -148,11 +195,12 @@ int Replay::signaler(const std::string& semaphore, std::optional<uint64_t> value
 // the trace's signals are ALL_COMMANDS), so the wait orders t, the earlier submissions of t's queue, and
 // whatever t's work was ordered after (a chain through t's commands).
 void Replay::wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses) {
-  const std::string& queue = trace_.submissions[static_cast<size_t>(t)].queue;
-  for (int u = 0; u <= t; ++u)
-    if (trace_.submissions[static_cast<size_t>(u)].queue == queue) ordered_[u].grant(exec, stages, accesses);
-  for (const auto& [u, o] : ordered_end_[static_cast<size_t>(t)])
-    if (o.exec != 0) ordered_[u].grant(exec, stages, accesses);
+  Ordered o;
+  o.grant(exec, stages, accesses);
+  const OrderedSet theirs = ordered_end_[static_cast<size_t>(t)];
+  add(ordered_, sub_queue_[static_cast<size_t>(t)], t, o);
+  for (const Grant& g : theirs)
+    if (g.o.exec != 0) add(ordered_, g.queue, g.upto, o);
 }
 
 // A host wait before `submission`: what it waited for is done before every later submission is made, on
@@ -160,14 +208,15 @@ void Replay::wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses) 
 // vkWaitSemaphores: the submission whose signal reached the value; vkQueueWaitIdle: the queue's last
 // submission; vkDeviceWaitIdle: all of them. Like a semaphore wait, each also covers what it waited for.
 void Replay::host_wait(const HostWait& h, int submission) {
+  Ordered all;
+  const uint64_t all_stages = dst_exec_scope(kVkAllCommands);
+  all.grant(all_stages, all_stages, expand_accesses(kAllAccesses));
+  all.host = true;
   auto done = [&](int t) {
     if (t < 0) return;
-    const std::string& queue = trace_.submissions[static_cast<size_t>(t)].queue;
-    for (int u = 0; u <= t; ++u)
-      if (trace_.submissions[static_cast<size_t>(u)].queue == queue)
-        host_done_[static_cast<size_t>(u)] = true;
-    for (const auto& [u, o] : ordered_end_[static_cast<size_t>(t)])
-      if (o.exec != 0) host_done_[static_cast<size_t>(u)] = true;
+    add(host_, sub_queue_[static_cast<size_t>(t)], t, all);
+    for (const Grant& g : ordered_end_[static_cast<size_t>(t)])
+      if (g.o.exec != 0) add(host_, g.queue, g.upto, all);
   };
   auto last = [&](auto&& pred) {
     for (int t = submission - 1; t >= 0; --t)
@@ -185,15 +234,19 @@ void Replay::host_wait(const HostWait& h, int submission) {
       done(signaler(h.name, h.value, submission));
       break;
     case HostWait::Kind::device:
-      for (int t = 0; t < submission; ++t) host_done_[static_cast<size_t>(t)] = true;
+      // Each queue's last submission: its grant covers the queue's earlier ones.
+      for (int t = submission - 1; t >= 0; --t) {
+        const int q = sub_queue_[static_cast<size_t>(t)];
+        if (std::none_of(host_.begin(), host_.end(),
+                         [&](const Grant& g) { return g.queue == q && g.upto >= t && g.o.host; }))
+          done(t);
+      }
       break;
   }
 }
 
 const Ordered* Replay::ordered(const Where& w) const {
-  if (w.submission < 0) return nullptr;
-  const auto it = ordered_.find(w.submission);
-  return it == ordered_.end() ? nullptr : &it->second;
+  return lookup(ordered_, w);
 }
 
 bool Replay::sem_exec(const Where& w, uint64_t stage) const {
@@ -225,11 +278,15 @@ bool Replay::sem_visible(const Where& w, uint64_t stage, uint64_t access) const 
 
 void Replay::chain_waits(const OrderedSet& before,
                          const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>& scopes) {
-  std::vector<std::pair<int, std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>> grants;
-  for (const auto& [t, o] : before)
+  std::vector<Grant> grants;
+  for (const Grant& g : before)
     for (const auto& sc : scopes)
-      if ((o.exec & std::get<0>(sc)) != 0) grants.emplace_back(t, sc);
-  for (const auto& [t, sc] : grants) ordered_[t].grant(std::get<1>(sc), std::get<2>(sc), std::get<3>(sc));
+      if ((g.o.exec & std::get<0>(sc)) != 0) {
+        Grant more{g.queue, g.upto, {}};
+        more.o.grant(std::get<1>(sc), std::get<2>(sc), std::get<3>(sc));
+        grants.push_back(std::move(more));
+      }
+  for (const Grant& g : grants) add(ordered_, g.queue, g.upto, g.o);
 }
 
 std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {
@@ -317,10 +374,8 @@ bool Replay::in_first_scope(const Write& w, const Scope& s) const {
 // Whether a barrier with first execution scope `src_exec` chains with the wait that ordered the access
 // at `w` (judged on the waits as the event's set saw them, during an event wait).
 bool Replay::sem_chain(const Where& w, uint64_t src_exec) const {
-  if (w.submission < 0) return false;
-  const OrderedSet& set = ev_ ? ev_->ordered : ordered_;
-  const auto it = set.find(w.submission);
-  return it != set.end() && (it->second.exec & src_exec) != 0;
+  const Ordered* o = lookup(ev_ ? ev_->ordered : ordered_, w);
+  return o && (o->exec & src_exec) != 0;
 }
 
 void Replay::pend(Shadow& sh) {

@@ -98,9 +98,20 @@ struct Ordered {
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses), one entry per stage set
   bool host = false;  // a host wait waited for it: done before the submission is made (transitions too)
   void grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses);
+  bool covers(const Ordered& o) const;  // everything `o` orders, this orders too
   friend bool operator==(const Ordered&, const Ordered&) = default;
 };
-using OrderedSet = std::map<int, Ordered>;  // by earlier submission
+// A wait orders a whole prefix of a queue (the signal's first scope is every command before it in its
+// queue's submission order), so the orderings are kept as grants: `o` holds for every submission of
+// `queue` up to `upto`. A grant that another one covers is dropped, so a set stays a few grants per
+// queue however many submissions there are (a chain of 5,000 submissions took 1.5 GB and 32 s when
+// the orderings were kept per submission).
+struct Grant {
+  int queue = -1, upto = -1;
+  Ordered o;
+  friend bool operator==(const Grant&, const Grant&) = default;
+};
+using OrderedSet = std::vector<Grant>;
 
 // A VkEvent's last vkCmdSetEvent2: where it happened and the state it saw. A wait's first scope is the
 // set's: accesses before the set, with the dependency chains they had then (Vulkan spec, "Events":
@@ -154,6 +165,8 @@ class Replay {
   bool sem_visible(const Where& w, uint64_t stage, uint64_t access) const;
   // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
   void wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses);
+  static void add(OrderedSet& set, int queue, int upto, const Ordered& o);
+  const Ordered* lookup(const OrderedSet& set, const Where& w) const;  // the union of the grants covering w
   void host_wait(const HostWait& h, int submission);
   int signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const;
   // A barrier call's chains with the waits (judged on `before`, the state ahead of the call).
@@ -188,7 +201,9 @@ class Replay {
   std::map<std::string, int> queues_;
   OrderedSet ordered_;                   // the current submission's (grows with its barriers)
   std::vector<OrderedSet> ordered_end_;  // per submission: at its end (a later wait imports it)
-  std::vector<bool> host_done_;  // submissions a host wait has waited for (ordered before all later ones)
+  OrderedSet host_;                      // what host waits have waited for (ordered before all later ones)
+  std::vector<int> sub_queue_;           // per submission: its queue's index (queues_)
+  mutable Ordered scratch_;              // lookup's union when several grants cover one submission
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call
