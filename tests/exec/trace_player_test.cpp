@@ -347,6 +347,23 @@ TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
       "submissions":[{"queue":"a","lists":["L"],"signal":["s"]},{"queue":"a","lists":["L"],"wait":["s"]},
                      {"queue":"a","lists":["L"],"wait":["s"]}]})",
       "t: submissions[2]: waits on binary semaphore 's' with no pending signal");
+  // Mesh, task, ray tracing and acceleration-structure stages (validated, not played: lavapipe here has
+  // none of those extensions), in a barrier and in a semaphore wait.
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+      {"barrier":[{"type":"buffer","resource":"b","src_stage":"RAY_TRACING_SHADER_KHR","dst_stage":"COPY"}]}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})",
+      "t: lists[0] 'L' commands[0]: mesh/task shader, ray tracing and acceleration-structure stages and "
+      "accesses are not played");
+  expect_error(
+      R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[]}],
+      "submissions":[{"queue":"g","lists":["L"],"signal":["s"]},
+                     {"queue":"g","lists":["L"],"wait":[{"semaphore":"s","stage":"MESH_SHADER_EXT"}]}]})",
+      "t: submissions[1].wait[0]: mesh/task shader");
+  expect_error(R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[{"name":"L","commands":[
+      {"use":{"resource":"b","subresource":"all","as":{"stage":"TASK_SHADER_EXT","access":"SHADER_STORAGE_READ"}}}]}],
+      "submissions":[{"queue":"g","lists":["L"]}]})",
+               "t: lists[0] 'L' commands[0]: the player cannot express this use of 'b'");
   // Memory aliasing and buffer byte ranges are validated (docs/trace-format.md) but not played yet.
   expect_error(
       R"({"api":"vulkan","heaps":[{"name":"h","bytes":1024}],"resources":[{"name":"b","type":"buffer",
