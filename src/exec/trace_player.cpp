@@ -12,6 +12,19 @@
 namespace baton::exec {
 namespace {
 
+// Mesh and task shading, ray tracing and acceleration-structure builds (VK_EXT_mesh_shader,
+// VK_KHR_ray_tracing_pipeline, VK_KHR_acceleration_structure): the player records no such work (lavapipe
+// of Mesa 22.3 has none of these extensions), so a barrier or wait naming their stages or accesses is
+// refused, never passed on with a feature the device lacks. Uses in those stages have no row in the
+// table (op_for) and are refused as any other unplayable use.
+constexpr uint64_t kUnplayedStages =
+    VK_PIPELINE_STAGE_2_TASK_SHADER_BIT_EXT | VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT |
+    VK_PIPELINE_STAGE_2_RAY_TRACING_SHADER_BIT_KHR | VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR;
+constexpr uint64_t kUnplayedAccesses =
+    VK_ACCESS_2_ACCELERATION_STRUCTURE_READ_BIT_KHR | VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR;
+constexpr const char* kUnplayedWhy =
+    "mesh/task shader, ray tracing and acceleration-structure stages and accesses are not played";
+
 using validate::Trace;
 
 const uint32_t kPlayer0[] = {
@@ -207,6 +220,9 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
           const auto* v = std::get_if<validate::VkBarrier>(&b);
           if (!v) throw Error(fmt::format("{}: not a Vulkan barrier", where(t, li, ci)));
           whole(v->bytes);
+          if (((v->src_stage | v->dst_stage) & kUnplayedStages) != 0 ||
+              ((v->src_access | v->dst_access) & kUnplayedAccesses) != 0)
+            throw Error(fmt::format("{}: {}", where(t, li, ci), kUnplayedWhy));
           if (v->kind != validate::VkBarrierKind::memory) {
             const bool buf = t.resources[static_cast<size_t>(v->resource)].buffer;
             if (buf != (v->kind == validate::VkBarrierKind::buffer))
@@ -238,19 +254,26 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
   std::map<std::string, bool> signaled;
   for (size_t si = 0; si < t.submissions.size(); ++si) {
     const validate::TraceSubmission& s = t.submissions[si];
+    for (size_t w = 0; w < s.wait.size(); ++w)
+      if ((s.wait_stage_of(w) & kUnplayedStages) != 0)
+        throw Error(fmt::format("{}: submissions[{}].wait[{}]: {}", t.source, si, w, kUnplayedWhy));
     if (!s.present.empty())
       throw Error(fmt::format("{}: submissions[{}]: presents are not played", t.source, si));
-    for (const std::string& w : s.wait) {
-      if (!signaled[w])
+    // Binary semaphores only (a timeline value may be waited for any number of times; the loader checks
+    // that an earlier submission signals it).
+    for (size_t w = 0; w < s.wait.size(); ++w) {
+      if (s.wait_value_of(w)) continue;
+      if (!signaled[s.wait[w]])
         throw Error(fmt::format("{}: submissions[{}]: waits on binary semaphore '{}' with no pending signal",
-                                t.source, si, w));
-      signaled[w] = false;
+                                t.source, si, s.wait[w]));
+      signaled[s.wait[w]] = false;
     }
-    for (const std::string& g : s.signal) {
-      if (signaled[g])
+    for (size_t g = 0; g < s.signal.size(); ++g) {
+      if (s.signal_value_of(g)) continue;
+      if (signaled[s.signal[g]])
         throw Error(fmt::format("{}: submissions[{}]: signals binary semaphore '{}' that is still signaled",
-                                t.source, si, g));
-      signaled[g] = true;
+                                t.source, si, s.signal[g]));
+      signaled[s.signal[g]] = true;
     }
   }
 }
@@ -338,6 +361,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     std::vector<VkImageView> views;
     std::vector<VkDeviceMemory> memory;
     std::vector<VkSemaphore> semaphores;
+    std::vector<VkFence> fences;
     std::vector<VkEvent> events;  // by Trace::events index, created unsignaled for this replay
     std::vector<VkCommandBuffer> cbs, compute_cbs;
     VkDescriptorPool dpool = VK_NULL_HANDLE;
@@ -349,6 +373,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     for (VkImage i : o.images) vkDestroyImage(c.device, i, nullptr);
     for (VkDeviceMemory m : o.memory) vkFreeMemory(c.device, m, nullptr);
     for (VkSemaphore s : o.semaphores) vkDestroySemaphore(c.device, s, nullptr);
+    for (VkFence f : o.fences) vkDestroyFence(c.device, f, nullptr);
     for (VkEvent e : o.events)
       if (e) vkDestroyEvent(c.device, e, nullptr);
     if (o.dpool) vkDestroyDescriptorPool(c.device, o.dpool, nullptr);
@@ -646,7 +671,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       rep.barriers += static_cast<uint32_t>(barriers.size());
     };
     auto record_barrier = [&](VkCommandBuffer cb, const validate::BarrierCmd& bc) {
-      with_dependency(bc.barriers, [&](const VkDependencyInfo& di) { vkCmdPipelineBarrier2(cb, &di); });
+      with_dependency(bc.barriers, [&](const VkDependencyInfo& di) {
+        VkDependencyInfo flagged = di;
+        if (bc.by_region) flagged.dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT;
+        vkCmdPipelineBarrier2(cb, &flagged);
+      });
     };
     o.events.assign(t.events.size(), VK_NULL_HANDLE);
     auto event = [&](int e) {
@@ -675,21 +704,65 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     };
 
     // One command buffer per (submission, list), recorded in trace order.
+    // A semaphore named with a value is a timeline semaphore (initial value 0), everywhere (trace_load.cpp).
     std::map<std::string, VkSemaphore> sems;
-    auto semaphore = [&](const std::string& name) {
+    auto semaphore = [&](const std::string& name, bool timeline) {
       auto it = sems.find(name);
       if (it != sems.end()) return it->second;
+      VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+      type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
       VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+      if (timeline) sci.pNext = &type;
       VkSemaphore s;
       BATON_VK(vkCreateSemaphore(c.device, &sci, nullptr, &s));
       o.semaphores.push_back(s);
       return sems[name] = s;
+    };
+    std::map<std::string, VkFence> fences;  // created unsignaled; a host wait resets its fence
+    auto fence = [&](const std::string& name) {
+      auto it = fences.find(name);
+      if (it != fences.end()) return it->second;
+      VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+      VkFence f;
+      BATON_VK(vkCreateFence(c.device, &fci, nullptr, &f));
+      o.fences.push_back(f);
+      return fences[name] = f;
+    };
+    auto queue_of = [&](const std::string& name) {
+      return fm.queue_slot.at(name) == 1 && c.compute_family ? c.compute_queue : c.queue;
     };
     std::set<VkQueue> queues;
     for (const validate::TraceSubmission& s : t.submissions) {
       const bool second = fm.queue_slot.at(s.queue) == 1 && c.compute_family;
       const VkQueue q = second ? c.compute_queue : c.queue;
       queues.insert(q);
+      // Host waits, made before this submission (the loader checked that each has something to wait for).
+      for (const validate::HostWait& h : s.host_wait) {
+        switch (h.kind) {
+          case validate::HostWait::Kind::fence: {
+            const VkFence f = fence(h.name);
+            BATON_VK(vkWaitForFences(c.device, 1, &f, VK_TRUE, UINT64_MAX));
+            BATON_VK(vkResetFences(c.device, 1, &f));
+            break;
+          }
+          case validate::HostWait::Kind::semaphore: {
+            const VkSemaphore sem = semaphore(h.name, true);
+            VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+            wi.semaphoreCount = 1;
+            wi.pSemaphores = &sem;
+            wi.pValues = &h.value;
+            BATON_VK(vkWaitSemaphores(c.device, &wi, UINT64_MAX));
+            break;
+          }
+          case validate::HostWait::Kind::queue:
+            BATON_VK(vkQueueWaitIdle(queue_of(h.name)));
+            break;
+          case validate::HostWait::Kind::device:
+            BATON_VK(vkDeviceWaitIdle(c.device));
+            break;
+        }
+        ++rep.host_waits;
+      }
       std::vector<VkCommandBufferSubmitInfo> cbs;
       for (int li : s.lists) {
         VkCommandBuffer cb = c.begin_commands(second ? compute_pool : pool);
@@ -713,15 +786,17 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         ++rep.command_buffers;
       }
       std::vector<VkSemaphoreSubmitInfo> waits, signals;
-      for (const std::string& w : s.wait) {
+      for (size_t w = 0; w < s.wait.size(); ++w) {
         VkSemaphoreSubmitInfo x{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        x.semaphore = semaphore(w);
-        x.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        x.semaphore = semaphore(s.wait[w], s.wait_value_of(w).has_value());
+        x.value = s.wait_value_of(w).value_or(0);
+        x.stageMask = s.wait_stage_of(w);
         waits.push_back(x);
       }
-      for (const std::string& g : s.signal) {
+      for (size_t g = 0; g < s.signal.size(); ++g) {
         VkSemaphoreSubmitInfo x{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        x.semaphore = semaphore(g);
+        x.semaphore = semaphore(s.signal[g], s.signal_value_of(g).has_value());
+        x.value = s.signal_value_of(g).value_or(0);
         x.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
         signals.push_back(x);
       }
@@ -732,7 +807,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       si.pCommandBufferInfos = cbs.data();
       si.signalSemaphoreInfoCount = static_cast<uint32_t>(signals.size());
       si.pSignalSemaphoreInfos = signals.data();
-      BATON_VK(vkQueueSubmit2(q, 1, &si, VK_NULL_HANDLE));
+      BATON_VK(vkQueueSubmit2(q, 1, &si, s.fence.empty() ? VK_NULL_HANDLE : fence(s.fence)));
       ++rep.submissions;
     }
     rep.queues_used = static_cast<uint32_t>(queues.size());

@@ -34,6 +34,10 @@ constexpr std::array kStages{
     Name{"INDEX_INPUT", 0x1000000000},
     Name{"VERTEX_ATTRIBUTE_INPUT", 0x2000000000},
     Name{"PRE_RASTERIZATION_SHADERS", 0x4000000000},
+    Name{"TASK_SHADER_EXT", 0x80000},
+    Name{"MESH_SHADER_EXT", 0x100000},
+    Name{"RAY_TRACING_SHADER_KHR", 0x200000},
+    Name{"ACCELERATION_STRUCTURE_BUILD_KHR", 0x2000000},
 };
 
 constexpr std::array kAccesses{
@@ -58,6 +62,8 @@ constexpr std::array kAccesses{
     Name{"SHADER_SAMPLED_READ", 0x100000000},
     Name{"SHADER_STORAGE_READ", 0x200000000},
     Name{"SHADER_STORAGE_WRITE", 0x400000000},
+    Name{"ACCELERATION_STRUCTURE_READ_KHR", 0x200000},
+    Name{"ACCELERATION_STRUCTURE_WRITE_KHR", 0x400000},
 };
 
 constexpr std::array kLayouts{

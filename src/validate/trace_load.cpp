@@ -69,15 +69,79 @@ class Loader {
     }
     const json& subs = array_field(root, "submissions", "trace");
     std::map<std::string, bool, std::less<>> signaled;
+    // Timeline semaphores (a value on any entry): the highest value signaled so far; binary ones are
+    // absent. A semaphore is one kind everywhere.
+    std::map<std::string, bool, std::less<>> timeline;
+    std::map<std::string, uint64_t, std::less<>> reached;
+    std::map<std::string, bool, std::less<>> fence_pending;
+    std::map<std::string, bool, std::less<>> queue_used;
+    auto kind = [&](const std::string& sem, bool is_timeline, const std::string& where) {
+      const auto [it, fresh] = timeline.emplace(sem, is_timeline);
+      if (!fresh && it->second != is_timeline)
+        fail(where, fmt::format("semaphore {} is a {} semaphore elsewhere in the trace (a value makes it a "
+                                "timeline semaphore, everywhere)",
+                                input::quote(sem), it->second ? "timeline" : "binary"));
+    };
     for (size_t i = 0; i < subs.size(); ++i) {
       const std::string path = fmt::format("submissions[{}]", i);
       TraceSubmission s = submission(subs[i], path, list_index, t.lists);
-      for (size_t w = 0; w < s.wait.size(); ++w) {
-        if (!signaled.contains(s.wait[w]))
-          fail(fmt::format("{}.wait[{}]", path, w),
-               fmt::format("semaphore {} is not signaled by an earlier submission", input::quote(s.wait[w])));
+      for (size_t h = 0; h < s.host_wait.size(); ++h) {
+        const HostWait& hw = s.host_wait[h];
+        const std::string where = fmt::format("{}.host_wait[{}]", path, h);
+        if (hw.kind == HostWait::Kind::fence) {
+          if (!fence_pending[hw.name])
+            fail(where, fmt::format("fence {} is not signaled by an earlier submission since its last host "
+                                    "wait (a host wait resets the fence)",
+                                    input::quote(hw.name)));
+          fence_pending[hw.name] = false;
+        } else if (hw.kind == HostWait::Kind::semaphore) {
+          kind(hw.name, true, where);
+          if (hw.value > reached[hw.name])
+            fail(where, fmt::format("value {} of timeline semaphore {} is not signaled by an earlier "
+                                    "submission (highest: {})",
+                                    hw.value, input::quote(hw.name), reached[hw.name]));
+        } else if (hw.kind == HostWait::Kind::queue && !queue_used.contains(hw.name)) {
+          fail(where, fmt::format("no earlier submission on queue {}", input::quote(hw.name)));
+        }
       }
-      for (const std::string& sig : s.signal) signaled[sig] = true;
+      for (size_t w = 0; w < s.wait.size(); ++w) {
+        const std::string where = fmt::format("{}.wait[{}]", path, w);
+        const std::optional<uint64_t> value = s.wait_value_of(w);
+        kind(s.wait[w], value.has_value(), where);
+        if (value) {
+          if (*value > reached[s.wait[w]])
+            fail(where, fmt::format("value {} of timeline semaphore {} is not signaled by an earlier "
+                                    "submission (highest: {}; a wait before its signal is not modelled)",
+                                    *value, input::quote(s.wait[w]), reached[s.wait[w]]));
+        } else if (!signaled.contains(s.wait[w])) {
+          fail(where,
+               fmt::format("semaphore {} is not signaled by an earlier submission", input::quote(s.wait[w])));
+        }
+      }
+      for (size_t g = 0; g < s.signal.size(); ++g) {
+        const std::string where = fmt::format("{}.signal[{}]", path, g);
+        const std::optional<uint64_t> value = s.signal_value_of(g);
+        kind(s.signal[g], value.has_value(), where);
+        if (value) {
+          // VkSemaphoreSubmitInfo: a timeline signal must raise the value
+          // (VUID-VkSubmitInfo-pSignalSemaphores-03242).
+          const auto it = reached.find(s.signal[g]);
+          const uint64_t now = it == reached.end() ? 0 : it->second;
+          if (*value <= now)
+            fail(where, fmt::format("timeline semaphore {} signaled to {}, not above its value {}",
+                                    input::quote(s.signal[g]), *value, now));
+          reached[s.signal[g]] = *value;
+        }
+        signaled[s.signal[g]] = true;
+      }
+      if (!s.fence.empty()) {
+        if (fence_pending[s.fence])
+          fail(path + ".fence", fmt::format("fence {} is still signaled (no host wait on it since its last "
+                                            "submission)",
+                                            input::quote(s.fence)));
+        fence_pending[s.fence] = true;
+      }
+      queue_used[s.queue] = true;
       t.submissions.push_back(std::move(s));
     }
     t.events = events_;
@@ -582,6 +646,22 @@ class Loader {
     const std::string bpath = fmt::format("{}.{}", path, key);
     if (key == "barrier") {
       BarrierCmd c;
+      // Vulkan: {"dependency_flags": "BY_REGION", "barriers": [...]} is the call with its
+      // VkDependencyInfo::dependencyFlags (a single barrier object has no "barriers").
+      if (body.is_object() && body.contains("barriers")) {
+        if (api_ != Api::vulkan) fail(bpath, "dependency flags are Vulkan only");
+        keys(body, bpath, {"dependency_flags", "barriers"});
+        const std::string flags = optional_string(body, "dependency_flags", bpath, "");
+        if (flags != "" && flags != "BY_REGION")
+          fail(
+              bpath + ".dependency_flags",
+              fmt::format("unknown or unmodelled dependency flags {} (only BY_REGION)", input::quote(flags)));
+        c.by_region = flags == "BY_REGION";
+        const json& arr = array_field(body, "barriers", bpath);
+        for (size_t i = 0; i < arr.size(); ++i)
+          c.barriers.push_back(barrier(arr[i], fmt::format("{}.barriers[{}]", bpath, i)));
+        return c;
+      }
       const json& arr = body.is_array() ? body : json::array({body});
       for (size_t i = 0; i < arr.size(); ++i)
         c.barriers.push_back(barrier(arr[i], fmt::format("{}[{}]", bpath, i)));
@@ -657,11 +737,81 @@ class Loader {
     return out;
   }
 
+  // "wait" / "signal": semaphore names (binary, stage ALL_COMMANDS), or (Vulkan) objects
+  // {"semaphore", "stage", "value"} (a wait) and {"semaphore", "value"} (a signal): the
+  // VkSemaphoreSubmitInfo's stageMask and timeline value.
+  void semaphores(const json& j, const char* key, const std::string& path, TraceSubmission& s) const {
+    const bool wait = std::string_view(key) == "wait";
+    const json& arr = array_field(j, key, path);
+    for (size_t i = 0; i < arr.size(); ++i) {
+      const std::string at = fmt::format("{}.{}[{}]", path, key, i);
+      std::string name;
+      uint64_t stage = kVkAllCommands;
+      std::optional<uint64_t> value;
+      if (arr[i].is_string()) {
+        name = arr[i].get<std::string>();
+      } else if (arr[i].is_object()) {
+        if (api_ != Api::vulkan) fail(at, "expected a string (semaphore objects are Vulkan only)");
+        if (wait)
+          keys(arr[i], at, {"semaphore", "stage", "value"});
+        else
+          keys(arr[i], at, {"semaphore", "value"});
+        name = string_field(arr[i], "semaphore", at);
+        if (wait)
+          stage =
+              named_field(arr[i], "stage", at, names::vk_stages(), "VkPipelineStageFlags2", kVkAllCommands);
+        if (arr[i].contains("value")) value = u64_field(arr[i], "value", at);
+      } else {
+        fail(at, "expected a semaphore name or object");
+      }
+      check_name(name, at);
+      if (wait) {
+        s.wait.push_back(name);
+        s.wait_stage.push_back(stage);
+        s.wait_value.push_back(value);
+      } else {
+        s.signal.push_back(name);
+        s.signal_value.push_back(value);
+      }
+    }
+  }
+  // One host wait: "device" (vkDeviceWaitIdle), {"queue"} (vkQueueWaitIdle), {"fence"}
+  // (vkWaitForFences, then vkResetFences), {"semaphore", "value"} (vkWaitSemaphores, timeline).
+  HostWait host_wait(const json& j, const std::string& path) const {
+    HostWait h;
+    if (j.is_string()) {
+      if (j.get<std::string>() != "device")
+        fail(path, fmt::format("unknown host wait {} (expected \"device\" or an object)",
+                               input::quote(j.get<std::string>())));
+      return h;
+    }
+    require_object(j, path);
+    if (j.contains("fence")) {
+      keys(j, path, {"fence"});
+      h.kind = HostWait::Kind::fence;
+      h.name = string_field(j, "fence", path);
+    } else if (j.contains("queue")) {
+      keys(j, path, {"queue"});
+      h.kind = HostWait::Kind::queue;
+      h.name = string_field(j, "queue", path);
+    } else if (j.contains("semaphore")) {
+      keys(j, path, {"semaphore", "value"});
+      h.kind = HostWait::Kind::semaphore;
+      h.name = string_field(j, "semaphore", path);
+      h.value = u64_field(j, "value", path);
+    } else {
+      keys(j, path, {"fence", "queue", "semaphore"});
+      fail(path, "a host wait names a \"fence\", a \"queue\" or a timeline \"semaphore\" with a \"value\"");
+    }
+    check_name(h.name, path);
+    return h;
+  }
+
   TraceSubmission submission(const json& j, const std::string& path,
                              const std::map<std::string, int, std::less<>>& index,
                              const std::vector<TraceList>& lists) const {
     require_object(j, path);
-    keys(j, path, {"queue", "type", "family", "lists", "wait", "signal", "present"});
+    keys(j, path, {"queue", "type", "family", "lists", "wait", "signal", "present", "fence", "host_wait"});
     TraceSubmission s;
     s.queue = optional_string(j, "queue", path, "queue0");
     check_name(s.queue, path + ".queue");
@@ -677,10 +827,17 @@ class Loader {
              fmt::format("list '{}' has a different type than queue '{}'", names[i], s.queue));
       s.lists.push_back(it->second);
     }
-    s.wait = strings(j, "wait", path);
-    s.signal = strings(j, "signal", path);
-    for (size_t i = 0; i < s.signal.size(); ++i)
-      check_name(s.signal[i], fmt::format("{}.signal[{}]", path, i));
+    semaphores(j, "wait", path, s);
+    semaphores(j, "signal", path, s);
+    if (j.contains("fence")) {
+      if (api_ != Api::vulkan) fail(path + ".fence", "fences of a submission are Vulkan only");
+      s.fence = string_field(j, "fence", path);
+      check_name(s.fence, path + ".fence");
+    }
+    const json& host = array_field(j, "host_wait", path);
+    if (!host.empty() && api_ != Api::vulkan) fail(path + ".host_wait", "host waits are Vulkan only");
+    for (size_t i = 0; i < host.size(); ++i)
+      s.host_wait.push_back(host_wait(host[i], fmt::format("{}.host_wait[{}]", path, i)));
     const std::vector<std::string> present = strings(j, "present", path);
     for (size_t i = 0; i < present.size(); ++i) {
       const auto it = resource_index_.find(present[i]);

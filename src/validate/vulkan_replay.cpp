@@ -15,6 +15,7 @@ namespace {
 constexpr uint64_t kLayoutTransition = uint64_t{1} << 63;  // pseudo stage/access of a transition
 constexpr uint32_t kPresentSrc = 1000001002;
 constexpr uint32_t kUndefined = 0;
+constexpr uint64_t kAllAccesses = 0x8000 | 0x10000;  // MEMORY_READ | MEMORY_WRITE
 
 std::string stage_name(uint64_t s) {
   return names::format_flags(names::vk_stages(), s);
@@ -42,7 +43,8 @@ void Replay::run() {
         buffer ? static_cast<uint32_t>(starts_[i].size()) : trace_.resources[i].subresource_count(), init);
     shadows_[i].count_into(out_.stats());
   }
-  happens_before_.assign(trace_.submissions.size(), std::vector<bool>(trace_.submissions.size(), false));
+  ordered_end_.assign(trace_.submissions.size(), OrderedSet{});
+  sub_queue_.assign(trace_.submissions.size(), -1);
   events_.assign(trace_.events.size(), EventState{});
   for (size_t s = 0; s < trace_.submissions.size(); ++s) execute(static_cast<int>(s));
 }
@@ -52,24 +54,24 @@ void Replay::execute(int submission) {
   const auto q = queues_.try_emplace(sub.queue, static_cast<int>(queues_.size())).first->second;
   if (logs_.size() <= static_cast<size_t>(q)) logs_.resize(static_cast<size_t>(q) + 1);
   family_ = sub.family;
-  // Semaphores: a wait makes the signaling submission (and all it waited for) visible. Waits seen
-  // by earlier submissions on this queue stay in effect for later ones.
-  std::vector<bool>& hb = happens_before_[static_cast<size_t>(submission)];
+  // Semaphores (Ordered): what earlier submissions on this queue were ordered by stays in effect (their
+  // waits, and the barriers that chained with them, order later work of the queue too).
+  ordered_.clear();
   for (int earlier = submission - 1; earlier >= 0; --earlier) {
     if (trace_.submissions[static_cast<size_t>(earlier)].queue == sub.queue) {
-      hb = happens_before_[static_cast<size_t>(earlier)];
+      ordered_ = ordered_end_[static_cast<size_t>(earlier)];
       break;
     }
   }
-  for (const std::string& sem : sub.wait) {
-    for (int earlier = submission - 1; earlier >= 0; --earlier) {  // the latest signal of that semaphore
-      const auto& signals = trace_.submissions[static_cast<size_t>(earlier)].signal;
-      if (std::find(signals.begin(), signals.end(), sem) == signals.end()) continue;
-      hb[static_cast<size_t>(earlier)] = true;
-      const auto& theirs = happens_before_[static_cast<size_t>(earlier)];
-      for (size_t k = 0; k < theirs.size(); ++k) hb[k] = hb[k] || theirs[k];
-      break;
-    }
+  sub_queue_[static_cast<size_t>(submission)] = q;
+  for (const HostWait& h : sub.host_wait) host_wait(h, submission);
+  const uint64_t all_accesses = expand_accesses(kAllAccesses);
+  for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o);
+  for (size_t w = 0; w < sub.wait.size(); ++w) {
+    const int t = signaler(sub.wait[w], sub.wait_value_of(w), submission);
+    if (t < 0) continue;  // a timeline wait for the initial value: orders nothing
+    const uint64_t mask = sub.wait_stage_of(w);
+    wait_for(t, dst_exec_scope(mask), expand_stages(mask), all_accesses);
   }
   now_.queue = q;
   now_.submission = submission;
@@ -95,6 +97,7 @@ void Replay::execute(int submission) {
     }
   }
   out_.at_submission(submission);
+  ordered_end_[static_cast<size_t>(submission)] = ordered_;
   now_.list = now_.command = -1;
   for (int r : sub.present) {
     shadows_[static_cast<size_t>(r)].for_each(
@@ -106,9 +109,185 @@ void Replay::execute(int submission) {
   }
 }
 
-bool Replay::synced(const Where& w) const {
-  return w.submission >= 0 &&
-         happens_before_[static_cast<size_t>(now_.submission)][static_cast<size_t>(w.submission)];
+bool Ordered::covers(const Ordered& o) const {
+  if ((o.exec & ~exec) != 0 || (o.host && !host)) return false;
+  return std::all_of(o.visible.begin(), o.visible.end(), [&](const auto& v) {
+    return std::any_of(visible.begin(), visible.end(), [&](const auto& mine) {
+      return (v.first & ~mine.first) == 0 && (v.second & ~mine.second) == 0;
+    });
+  });
+}
+
+void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o) {
+  for (Grant& g : set) {
+    if (g.queue != queue) continue;
+    if (g.upto >= upto && g.o.covers(o)) return;  // nothing new
+  }
+  for (Grant& g : set) {
+    if (g.queue != queue || g.upto != upto) continue;
+    g.o.exec |= o.exec;
+    g.o.host = g.o.host || o.host;
+    for (const auto& [vs, va] : o.visible) g.o.grant(0, vs, va);
+    const Ordered merged = g.o;
+    set.erase(std::remove_if(
+                  set.begin(), set.end(),
+                  [&](const Grant& x) { return x.queue == queue && x.upto < upto && merged.covers(x.o); }),
+              set.end());
+    return;
+  }
+  set.erase(
+      std::remove_if(set.begin(), set.end(),
+                     [&](const Grant& x) { return x.queue == queue && x.upto <= upto && o.covers(x.o); }),
+      set.end());
+  set.push_back(Grant{queue, upto, o});
+}
+
+const Ordered* Replay::lookup(const OrderedSet& set, const Where& w) const {
+  if (w.submission < 0 || w.queue < 0) return nullptr;
+  const Ordered* one = nullptr;
+  int n = 0;
+  for (const Grant& g : set) {
+    if (g.queue != w.queue || g.upto < w.submission) continue;
+    if (n++ == 0) {
+      one = &g.o;
+      continue;
+    }
+    if (n == 2) scratch_ = *one;
+    scratch_.exec |= g.o.exec;
+    scratch_.host = scratch_.host || g.o.host;
+    for (const auto& [vs, va] : g.o.visible) scratch_.grant(0, vs, va);
+  }
+  return n <= 1 ? one : &scratch_;
+}
+
+void Ordered::grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses) {
+  exec |= exec_stages;
+  if (accesses == 0 || stages == 0) return;
+  for (auto& [vs, va] : visible) {
+    if (vs == stages) {
+      va |= accesses;
+      return;
+    }
+  }
+  visible.emplace_back(stages, accesses);
+}
+
+// The submission whose signal a wait (or a host wait on a timeline value) waits for: a binary
+// semaphore's latest signal; a timeline semaphore's first signal to `value` or more (signals raise the
+// value, trace_load.cpp), -1 for a value the semaphore starts with (0).
+int Replay::signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const {
+  if (value && *value == 0) return -1;
+  if (!value) {
+    for (int t = before - 1; t >= 0; --t) {
+      const auto& sig = trace_.submissions[static_cast<size_t>(t)].signal;
+      if (std::find(sig.begin(), sig.end(), semaphore) != sig.end()) return t;
+    }
+    return -1;
+  }
+  for (int t = 0; t < before; ++t) {
+    const TraceSubmission& s = trace_.submissions[static_cast<size_t>(t)];
+    for (size_t g = 0; g < s.signal.size(); ++g)
+      if (s.signal[g] == semaphore && s.signal_value_of(g).value_or(0) >= *value) return t;
+  }
+  return -1;
+}
+
+// The signal's first synchronization scope is every command of its queue up to the signal (all stages:
+// the trace's signals are ALL_COMMANDS), so the wait orders t, the earlier submissions of t's queue, and
+// whatever t's work was ordered after (a chain through t's commands).
+void Replay::wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses) {
+  Ordered o;
+  o.grant(exec, stages, accesses);
+  const OrderedSet theirs = ordered_end_[static_cast<size_t>(t)];
+  add(ordered_, sub_queue_[static_cast<size_t>(t)], t, o);
+  for (const Grant& g : theirs)
+    if (g.o.exec != 0) add(ordered_, g.queue, g.upto, o);
+}
+
+// A host wait before `submission`: what it waited for is done before every later submission is made, on
+// any queue. vkWaitForFences: the fence's submission (its first scope: all earlier commands of its queue);
+// vkWaitSemaphores: the submission whose signal reached the value; vkQueueWaitIdle: the queue's last
+// submission; vkDeviceWaitIdle: all of them. Like a semaphore wait, each also covers what it waited for.
+void Replay::host_wait(const HostWait& h, int submission) {
+  Ordered all;
+  const uint64_t all_stages = dst_exec_scope(kVkAllCommands);
+  all.grant(all_stages, all_stages, expand_accesses(kAllAccesses));
+  all.host = true;
+  auto done = [&](int t) {
+    if (t < 0) return;
+    add(host_, sub_queue_[static_cast<size_t>(t)], t, all);
+    for (const Grant& g : ordered_end_[static_cast<size_t>(t)])
+      if (g.o.exec != 0) add(host_, g.queue, g.upto, all);
+  };
+  auto last = [&](auto&& pred) {
+    for (int t = submission - 1; t >= 0; --t)
+      if (pred(trace_.submissions[static_cast<size_t>(t)])) return t;
+    return -1;
+  };
+  switch (h.kind) {
+    case HostWait::Kind::fence:
+      done(last([&](const TraceSubmission& s) { return s.fence == h.name; }));
+      break;
+    case HostWait::Kind::queue:
+      done(last([&](const TraceSubmission& s) { return s.queue == h.name; }));
+      break;
+    case HostWait::Kind::semaphore:
+      done(signaler(h.name, h.value, submission));
+      break;
+    case HostWait::Kind::device:
+      // Each queue's last submission: its grant covers the queue's earlier ones.
+      for (int t = submission - 1; t >= 0; --t) {
+        const int q = sub_queue_[static_cast<size_t>(t)];
+        if (std::none_of(host_.begin(), host_.end(),
+                         [&](const Grant& g) { return g.queue == q && g.upto >= t && g.o.host; }))
+          done(t);
+      }
+      break;
+  }
+}
+
+const Ordered* Replay::ordered(const Where& w) const {
+  return lookup(ordered_, w);
+}
+
+bool Replay::sem_exec(const Where& w, uint64_t stage) const {
+  const Ordered* o = ordered(w);
+  return o && o->exec != 0 && (stage & ~o->exec) == 0;
+}
+
+namespace {
+// Whether every (stage, access) pair of an access is in one of the (stages, accesses) scopes (they add
+// up, as the Khronos layer's write barriers do). An access with no stage needs one scope with its bits.
+bool covers(const std::vector<std::pair<uint64_t, uint64_t>>& scopes, uint64_t stage, uint64_t bits) {
+  for (uint64_t rest = stage; rest != 0; rest &= rest - 1) {
+    const uint64_t bit = rest & (~rest + 1);
+    uint64_t accesses = 0;
+    for (const auto& [vs, va] : scopes) {
+      if ((vs & bit) != 0) accesses |= va;
+    }
+    if ((bits & ~accesses) != 0) return false;
+  }
+  return stage != 0 ||
+         std::any_of(scopes.begin(), scopes.end(), [&](const auto& v) { return (bits & ~v.second) == 0; });
+}
+}  // namespace
+
+bool Replay::sem_visible(const Where& w, uint64_t stage, uint64_t access) const {
+  const Ordered* o = ordered(w);
+  return o && sem_exec(w, stage) && covers(o->visible, stage, expand_accesses(access));
+}
+
+void Replay::chain_waits(const OrderedSet& before,
+                         const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>& scopes) {
+  std::vector<Grant> grants;
+  for (const Grant& g : before)
+    for (const auto& sc : scopes)
+      if ((g.o.exec & std::get<0>(sc)) != 0) {
+        Grant more{g.queue, g.upto, {}};
+        more.o.grant(std::get<1>(sc), std::get<2>(sc), std::get<3>(sc));
+        grants.push_back(std::move(more));
+      }
+  for (const Grant& g : grants) add(ordered_, g.queue, g.upto, g.o);
 }
 
 std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {
@@ -188,8 +367,16 @@ std::pair<uint32_t, uint32_t> Replay::segments(int r, const ByteRange& b) const 
 // stages and its access in the access mask, or ordered before the first execution scope by an
 // earlier barrier (the chain). Only accesses of this queue (others are ordered only by semaphores).
 bool Replay::in_first_scope(const Write& w, const Scope& s) const {
+  if (w.valid && sem_chain(w.where, s.src_exec)) return true;  // through a wait (Ordered)
   return w.valid && w.where.queue == now_.queue &&
          (((w.stage & s.src_stages) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0);
+}
+
+// Whether a barrier with first execution scope `src_exec` chains with the wait that ordered the access
+// at `w` (judged on the waits as the event's set saw them, during an event wait).
+bool Replay::sem_chain(const Where& w, uint64_t src_exec) const {
+  const Ordered* o = lookup(ev_ ? ev_->ordered : ordered_, w);
+  return o && (o->exec & src_exec) != 0;
 }
 
 void Replay::pend(Shadow& sh) {
@@ -255,8 +442,9 @@ void Replay::apply(Shadow& sh, const Scope& s, bool own) {
   }
   for (Read& r : sh.reads) {
     const Read* then = read_at_set(sh, r);
-    if (then && r.where.queue == now_.queue &&
-        ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0)) {
+    if (then && ((r.where.queue == now_.queue &&
+                  ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0)) ||
+                 sem_chain(r.where, s.src_exec))) {
       pend(sh);
       r.pending |= s.dst_exec;
       if (own) r.pending_own |= s.dst_exec;
@@ -314,6 +502,18 @@ void Replay::barrier_call(const BarrierCmd& call) {
                  image ? fmt::format("a barrier from {}", layout_name(b.old_layout)) : "a buffer barrier");
     if (std::find(named.begin(), named.end(), b.resource) == named.end()) named.push_back(b.resource);
   }
+  std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>> scopes;  // for the chains with waits
+  for (const Barrier& one : call.barriers) {
+    const VkBarrier& b = std::get<VkBarrier>(one);
+    // A memory barrier chains every access of the waited work; a buffer or image barrier makes only its
+    // own resource visible (in_first_scope), and its execution dependency reaches the other resources
+    // only where barriers order all resources (ValidateOptions).
+    if (b.kind == VkBarrierKind::memory)
+      scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage),
+                          expand_stages(b.dst_stage), expand_accesses(b.dst_access));
+    else if (options_.vk_barrier_orders_all_resources)
+      scopes.emplace_back(src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage), 0, 0);
+  }
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     barrier(b);
@@ -321,7 +521,14 @@ void Replay::barrier_call(const BarrierCmd& call) {
     const ExecLog::Pair e{src_exec_scope(b.src_stage), dst_exec_scope(b.dst_stage)};
     if (std::find(exec.begin(), exec.end(), e) == exec.end()) exec.push_back(e);
   }
-  const bool eager = ev_ != nullptr || options_.vk_eager_execution_dependencies;
+  // The log holds what a call does to accesses of its own queue. An access a semaphore wait ordered
+  // (a grant) also takes the call where the wait's scope chains with it (sem_chain), which the log
+  // does not express: such a call walks every resource, as does an event's wait.
+  const OrderedSet& grants = ev_ ? ev_->ordered : ordered_;
+  const bool chains_with_a_wait = std::any_of(grants.begin(), grants.end(), [&](const Grant& g) {
+    return std::any_of(exec.begin(), exec.end(), [&](const ExecLog::Pair& e) { return (g.o.exec & e.first) != 0; });
+  });
+  const bool eager = ev_ != nullptr || options_.vk_eager_execution_dependencies || chains_with_a_wait;
   auto exec_on = [&](int r, const Scope& only_exec) {
     shadows_[static_cast<size_t>(r)].for_all([&](uint32_t first, uint32_t, Shadow& sh) {
       at_ = {r, first};
@@ -363,6 +570,8 @@ void Replay::barrier_call(const BarrierCmd& call) {
       for (Ghost& g : ghosts_[static_cast<size_t>(r)]) current(g.sh);
     }
   }
+  // After the call's own judgement (which sees the waits as they were before it).
+  chain_waits(ev_ ? ev_->ordered : ordered_, scopes);
   for (const Barrier& one : call.barriers) {
     const VkBarrier& b = std::get<VkBarrier>(one);
     if (b.kind != VkBarrierKind::memory) drop_ghosts(b.resource);
@@ -462,6 +671,7 @@ void Replay::set_event(const SetEventCmd& c) {
   e.queue = now_.queue;
   e.where = now_;
   e.dependency = c.barriers;
+  e.ordered = ordered_;
   // The snapshot is a copy of the runs (memory follows the runs, as the shadows do); its runs count
   // into the replay's limits while the event holds it.
   auto runs = [](const std::vector<Runs<Shadow>>& rs) {
@@ -532,7 +742,10 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
   // which must overlap the wait's second scope (ALL_COMMANDS here). With a first scope of NONE or
   // TOP_OF_PIPE the transition may run before the wait completes (spec, "Semaphore Waiting",
   // "Image Layout Transitions"); found by the differential test (docs/replay.md).
-  const auto waited = [&](const Where& where) { return s.src_exec != 0 && synced(where); };
+  const auto waited = [&](const Where& where) {
+    const Ordered* o = ordered(where);
+    return o && (o->host || (s.src_exec & o->exec) != 0);  // host-waited work is done before the submission
+  };
   bool reads_ok = true;
   for (const Read& r : sh.reads) {
     if (waited(r.where)) continue;
@@ -724,7 +937,8 @@ void Replay::use(const UseCmd& u) {
 bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
   if (sh.reads.empty()) return false;
   return std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& rd) {
-    return synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.own) == 0);
+    return sem_exec(rd.where, stage) ||
+           ((rd.where.queue == now_.queue || ordered(rd.where)) && (stage & ~rd.own) == 0);
   });
 }
 
@@ -737,23 +951,15 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   // Visible when every (stage, access) pair of the access is in some barrier's second access
   // scope (the scopes add up, as the Khronos layer's write barriers do).
   auto visible = [&](const Write& wr) {
-    if (synced(wr.where)) return true;
-    if (wr.where.queue != now_.queue) return false;
-    for (uint64_t rest = stage; rest != 0; rest &= rest - 1) {
-      const uint64_t bit = rest & (~rest + 1);
-      uint64_t accesses = 0;
-      for (const auto& [vs, va] : wr.visible) {
-        if ((vs & bit) != 0) accesses |= va;
-      }
-      if ((bits & ~accesses) != 0) return false;
-    }
-    return stage != 0 || std::any_of(wr.visible.begin(), wr.visible.end(),
-                                     [&](const auto& v) { return (bits & ~v.second) == 0; });
+    if (sem_visible(wr.where, stage, acc)) return true;
+    return (wr.where.queue == now_.queue || ordered(wr.where)) && covers(wr.visible, stage, bits);
   };
   if (has_write(acc)) {
     bool war = false;
     for (const Read& rd : sh.reads) {
-      if (synced(rd.where) || (rd.where.queue == now_.queue && (stage & ~rd.barriers) == 0)) continue;
+      if (sem_exec(rd.where, stage) ||
+          ((rd.where.queue == now_.queue || ordered(rd.where)) && (stage & ~rd.barriers) == 0))
+        continue;
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
       war = true;
@@ -770,9 +976,12 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     return;
   }
   // A read after an earlier read of the same stages that was already checked adds nothing.
+  // (A semaphore or host wait that orders an earlier read counts as one of its own barriers: the layer
+  // applies a wait as a barrier on every imported access.)
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
+    if (const Ordered* o = ordered(rd.where)) read_barriers |= o->exec;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
     hazard(MessageId::vk_hazard_read_after_write, resource, sub, n, w.where,

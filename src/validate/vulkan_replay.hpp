@@ -11,6 +11,7 @@
 
 #include <baton/validate.hpp>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -85,6 +86,36 @@ struct Ghost {
   Shadow sh;
 };
 
+// What semaphore waits and host waits order of one earlier submission, at the current point of the queue
+// being replayed (Vulkan spec, "Semaphore Waiting", "Host Synchronization"). A wait with stageMask M
+// orders all of the signaling submission (its signal's first scope: ALL_COMMANDS, so every command
+// before it in its queue's submission order, and what it waited for in turn) before the stages of M and
+// the logically later ones (`exec`), and makes its writes visible to the accesses of the stages of M
+// (`visible`). A later barrier whose first execution scope meets `exec` chains with the wait: its
+// second scope joins `exec`, its second access scope `visible` (the Khronos layer applies a wait as a
+// barrier on the imported accesses). A host wait (fence, timeline value, queue or device idle) orders
+// everything it waited for before all later submissions, every stage, all visible (the layer's
+// ApplyTaggedWait retires those accesses).
+struct Ordered {
+  uint64_t exec = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses), one entry per stage set
+  bool host = false;  // a host wait waited for it: done before the submission is made (transitions too)
+  void grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses);
+  bool covers(const Ordered& o) const;  // everything `o` orders, this orders too
+  friend bool operator==(const Ordered&, const Ordered&) = default;
+};
+// A wait orders a whole prefix of a queue (the signal's first scope is every command before it in its
+// queue's submission order), so the orderings are kept as grants: `o` holds for every submission of
+// `queue` up to `upto`. A grant that another one covers is dropped, so a set stays a few grants per
+// queue however many submissions there are (a chain of 5,000 submissions took 1.5 GB and 32 s when
+// the orderings were kept per submission).
+struct Grant {
+  int queue = -1, upto = -1;
+  Ordered o;
+  friend bool operator==(const Grant&, const Grant&) = default;
+};
+using OrderedSet = std::vector<Grant>;
+
 // A VkEvent's last vkCmdSetEvent2: where it happened and the state it saw. A wait's first scope is the
 // set's: accesses before the set, with the dependency chains they had then (Vulkan spec, "Events":
 // the first synchronization scope of vkCmdWaitEvents2 is the set's; work between set and wait on the
@@ -95,6 +126,7 @@ struct EventState {
   Where where;
   std::vector<Barrier> dependency;
   std::vector<Runs<Shadow>> snapshot;  // shadows_ at the set (its runs count into the replay's limits)
+  OrderedSet ordered;                  // the semaphore orderings at the set (a chain with a wait)
 };
 
 class Replay {
@@ -136,7 +168,20 @@ class Replay {
   void transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, const Scope& s);
   void access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t access);
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
-  bool synced(const Where& w) const;  // ordered before the current submission by semaphores
+  // Semaphores and host waits (Ordered): the ordering of the access at `w` before the current point.
+  const Ordered* ordered(const Where& w) const;
+  bool sem_exec(const Where& w, uint64_t stage) const;      // every stage of `stage` ordered after it
+  bool sem_chain(const Where& w, uint64_t src_exec) const;  // a first scope that chains with its wait
+  bool sem_visible(const Where& w, uint64_t stage, uint64_t access) const;
+  // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
+  void wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses);
+  static void add(OrderedSet& set, int queue, int upto, const Ordered& o);
+  const Ordered* lookup(const OrderedSet& set, const Where& w) const;  // the union of the grants covering w
+  void host_wait(const HostWait& h, int submission);
+  int signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const;
+  // A barrier call's chains with the waits (judged on `before`, the state ahead of the call).
+  void chain_waits(const OrderedSet& before,
+                   const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>& scopes);
   bool ownership(int resource, uint32_t sub, uint32_t n, Shadow& sh);
   std::vector<std::pair<uint32_t, uint32_t>> subresources(int resource, const TraceRange& r,
                                                           bool& in_bounds) const;
@@ -164,7 +209,11 @@ class Replay {
   std::vector<Runs<Shadow>> shadows_;  // per resource, runs over the subresource (buffer: segment) index
   std::vector<std::vector<uint64_t>> starts_;  // per buffer: the first byte of each segment
   std::map<std::string, int> queues_;
-  std::vector<std::vector<bool>> happens_before_;  // [s][t]: submission t's work is visible to s
+  OrderedSet ordered_;                   // the current submission's (grows with its barriers)
+  std::vector<OrderedSet> ordered_end_;  // per submission: at its end (a later wait imports it)
+  OrderedSet host_;                      // what host waits have waited for (ordered before all later ones)
+  std::vector<int> sub_queue_;           // per submission: its queue's index (queues_)
+  mutable Ordered scratch_;              // lookup's union when several grants cover one submission
   Where now_;
   uint32_t family_ = 0;
   std::vector<Shadow*> touched_;  // shadows with pending effects of the current barrier call

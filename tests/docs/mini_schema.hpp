@@ -62,13 +62,19 @@ class MiniSchema {
       if (!s.get<bool>()) out.push_back(path + ": not allowed");
       return;
     }
-    static const std::set<std::string> kIgnored = {"$schema", "$defs", "title", "description"};
+    static const std::set<std::string> kIgnored = {"$schema", "$id",         "$defs",
+                                                   "title",   "description", "default"};
     for (const auto& [k, kv] : s.items()) {
       if (kIgnored.count(k)) continue;
       if (k == "$ref")
         check(resolve(kv.get<std::string>()), v, path, out);
       else if (k == "type") {
-        if (!is_type(v, kv.get<std::string>())) out.push_back(path + ": expected " + kv.get<std::string>());
+        bool any = false;  // one type name, or an array of them
+        if (kv.is_array())
+          for (const Json& t : kv) any |= is_type(v, t.get<std::string>());
+        else
+          any = is_type(v, kv.get<std::string>());
+        if (!any) out.push_back(path + ": expected " + (kv.is_array() ? kv.dump() : kv.get<std::string>()));
       } else if (k == "enum") {
         bool any = false;
         for (const Json& e : kv) any |= e == v;
@@ -97,6 +103,12 @@ class MiniSchema {
         if (!v.is_array()) continue;
         for (size_t i = 0; i < kv.size() && i < v.size(); ++i)
           check(kv[i], v[i], path + "/" + std::to_string(i), out);
+      } else if (k == "minProperties") {
+        if (v.is_object() && v.size() < kv.get<size_t>())
+          out.push_back(path + ": fewer than " + kv.dump() + " properties");
+      } else if (k == "maxProperties") {
+        if (v.is_object() && v.size() > kv.get<size_t>())
+          out.push_back(path + ": more than " + kv.dump() + " properties");
       } else if (k == "minItems") {
         if (v.is_array() && v.size() < kv.get<size_t>())
           out.push_back(path + ": fewer than " + kv.dump() + " items");

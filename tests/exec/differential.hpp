@@ -121,6 +121,36 @@ inline bool hidden_by_later_transition(const validate::Trace& t, const validate:
   return true;
 }
 
+// D8 (docs/replay.md): at submit time, layer 1.3.239 checks only a command buffer's first read of a
+// resource against earlier submissions. True when every validator message of a kind only the
+// validator has is a read-after-write of a write in another list, on a read that an earlier read of
+// the same resource in its own list precedes (with no write of it in between).
+inline bool later_read_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
+                                 uint32_t layer_kinds) {
+  const uint32_t extra = kinds_of(v) & ~layer_kinds;
+  if (extra != kRaw) return false;
+  for (const validate::Message& m : v.messages) {
+    if (!(kind_of(m) & extra)) continue;
+    const auto list = std::find_if(t.lists.begin(), t.lists.end(),
+                                   [&](const validate::TraceList& l) { return l.name == m.list; });
+    if (list == t.lists.end() || m.command < 0) return false;
+    bool other = false;
+    for (const validate::TraceList& l : t.lists)
+      other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
+    bool earlier_read = false;
+    for (size_t c = 0; c < static_cast<size_t>(m.command); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
+      if (!u || t.resources[static_cast<size_t>(u->resource)].name != m.resource) continue;
+      // VK_ACCESS_2_*_WRITE bits: SHADER, COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, TRANSFER, HOST,
+      // MEMORY, SHADER_STORAGE.
+      constexpr uint64_t kWrites = 0x40 | 0x100 | 0x400 | 0x1000 | 0x4000 | 0x10000 | 0x400000000;
+      earlier_read = (u->as.vk_access & kWrites) == 0;
+    }
+    if (!other || !earlier_read) return false;
+  }
+  return true;
+}
+
 inline uint32_t kind_of(const validate::Message& m) {
   validate::ValidationResult one;
   one.counts[static_cast<uint32_t>(m.id)] = 1;

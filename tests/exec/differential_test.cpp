@@ -27,11 +27,13 @@ uint64_t env_u64(const char* name, uint64_t fallback) {
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-TEST(Differential, RandomTracesAgreeWithTheLayer) {
+// `sync`: the submission-synchronization traces (random_vk_trace's `sync`), else one submission or,
+// with BATON_DIFF_MULTI=1, several.
+void differential(bool sync, uint64_t n) {
   VulkanContext& ctx = lavapipe();
   ASSERT_TRUE(run_canary(ctx).live);
   TracePlayer player(ctx);
-  const uint64_t n = env_u64("BATON_DIFF_TRACES", 2000), seed0 = env_u64("BATON_DIFF_SEED", 1);
+  const uint64_t seed0 = env_u64("BATON_DIFF_SEED", 1);
   const uint64_t max_print = env_u64("BATON_DIFF_PRINT", 10);
   const bool multi = env_u64("BATON_DIFF_MULTI", 0) != 0;
   const bool explain = env_u64("BATON_DIFF_EXPLAIN", 1) != 0;  // 0: count documented differences too
@@ -43,7 +45,7 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
   const auto t0 = std::chrono::steady_clock::now();
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t seed = seed0 + i;
-    const std::string text = random_vk_trace(seed, multi);
+    const std::string text = random_vk_trace(seed, multi, sync);
     const validate::Trace trace = validate::load_trace(text, "seed " + std::to_string(seed));
     const ReplayReport rep = player.play(trace);
     const validate::ValidationResult v =
@@ -66,6 +68,10 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
     }
     if (explain && (kl & ~kv) == 0 && hidden_by_later_transition(trace, v, kl)) {
       ++explained["D5"];
+      continue;
+    }
+    if (explain && (kl & ~kv) == 0 && later_read_at_submit(trace, v, kl)) {
+      ++explained["D8"];
       continue;
     }
     if (explain && (kl & ~kv) == 0 && one_hazard_per_command(v, kl)) {
@@ -91,9 +97,11 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "differential (%s): %llu traces (seeds %llu..%llu) in %.1f s: %u agree clean, %u agree with findings\n",
-      multi ? "multi-submission" : "one submission", static_cast<unsigned long long>(n),
-      static_cast<unsigned long long>(seed0), static_cast<unsigned long long>(seed0 + n - 1), s, clean,
-      agree_hazard);
+      sync    ? "submission sync"
+      : multi ? "multi-submission"
+              : "one submission",
+      static_cast<unsigned long long>(n), static_cast<unsigned long long>(seed0),
+      static_cast<unsigned long long>(seed0 + n - 1), s, clean, agree_hazard);
   for (const auto& [name, count] : explained)
     std::printf("  documented difference %s: %u traces\n", name.c_str(), count);
   uint32_t total = 0;
@@ -104,6 +112,19 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
   EXPECT_EQ(total, 0u);
   EXPECT_GT(agree_hazard, n / 10);  // the generator does make broken streams
   EXPECT_GT(clean, n / 10);         // and correct ones
+}
+
+TEST(Differential, RandomTracesAgreeWithTheLayer) {
+  differential(false, env_u64("BATON_DIFF_TRACES", 2000));
+}
+
+// Semaphore wait stage masks, timeline semaphores, fences and host waits between two submissions of one
+// queue (issue 14). Not in CI: it still has unexplained disagreements (docs/replay.md, "Open");
+// BATON_DIFF_SYNC_TRACES=N runs N of them.
+TEST(Differential, SubmissionSyncTracesAgreeWithTheLayer) {
+  const uint64_t n = env_u64("BATON_DIFF_SYNC_TRACES", 0);
+  if (n == 0) GTEST_SKIP() << "set BATON_DIFF_SYNC_TRACES=N (docs/replay.md)";
+  differential(true, n);
 }
 
 }  // namespace

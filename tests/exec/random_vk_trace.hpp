@@ -14,8 +14,13 @@
 namespace baton::exec::test {
 
 // multi: up to three submissions, sometimes on two queues with semaphores; otherwise one submission.
-inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
+// sync: two submissions on one queue, the second ordered after the first by
+// a random means or none: a binary semaphore with a random wait stage mask, a timeline semaphore (a
+// wait for a value at most the one signaled, random stage mask), a fence with a host wait on it, a
+// vkQueueWaitIdle or a vkDeviceWaitIdle (no host wait on a timeline value: D6 of docs/replay.md).
+inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync = false) {
   std::mt19937_64 rng(seed);
+  std::mt19937_64 flag_rng(seed ^ 0x5bd1e995u);
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
   auto pick = [&](size_t n) {
     return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng));
@@ -75,7 +80,8 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
   json j;
   j["api"] = "vulkan";
   const size_t nres = 2 + pick(2);
-  const bool two_queues = multi && chance(0.25);
+  if (sync) multi = true;
+  const bool two_queues = !sync && multi && chance(0.25);
   std::vector<Res> res(nres);
   for (size_t i = 0; i < nres; ++i) {
     Res& r = res[i];
@@ -94,7 +100,7 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
     j["resources"].push_back(jr);
   }
 
-  const size_t nsub = !multi ? 1 : two_queues ? 2 + pick(2) : 1 + pick(2);
+  const size_t nsub = sync ? 2 : !multi ? 1 : two_queues ? 2 + pick(2) : 1 + pick(2);
   const size_t ncmd = std::max(nsub, 2 + pick(3));  // uses; each may get a barrier call before it
   std::vector<json> lists(nsub, json::array());
   size_t emitted = 0;
@@ -165,7 +171,11 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
           }
         }
         calls.push_back(b);
-        lists[s].push_back({{"barrier", calls}});
+        // BY_REGION on some calls, from a stream of its own (the traces are otherwise unchanged by it).
+        if (std::uniform_int_distribution<int>(0, 7)(flag_rng) == 0)
+          lists[s].push_back({{"barrier", {{"dependency_flags", "BY_REGION"}, {"barriers", calls}}}});
+        else
+          lists[s].push_back({{"barrier", calls}});
       }
       json as{{"stage", a.stage}, {"access", a.access}};
       if (!r.buffer) as["layout"] = want;
@@ -193,6 +203,46 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true) {
   for (size_t s = 1; s < nsub; ++s)
     if (j["submissions"][s - 1].contains("signal"))
       j["submissions"][s]["wait"] = {"s" + std::to_string(s - 1)};
+  if (sync) {
+    // No TOP_OF_PIPE: D7 of docs/replay.md (the layer chains a later first scope of TOP_OF_PIPE with it).
+    const std::vector<const char*> wait_stages = {
+        "ALL_COMMANDS",   "COPY",           "CLEAR",           "ALL_TRANSFER",
+        "COMPUTE_SHADER", "BOTTOM_OF_PIPE", "FRAGMENT_SHADER", "COPY|COMPUTE_SHADER"};
+    uint64_t timeline = 0;
+    for (size_t s = 1; s < nsub; ++s) {
+      json& prev = j["submissions"][s - 1];
+      json& sub = j["submissions"][s];
+      const std::string stage = wait_stages[pick(wait_stages.size())];
+      switch (pick(7)) {
+        case 0:
+          break;  // queue order alone
+        case 1:
+        case 2: {
+          const std::string sem = "s" + std::to_string(s);
+          prev["signal"].push_back(sem);
+          sub["wait"].push_back({{"semaphore", sem}, {"stage", stage}});
+          break;
+        }
+        case 3:
+        case 4: {
+          timeline += 1 + pick(3);
+          prev["signal"].push_back({{"semaphore", "t"}, {"value", timeline}});
+          sub["wait"].push_back(
+              {{"semaphore", "t"}, {"value", 1 + pick(static_cast<size_t>(timeline))}, {"stage", stage}});
+          break;
+        }
+        case 5: {
+          const std::string fence = "f" + std::to_string(s);
+          prev["fence"] = fence;
+          sub["host_wait"].push_back({{"fence", fence}});
+          break;
+        }
+        default:
+          sub["host_wait"].push_back(chance(0.5) ? json("device") : json{{"queue", "graphics"}});
+          break;
+      }
+    }
+  }
   return j.dump();
 }
 

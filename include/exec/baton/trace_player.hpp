@@ -21,6 +21,7 @@ namespace baton::exec {
 struct ReplayReport {
   ValidationLog log;  // the layer's VALIDATION messages during the replay, by id
   uint32_t submissions = 0, command_buffers = 0, commands = 0, barriers = 0;
+  uint32_t host_waits = 0;     // vkWaitForFences, vkWaitSemaphores, vkQueueWaitIdle, vkDeviceWaitIdle made
   uint32_t queues_used = 0;    // distinct VkQueues the submissions went to
   bool queues_merged = false;  // the trace has two queues, the device one: all ran on one VkQueue
 };

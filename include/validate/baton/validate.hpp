@@ -12,6 +12,7 @@
 #include <baton/validate_catalog.hpp>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -139,6 +140,8 @@ struct UseState {
 
 struct BarrierCmd {
   std::vector<Barrier> barriers;  // one ResourceBarrier / Barrier / vkCmdPipelineBarrier2 call
+  // Vulkan: VkDependencyInfo::dependencyFlags has VK_DEPENDENCY_BY_REGION_BIT (framebuffer-local).
+  bool by_region = false;
 };
 struct UseCmd {
   int resource = kNoResource;
@@ -175,13 +178,37 @@ struct TraceList {
   std::vector<Command> commands;
 };
 
+// VkPipelineStageFlags2 of a semaphore wait written as a plain name (VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT).
+inline constexpr uint64_t kVkAllCommands = 0x10000;
+// A host wait performed before a submission is made (Vulkan): vkWaitForFences (then vkResetFences) on a
+// fence, vkWaitSemaphores on a timeline value, vkQueueWaitIdle, vkDeviceWaitIdle.
+struct HostWait {
+  enum class Kind { fence, semaphore, queue, device } kind = Kind::device;
+  std::string name;  // the fence, semaphore or queue
+  uint64_t value = 0;
+  friend bool operator==(const HostWait&, const HostWait&) = default;
+};
 struct TraceSubmission {
   std::string queue;
   QueueType type = QueueType::direct;
   uint32_t family = 0;  // Vulkan queue family (default: direct 0, compute 1, copy 2)
   std::vector<int> lists;
   std::vector<std::string> wait, signal;
-  std::vector<int> present;  // resources presented after the lists ran
+  // Vulkan, per entry of `wait` (when shorter: ALL_COMMANDS): the VkSemaphoreSubmitInfo::stageMask.
+  std::vector<uint64_t> wait_stage;
+  // Vulkan timeline semaphores, per entry of `wait` / `signal` (when shorter, or nullopt: binary).
+  std::vector<std::optional<uint64_t>> wait_value, signal_value;
+  std::string fence;                // Vulkan: the fence this vkQueueSubmit2 signals ("" none)
+  std::vector<HostWait> host_wait;  // Vulkan: host waits made before this submission
+  std::vector<int> present;         // resources presented after the lists ran
+
+  uint64_t wait_stage_of(size_t i) const { return i < wait_stage.size() ? wait_stage[i] : kVkAllCommands; }
+  std::optional<uint64_t> wait_value_of(size_t i) const {
+    return i < wait_value.size() ? wait_value[i] : std::nullopt;
+  }
+  std::optional<uint64_t> signal_value_of(size_t i) const {
+    return i < signal_value.size() ? signal_value[i] : std::nullopt;
+  }
 };
 
 struct Trace {
