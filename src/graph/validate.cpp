@@ -10,6 +10,10 @@
 namespace baton::graph {
 namespace {
 
+// The whole resource as use_extent sees it: a buffer's bytes, a texture's subresources (byte ranges of
+// one buffer that do not overlap neither conflict in a pass nor make a write order ambiguous).
+Box whole_extent(const ResourceDesc& d) { return d.type == ResourceType::buffer ? buffer_extent(d) : full_box(d); }
+
 // The checks a declared use must pass, split in two so that the common case (no problem) costs a
 // few inline comparisons and no std::string: `use_problem` classifies, `describe` words it.
 enum class Problem : uint8_t {
@@ -85,7 +89,7 @@ Validated validate(const Graph& g) {
   // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
   std::vector<Box> partial_boxes;
   auto last_write_box = [&](uint32_t r) {
-    return version[r].write_box == kNone ? full_box(g.resources[r].desc) : partial_boxes[version[r].write_box];
+    return version[r].write_box == kNone ? whole_extent(g.resources[r].desc) : partial_boxes[version[r].write_box];
   };
   struct Candidate {
     uint32_t first, second, resource;
@@ -115,11 +119,11 @@ Validated validate(const Graph& g) {
                                 pass.name, queue_name(pass.queue), d.name,
                                 describe(why, u.access, u.stages, pass.queue)));
       if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
-        boxes[i] = full_box(d);
+        boxes[i] = whole_extent(d);
         continue;
       }
       try {
-        boxes[i] = resolve(d, u.range);
+        boxes[i] = use_extent(d, u.range);
       } catch (const Error& e) {
         throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name, e.what()));
       }
@@ -190,7 +194,7 @@ Validated validate(const Graph& g) {
         ambiguous.push_back({ver.last_writer, p, r});
       ver.readers_head = ver.readers_tail = kNone;
       ver.last_writer = p;
-      if (t.write_box == full_box(g.resources[r].desc)) {
+      if (t.write_box == whole_extent(g.resources[r].desc)) {
         ver.write_box = kNone;
       } else {
         ver.write_box = static_cast<uint32_t>(partial_boxes.size());

@@ -252,6 +252,8 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
     buf.pResource = nullptr;
     buf.Offset = 0;
     buf.Size = UINT64_MAX;  // the whole buffer
+    // D3D12 buffer barriers cover the whole buffer (Offset 0, Size UINT64_MAX): a byte range widens.
+    if (!b.whole_bytes()) v.note = "whole buffer (D3D12 buffer barriers have no byte range)";
     point.buffers.push_back(buf);
     point.buffer_resources.push_back(b.resource);
   }

@@ -132,6 +132,12 @@ void report_access(const std::string& where, const ResourceDesc& d, Access a, St
   throw Error(fmt::format("{}: resource '{}' access {} is illegal", where, d.name, to_string(a)));  // unreachable
 }
 
+// A box from use_extent as text: a buffer's bytes, or subresources.
+std::string extent_text(const Box& b, const ResourceDesc& d) {
+  if (d.type != ResourceType::buffer) return to_string(b, d);
+  return b == buffer_extent(d) ? std::string("all") : fmt::format("bytes {}..{}", b.m0, b.m1 - 1);
+}
+
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
 // anything else has no order between the two and is an error naming both.
 template <class Where>
@@ -141,7 +147,7 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   if (n < 2 || !plan_detail::shares_a_resource(op.uses)) return;
   // The ranges were checked before: resolving cannot fail here.
   boxes.clear();
-  for (const Use& u : op.uses) boxes.push_back(resolve(rt[u.resource], u.range));
+  for (const Use& u : op.uses) boxes.push_back(use_extent(rt[u.resource], u.range));
   (void)idx;
   const auto conflict = [](Access a, Access b) {
     return a != b && (is_write(a) || is_write(b) || a == Access::present || b == Access::present);
@@ -153,7 +159,7 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   const ResourceDesc& d = rt[a.resource];
   throw Error(fmt::format(
       "{}: conflicting uses of resource '{}' [{}] in one operation: use {} is {} and use {} is {}",
-      where_fn(), d.name, to_string(intersect(boxes[c->first], boxes[c->second]), d), c->first,
+      where_fn(), d.name, extent_text(intersect(boxes[c->first], boxes[c->second]), d), c->first,
       to_string(a.access), c->second, to_string(op.uses[c->second].access)));
 }
 
