@@ -677,6 +677,8 @@ class GroupCompiler {
     const State target = s.exit;
     const auto one = [&](const Box& b, const Track& t) {
       if (covered_by(t.state, target)) return;
+      // Bytes of a ranged buffer the frame never touched: nothing to wait for, no layout to set.
+      if (s.buffer && t.origin == Origin::first_touch) return;
       const Reason why = t.origin == Origin::first_touch ? Reason::first_touch
                          : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
