@@ -152,7 +152,12 @@ Validated validate(const Graph& g) {
         it->write_box = Box{0, 0, 0, 0, 0, 0};
       }
       if (is_write(u.access)) {
-        it->reads |= keeps_contents(u.access);
+        // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+        // pass writing the other bytes is neither culled nor unordered against it), as a
+        // read-modify-write access does.
+        const ResourceDesc& d = g.resources[u.resource].desc;
+        it->reads |= keeps_contents(u.access) ||
+                     (d.type == ResourceType::buffer && has_bytes(u.range) && !(boxes[i] == whole_extent(d)));
         const Box& b = boxes[i];
         if (!it->writes) {
           it->write_box = b;

@@ -91,6 +91,21 @@ TEST(GraphBytes, CoverageSeesABarrierOnTooFewBytes) {
   }
 }
 
+// A blind write of some bytes keeps the others, so it depends on the previous writer of the buffer: the
+// async copy pass writing the first half is neither culled (the reader of the whole buffer needs it) nor
+// unordered against the graphics pass writing the second half.
+constexpr std::string_view kTwoQueues = R"({"resources":[{"name":"objects","type":"buffer","size":1024,"imported":true},{"name":"out","type":"buffer","size":256,"imported":true}], "passes":[  {"name":"a","queue":"copy","async":true,"uses":[{"resource":"objects","access":"copy_dest","bytes":[0,512]}]},  {"name":"b","queue":"graphics","uses":[{"resource":"objects","access":"copy_dest","bytes":[512,512]}]},  {"name":"read","queue":"compute","uses":[{"resource":"objects","access":"shader_resource","stages":"compute"},{"resource":"out","access":"unordered_access","stages":"compute"}]}], "outputs":["out"]})";
+
+TEST(GraphBytes, APartialBlindWriteKeepsTheOtherBytesAlive) {
+  const GraphCompileResult r = compile_graph(load_graph_text(kTwoQueues));
+  EXPECT_TRUE(r.findings.empty());
+  ASSERT_EQ(r.culled.live.size(), 3u);
+  EXPECT_EQ(r.culled.live[0], 1u) << "pass 'a' was culled";
+  bool edge = false;
+  for (const auto& e : r.validated.edges) edge = edge || (e.from == 0 && e.to == 1);
+  EXPECT_TRUE(edge) << "pass 'b' does not depend on pass 'a'";
+}
+
 std::string error_of(const std::string& text) {
   try {
     (void)compile_graph(load_graph_text(text, "g.json"));
