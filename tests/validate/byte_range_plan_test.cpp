@@ -173,6 +173,12 @@ TEST(BytePlan, BadRangesAreLoadErrors) {
       "bytes": [0, 16]}]}]}]}]})");
   EXPECT_NE(texture.find("/groups/0/lists/0/ops/0/uses/0/bytes"), std::string::npos) << texture;
   EXPECT_NE(texture.find("\"bytes\" applies only to buffers"), std::string::npos) << texture;
+  // Bytes are tracked on 32-bit axes: a range of a larger buffer must end below 2^32.
+  const std::string far = error_of(R"({"resources": [{"name": "big", "type": "buffer", "size": 8589934592,
+      "usage": ["copy_dest"]}], "groups": [{"name": "g", "queue": "copy", "lists": [{"name": "l",
+      "ops": [{"kind": "copy", "uses": [{"resource": "big", "access": "copy_dest", "bytes": [4294967000, 1000]}]}]}]}]})");
+  EXPECT_NE(far.find("/groups/0/lists/0/ops/0/uses/0"), std::string::npos) << far;
+  EXPECT_NE(far.find("bytes [4294967000, 4294968000) end past 4294967295"), std::string::npos) << far;
 }
 
 // One operation with many uses of one buffer (past the pairwise scan, through the per-cell table, which
