@@ -216,8 +216,39 @@ void resolve_axis(const ResourceDesc& d, std::string_view axis, uint32_t first, 
 }
 }  // namespace
 
+namespace {
+// The bytes a range names, checked against the buffer; [0, 0) when it names none.
+std::pair<uint64_t, uint64_t> resolve_bytes(const ResourceDesc& d, const SubresourceRange& r) {
+  if (!has_bytes(r)) return {0, 0};
+  if (d.type != ResourceType::buffer)
+    throw Error(fmt::format("resource '{}': bytes apply only to buffers (it is a texture)", d.name));
+  if (r.byte_size == 0) throw Error(fmt::format("resource '{}': empty byte range (size 0)", d.name));
+  const uint64_t size = r.byte_size == kWholeBytes ? d.size - std::min(d.size, r.byte_offset) : r.byte_size;
+  if (r.byte_offset >= d.size || size > d.size - r.byte_offset)
+    throw Error(fmt::format("resource '{}': bytes [{}, {}) are out of bounds (it has {} bytes)", d.name,
+                            r.byte_offset, r.byte_size == kWholeBytes ? d.size : r.byte_offset + r.byte_size,
+                            d.size));
+  if (r.byte_offset + size > kMaxRangedBufferSize)
+    throw Error(fmt::format("resource '{}': bytes [{}, {}) end past {}, the largest offset a byte range may use",
+                            d.name, r.byte_offset, r.byte_offset + size, kMaxRangedBufferSize));
+  return {r.byte_offset, r.byte_offset + size};
+}
+}  // namespace
+
+Box use_extent(const ResourceDesc& d, const SubresourceRange& r) {
+  if (d.type != ResourceType::buffer) return resolve(d, r);
+  if (!has_bytes(r)) {
+    (void)resolve(d, r);
+    return buffer_extent(d);
+  }
+  (void)resolve(d, r);
+  const auto [b, e] = resolve_bytes(d, r);
+  return Box{static_cast<uint32_t>(b), static_cast<uint32_t>(e), 0, 1, 0, 1};
+}
+
 Box resolve(const ResourceDesc& d, const SubresourceRange& r) {
   if (is_whole(r)) return full_box(d);  // the common case: the whole resource
+  (void)resolve_bytes(d, r);
   Box b;
   resolve_axis(d, "mip", r.mip_first, r.mip_count, d.mips, b.m0, b.m1);
   resolve_axis(d, "layer", r.layer_first, r.layer_count, d.layers, b.l0, b.l1);
@@ -244,6 +275,11 @@ std::string to_string(const Box& b, const ResourceDesc& d) {
   axis("layer", b.l0, b.l1, d.layers);
   axis("plane", b.p0, b.p1, d.planes);
   return out;
+}
+
+std::string extent_text(const Box& b, const ResourceDesc& d) {
+  if (d.type != ResourceType::buffer) return to_string(b, d);
+  return b == buffer_extent(d) ? std::string("all") : fmt::format("bytes {}..{}", b.m0, b.m1 - 1);
 }
 
 }  // namespace baton

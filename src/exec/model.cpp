@@ -180,6 +180,10 @@ void Model::apply(const ClearWork& w) {
   auto& dst = ref(w.dst);
   const uint32_t base = (g.buffer && g.structural) ? kStructWords : 0;
   const uint32_t value = g.depth() ? depth_bits(w.value) : w.value;
+  if (w.count != 0) {  // a byte range of a buffer
+    for (uint32_t j = w.first; j < w.first + w.count; ++j) dst[j] = value;
+    return;
+  }
   for (uint32_t j = base; j < dst.size(); ++j) dst[j] = value;
   if (w.both_planes) {
     auto& stencil = ref(Sub{w.dst.res, w.dst.mip, w.dst.layer, 1});

@@ -252,6 +252,12 @@ void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t 
       if (skipped(BarrierRef::Kind::buffer, i)) continue;
       VkBufferMemoryBarrier2 b = p.buffers[i];
       b.buffer = res_.buffer(r).buffer;
+      if (b.offset != 0 || b.size != VK_WHOLE_SIZE) {  // a byte range: the same share of the scaled buffer
+        const auto [first, end] = scaled_words(geo_[r], rec_.resources[r], b.offset,
+                                               b.size == VK_WHOLE_SIZE ? kWholeBytes : b.size);
+        b.offset = uint64_t{first} * 4u;
+        b.size = end > first ? uint64_t{end - first} * 4u : 4u;
+      }
       buffers.push_back(b);
     }
     for (size_t i = 0; i < p.images.size(); ++i) {
@@ -591,7 +597,10 @@ void Runner::record(VkCommandBuffer cb, const ClearWork& w) {
   }
   if (g.buffer) {
     const uint32_t base = g.structural ? kStructWords : 0;
-    vkCmdFillBuffer(cb, res_.buffer(w.dst.res).buffer, base * 4u, (g.words - base) * 4u, w.value);
+    if (w.count != 0)  // a byte range
+      vkCmdFillBuffer(cb, res_.buffer(w.dst.res).buffer, w.first * 4u, w.count * 4u, w.value);
+    else
+      vkCmdFillBuffer(cb, res_.buffer(w.dst.res).buffer, base * 4u, (g.words - base) * 4u, w.value);
     return;
   }
   const VkImageSubresourceRange range{aspect_of_plane(g, w.dst.plane), w.dst.mip, 1, w.dst.layer, 1};

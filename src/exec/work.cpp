@@ -161,7 +161,7 @@ void check_no_write_overlap(const OpWhere& at, const Operation& op) {
       const Use& b = op.uses[j];
       if (i == j || a.resource != b.resource || !is_write(a.access)) continue;
       const ResourceDesc& d = at.rec.resources[a.resource];
-      if (overlaps(resolve(d, a.range), resolve(d, b.range)))
+      if (overlaps(use_extent(d, a.range), use_extent(d, b.range)))
         at.fail(&a, "a write overlaps another use of the same subresource in one operation");
     }
 }
@@ -299,6 +299,25 @@ bool copy_compatible(const Geometry& src, const Sub& s, const Geometry& dst, con
   return true;
 }
 
+// A fill of a buffer's byte range (a clear or a copy without a source): the words it writes. Other uses
+// of byte ranges are not modelled (a shader or copy would touch the whole scaled buffer).
+ClearWork fill_of(const OpWhere& at, const Use& u, const Geometry& g, const Sub& dst, uint32_t value) {
+  ClearWork w{ClearWork::How::transfer, dst, false, value};
+  if (!g.buffer || !has_bytes(u.range)) return w;
+  if (g.structural) at.fail(&u, "byte ranges of index or indirect-argument buffers are not modelled");
+  const auto [first, end] = scaled_words(g, at.rec.resources[u.resource], u.range.byte_offset, u.range.byte_size);
+  if (end == first) at.fail(&u, "the byte range is smaller than a word of the executor's scaled-down buffer");
+  w.first = first;
+  w.count = end - first;
+  return w;
+}
+
+// Byte ranges on a use the executor performs on the whole buffer.
+void whole_only(const OpWhere& at, const Use& u) {
+  if (has_bytes(u.range))
+    at.fail(&u, "byte ranges are modelled only on fills (a clear or a copy without a source): other work reads or writes the whole scaled-down buffer");
+}
+
 void plan_copy(const OpWhere& at, const Operation& op, const std::vector<Geometry>& geo, OpWork& out,
                uint32_t seed) {
   std::vector<Sub> sources;
@@ -306,6 +325,7 @@ void plan_copy(const OpWhere& at, const Operation& op, const std::vector<Geometr
   for (const Use& u : op.uses) {
     const ResourceDesc& d = at.rec.resources[u.resource];
     if (u.access == Access::copy_source) {
+      whole_only(at, u);
       for (const Sub& s : subs_of(u, d)) sources.push_back(s);
     } else if (u.access == Access::copy_dest) {
       for (const Sub& s : subs_of(u, d)) dests.emplace_back(&u, s);
@@ -317,9 +337,10 @@ void plan_copy(const OpWhere& at, const Operation& op, const std::vector<Geometr
   for (const auto& [u, dst] : dests) {
     if (sources.empty()) {  // a copy with no source fills its destination
       if (geo[dst.res].depth() && dst.plane != 0) at.fail(u, "fills of a stencil plane are not modelled");
-      out.items.emplace_back(ClearWork{ClearWork::How::transfer, dst, false, bmix(seed, 0x200u + k++)});
+      out.items.emplace_back(fill_of(at, *u, geo[dst.res], dst, bmix(seed, 0x200u + k++)));
       continue;
     }
+    whole_only(at, *u);
     const Sub src = sources[k++ % sources.size()];
     if (!copy_compatible(geo[src.res], src, geo[dst.res], dst))
       at.fail(u, fmt::format("cannot copy from '{}' (formats or planes do not match)",
@@ -353,13 +374,14 @@ void plan_clear(const OpWhere& at, const Operation& op, const std::vector<Geomet
       case Access::copy_dest:
         for (const Sub& s : subs_of(u, d)) {
           if (g.depth() && s.plane != 0) at.fail(&u, "clears of a stencil plane alone are not modelled");
-          out.items.emplace_back(ClearWork{ClearWork::How::transfer, s, false, bmix(seed, 0x200u + k++)});
+          out.items.emplace_back(fill_of(at, u, g, s, bmix(seed, 0x200u + k++)));
         }
         break;
       case Access::unordered_access: {
         if (!has(effective_stages(u), Stage::compute))
           at.fail(&u,
                   "an unordered-access clear is performed by a compute dispatch: declare the compute stage");
+        whole_only(at, u);
         ComputeWork w;
         w.seed = bmix(seed, 0x200u + k++);
         w.write_only = true;
@@ -396,6 +418,12 @@ uint32_t StageSet::counts() const {
 
 bool StageSet::empty() const {
   return std::all_of(slots.begin(), slots.end(), [](const auto& s) { return s.empty(); });
+}
+
+std::pair<uint32_t, uint32_t> scaled_words(const Geometry& g, const ResourceDesc& d, uint64_t offset, uint64_t size) {
+  const uint64_t n = std::max<uint64_t>(d.size, 1);
+  const uint64_t end = size == kWholeBytes ? n : std::min(n, offset + size);
+  return {static_cast<uint32_t>(std::min(offset, n) * g.words / n), static_cast<uint32_t>(end * g.words / n)};
 }
 
 std::vector<Geometry> make_geometry(const Recording& rec, uint32_t max_side, uint32_t max_words) {
@@ -467,6 +495,8 @@ std::vector<OpWork> plan_work(const Recording& rec, const std::vector<Geometry>&
             at.fail(&u, "resolves need multisampled textures, which ResourceDesc cannot describe");
         }
         check_no_write_overlap(at, op);
+        if (op.kind != OpKind::clear && op.kind != OpKind::copy)
+          for (const Use& u : op.uses) whole_only(at, u);
         OpWork w{gi, li, oi, {}};
         const uint32_t seed = op_seed(gi, li, oi);
         switch (op.kind) {

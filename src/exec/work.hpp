@@ -90,6 +90,8 @@ struct ClearWork {
   Sub dst;                   // plane 0 for attachment clears of depth_stencil (both planes)
   bool both_planes = false;  // attachment clear of a depth_stencil texture
   uint32_t value = 0;
+  // Buffers: the words [first, first + count) a fill of a byte range writes (count 0: the whole buffer).
+  uint32_t first = 0, count = 0;
 };
 
 using Work = std::variant<ComputeWork, DrawPass, CopyWork, ClearWork>;
@@ -98,6 +100,11 @@ struct OpWork {
   uint32_t group = 0, list = 0, op = 0;
   std::vector<Work> items;
 };
+
+// The executor's words [first, end) of a buffer's declared bytes [offset, offset + size) (size
+// kWholeBytes: to the end): the scaled-down buffer keeps the proportions, so disjoint byte ranges stay
+// disjoint words. end == first when the range is too small to keep a word.
+std::pair<uint32_t, uint32_t> scaled_words(const Geometry& g, const ResourceDesc& d, uint64_t offset, uint64_t size);
 
 // Throws Error naming group, list, op and resource for a use the executor cannot turn into work.
 std::vector<OpWork> plan_work(const Recording& rec, const std::vector<Geometry>& geo);

@@ -135,7 +135,7 @@ struct Accesses {
   explicit Accesses(const ResourceTable& rt, bool used = true) {
     if (!used) return;
     members.reserve(rt.size());
-    for (const ResourceDesc& d : rt.all()) members.emplace_back(d.mips * d.layers * d.planes, Access1{});
+    for (const ResourceDesc& d : rt.all()) members.emplace_back(detail::cells(d), Access1{});
   }
   // f(first, count, Access1&) for the runs of [lo, hi) of member m.
   template <class F>
@@ -226,11 +226,9 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
     const Pass& pass = g.passes[p];
     for (const PassUse& u : pass.uses) {
       const Resource& res = g.resources[u.resource];
-      // Whole-resource uses (nearly all) skip the out-of-line resolve; same box either way.
-      const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
       const bool buffer = res.desc.type == ResourceType::buffer;
       const bool writes = is_write(u.access) || u.access == Access::present;
-      const auto pieces = detail::intervals(res.desc, box);
+      const auto pieces = detail::use_intervals(res.desc, u.range);
       for (uint32_t m = 0; m < res.count; ++m) {
         const ResourceId id = t.first_member[u.resource] + m;
         for (const auto& [lo, hi] : pieces) {
@@ -299,8 +297,7 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
         const uint32_t slot = order.slot(gi, li);
         for (const PassUse& u : g.passes[p].uses) {
           const Resource& res = g.resources[u.resource];
-          const Box box = is_whole(u.range) ? full_box(res.desc) : resolve(res.desc, u.range);
-          const auto pieces = detail::intervals(res.desc, box);
+          const auto pieces = detail::use_intervals(res.desc, u.range);
           for (uint32_t m = 0; m < res.count; ++m)
             for (const auto& [lo, hi] : pieces)
               acc.update(t.first_member[u.resource] + m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {

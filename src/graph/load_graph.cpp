@@ -117,6 +117,22 @@ void axis(const Ctx& c, const Json& j, std::string_view k, uint32_t& first, uint
   count = static_cast<uint32_t>(uint(rc.at(size_t{1}), (*r)[1], 1, 0xfffffffe));
 }
 
+// "bytes": [offset, size] of a buffer; absent means the whole buffer.
+void bytes(const Ctx& c, const Json& j, const ResourceDesc& d, SubresourceRange& r) {
+  const Json* b = opt(j, "bytes");
+  if (!b) return;
+  const Ctx bc = c.at("bytes");
+  if (d.type != ResourceType::buffer)
+    bc.fail("\"bytes\" applies only to buffers (a texture's part is given by \"mips\", \"layers\", \"planes\")");
+  if (!b->is_array() || b->size() != 2) bc.fail("a byte range is an array [offset, size]");
+  r.byte_offset = uint(bc.at(size_t{0}), (*b)[0], 0, kMaxRangedBufferSize);
+  r.byte_size = uint(bc.at(size_t{1}), (*b)[1], 0, kMaxRangedBufferSize);
+  if (r.byte_size == 0) bc.at(size_t{1}).fail("a byte range has size 0 (it must name at least one byte)");
+  if (r.byte_offset >= d.size || r.byte_size > d.size - r.byte_offset)
+    bc.fail(fmt::format("bytes [{}, {}) are out of range for the buffer ({} bytes)", r.byte_offset,
+                        r.byte_offset + r.byte_size, d.size));
+}
+
 Resource resource(const Ctx& c0, const Json& j) {
   Ctx c = c0;
   if (!j.is_object()) c.fail("a resource is an object");
@@ -231,7 +247,7 @@ class Loader {
         if (!u.is_object()) x.fail("a use is an object");
         const std::string rn = str(x.at("resource"), req(x, u, "resource"));
         x.resource = rn;
-        keys(x, u, {"resource", "access", "stages", "mips", "layers", "planes"});
+        keys(x, u, {"resource", "access", "stages", "mips", "layers", "planes", "bytes"});
         const auto it = res_ids.find(rn);
         if (it == res_ids.end()) x.at("resource").fail("unknown resource");
         PassUse pu;
@@ -249,6 +265,7 @@ class Loader {
           args.access = pu.access;
           x.at("access").fail(rule_message(Rule::not_in_usage, args));
         }
+        bytes(x, u, g.resources[pu.resource].desc, pu.range);
         used[pu.resource] |= bit(pu.access);
         p.uses.push_back(pu);
       }

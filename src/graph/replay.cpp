@@ -11,7 +11,7 @@ Replay replay_start(const Transitions& t) {
     const State s0 = t.history_in[m].touched ? resting_state(d)
                      : d.type == ResourceType::buffer ? kFirstTouchBuffer
                                                       : kFirstTouch;
-    rp.state.emplace_back(d.mips * d.layers * d.planes, s0);
+    rp.state.emplace_back(cells(d), s0);
   }
   return rp;
 }

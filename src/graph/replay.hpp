@@ -19,6 +19,27 @@ struct Replay {
 inline std::vector<std::pair<uint32_t, uint32_t>> intervals(const ResourceDesc& d, const Box& b) {
   return box_intervals(d.mips, d.layers, b.m0, b.m1, b.l0, b.l1, b.p0, b.p1);
 }
+// The index space of a member's state: a texture's subresources; a buffer's bytes (buffer_extent), so
+// that the checks see byte ranges as the planner does (a buffer used whole is one run all the same).
+inline uint32_t cells(const ResourceDesc& d) {
+  return d.type == ResourceType::buffer ? buffer_extent(d).m1 : d.mips * d.layers * d.planes;
+}
+// The intervals of that space a barrier covers.
+inline std::vector<std::pair<uint32_t, uint32_t>> barrier_intervals(const ResourceDesc& d, const Barrier& b) {
+  if (d.type != ResourceType::buffer) return intervals(d, b.box);
+  const uint32_t end = buffer_extent(d).m1;
+  if (b.whole_bytes()) return {{0, end}};
+  const uint64_t hi = b.byte_offset + b.byte_size;
+  return {{static_cast<uint32_t>(b.byte_offset), hi >= end ? end : static_cast<uint32_t>(hi)}};
+}
+// The intervals of that space a use covers.
+inline std::vector<std::pair<uint32_t, uint32_t>> use_intervals(const ResourceDesc& d, const SubresourceRange& r) {
+  if (d.type == ResourceType::buffer) {
+    const Box e = is_whole(r) ? buffer_extent(d) : use_extent(d, r);
+    return {{e.m0, e.m1}};
+  }
+  return intervals(d, is_whole(r) ? full_box(d) : resolve(d, r));
+}
 // (mip, layer, plane) of a subresource index of d.
 struct Sub3 {
   uint32_t mip, layer, plane;
@@ -41,7 +62,7 @@ Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
   auto apply = [&](uint32_t gi, uint32_t li, const Barrier& b) {
     if (b.resource == kGlobalResource) return;
     Runs<State>& runs = rp.state[b.resource];
-    for (const auto& [lo, hi] : intervals(t.table[b.resource], b.box)) {
+    for (const auto& [lo, hi] : barrier_intervals(t.table[b.resource], b)) {
       runs.update(lo, hi, [&](uint32_t first, uint32_t n, State& s) {
         on_barrier(gi, li, b, s, first, n);
         s = b.after;

@@ -11,6 +11,10 @@
 namespace baton::graph {
 namespace {
 
+// The whole resource as use_extent sees it: a buffer's bytes, a texture's subresources (byte ranges of
+// one buffer that do not overlap neither conflict in a pass nor make a write order ambiguous).
+Box whole_extent(const ResourceDesc& d) { return d.type == ResourceType::buffer ? buffer_extent(d) : full_box(d); }
+
 std::string queue_name(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
 struct Touch {
@@ -46,7 +50,7 @@ Validated validate(const Graph& g) {
   // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
   std::vector<Box> partial_boxes;
   auto last_write_box = [&](uint32_t r) {
-    return version[r].write_box == kNone ? full_box(g.resources[r].desc) : partial_boxes[version[r].write_box];
+    return version[r].write_box == kNone ? whole_extent(g.resources[r].desc) : partial_boxes[version[r].write_box];
   };
   struct Candidate {
     uint32_t first, second, resource;
@@ -78,11 +82,11 @@ Validated validate(const Graph& g) {
             queue_name(pass.queue), d.name,
             check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
       if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
-        boxes[i] = full_box(d);
+        boxes[i] = whole_extent(d);
         continue;
       }
       try {
-        boxes[i] = resolve(d, u.range);
+        boxes[i] = use_extent(d, u.range);
       } catch (const Error& e) {
         throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name,
                                 e.what()));  // ends with resolve()'s [R0210]
@@ -100,7 +104,7 @@ Validated validate(const Graph& g) {
           throw Error(
               fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
                           conflict_message(static_cast<uint32_t>(i), a.access, static_cast<uint32_t>(j),
-                                           b.access, to_string(intersect(boxes[i], boxes[j]), d))));
+                                           b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
         }
       }
     }
@@ -113,7 +117,12 @@ Validated validate(const Graph& g) {
         it->write_box = Box{0, 0, 0, 0, 0, 0};
       }
       if (is_write(u.access)) {
-        it->reads |= keeps_contents(u.access);
+        // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+        // pass writing the other bytes is neither culled nor unordered against it), as a
+        // read-modify-write access does.
+        const ResourceDesc& d = g.resources[u.resource].desc;
+        it->reads |= keeps_contents(u.access) ||
+                     (d.type == ResourceType::buffer && has_bytes(u.range) && !(boxes[i] == whole_extent(d)));
         const Box& b = boxes[i];
         if (!it->writes) {
           it->write_box = b;
@@ -155,7 +164,7 @@ Validated validate(const Graph& g) {
         ambiguous.push_back({ver.last_writer, p, r});
       ver.readers_head = ver.readers_tail = kNone;
       ver.last_writer = p;
-      if (t.write_box == full_box(g.resources[r].desc)) {
+      if (t.write_box == whole_extent(g.resources[r].desc)) {
         ver.write_box = kNone;
       } else {
         ver.write_box = static_cast<uint32_t>(partial_boxes.size());

@@ -101,6 +101,22 @@ void read_axis(const Ctx& c, const Json& obj, std::string_view key, uint32_t& fi
   count = static_cast<uint32_t>(read_uint(rc.at(size_t{1}), (*r)[1], 1, kMaxRangeValue));
 }
 
+// "bytes": [offset, size] of a buffer; absent means the whole buffer.
+void read_bytes(const Ctx& c, const Json& obj, const ResourceDesc& d, SubresourceRange& r) {
+  const Json* b = member(obj, "bytes");
+  if (b == nullptr) return;
+  const Ctx bc = c.at("bytes");
+  if (d.type != ResourceType::buffer)
+    bc.fail("\"bytes\" applies only to buffers (a texture's part is given by \"mips\", \"layers\", \"planes\")");
+  if (!b->is_array() || b->size() != 2) bc.fail("a byte range is an array [offset, size]");
+  r.byte_offset = read_uint(bc.at(size_t{0}), (*b)[0], 0, kMaxBufferSize);
+  r.byte_size = read_uint(bc.at(size_t{1}), (*b)[1], 0, kMaxBufferSize);
+  if (r.byte_size == 0) bc.at(size_t{1}).fail("a byte range has size 0 (it must name at least one byte)");
+  if (r.byte_offset >= d.size || r.byte_size > d.size - r.byte_offset)
+    bc.fail(fmt::format("bytes [{}, {}) are out of range for the buffer ({} bytes)", r.byte_offset,
+                        r.byte_offset + r.byte_size, d.size));
+}
+
 class Loader {
  public:
   Loader(Recording& rec, std::string_view source) : rec_(rec), source_(source) {}
@@ -307,7 +323,7 @@ class Loader {
     u.resource = resource_ref(c, j);
     const ResourceDesc& d = rec_.resources[u.resource];
     c.resource = d.name;
-    expect_object(c, j, {"resource", "access", "stages", "mips", "layers", "planes"});
+    expect_object(c, j, {"resource", "access", "stages", "mips", "layers", "planes", "bytes"});
     u.access = read_access(c.at("access"), required(c, j, "access"));
     u.stages = read_use_stages(c, j, u.access);
     if (const std::optional<Violation> v = check_op_access(kind, u.access)) c.at("access").fail(v->message);
@@ -315,8 +331,9 @@ class Loader {
     read_axis(c, j, "mips", u.range.mip_first, u.range.mip_count);
     read_axis(c, j, "layers", u.range.layer_first, u.range.layer_count);
     read_axis(c, j, "planes", u.range.plane_first, u.range.plane_count);
+    read_bytes(c, j, d, u.range);
     try {
-      boxes.push_back(resolve(d, u.range));
+      boxes.push_back(use_extent(d, u.range));
     } catch (const Error& e) {
       // The context already names the resource; drop resolve's own "resource 'x': " prefix.
       std::string_view msg = e.what();
@@ -342,7 +359,7 @@ class Loader {
     const ResourceDesc& d = rec_.resources[b.resource];
     c.resource = d.name;
     c.fail(conflict_message(p->first, a.access, p->second, b.access,
-                            to_string(intersect(boxes[p->first], boxes[p->second]), d)));
+                            extent_text(intersect(boxes[p->first], boxes[p->second]), d)));
   }
 
   ResourceId resource_ref(const Ctx& c, const Json& j) {

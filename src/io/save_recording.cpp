@@ -63,6 +63,11 @@ OJson use_json(const ResourceTable& resources, const Use& u) {
   if (b.m0 != full.m0 || b.m1 != full.m1) j["mips"] = {b.m0, b.m1 - b.m0};
   if (b.l0 != full.l0 || b.l1 != full.l1) j["layers"] = {b.l0, b.l1 - b.l0};
   if (b.p0 != full.p0 || b.p1 != full.p1) j["planes"] = {b.p0, b.p1 - b.p0};
+  if (has_bytes(u.range)) {
+    const Box e = use_extent(d, u.range);
+    const uint64_t end = e.m1 == buffer_extent(d).m1 ? d.size : e.m1;
+    j["bytes"] = {uint64_t{e.m0}, end - e.m0};
+  }
   return j;
 }
 

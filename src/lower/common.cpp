@@ -134,7 +134,7 @@ bool is_texture(const ResourceTable& t, ResourceId id) {
 
 std::string range_text(const ResourceTable& t, const Barrier& b) {
   if (b.resource == kGlobalResource) return "all";
-  return to_string(b.box, t[b.resource]);
+  return baton::range_text(b, t[b.resource]);
 }
 
 std::vector<LoweredGroup> view_skeleton(std::span<const CompiledGroup> groups) {

@@ -275,6 +275,21 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, D3D12EnhancedPoint&
     buf.pResource = nullptr;
     buf.Offset = 0;
     buf.Size = UINT64_MAX;  // the whole buffer
+    // D3D12 buffer barriers cover the whole buffer (Offset 0, Size UINT64_MAX): a byte range widens, and
+    // the barrier of other bytes of the buffer with the same scopes in this call already is this one.
+    if (!b.whole_bytes()) {
+      v.note = "whole buffer (D3D12 buffer barriers have no byte range)";
+      for (size_t i = 0; i < point.buffers.size(); ++i) {
+        const D3D12_BUFFER_BARRIER& o = point.buffers[i];
+        if (point.buffer_resources[i] == b.resource && o.SyncBefore == buf.SyncBefore &&
+            o.SyncAfter == buf.SyncAfter && o.AccessBefore == buf.AccessBefore && o.AccessAfter == buf.AccessAfter) {
+          v.omitted = true;
+          v.omitted_why = "the same whole-buffer barrier is already in this call (D3D12 buffer barriers have no byte range)";
+          v.api_barriers = 0;
+          return v;
+        }
+      }
+    }
     point.buffers.push_back(buf);
     point.buffer_resources.push_back(b.resource);
   }

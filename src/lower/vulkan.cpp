@@ -178,8 +178,9 @@ LoweredBarrier lower_one(const Site& site, const Barrier& b, VulkanPoint& point)
     bb.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     bb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     bb.buffer = VK_NULL_HANDLE;
-    bb.offset = 0;
-    bb.size = VK_WHOLE_SIZE;
+    // A byte range orders only those bytes (VkBufferMemoryBarrier2::offset/size).
+    bb.offset = b.byte_offset;
+    bb.size = b.whole_bytes() ? VK_WHOLE_SIZE : b.byte_size;
     point.buffers.push_back(bb);
     point.buffer_resources.push_back(b.resource);
   }

@@ -87,6 +87,7 @@ struct Slot {
   bool has_exit = false;     // buffers that are not handed on have no exit state (never restored)
   bool whole = true;         // every use covers the whole resource
   bool buffer = false;
+  bool bytes = false;          // a buffer with a use of some of its bytes: its boxes are byte ranges
   bool started = false;        // forward pass: the state has been seeded from the entry history
   bool never_written = false;  // from the entry history
   bool handed_on = false;      // a later group declared an entry state for it
@@ -219,20 +220,22 @@ class GroupCompiler {
     const ResourceDesc& d = desc(u.resource);
     Box b;
     try {
-      b = resolve(d, u.range);
+      b = use_extent(d, u.range);
     } catch (const Error&) {
       throw_first_range_error();
     }
-    if (b == full_box(d)) return kFullBox;
+    if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) : b == full_box(d)) return kFullBox;
     if (s.whole) {
       s.whole = false;
+      // A buffer's range maps are over its bytes (use_extent), a texture's over its subresources.
+      s.bytes = s.buffer;
       // The maps of earlier compiles are kept with their storage and reset here.
       s.map = maps_++;
       if (s.map == runs_.size()) {
         runs_.emplace_back();
         cur_.emplace_back();
       }
-      runs_[s.map].reset(full_box(d), s.run);
+      runs_[s.map].reset(full_of(s), s.run);
     }
     boxes_.push_back(b);
     return static_cast<uint32_t>(boxes_.size() - 1);
@@ -242,19 +245,23 @@ class GroupCompiler {
   [[noreturn]] void throw_first_range_error() const {
     for (const CommandList* l : g_.lists())
       for (const Operation& o : l->ops())
-        for (const Use& u : o.uses) (void)resolve(rt_[u.resource], u.range);
+        for (const Use& u : o.uses) (void)use_extent(rt_[u.resource], u.range);
     throw Error(fmt::format("group '{}': a range is out of bounds", g_.name()));  // not reached
   }
 
-  Box use_box(const UseRec& rec, ResourceId r) const {
-    return rec.box == kFullBox ? full_box(desc(r)) : boxes_[rec.box];
+  // The whole resource in the slot's boxes: its subresources, or a ranged buffer's bytes.
+  Box full_of(const Slot& s) const { return s.bytes ? buffer_extent(desc(s.res)) : full_box(desc(s.res)); }
+
+  Box use_box(const UseRec& rec, ResourceId) const {
+    return rec.box == kFullBox ? full_of(slots_[rec.slot]) : boxes_[rec.box];
   }
 
   // Calls f(piece) for the read runs of read `rec` of resource r, in storage order.
   template <class F>
   void for_each_piece(const UseRec& rec, ResourceId r, F&& f) const {
     if (rec.pieces == 0) {
-      f(Piece{full_box(desc(r)), ReadRun{rec.read}});
+      (void)r;
+      f(Piece{full_of(slots_[rec.slot]), ReadRun{rec.read}});
       return;
     }
     for (uint32_t k = 0; k < rec.pieces; ++k) f(pieces_[rec.read + k]);
@@ -488,7 +495,7 @@ class GroupCompiler {
     if (s.whole)
       s.t = t;
     else
-      cur_[s.map].reset(full_box(d), t);
+      cur_[s.map].reset(full_of(s), t);
     s.started = true;
   }
 
@@ -670,6 +677,8 @@ class GroupCompiler {
     const State target = s.exit;
     const auto one = [&](const Box& b, const Track& t) {
       if (covered_by(t.state, target)) return;
+      // Bytes of a ranged buffer the frame never touched: nothing to wait for, no layout to set.
+      if (s.buffer && t.origin == Origin::first_touch) return;
       const Reason why = t.origin == Origin::first_touch ? Reason::first_touch
                          : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
@@ -705,7 +714,20 @@ class GroupCompiler {
       open_point(l, op, where);
     l.barriers.push_back(Barrier{r, box, before, after, why, discard,
                                  why == Reason::takeover ? previous_of(r) : kGlobalResource});
+    if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(l.barriers.back());
     ++l.points.back().count;
+  }
+
+  // A barrier of a buffer with byte ranges: its box (bytes on the mip axis) becomes the byte range,
+  // and the box the buffer's one subresource. The extent's end stands for the buffer's end.
+  void to_bytes(Barrier& b) const {
+    const ResourceDesc& d = desc(b.resource);
+    const Box all = buffer_extent(d);
+    if (!(b.box == all)) {
+      b.byte_offset = b.box.m0;
+      b.byte_size = b.box.m1 == all.m1 ? d.size - b.box.m0 : uint64_t{b.box.m1} - b.box.m0;
+    }
+    b.box = full_box(d);
   }
 
   static void open_point(CompiledList& l, uint32_t op, Where where) {
@@ -752,7 +774,14 @@ class GroupCompiler {
         for (size_t x = start; x < w && !changed; ++x)
           for (size_t y = x + 1; y < w; ++y) {
             Box u;
-            if (same(b[x], b[y]) && RangeMap<Track>::try_union(b[x].box, b[y].box, u)) {
+            if (same(b[x], b[y]) && join_bytes(b[x], b[y])) {
+              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
+              --w;
+              changed = true;
+              break;
+            }
+            if (same(b[x], b[y]) && b[x].whole_bytes() && b[y].whole_bytes() &&
+                RangeMap<Track>::try_union(b[x].box, b[y].box, u)) {
               b[x].box = u;
               for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
               --w;
@@ -765,6 +794,21 @@ class GroupCompiler {
     }
     l.barriers.resize(p.first + w);
     p.count = static_cast<uint32_t>(w);
+  }
+
+  // Merges y's bytes into x when the two byte ranges of one buffer touch.
+  static bool join_bytes(Barrier& x, const Barrier& y) {
+    if (x.whole_bytes() || y.whole_bytes()) return false;
+    if (x.byte_offset + x.byte_size == y.byte_offset) {
+      x.byte_size += y.byte_size;
+      return true;
+    }
+    if (y.byte_offset + y.byte_size == x.byte_offset) {
+      x.byte_offset = y.byte_offset;
+      x.byte_size += y.byte_size;
+      return true;
+    }
+    return false;
   }
 
   const ResourceTable& rt_;

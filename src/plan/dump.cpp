@@ -18,7 +18,7 @@ std::string dump(const ResourceTable& rt, const CommandListGroup& group, const C
           continue;
         }
         const ResourceDesc& d = rt[b.resource];
-        out += fmt::format("      {}[{}] {} -> {} ({}{}{})\n", d.name, to_string(b.box, d),
+        out += fmt::format("      {}[{}] {} -> {} ({}{}{})\n", d.name, range_text(b, d),
                            to_string(b.before), to_string(b.after), to_string(b.reason),
                            b.discard && b.reason != Reason::discard ? ", discard" : "",
                            b.split() ? ", " + split_reason(c, static_cast<uint32_t>(li), b, p.op) : "");

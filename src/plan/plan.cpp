@@ -103,7 +103,7 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   if (n < 2 || !plan_detail::shares_a_resource(op.uses)) return;
   // The ranges were checked before: resolving cannot fail here.
   boxes.clear();
-  for (const Use& u : op.uses) boxes.push_back(resolve(rt[u.resource], u.range));
+  for (const Use& u : op.uses) boxes.push_back(use_extent(rt[u.resource], u.range));
   (void)idx;
   const auto conflict = [](Access a, Access b) { return conflicts(a, b); };
   const std::optional<plan_detail::UsePair> c = plan_detail::first_conflict(
@@ -113,7 +113,7 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
   const ResourceDesc& d = rt[a.resource];
   throw Error(fmt::format("{}: resource '{}': {}", where_fn(), d.name,
                           conflict_message(c->first, a.access, c->second, op.uses[c->second].access,
-                                           to_string(intersect(boxes[c->first], boxes[c->second]), d))));
+                                           extent_text(intersect(boxes[c->first], boxes[c->second]), d))));
 }
 
 }  // namespace

@@ -76,7 +76,10 @@ std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::v
       continue;
     }
     const ResourceDesc& d = desc_of(uses[idx[lo]].resource);
-    const uint64_t subresources = uint64_t{d.mips} * d.layers * d.planes;
+    // A buffer's boxes are its bytes on the mip axis (use_extent): as many cells as they reach.
+    uint64_t subresources = uint64_t{d.mips} * d.layers * d.planes;
+    if (d.type == ResourceType::buffer)
+      for (uint32_t k = lo; k < hi; ++k) subresources = std::max<uint64_t>(subresources, boxes[idx[k]].m1);
     const size_t kinds = present.size();
     constexpr uint64_t kBudget = uint64_t{1} << 26;
     if (hi - lo <= 32) {

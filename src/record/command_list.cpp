@@ -17,9 +17,14 @@ bool ranges_overlap(const SubresourceRange& a, const SubresourceRange& b) {
     const uint64_t e1 = c1 == kAll ? UINT64_MAX : uint64_t{f1} + c1;
     return f0 < e1 && f1 < e0;
   };
+  // Bytes (buffers): [offset, offset + size); the whole buffer overlaps every range.
+  const auto bytes = [](const SubresourceRange& x, const SubresourceRange& y) {
+    if (x.byte_size == kWholeBytes || y.byte_size == kWholeBytes) return true;
+    return x.byte_offset < y.byte_offset + y.byte_size && y.byte_offset < x.byte_offset + x.byte_size;
+  };
   return axis(a.mip_first, a.mip_count, b.mip_first, b.mip_count) &&
          axis(a.layer_first, a.layer_count, b.layer_first, b.layer_count) &&
-         axis(a.plane_first, a.plane_count, b.plane_first, b.plane_count);
+         axis(a.plane_first, a.plane_count, b.plane_first, b.plane_count) && bytes(a, b);
 }
 
 // Whether a new command's use must be ordered after a use already in the current operation, so the

@@ -35,6 +35,15 @@ json range_of(const ResourceDesc& d, const SubresourceRange& r) {
               {"planes", axis(b.p0, b.p1 - b.p0)}};
 }
 
+// A buffer use's bytes ("offset", "size"), when it names some.
+json with_bytes(json use, const ResourceDesc& d, const SubresourceRange& r) {
+  if (d.type != ResourceType::buffer || !has_bytes(r)) return use;
+  const Box e = use_extent(d, r);
+  use["offset"] = uint64_t{e.m0};
+  use["size"] = (e.m1 == buffer_extent(d).m1 ? d.size : uint64_t{e.m1}) - e.m0;
+  return use;
+}
+
 // A texture whose first touch in the plan is a list declaring its entry state, with nothing before it
 // (the history says untouched): the plan trusts the declaration, so the trace starts it there.
 struct Declared {
@@ -170,9 +179,10 @@ std::vector<json> use_json(const ResourceTable& t, const Use& u, Api api, const 
   if (api != Api::vulkan) {
     const auto st = static_cast<uint32_t>(lower_d3d12_legacy_state(s));
     if (st == 0) return {};
-    return {json{{"use", json{{"resource", d.name},
-                              {"range", range_of(d, u.range)},
-                              {"as", format_name(NameKind::d3d12_state, st)}}}}};
+    return {json{{"use", with_bytes(json{{"resource", d.name},
+                                         {"range", range_of(d, u.range)},
+                                         {"as", format_name(NameKind::d3d12_state, st)}},
+                                        d, u.range)}}};
   }
   const VulkanSide side = lower_vulkan_state(s, d.type == ResourceType::texture, false);
   auto as_json = [&](std::optional<VkImageLayout> layout) {
@@ -182,8 +192,9 @@ std::vector<json> use_json(const ResourceTable& t, const Use& u, Api api, const 
     return as;
   };
   if (d.type != ResourceType::texture)
-    return {json{
-        {"use", json{{"resource", d.name}, {"range", range_of(d, u.range)}, {"as", as_json(std::nullopt)}}}}};
+    return {json{{"use", with_bytes(json{{"resource", d.name}, {"range", range_of(d, u.range)},
+                                         {"as", as_json(std::nullopt)}},
+                                        d, u.range)}}};
   const Box b = resolve(d, u.range);
   auto layout_at = [&](uint32_t m, uint32_t l, uint32_t p) {
     const VkImageLayout real = layouts[u.resource][d3d12_subresource_index(d, m, l, p)];
@@ -317,6 +328,13 @@ json vulkan_point(const ResourceTable& t, const VulkanPoint& p) {
   for (size_t i = 0; i < p.buffers.size(); ++i) {
     json j{{"type", "buffer"}, {"resource", t[p.buffer_resources[i]].name}};
     sides(j, p.buffers[i]);
+    if (p.buffers[i].offset != 0 || p.buffers[i].size != VK_WHOLE_SIZE) {
+      j["offset"] = p.buffers[i].offset;
+      if (p.buffers[i].size == VK_WHOLE_SIZE)
+        j["size"] = "WHOLE";
+      else
+        j["size"] = p.buffers[i].size;
+    }
     barriers.push_back(std::move(j));
   }
   for (size_t i = 0; i < p.images.size(); ++i) {

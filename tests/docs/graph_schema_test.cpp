@@ -107,7 +107,7 @@ TEST(GraphSchema, EveryDocumentedKeyIsAccepted) {
   const Json s = schema();
   EXPECT_EQ(s["$defs"]["resource"]["properties"].size(), 18u);
   EXPECT_EQ(s["$defs"]["pass"]["properties"].size(), 6u);
-  EXPECT_EQ(s["$defs"]["use"]["properties"].size(), 6u);
+  EXPECT_EQ(s["$defs"]["use"]["properties"].size(), 7u);
   const Json doc = Json::parse(R"({"$schema": "docs/graph.schema.json",
     "resources": [
       {"name": "t", "type": "texture", "width": 8, "height": 8, "mips": 2, "layers": 2, "planes": 1, "format": "color",
@@ -119,7 +119,7 @@ TEST(GraphSchema, EveryDocumentedKeyIsAccepted) {
         {"resource": "t", "access": "render_target", "mips": [0, 1], "layers": [0, 2], "planes": [0, 1]}]},
       {"name": "use", "queue": "compute", "async": true, "side_effect": true, "after": ["fill"], "uses": [
         {"resource": "t", "access": "shader_resource", "stages": ["compute"], "mips": [0, 1]},
-        {"resource": "b", "access": "unordered_access", "stages": "compute"}]}],
+        {"resource": "b", "access": "unordered_access", "stages": "compute", "bytes": [16, 32]}]}],
     "outputs": ["b"]})");
   EXPECT_TRUE(docs_test::MiniSchema(s).validate(doc).empty())
       << joined(docs_test::MiniSchema(s).validate(doc));
@@ -130,6 +130,8 @@ TEST(GraphSchema, EveryDocumentedKeyIsAccepted) {
   EXPECT_TRUE(g.resources[1].imported);
   EXPECT_TRUE(g.passes[1].async);
   EXPECT_EQ(g.passes[1].after, std::vector<uint32_t>{0});
+  EXPECT_EQ(g.passes[1].uses[1].range.byte_offset, 16u);
+  EXPECT_EQ(g.passes[1].uses[1].range.byte_size, 32u);
 }
 
 }  // namespace

@@ -74,8 +74,15 @@ inline Stages random_stages(Rng& rng, Access a, Queue q) {
   return static_cast<Stages>(rng.in(1, 7));
 }
 
-inline SubresourceRange random_range(Rng& rng, const ResourceDesc& d) {
+inline SubresourceRange random_range(Rng& rng, const ResourceDesc& d, bool byte_ranges = false) {
   SubresourceRange r;
+  if (d.type == ResourceType::buffer && byte_ranges && rng.chance(70)) {
+    // Bytes in 256-byte steps of a 4096-byte buffer, so that ranges often meet, overlap or touch.
+    const uint32_t first = rng.in(0, 15);
+    r.byte_offset = uint64_t{first} * 256;
+    r.byte_size = uint64_t{rng.in(1, 16 - first)} * 256;
+    return r;
+  }
   if (d.type == ResourceType::buffer || rng.chance(35)) return r;  // whole resource
   auto axis = [&](uint32_t total, uint32_t& first, uint32_t& count) {
     if (rng.chance(40)) return;  // the whole axis
@@ -91,9 +98,9 @@ inline SubresourceRange random_range(Rng& rng, const ResourceDesc& d) {
 // Whether a new use may join the uses already in one operation (the planner rejects two different
 // writes, a write with a read, or present with anything else, on one subresource).
 inline bool compatible(const ResourceTable& rt, const std::vector<Use>& uses, const Use& n) {
-  const Box nb = resolve(rt[n.resource], n.range);
+  const Box nb = use_extent(rt[n.resource], n.range);
   for (const Use& u : uses) {
-    if (u.resource != n.resource || !overlaps(resolve(rt[u.resource], u.range), nb)) continue;
+    if (u.resource != n.resource || !overlaps(use_extent(rt[u.resource], u.range), nb)) continue;
     if ((is_write(u.access) || is_write(n.access)) && u.access != n.access) return false;
     if ((u.access == Access::present) != (n.access == Access::present)) return false;
   }
@@ -137,7 +144,8 @@ inline ResourceDesc random_resource(Rng& rng, uint32_t index) {
 
 }  // namespace random_detail
 
-inline std::unique_ptr<RandomRecording> make_random_recording(uint64_t seed) {
+// byte_ranges: buffer uses name bytes most of the time (otherwise buffers are used whole).
+inline std::unique_ptr<RandomRecording> make_random_recording(uint64_t seed, bool byte_ranges = false) {
   using namespace random_detail;
   Rng rng(seed);
   auto rec = std::make_unique<RandomRecording>();
@@ -168,7 +176,7 @@ inline std::unique_ptr<RandomRecording> make_random_recording(uint64_t seed) {
           u.resource = r;
           u.access = rng.pick(acc);
           u.stages = random_stages(rng, u.access, q);
-          u.range = u.access == Access::present ? SubresourceRange{} : random_range(rng, d);
+          u.range = u.access == Access::present ? SubresourceRange{} : random_range(rng, d, byte_ranges);
           if (!compatible(rec->rt, op.uses, u)) continue;
           op.uses.push_back(u);
           if (!used_in_group[r]) {

@@ -55,7 +55,10 @@ struct Sub {
 };
 
 struct Res {
-  std::vector<Sub> subs;  // index = mip + layer * mips + plane * mips * layers
+  // Textures: index = mip + layer * mips + plane * mips * layers. Buffers: one per byte segment
+  // [cuts[i], cuts[i + 1]) (every offset and end any use or barrier names starts one).
+  std::vector<Sub> subs;
+  std::vector<uint64_t> cuts;
   bool touched = false;
   bool written = false;
 };
@@ -92,7 +95,33 @@ class Model {
     res_.resize(rt_.size());
     for (ResourceId r = 0; r < rt_.size(); ++r) {
       const ResourceDesc& d = rt_[r];
-      res_[r].subs.resize(size_t{d.mips} * d.layers * d.planes);
+      if (d.type == ResourceType::buffer) {
+        std::vector<uint64_t>& c = res_[r].cuts;
+        c = {0, d.size};
+        for (const CommandListGroup* g : groups_)
+          for (const CommandList* l : g->lists())
+            for (const Operation& o : l->ops())
+              for (const Use& u : o.uses)
+                if (u.resource == r) {
+                  const auto [lo, hi] = bytes_of(d, u.range.byte_offset, u.range.byte_size);
+                  c.push_back(lo);
+                  c.push_back(hi);
+                }
+        for (const CompiledGroup& g : plans_)
+          for (const CompiledList& l : g.lists)
+            for (const Barrier& b : l.barriers)
+              if (b.resource == r) {
+                const auto [lo, hi] = bytes_of(d, b.byte_offset, b.byte_size);
+                c.push_back(lo);
+                c.push_back(hi);
+              }
+        std::sort(c.begin(), c.end());
+        c.erase(std::unique(c.begin(), c.end()), c.end());
+        c.erase(std::remove_if(c.begin(), c.end(), [&](uint64_t x) { return x > d.size; }), c.end());
+        res_[r].subs.resize(c.size() - 1);
+      } else {
+        res_[r].subs.resize(size_t{d.mips} * d.layers * d.planes);
+      }
       for (Sub& s : res_[r].subs) s.layout = d.type == ResourceType::buffer ? Layout::none : Layout::undefined;
       // Memory taken over: the previous occupants' accesses are pending, and the memory has been touched.
       if (r < opt_.history.size() && opt_.history[r].takeover.any()) {
@@ -145,8 +174,16 @@ class Model {
     if (!full()) out_.push_back(where_.empty() ? m : where_ + ": " + m);
   }
 
+  // The bytes [offset, offset + size) of a buffer (size kWholeBytes: to the end), clamped to the buffer.
+  static std::pair<uint64_t, uint64_t> bytes_of(const ResourceDesc& d, uint64_t offset, uint64_t size) {
+    const uint64_t lo = std::min(offset, d.size);
+    return {lo, size == kWholeBytes ? d.size : std::min(d.size, lo + size)};
+  }
+
   std::string sub_name(ResourceId r, size_t i) const {
     const ResourceDesc& d = rt_[r];
+    if (d.type == ResourceType::buffer && res_[r].subs.size() > 1)
+      return fmt::format("resource '{}' [bytes {}..{}]", d.name, res_[r].cuts[i], res_[r].cuts[i + 1] - 1);
     if (d.type == ResourceType::buffer) return fmt::format("resource '{}'", d.name);
     const size_t m = i % d.mips, l = (i / d.mips) % d.layers, p = i / (size_t{d.mips} * d.layers);
     return fmt::format("resource '{}' [mip {} layer {} plane {}]", d.name, m, l, p);
@@ -161,6 +198,17 @@ class Model {
     else
       who = op_names_[e.op];
     return fmt::format("{} ({}@{})", who, access_text(e.access), sync_to_string(e.sync));
+  }
+
+  // Every subresource of a use or barrier: a buffer's byte segments inside [offset, offset + size).
+  template <class F>
+  void for_each_sub(ResourceId r, const Box& b, uint64_t offset, uint64_t size, F&& f) {
+    const ResourceDesc& d = rt_[r];
+    if (d.type != ResourceType::buffer) return for_each_sub(r, b, f);
+    const auto [lo, hi] = bytes_of(d, offset, size);
+    const std::vector<uint64_t>& c = res_[r].cuts;
+    for (size_t i = 0; i + 1 < c.size(); ++i)
+      if (c[i] >= lo && c[i + 1] <= hi) f(res_[r].subs[i], i);
   }
 
   template <class F>
@@ -275,11 +323,16 @@ class Model {
       fail(fmt::format("barrier on resource '{}' has a box outside the resource", d.name));
       return;
     }
+    if (!b.whole_bytes() && (d.type != ResourceType::buffer || b.byte_size == 0 || b.byte_offset >= d.size ||
+                             b.byte_size > d.size - b.byte_offset)) {
+      fail(fmt::format("barrier on resource '{}' has bytes outside the buffer", d.name));
+      return;
+    }
     const bool texture = d.type == ResourceType::texture;
     const uint32_t serial = static_cast<uint32_t>(transitions_.size());
     transitions_.push_back(fmt::format("{} ({} -> {})", where_, to_string(b.before), to_string(b.after)));
     res_[b.resource].touched = true;
-    for_each_sub(b.resource, b.box, [&](Sub& sub, size_t i) {
+    for_each_sub(b.resource, b.box, b.byte_offset, b.byte_size, [&](Sub& sub, size_t i) {
       const std::string name = sub_name(b.resource, i);
       if (texture) {
         if (b.before.layout == Layout::undefined) {
@@ -344,7 +397,13 @@ class Model {
       for (size_t c = a + 1; c < idx.size(); ++c) {
         const Barrier& x = cl.barriers[idx[a]];
         const Barrier& y = cl.barriers[idx[c]];
-        if (x.resource != kGlobalResource && x.resource == y.resource && overlaps(x.box, y.box))
+        const auto xb = x.resource == kGlobalResource ? std::pair<uint64_t, uint64_t>{}
+                                                      : bytes_of(rt_[x.resource], x.byte_offset, x.byte_size);
+        const auto yb = y.resource == kGlobalResource ? std::pair<uint64_t, uint64_t>{}
+                                                      : bytes_of(rt_[y.resource], y.byte_offset, y.byte_size);
+        const bool bytes_meet = rt_[x.resource == kGlobalResource ? 0 : x.resource].type != ResourceType::buffer ||
+                                (xb.first < yb.second && yb.first < xb.second);
+        if (x.resource != kGlobalResource && x.resource == y.resource && overlaps(x.box, y.box) && bytes_meet)
           fail(fmt::format("two barriers on resource '{}' [{}] in one point", rt_[x.resource].name,
                            to_string(intersect(x.box, y.box), rt_[x.resource])));
       }
@@ -367,7 +426,7 @@ class Model {
     const ResourceDesc& d = rt_[u.resource];
     const SyncMask need = sync_of(u.access, u.stages);
     const bool w = is_write(u.access);
-    for_each_sub(u.resource, resolve(d, u.range), [&](Sub& sub, size_t i) {
+    for_each_sub(u.resource, resolve(d, u.range), u.range.byte_offset, u.range.byte_size, [&](Sub& sub, size_t i) {
       if (d.type == ResourceType::texture && !layout_allows(sub.layout, u.access))
         fail(fmt::format("{}: {} needs layout {} but the subresource is in {}", sub_name(u.resource, i),
                          to_string(u.access), to_string(layout_of(u.access)), to_string(sub.layout)));
@@ -392,7 +451,7 @@ class Model {
     Res& res = res_[u.resource];
     res.touched = true;
     res.written |= w;
-    for_each_sub(u.resource, resolve(d, u.range), [&](Sub& sub, size_t) {
+    for_each_sub(u.resource, resolve(d, u.range), u.range.byte_offset, u.range.byte_size, [&](Sub& sub, size_t) {
       sub.touched = true;
       sub.written |= w;
       sub.initialized |= w;

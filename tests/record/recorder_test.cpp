@@ -77,6 +77,26 @@ TEST(Recorder, AUavTouchedAgainByAnotherCommandStartsANewOperation) {
   EXPECT_EQ(l.ops()[1].commands, 1u);
 }
 
+// Byte ranges (issue 13): UAV writes of disjoint bytes of one buffer merge (no barrier can be needed
+// between them); overlapping bytes, or the whole buffer after a range, start a new operation.
+TEST(Recorder, UavWritesOfDisjointBytesMerge) {
+  Fixture f;
+  CommandList l("fill", Queue::compute);
+  auto write = [&](uint64_t offset, uint64_t size) {
+    Use u{f.buf, Access::unordered_access, kCompute, {}};
+    u.range.byte_offset = offset;
+    u.range.byte_size = size;
+    const Use uses[] = {u};
+    return l.record(OpKind::dispatch, uses);
+  };
+  EXPECT_EQ(write(0, 64), 0u);
+  EXPECT_EQ(write(64, 64), 0u);   // disjoint: merges
+  EXPECT_EQ(write(96, 64), 1u);   // overlaps the second: new operation
+  EXPECT_EQ(write(0, kWholeBytes), 2u);  // the whole buffer overlaps every range
+  l.close();
+  EXPECT_EQ(l.ops()[0].commands, 2u);
+}
+
 TEST(Recorder, AddBarrierForcesABarrierPointAndFullBarrierIsAGlobalBarrier) {
   Fixture f;
   CommandList l("l", Queue::direct);

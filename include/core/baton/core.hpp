@@ -370,18 +370,28 @@ class ResourceTable {
 
 // ---------------------------------------------------------------------------------------------
 // Subresource ranges: a box over mip x layer x plane. Count kAll means "to the end".
+// A buffer use may also name bytes [byte_offset, byte_offset + byte_size) (byte_size kWholeBytes: the
+// whole buffer, the default); bytes on a texture are an error (resolve).
 inline constexpr uint32_t kAll = 0xffffffffu;
+inline constexpr uint64_t kWholeBytes = ~uint64_t{0};
+// Byte ranges are tracked on the mip axis of a buffer's box (see use_extent), so they end below 2^32.
+inline constexpr uint64_t kMaxRangedBufferSize = 0xffffffffu;
 struct SubresourceRange {
   uint32_t mip_first = 0, mip_count = kAll;
   uint32_t layer_first = 0, layer_count = kAll;
   uint32_t plane_first = 0, plane_count = kAll;
+  uint64_t byte_offset = 0, byte_size = kWholeBytes;
   friend bool operator==(const SubresourceRange&, const SubresourceRange&) = default;
 };
+
+// Whether the range names bytes (a part of a buffer, or all of it spelled out).
+constexpr bool has_bytes(const SubresourceRange& r) { return r.byte_size != kWholeBytes || r.byte_offset != 0; }
 
 // Whether the range is the default one, "the whole resource" (the common case); cheaper than
 // comparing with SubresourceRange{} field by field.
 constexpr bool is_whole(const SubresourceRange& r) {
-  return (r.mip_first | r.layer_first | r.plane_first) == 0 && (r.mip_count & r.layer_count & r.plane_count) == kAll;
+  return (r.mip_first | r.layer_first | r.plane_first | r.byte_offset) == 0 &&
+         (r.mip_count & r.layer_count & r.plane_count) == kAll && r.byte_size == kWholeBytes;
 }
 
 // A resolved, non-empty box [begin, end) on each axis.
@@ -402,10 +412,23 @@ inline Box intersect(const Box& a, const Box& b) {
 inline bool contains(const Box& o, const Box& i) {
   return o.m0 <= i.m0 && i.m1 <= o.m1 && o.l0 <= i.l0 && i.l1 <= o.l1 && o.p0 <= i.p0 && i.p1 <= o.p1;
 }
-// Resolves a range against a resource; throws Error naming the resource when out of bounds.
+// Resolves a range against a resource; throws Error naming the resource when out of bounds (bytes
+// too: past the buffer's size, size 0, or on a texture). A buffer has one subresource: its box is
+// full_box(d) whatever bytes the range names.
 Box resolve(const ResourceDesc& d, const SubresourceRange& r);
+// The extent of a use for overlap: resolve(d, r) for a texture; for a buffer a box whose mip axis is
+// its bytes (the whole buffer: [0, size), clamped to kMaxRangedBufferSize), so that disjoint byte
+// ranges do not overlap and the whole buffer overlaps every range. Checks like resolve.
+Box use_extent(const ResourceDesc& d, const SubresourceRange& r);
+// The whole buffer as use_extent gives it.
+inline Box buffer_extent(const ResourceDesc& d) {
+  const uint64_t n = d.size == 0 ? 1 : d.size < kMaxRangedBufferSize ? d.size : kMaxRangedBufferSize;
+  return Box{0, static_cast<uint32_t>(n), 0, 1, 0, 1};
+}
 SubresourceRange to_range(const Box& b);
 // "mips 0..3 layers 0 planes 0" style text; "all" for the whole resource.
 std::string to_string(const Box& b, const ResourceDesc& d);
+// A box from use_extent as text: a buffer's bytes ("bytes 512..767", "all"), else to_string.
+std::string extent_text(const Box& b, const ResourceDesc& d);
 
 }  // namespace baton

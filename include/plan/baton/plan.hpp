@@ -48,8 +48,21 @@ struct Barrier {
   uint32_t split_after = 0xffffffffu;
   uint32_t split_list = 0xffffffffu;
   bool split() const { return split_after != 0xffffffffu; }
+  // Buffers: the bytes [byte_offset, byte_offset + byte_size) the barrier orders (byte_size
+  // kWholeBytes: the whole buffer, which every barrier of a buffer without byte ranges is). The box
+  // of a buffer barrier is always full_box.
+  uint64_t byte_offset = 0, byte_size = kWholeBytes;
+  bool whole_bytes() const { return byte_size == kWholeBytes; }
 };
 inline constexpr uint32_t kNoSplit = 0xffffffffu;
+
+// The text of a barrier's range: "bytes 256..511" for a byte range of a buffer, else the box's text
+// (to_string(Box, ResourceDesc): "all" for the whole resource).
+inline std::string range_text(const Barrier& b, const ResourceDesc& d) {
+  if (!b.whole_bytes())
+    return "bytes " + std::to_string(b.byte_offset) + ".." + std::to_string(b.byte_offset + b.byte_size - 1);
+  return to_string(b.box, d);
+}
 
 enum class Where : uint8_t { before, after };
 std::string_view to_string(Where w);
