@@ -98,7 +98,7 @@ int run_compile(const CompileOptions& o) {
     } else {
       // The one lowering, from where the frame starts (a graph's resources at rest).
       const std::vector<LoweredGroup> lowered = lower(*api, f.rec.resources, f.compiled, f.history_in);
-      out = o.format == "json" ? plan_json(f, *api, lowered).dump(2) + "\n" : plan_text(f, *api, lowered);
+      out = o.format == "json" ? plan_json(f, *api, lowered).dump(2) + "\n" : plan_text(f, *api, lowered) + std::string(kPlanTextLegend) + "\n";
     }
   } catch (const std::exception& e) {
     const std::string m = e.what();

@@ -57,7 +57,7 @@ std::string demo_output(bool json) {
       table += fmt::format("{:<14}{:>10}{:>8}{:>9}\n", to_string(api), s.barriers, s.calls, s.omitted);
     }
   }
-  if (!json) return out + "\nsummary\n" + table;
+  if (!json) return out + "\nsummary\n" + table + "\n" + std::string(kPlanTextLegend) + "\n";
   nlohmann::ordered_json j;
   j["demo"] = {{"resources", c.resources}, {"lists", c.lists}, {"groups", c.groups}, {"operations", c.ops},
                {"uses", c.uses}};

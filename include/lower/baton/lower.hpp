@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "baton/plan.hpp"
@@ -70,6 +71,13 @@ struct LoweredGroup {
 // (for example an access a compute or copy list cannot perform there), naming the group, list,
 // operation and resource.
 std::vector<LoweredGroup> lower(Api api, const ResourceTable& resources, std::span<const CompiledGroup> groups);
+
+// The last line of every text plan (`baton compile`, recordings and frame graphs alike): how to read
+// the lines above it. One home, so both printers say the same.
+inline constexpr std::string_view kPlanTextLegend =
+    "legend: resource[range] before -> after (reason); \"omitted ...\" = considered, not issued (the API "
+    "needs none: why after \"omitted:\"); \"no API call\" = every barrier there omitted; reasons and their "
+    "rules: docs/concepts.md";
 // The same from where the frame starts (`history_in`: a frame graph's non-transient resources are
 // touched, at rest). D3D12 legacy then starts every touched texture in its resting state's legacy
 // state instead of COMMON, as the trace writer (trace_of_plan), the D3D12 executor and an engine's
