@@ -16,10 +16,7 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-Json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return Json::parse(in);
-}
+using docs_test::read_json;
 Json schema() {
   return read_json(fs::path(BATON_SOURCE_DIR) / "docs" / "graph.schema.json");
 }

@@ -4,6 +4,8 @@
 // outgrow it.
 #pragma once
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -160,5 +162,11 @@ class MiniSchema {
 
   Json root_;
 };
+
+// A JSON file of the source tree (a schema, an example).
+inline nlohmann::json read_json(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
 
 }  // namespace baton::docs_test

@@ -16,10 +16,7 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-Json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return Json::parse(in);
-}
+using docs_test::read_json;
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
   for (const std::string& x : v) s += x + "\n";

@@ -92,6 +92,19 @@ inline bool transition_after_wait_only(const ValidationLog& log) {
 
 inline uint32_t kind_of(const validate::Message& m);
 
+// The list a validator message names, and whether the earlier access it names ("(list 'X' command
+// N)") is in another list.
+inline std::vector<validate::TraceList>::const_iterator message_list(const validate::Trace& t,
+                                                                    const validate::Message& m) {
+  return std::find_if(t.lists.begin(), t.lists.end(), [&](const validate::TraceList& l) { return l.name == m.list; });
+}
+inline bool earlier_in_another_list(const validate::Trace& t, const validate::Message& m) {
+  bool other = false;
+  for (const validate::TraceList& l : t.lists)
+    other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
+  return other;
+}
+
 // D5 (docs/replay.md): at submit time, layer 1.3.239 does not report a hazard of a command against an
 // earlier submission when a later barrier of the same command buffer has a layout transition (of
 // any image). True when every validator message of a kind only the validator has names an access
@@ -102,13 +115,9 @@ inline bool hidden_by_later_transition(const validate::Trace& t, const validate:
   if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
   for (const validate::Message& m : v.messages) {
     if (!(kind_of(m) & extra)) continue;
-    const auto list = std::find_if(t.lists.begin(), t.lists.end(),
-                                   [&](const validate::TraceList& l) { return l.name == m.list; });
+    const auto list = message_list(t, m);
     if (list == t.lists.end() || m.command < 0) return false;
-    // The earlier access is in another list: "(list 'X' command N)" with X not this list.
-    bool other = false;
-    for (const validate::TraceList& l : t.lists)
-      other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
+    const bool other = earlier_in_another_list(t, m);
     bool later_transition = false;
     for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
       if (const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[c]))
@@ -131,12 +140,9 @@ inline bool later_read_at_submit(const validate::Trace& t, const validate::Valid
   if (extra != kRaw) return false;
   for (const validate::Message& m : v.messages) {
     if (!(kind_of(m) & extra)) continue;
-    const auto list = std::find_if(t.lists.begin(), t.lists.end(),
-                                   [&](const validate::TraceList& l) { return l.name == m.list; });
+    const auto list = message_list(t, m);
     if (list == t.lists.end() || m.command < 0) return false;
-    bool other = false;
-    for (const validate::TraceList& l : t.lists)
-      other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
+    const bool other = earlier_in_another_list(t, m);
     bool earlier_read = false;
     for (size_t c = 0; c < static_cast<size_t>(m.command); ++c) {
       const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
