@@ -123,14 +123,16 @@ TEST(FrameInput, ThePrintedLegacyPlanOfEveryExampleGraphIsThePlanTraced) {
     ASSERT_EQ(c.exit_code, 0) << c.err;
     ASSERT_EQ(t.exit_code, 0) << t.err;
     std::map<std::string, std::vector<Key>> printed, traced;
-    for (const auto& l : nlohmann::json::parse(c.out)["lists"])
+    // Parsed into locals: a range-for over a member of a temporary would dangle.
+    const nlohmann::json plan = nlohmann::json::parse(c.out), trace = nlohmann::json::parse(t.out);
+    for (const auto& l : plan["lists"])
       for (const auto& p : l["points"])
         for (const auto& b : p["barriers"]) {
           if (b["omitted"].get<bool>() || b["before"].get<std::string>().starts_with("ALIASING")) continue;
           for (int i = 0; i < b["api_barriers"].get<int>(); ++i)
             printed[l["name"]].emplace_back(b["resource"], norm(b["before"]), norm(b["after"]));
         }
-    for (const auto& l : nlohmann::json::parse(t.out)["lists"])
+    for (const auto& l : trace["lists"])
       for (const auto& cmd : l["commands"])
         if (cmd.contains("barrier"))
           for (const auto& b : cmd["barrier"])
