@@ -27,6 +27,14 @@ double number(const nlohmann::json& e, const char* key, const std::string& sourc
   return v;
 }
 
+// Per pass, the index of its first operation in Frame::times (one time per operation, in pass order);
+// the last entry is the number of operations.
+std::vector<size_t> first_ops(const Frame& f) {
+  std::vector<size_t> first(f.passes.size() + 1, 0);
+  for (size_t i = 0; i < f.passes.size(); ++i) first[i + 1] = first[i] + f.passes[i].ops;
+  return first;
+}
+
 }  // namespace
 
 void attach_times(Frame& f, std::string_view trace_json, const std::string& source) {
@@ -35,8 +43,7 @@ void attach_times(Frame& f, std::string_view trace_json, const std::string& sour
     bad(source, "", "not trace-event JSON (expected an object with a \"traceEvents\" array, as baton run --timestamps writes)");
   std::map<std::string, uint32_t> by_name;
   for (uint32_t i = 0; i < f.passes.size(); ++i) by_name.emplace(f.passes[i].name, i);
-  std::vector<size_t> first(f.passes.size() + 1, 0);  // index of each pass's first op in `times`
-  for (uint32_t i = 0; i < f.passes.size(); ++i) first[i + 1] = first[i] + f.passes[i].ops;
+  const std::vector<size_t> first = first_ops(f);
   std::vector<OpTime> times(first.back());
   std::vector<bool> seen(times.size(), false);
   const nlohmann::json& events = j["traceEvents"];
@@ -89,8 +96,7 @@ std::string trace_events(const Frame& f, Api api) {
   const bool measured = !f.times.empty();
   events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 0},
                     {"args", {{"name", fmt::format("baton view: {} ({})", f.source, to_string(api))}}}});
-  std::vector<size_t> first(f.passes.size() + 1, 0);
-  for (size_t i = 0; i < f.passes.size(); ++i) first[i + 1] = first[i] + f.passes[i].ops;
+  const std::vector<size_t> first = first_ops(f);
   // An operation's span: measured, or its share of the pass's slot.
   auto span = [&](uint32_t pass, uint32_t op) -> std::pair<double, double> {
     if (measured) return {f.times[first[pass] + op].begin_us, f.times[first[pass] + op].end_us};

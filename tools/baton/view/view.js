@@ -141,6 +141,22 @@
     });
   }
 
+  // A lane's segments from its barriers ({x, b, i}): [x0, x1) in the state each barrier leaves (before
+  // the first: its before-state), to the frame's end and then cut to the resource's lifetime;
+  // `label(e)` is the range shown on the segment that barrier e ends (the last: its own).
+  function laneSegments(r, list, label) {
+    list.sort(function (a, c) { return a.x - c.x || a.i - c.i; });
+    var out = [];
+    if (list.length === 0) return out;
+    var x = 0, state = list[0].b.before;
+    list.forEach(function (e) {
+      if (e.x > x) out.push(segment(x, e.x, state, label(e)));
+      x = e.x; state = e.b.after;
+    });
+    out.push(segment(x, xEnd, state, label(list[list.length - 1])));
+    return lifetime(r, out);
+  }
+
   // Sub-lanes (a resource's label clicked): its state per range its barriers name, from the barriers
   // on that range and those on the whole resource.
   function subSegments(api, r, range) {
@@ -150,14 +166,7 @@
     lowering(api).barriers.forEach(function (b, i) {
       if (b.resource === r && (b.range === range || b.range === 'all')) list.push({ x: barrierX(b), b: b, i: i });
     });
-    list.sort(function (a, c) { return a.x - c.x || a.i - c.i; });
-    var out = [], x = 0, state = list.length ? list[0].b.before : '';
-    list.forEach(function (e) {
-      if (e.x > x) out.push(segment(x, e.x, state, range));
-      x = e.x; state = e.b.after;
-    });
-    if (list.length) out.push(segment(x, xEnd, state, range));
-    out = lifetime(r, out);
+    var out = laneSegments(r, list, function () { return range; });
     segCache[key] = out;
     return out;
   }
@@ -174,19 +183,7 @@
     if (segCache[api]) return segCache[api];
     var per = resources.map(function () { return []; });
     lowering(api).barriers.forEach(function (b, i) { per[b.resource].push({ x: barrierX(b), b: b, i: i }); });
-    var segs = per.map(function (list) {
-      list.sort(function (a, c) { return a.x - c.x || a.i - c.i; });
-      var out = [];
-      if (list.length === 0) return out;
-      var x = 0, state = list[0].b.before;
-      list.forEach(function (e) {
-        if (e.x > x) out.push(segment(x, e.x, state, e.b.range));
-        x = e.x; state = e.b.after;
-      });
-      out.push(segment(x, xEnd, state, list[list.length - 1].b.range));
-      return out;
-    });
-    segs = segs.map(function (list, r) { return lifetime(r, list); });
+    var segs = per.map(function (list, r) { return laneSegments(r, list, function (e) { return e.b.range; }); });
     segCache[api] = segs;
     return segs;
   }
