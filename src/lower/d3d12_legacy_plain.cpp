@@ -1,9 +1,10 @@
-// The legacy lowering copied into plain data. This is the only file of the D3D12 executor that
-// sees Debian's directx-headers (through lower_d3d12.hpp); vkd3d's headers, which declare the same
-// types with other calling conventions, stay in the vkd3d_*.cpp files.
+// The legacy lowering copied into plain data (d3d12_legacy_plain.hpp): the one file that turns
+// Debian's directx-headers types into what the code calling vkd3d consumes (the D3D12 runtime, the
+// D3D12 executor); vkd3d's headers, which declare the same types with other calling conventions,
+// never meet this file.
 #include <fmt/format.h>
 
-#include "baton/exec_d3d12.hpp"
+#include "baton/d3d12_legacy_plain.hpp"
 #include "baton/lower_d3d12.hpp"
 
 namespace baton::d3d12 {
@@ -43,7 +44,7 @@ PlainBarrier plain(const D3D12_RESOURCE_BARRIER& b, ResourceId r) {
   }
   // Split barriers are never produced by the legacy lowering; refuse rather than drop the flag.
   if (b.Flags != D3D12_RESOURCE_BARRIER_FLAG_NONE)
-    throw Error(fmt::format("legacy plan: barrier flags {:#x} are not supported by the D3D12 executor",
+    throw Error(fmt::format("legacy plan: barrier flags {:#x} are not supported by the plain plan",
                             static_cast<unsigned>(b.Flags)));
   return p;
 }
@@ -110,7 +111,7 @@ PlainPlan legacy_plan(const ResourceTable& resources, std::span<const CompiledGr
                                                 b.resource == kGlobalResource ? std::string("(global)") : resources[b.resource].name, b.range, b.before,
                                                 b.after, b.omitted_why));
   }
-  // The executor's resources are real: one state per subresource.
+  // Real resources: one state per subresource.
   for (ResourceId r = 0; r < lowered.final_states.resources.size(); ++r) {
     out.final_states.emplace_back();
     for (D3D12_RESOURCE_STATES s : lowered.final_states.expanded(r))
