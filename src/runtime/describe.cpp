@@ -1,4 +1,4 @@
-// Frame-graph descriptions from Vulkan create infos: what the image or buffer was created for
+// Frame-graph descriptions and memory requirements from Vulkan's structures: what the image or buffer was created for
 // decides which accesses Baton lets a pass declare on it (the planner's legality checks) and, for
 // images, the resting layout.
 #include <algorithm>
@@ -79,24 +79,13 @@ ResourceDesc describe_buffer(std::string name, const VkBufferCreateInfo& info) {
   return d;
 }
 
-uint64_t aliased_bytes(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
-  // Sweep over the range ends: +1 at a begin, -1 at an end; count the bytes where 2 or more overlap.
-  std::vector<std::pair<uint64_t, int>> ev;
-  ev.reserve(ranges.size() * 2);
-  for (const auto& [offset, size] : ranges) {
-    if (size == 0) continue;
-    ev.push_back({offset, 1});
-    ev.push_back({offset + size, -1});
-  }
-  std::sort(ev.begin(), ev.end());
-  uint64_t total = 0, last = 0;
-  int live = 0;
-  for (const auto& [x, d] : ev) {
-    if (live >= 2) total += x - last;
-    live += d;
-    last = x;
-  }
-  return total;
+MemoryRequirement requirement(const VkMemoryRequirements& r) { return {r.size, r.alignment, r.memoryTypeBits}; }
+
+std::vector<MemoryRequirement> requirements(const std::vector<VkMemoryRequirements>& r) {
+  std::vector<MemoryRequirement> out;
+  out.reserve(r.size());
+  for (const VkMemoryRequirements& x : r) out.push_back(requirement(x));
+  return out;
 }
 
 }  // namespace baton::runtime

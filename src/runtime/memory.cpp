@@ -1,8 +1,11 @@
 // Real memory requirements -> the aliasing phase's sizes -> per-member heap offsets. One home for
-// the runtime and for the executors that run frame graphs with shared memory.
-#include <algorithm>
+// both runtimes and for the executors that run frame graphs with shared memory.
+#include <fmt/format.h>
 
-#include "baton/runtime.hpp"
+#include <algorithm>
+#include <unordered_set>
+
+#include "baton/runtime_common.hpp"
 
 namespace baton::runtime {
 namespace {
@@ -15,7 +18,7 @@ std::vector<uint32_t> first_members(const graph::Graph& g) {
   return first;
 }
 
-void set_real_sizes(const graph::Graph& g, const std::vector<VkMemoryRequirements>& member_req,
+void set_real_sizes(const graph::Graph& g, const std::vector<MemoryRequirement>& member_req,
                     uint64_t granularity, graph::AliasingOptions& o) {
   const std::vector<uint32_t> first = first_members(g);
   if (member_req.size() != first.back())
@@ -39,7 +42,7 @@ void set_real_sizes(const graph::Graph& g, const std::vector<VkMemoryRequirement
 }
 
 MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompileResult& r,
-                                 const std::vector<VkMemoryRequirements>& member_req, const graph::AliasingOptions& o) {
+                                 const std::vector<MemoryRequirement>& member_req, const graph::AliasingOptions& o) {
   const std::vector<uint32_t> first = first_members(g);
   MemberPlacement mp;
   mp.offset.assign(first.back(), MemberPlacement::kNotPlaced);
@@ -51,7 +54,7 @@ MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompil
     uint64_t at = p.offset;
     for (uint32_t m = first[p.resource]; m < first[p.resource + 1]; ++m) {
       mp.offset[m] = at;
-      mp.type_bits &= member_req[m].memoryTypeBits;
+      mp.type_bits &= member_req[m].type_bits;
       at += round_up(member_req[m].size, alignment);
     }
   }
@@ -59,6 +62,36 @@ MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompil
     for (uint32_t prev : b.previous)
       for (uint32_t m = first[prev]; m < first[prev + 1]; ++m) mp.taken_over[m] = 1;
   return mp;
+}
+
+void check_unique_names(const std::vector<graph::Resource>& resources, const std::vector<std::string_view>& passes) {
+  std::unordered_set<std::string_view> names;
+  names.reserve(std::max(resources.size(), passes.size()));
+  for (const graph::Resource& r : resources)
+    if (!names.insert(r.desc.name).second) throw Error(fmt::format("resource '{}' declared twice", r.desc.name));
+  names.clear();
+  for (std::string_view p : passes)
+    if (!names.insert(p).second) throw Error(fmt::format("pass '{}' declared twice", p));
+}
+
+uint64_t aliased_bytes(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+  // Sweep over the range ends: +1 at a begin, -1 at an end; count the bytes where 2 or more overlap.
+  std::vector<std::pair<uint64_t, int>> ev;
+  ev.reserve(ranges.size() * 2);
+  for (const auto& [offset, size] : ranges) {
+    if (size == 0) continue;
+    ev.push_back({offset, 1});
+    ev.push_back({offset + size, -1});
+  }
+  std::sort(ev.begin(), ev.end());
+  uint64_t total = 0, last = 0;
+  int live = 0;
+  for (const auto& [x, d] : ev) {
+    if (live >= 2) total += x - last;
+    live += d;
+    last = x;
+  }
+  return total;
 }
 
 }  // namespace baton::runtime

@@ -10,7 +10,6 @@
 #include <map>
 #include <mutex>
 #include <thread>
-#include <unordered_set>
 
 #include "baton/lower_vulkan.hpp"
 #include "baton/runtime.hpp"
@@ -434,18 +433,10 @@ struct Runtime::Impl {
 
 namespace {
 
-// Graph::add_resource / add_pass look names up linearly (quadratic for a frame of 10,000 passes), so
-// the frame's names are checked here with a hash set and the vectors filled directly.
-graph::Graph build_graph(const Frame& f) {
-  graph::Graph g;
-  g.resources.reserve(f.resources().size());
-  std::unordered_set<std::string_view> names;
-  names.reserve(f.resources().size() + f.passes().size());
-  for (const Frame::Resource& r : f.resources())
-    if (!names.insert(r.name).second) throw Error(fmt::format("resource '{}' declared twice", r.name));
-  names.clear();
-  for (const PassDesc& p : f.passes())
-    if (!names.insert(p.name).second) throw Error(fmt::format("pass '{}' declared twice", p.name));
+// The frame's resources as frame-graph resources (runtime_common.hpp's build_graph does the rest).
+graph::Graph build_graph(const Frame& f, std::vector<uint32_t> outputs) {
+  std::vector<graph::Resource> resources;
+  resources.reserve(f.resources().size());
   for (const Frame::Resource& r : f.resources()) {
     graph::Resource gr;
     gr.desc = r.image ? describe_image(r.name, r.image_info) : describe_buffer(r.name, r.buffer_info);
@@ -453,20 +444,9 @@ graph::Graph build_graph(const Frame& f) {
     gr.transient = r.transient;
     gr.imported = !r.transient;
     gr.starts_undefined = !r.transient && r.undefined;
-    g.resources.push_back(std::move(gr));
+    resources.push_back(std::move(gr));
   }
-  g.passes.reserve(f.passes().size());
-  for (const PassDesc& p : f.passes()) {
-    graph::Pass gp;
-    gp.name = p.name;
-    gp.queue = p.queue;
-    gp.async = p.async;
-    gp.side_effect = p.side_effect;
-    gp.uses.reserve(p.uses.size());
-    for (const Use& u : p.uses) gp.uses.push_back({u.res.index, u.access, u.stages, u.range});
-    g.passes.push_back(std::move(gp));
-  }
-  return g;
+  return runtime::build_graph(std::move(resources), f.passes(), std::move(outputs));
 }
 
 }  // namespace
@@ -478,8 +458,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   FrameInfo info;
   const auto t0 = Clock::now();
 
-  auto g = std::make_shared<graph::Graph>(build_graph(f));
-  g->outputs = f.outputs_;
+  auto g = std::make_shared<graph::Graph>(build_graph(f, f.outputs_));
   const size_t nr = g->resources.size();
 
   // Which logical queues touch each resource (for sharing modes).

@@ -1,4 +1,5 @@
-// Baton runtime (Vulkan): what an engine calls every frame.
+// Baton runtime (Vulkan): what an engine calls every frame. What the backends share (Result,
+// JobSystem, Res, Use, placement helpers) is in runtime_common.hpp; D3D12: runtime_d3d12.hpp.
 //
 //   Runtime rt = Runtime::create(device_desc);          // the engine's VkDevice and queues
 //   Frame& f = rt.begin_frame();
@@ -42,28 +43,9 @@
 
 #include "baton/core.hpp"
 #include "baton/graph.hpp"
+#include "baton/runtime_common.hpp"
 
 namespace baton::runtime {
-
-// A value or the text of what went wrong.
-template <class T>
-class Result {
- public:
-  Result(T v) : v_(std::move(v)) {}  // NOLINT: implicit on purpose
-  static Result failure(std::string message) { return Result(Tag{}, std::move(message)); }
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() { return std::get<0>(v_); }
-  const T& value() const { return std::get<0>(v_); }
-  const std::string& error() const { return std::get<1>(v_); }
-
- private:
-  struct Tag {};
-  Result(Tag, std::string m) : v_(std::in_place_index<1>, std::move(m)) {}
-  std::variant<T, std::string> v_;
-};
-struct Ok {};
-using Status = Result<Ok>;
 
 struct QueueDesc {
   VkQueue queue = VK_NULL_HANDLE;
@@ -79,10 +61,6 @@ struct DeviceDesc {
   QueueDesc graphics;
   std::optional<QueueDesc> compute;
 };
-
-// The engine's job system: run job(0) .. job(count - 1), on any threads, and return when all have
-// finished. Jobs never share a Vulkan object that needs external synchronization.
-using JobSystem = std::function<void(uint32_t count, const std::function<void(uint32_t)>& job)>;
 
 struct RuntimeOptions {
   JobSystem jobs;            // empty: the runtime's own thread pool
@@ -118,19 +96,6 @@ struct RuntimeOptions {
   // and vkCmdWaitEvents2 before the consumer, also across the command buffers of one group. The
   // runtime creates the frame's VkEvents and destroys them when the frame retires.
   bool split_barriers = false;
-};
-
-// A resource of the frame being built.
-struct Res {
-  uint32_t index = graph::kNone;
-  bool valid() const { return index != graph::kNone; }
-};
-
-struct Use {
-  Res res;
-  Access access = Access::shader_resource;
-  Stages stages = kNoStages;  // shader accesses: which stages
-  SubresourceRange range{};   // whole resource by default
 };
 
 struct PassContext {
@@ -276,31 +241,21 @@ class Frame {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Real memory for a frame graph's transients, shared by the runtime and the executors (which run
-// graphs whose resources they create themselves): per-member memory requirements in, aliasing
-// sizes and per-member heap offsets out. Members are the graph's resources expanded (`count`), in
-// resource order, as graph::Transitions numbers them.
-std::vector<uint32_t> first_members(const graph::Graph& g);
-// AliasingOptions::sizes (all members of a resource together, each rounded up to the alignment)
-// and ::alignment (the largest member alignment; bufferImageGranularity too when `granularity` > 1
-// and images and buffers are both transient). `member_req` has one entry per member.
-void set_real_sizes(const graph::Graph& g, const std::vector<VkMemoryRequirements>& member_req,
-                    uint64_t granularity, graph::AliasingOptions& o);
-struct MemberPlacement {
-  static constexpr uint64_t kNotPlaced = ~uint64_t{0};
-  std::vector<uint64_t> offset;     // per member: byte offset in the heap, kNotPlaced if not placed
-  std::vector<uint8_t> taken_over;  // per member: a later transient took over (part of) its memory
-  uint64_t heap_size = 0;
-  uint32_t type_bits = ~0u;         // memory types every placed member allows
-};
-// `o` is what the graph was compiled with (set_real_sizes filled it).
-MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompileResult& r,
-                                 const std::vector<VkMemoryRequirements>& member_req, const graph::AliasingOptions& o);
+// runtime_common.hpp's placement helpers with Vulkan's memory requirements (the executors call these).
+MemoryRequirement requirement(const VkMemoryRequirements& r);
+std::vector<MemoryRequirement> requirements(const std::vector<VkMemoryRequirements>& r);
+inline void set_real_sizes(const graph::Graph& g, const std::vector<VkMemoryRequirements>& member_req,
+                           uint64_t granularity, graph::AliasingOptions& o) {
+  set_real_sizes(g, requirements(member_req), granularity, o);
+}
+inline MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompileResult& r,
+                                        const std::vector<VkMemoryRequirements>& member_req,
+                                        const graph::AliasingOptions& o) {
+  return member_placement(g, r, requirements(member_req), o);
+}
 
 // Resource descriptions for the frame graph from Vulkan create infos (exposed for tests and tools).
 ResourceDesc describe_image(std::string name, const VkImageCreateInfo& info);
 ResourceDesc describe_buffer(std::string name, const VkBufferCreateInfo& info);
-// Bytes bound to more than one [offset, offset + size) range.
-uint64_t aliased_bytes(const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
 
 }  // namespace baton::runtime
