@@ -113,11 +113,20 @@ void Replay::heap_aliasing(const LegacyAliasing& a) {
   }
   if (!heaps_.placed(a.after)) return;
   for (const HeapModel::Previous& p : heaps_.activate(a.after)) {
-    if (a.before == kNoResource || a.before == p.resource) continue;
     const LastAccess& l = last_[static_cast<size_t>(p.resource)];
     if (l.submission < 0 || (l.submission != submission_ &&
                              order_[static_cast<size_t>(submission_)][static_cast<size_t>(l.submission)]))
       continue;
+    // An aliasing barrier orders the work of its own queue: a previous occupant last accessed on
+    // another queue needs a fence wait, whatever the barrier names.
+    if (l.submission != submission_) {
+      out_.report(MessageId::heap_unordered_takeover, a.after, -1,
+                  fmt::format("'{}' ({}), last accessed with sync {}", res(p.resource).name,
+                              heaps_.bytes(a.after, p.lo, p.hi), last_sync(l.uses, l.sync)),
+                  "an aliasing barrier (its last accesses ran on another queue with no fence wait before this one)");
+      continue;
+    }
+    if (a.before == kNoResource || a.before == p.resource) continue;
     out_.report(MessageId::heap_missing_aliasing_barrier, a.after, -1,
                 fmt::format("'{}' ({}), last accessed with sync {}", res(p.resource).name,
                             heaps_.bytes(a.after, p.lo, p.hi), last_sync(l.uses, l.sync)),

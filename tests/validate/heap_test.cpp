@@ -246,6 +246,21 @@ INSTANTIATE_TEST_SUITE_P(
                 R"(]},{"name":"L2","type":"compute","commands":[)" + kUavB +
                 R"(]}],"submissions":[{"queue":"q","lists":["L1"]},{"queue":"c","type":"compute","lists":["L2"]}]})",
             ids({{M::heap_unordered_takeover, 1}})},
+        // An aliasing barrier orders its own queue's work only: the predecessor's last accesses on
+        // another queue need a fence wait, even when the barrier names it.
+        Case{"LegacyAliasingBarrierAfterAnotherQueueWithoutFenceIsUnordered",
+             R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kLeg +
+                 R"(],"lists":[{"name":"L1","type":"compute","commands":[)" + kUavA +
+                 R"(]},{"name":"L2","commands":[)" + alias("a", "b") + "," + kUavB +
+                 R"(]}],"submissions":[{"queue":"c","type":"compute","lists":["L1"]},{"queue":"q","lists":["L2"]}]})",
+             ids({{M::heap_unordered_takeover, 1}})},
+        Case{"LegacyAliasingBarrierAfterAnotherQueueWithAFenceWaitIsClean",
+             R"({"api":"d3d12","heaps":[{"name":"h","bytes":4096}],"resources":[)" + kLeg +
+                 R"(],"lists":[{"name":"L1","type":"compute","commands":[)" + kUavA +
+                 R"(]},{"name":"L2","commands":[)" + alias("a", "b") + "," + kUavB +
+                 R"(]}],"submissions":[{"queue":"c","type":"compute","lists":["L1"],"signal":["f"]},)"
+                 R"({"queue":"q","lists":["L2"],"wait":["f"]}]})",
+             {}},
         Case{"LegacyAliasingBarrierNamingThePredecessorIsClean",
              d3d(kLeg, {kUavA, alias("a", "b"), kUavB}),
              {}},
