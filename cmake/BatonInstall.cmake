@@ -1,14 +1,15 @@
 # `cmake --install` gives a CMake package usable with find_package(baton) (docs/integration.md):
 # the static libraries, the public headers, and batonConfig.cmake / batonTargets.cmake. Exported
 # names drop the prefix: baton::core, baton::plan, baton::baton, baton::graph, baton::validate,
-# baton::triage (triage and the validated compile), baton::frame (one way in), and the component
-# baton::runtime (find_package(baton COMPONENTS runtime); Vulkan).
+# baton::triage (triage and the validated compile), baton::frame (one way in), and the components
+# baton::runtime (find_package(baton COMPONENTS runtime); Vulkan) and baton::runtime_d3d12
+# (COMPONENTS runtime_d3d12; vkd3d), both on baton::runtime_core (what the two backends share).
 # The executors (Vulkan, vkd3d) are not part of the package: they are the project's test rigs.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(baton_installed baton_warnings baton_core baton_plan baton)
-foreach(optional baton_graph baton_validate baton_triage baton_frame baton_runtime)
+foreach(optional baton_graph baton_validate baton_triage baton_frame baton_runtime_core baton_runtime baton_runtime_d3d12)
   if(TARGET ${optional})
     list(APPEND baton_installed ${optional})
   endif()
@@ -28,7 +29,7 @@ install(TARGETS ${baton_installed} EXPORT batonTargets
 # The headers live by layer (include/<layer>/baton/); installed they merge into include/baton/.
 # A layer's headers are installed with its library (layer:target).
 foreach(pair core:baton_core plan:baton_plan lower:baton graph:baton_graph validate:baton_validate
-             triage:baton_triage frame:baton_frame runtime:baton_runtime)
+             triage:baton_triage frame:baton_frame runtime:baton_runtime_core)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 layer)
   list(GET pair 1 target)
@@ -41,6 +42,10 @@ endforeach()
 set(BATON_HAVE_RUNTIME OFF)
 if(TARGET baton_runtime)
   set(BATON_HAVE_RUNTIME ON)
+endif()
+set(BATON_HAVE_RUNTIME_D3D12 OFF)
+if(TARGET baton_runtime_d3d12)
+  set(BATON_HAVE_RUNTIME_D3D12 ON)
 endif()
 install(EXPORT batonTargets NAMESPACE baton:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/baton)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/batonConfig.cmake.in

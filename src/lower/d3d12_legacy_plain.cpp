@@ -139,4 +139,8 @@ uint32_t state_at(const LegacyStates& s, ResourceId r, uint32_t subresource) {
 
 std::string state_name(uint32_t s) { return d3d12_state_name(static_cast<D3D12_RESOURCE_STATES>(s)); }
 
+uint32_t legacy_state_of_use(const ResourceDesc& d, Access a, Stages s) {
+  return static_cast<uint32_t>(lower_d3d12_legacy_state(state_of_use(d, a, s)));
+}
+
 }  // namespace baton::d3d12

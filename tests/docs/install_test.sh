@@ -49,18 +49,31 @@ fi
 # library links (issue 13: no header whose library is missing).
 mkdir -p "$work/headers"
 {
-  for h in "$work/prefix/include/baton/"*.hpp; do echo "#include <baton/$(basename "$h")>"; done
+  # runtime_d3d12.hpp includes vkd3d's D3D12 declarations, which never meet directx-headers' (lower_d3d12.hpp)
+  # in one translation unit: it gets a file of its own below.
+  for h in "$work/prefix/include/baton/"*.hpp; do
+    [ "$(basename "$h")" = runtime_d3d12.hpp ] || echo "#include <baton/$(basename "$h")>"
+  done
   echo "int main() { return 0; }"
 } >"$work/headers/all.cpp"
 libs="baton::baton baton::graph baton::validate baton::triage baton::frame"
 comp=""
-if [ -f "$work/prefix/include/baton/runtime.hpp" ]; then libs="$libs baton::runtime"; comp="COMPONENTS runtime"; fi
+srcs="all.cpp"
+if [ -f "$work/prefix/include/baton/runtime.hpp" ]; then libs="$libs baton::runtime"; comp="runtime"; fi
+if [ -f "$work/prefix/include/baton/runtime_d3d12.hpp" ]; then
+  libs="$libs baton::runtime_d3d12"
+  comp="$comp runtime_d3d12"
+  srcs="$srcs d3d12.cpp"
+  printf '#include <baton/runtime_d3d12.hpp>\nbool d3d12_refuses_no_device() { return !baton::runtime::d3d12::Runtime::create({}).ok(); }\n' \
+    >"$work/headers/d3d12.cpp"
+fi
+[ -z "$comp" ] || comp="COMPONENTS $comp"
 cat >"$work/headers/CMakeLists.txt" <<EOC
 cmake_minimum_required(VERSION 3.25)
 project(baton_headers LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
 find_package(baton 0.1 REQUIRED $comp)
-add_executable(all_headers all.cpp)
+add_executable(all_headers $srcs)
 target_link_libraries(all_headers PRIVATE $libs)
 EOC
 cmake -S "$work/headers" -B "$work/headers/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_COMPILER="$cxx" \

@@ -88,5 +88,7 @@ LegacyStates resting_states(const ResourceTable& resources, const History& histo
 uint32_t state_at(const LegacyStates& s, ResourceId r, uint32_t subresource);
 // "COPY_DEST", "PIXEL_SHADER_RESOURCE|NON_PIXEL_SHADER_RESOURCE", "COMMON".
 std::string state_name(uint32_t s);
+// The legacy state a use needs (state_of_use lowered; shader reads split by the pixel stage).
+uint32_t legacy_state_of_use(const ResourceDesc& d, Access a, Stages s);
 
 }  // namespace baton::d3d12
