@@ -5,6 +5,7 @@
 // aliasing barrier, one cross-queue fence wait left out) are found.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
@@ -253,6 +254,11 @@ TEST(D3D12Runtime, AliasedTransientsArePlacedInOneHeapAndCarryTheRightData) {
   EXPECT_LT(info.memory.heap_bytes, info.memory.unaliased_bytes);
   EXPECT_GE(info.aliasing_barriers, 2u);
   EXPECT_EQ(info.command_lists, 8u);
+  std::printf("[ memory   ] heap_bytes %llu aliased_bytes %llu unaliased_bytes %llu alignment %llu\n",
+              static_cast<unsigned long long>(info.memory.heap_bytes),
+              static_cast<unsigned long long>(info.memory.aliased_bytes),
+              static_cast<unsigned long long>(info.memory.unaliased_bytes),
+              static_cast<unsigned long long>(info.memory.alignment));
 
   const size_t tex_words = size_t{kTexSize} * kTexSize;
   EXPECT_EQ(wrong_words(read_back(d, frame.out[0].get()), AliasingFrame::kA, kBufferBytes / 4), 0u);
