@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -446,6 +449,44 @@ TEST(D3D12Runtime, DroppingTheFenceWaitBeforeATakeoverOfComputeMemoryIsFound) {
   EXPECT_EQ(unordered_takeovers[1], 1u);
   EXPECT_EQ(unordered_takeovers[0], 0u);
   dev.take_messages();
+}
+
+TEST(D3D12Runtime, TheEngineJobSystemRecordsEveryListOnItsThreads) {
+  NEED_VKD3D();
+  exec::Device::Impl& d = dev.impl();
+  AliasingFrame frame(d);
+  std::mutex m;
+  std::set<std::thread::id> threads;
+  uint32_t batches = 0, jobs_run = 0;
+  RuntimeOptions o;
+  o.threads = 3;
+  o.jobs = [&](uint32_t count, const std::function<void(uint32_t)>& job) {
+    ++batches;
+    std::vector<std::thread> pool;
+    for (uint32_t j = 0; j < count; ++j)
+      pool.emplace_back([&, j] {
+        job(j);
+        std::lock_guard lock(m);
+        threads.insert(std::this_thread::get_id());
+        ++jobs_run;
+      });
+    for (std::thread& t : pool) t.join();
+  };
+  auto rt = make_runtime(d, o);
+  ASSERT_TRUE(rt.ok()) << rt.error();
+  frame.declare(rt.value()->begin_frame(), d.device.get());
+  Result<FrameInfo> r = rt.value()->submit();
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_TRUE(rt.value()->wait(r.value().ticket).ok());
+  EXPECT_EQ(batches, 1u);  // one batch per frame: no threads of the runtime's own
+  EXPECT_EQ(jobs_run, 3u);
+  EXPECT_EQ(threads.size(), 3u);
+  EXPECT_EQ(r.value().command_lists, 8u);
+  EXPECT_EQ(wrong_words(read_back(d, frame.out[0].get()), AliasingFrame::kA, kBufferBytes / 4), 0u);
+  EXPECT_EQ(wrong_words(read_back(d, frame.out[3].get()), float_bits(AliasingFrame::kClear1),
+                        size_t{kTexSize} * kTexSize),
+            0u);
+  dev.take_messages();  // the two takeover hazards of vkd3d's dropped aliasing barriers (above)
 }
 
 TEST(D3D12Runtime, ErrorsAreValuesNamingThePassOrResource) {
