@@ -252,8 +252,8 @@ struct Runtime::Impl {
   // Every queue the runtime uses signals its fence once more and the CPU waits for all of them.
   void wait_idle() {
     for (Queue q : {Queue::direct, Queue::compute, Queue::copy}) {
-      if (real_queue(q) != q) continue;
       const size_t i = graph::qi(q);
+      if (real_queue(q) != q || !fence[i]) continue;  // (no fence: init failed before making it)
       check_hr(queue_of(q)->Signal(fence[i], ++fence_value[i]), "ID3D12CommandQueue::Signal");
       wait_fence(fence[i], fence_value[i]);
     }
