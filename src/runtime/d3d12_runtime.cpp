@@ -417,23 +417,8 @@ FrameInfo Runtime::Impl::submit_frame() {
   }
 
   // Group waits: the schedule's signal/wait pairs and the frame_start / frame_end groups' own.
-  std::vector<std::vector<uint32_t>> waits_of(ng);
-  {
-    std::vector<uint32_t> group_of(g->passes.size(), graph::kNone);
-    for (uint32_t gi = 0; gi < ng; ++gi)
-      for (uint32_t p : t.info[gi].passes)
-        if (p != graph::kNone) group_of[p] = gi;
-    for (const graph::Sync& y : compiled->sched.syncs) {
-      const uint32_t from = group_of[y.signal], to = group_of[y.wait];
-      if (from != graph::kNone && to != graph::kNone && from != to) waits_of[to].push_back(from);
-    }
-    for (uint32_t gi = 0; gi < ng; ++gi) {
-      auto& w = waits_of[gi];
-      w.insert(w.end(), t.info[gi].waits.begin(), t.info[gi].waits.end());
-      std::sort(w.begin(), w.end());
-      w.erase(std::unique(w.begin(), w.end()), w.end());
-    }
-  }
+  const std::vector<std::vector<uint32_t>> waits_of = group_waits(*g, *compiled);
+  if (waits_of.size() != ng) throw Error("internal: the frame's waits and groups differ in number");
   info.compile_ms = ms_since(t0);
 
   // Recording: one command list per list; lists split into contiguous chunks, one per job, each job

@@ -74,6 +74,27 @@ void check_unique_names(const std::vector<graph::Resource>& resources, const std
     if (!names.insert(p).second) throw Error(fmt::format("pass '{}' declared twice", p));
 }
 
+std::vector<std::vector<uint32_t>> group_waits(const graph::Graph& g, const graph::GraphCompileResult& r) {
+  const std::vector<graph::GroupInfo>& info = r.trans.info;
+  std::vector<uint32_t> group_of(g.passes.size(), graph::kNone);
+  for (uint32_t gi = 0; gi < info.size(); ++gi)
+    for (uint32_t p : info[gi].passes)
+      if (p < group_of.size()) group_of[p] = gi;  // kNone (a transition list) is never < size
+  std::vector<std::vector<uint32_t>> waits(info.size());
+  for (const graph::Sync& y : r.sched.syncs) {
+    const uint32_t from = y.signal < group_of.size() ? group_of[y.signal] : graph::kNone;
+    const uint32_t to = y.wait < group_of.size() ? group_of[y.wait] : graph::kNone;
+    if (from != graph::kNone && to != graph::kNone && from != to) waits[to].push_back(from);
+  }
+  for (uint32_t gi = 0; gi < info.size(); ++gi) {
+    std::vector<uint32_t>& w = waits[gi];
+    w.insert(w.end(), info[gi].waits.begin(), info[gi].waits.end());
+    std::sort(w.begin(), w.end());
+    w.erase(std::unique(w.begin(), w.end()), w.end());
+  }
+  return waits;
+}
+
 uint64_t aliased_bytes(const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
   // Sweep over the range ends: +1 at a begin, -1 at an end; count the bytes where 2 or more overlap.
   std::vector<std::pair<uint64_t, int>> ev;

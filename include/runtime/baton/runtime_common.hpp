@@ -110,6 +110,10 @@ struct MemberPlacement {
 // `o` is what the graph was compiled with (set_real_sizes filled it).
 MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompileResult& r,
                                  const std::vector<MemoryRequirement>& member_req, const graph::AliasingOptions& o);
+// Per group of a compiled graph: the earlier groups it waits for (the schedule's signal/wait pairs
+// and the frame_start / frame_end groups' own waits), sorted and unique. A wait across logical queues
+// becomes a semaphore (Vulkan) or a fence wait (D3D12); within one queue submission order holds it.
+std::vector<std::vector<uint32_t>> group_waits(const graph::Graph& g, const graph::GraphCompileResult& r);
 // Bytes bound to more than one [offset, offset + size) range.
 uint64_t aliased_bytes(const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
 
