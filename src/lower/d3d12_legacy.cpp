@@ -163,8 +163,7 @@ class LegacyLowering {
       : resources_(t),
         real_(t.size()),
         activated_(t.size(), false),
-        in_group_(t.size(), false),
-        since_copy_(t.size(), false) {
+        in_group_(t.size(), false) {
     if (!initial) return;
     for (size_t r = 0; r < real_.size() && r < initial->resources.size(); ++r) {
       const Runs<D3D12_RESOURCE_STATES>& in = initial->resources[r];
@@ -179,7 +178,9 @@ class LegacyLowering {
                         [&](uint32_t, uint32_t, Sub& s) { s.state = static_cast<uint32_t>(st); });
       });
       real_[r].coalesce();
-      touch(id);  // the first group's end decays what needs it, as for every touched resource
+      // Not touched: a group's end decays only what that ExecuteCommandLists call accessed, so a
+      // resource starts in its initial state until a group uses it (a copy group first must not
+      // decay a texture resting in a read state that it never touches).
     }
   }
 
@@ -227,25 +228,22 @@ class LegacyLowering {
     }
   }
 
-  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md). Only resources this group
-  // touched can change, but a copy queue decays every resource, so a copy group visits all touched
-  // since the last copy group (the others are in COMMON already).
+  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md). Implicit decay happens
+  // only for resources that call accessed, so only what this group touched can change: on a copy
+  // queue all of it, elsewhere buffers, simultaneous-access textures and implicit read promotions.
+  // (It once decayed, at a copy group's end, everything touched since the last copy group: a
+  // direct group's explicit transitions were then lost, and an async upload gave #527/#538.)
   void end_group(Queue q) {
-    std::vector<ResourceId>& which = q == Queue::copy ? since_copy_list_ : in_group_list_;
-    for (const ResourceId r : which) {
+    for (const ResourceId r : in_group_list_) {
       const bool all_decay = q == Queue::copy || buffer_like(resources_[r]);
       real_[r].for_all([&](uint32_t, uint32_t, Sub& s) {
         if (all_decay || (s.promoted && read_only(s.state))) s.state = D3D12_RESOURCE_STATE_COMMON;
         s.promoted = false;
       });
       real_[r].coalesce();
+      in_group_[r] = false;
     }
-    for (const ResourceId r : in_group_list_) in_group_[r] = false;
     in_group_list_.clear();
-    if (q == Queue::copy) {
-      for (const ResourceId r : since_copy_list_) since_copy_[r] = false;
-      since_copy_list_.clear();
-    }
   }
 
  private:
@@ -253,10 +251,6 @@ class LegacyLowering {
     if (!in_group_[id]) {
       in_group_[id] = true;
       in_group_list_.push_back(id);
-    }
-    if (!since_copy_[id]) {
-      since_copy_[id] = true;
-      since_copy_list_.push_back(id);
     }
   }
   Runs<Sub>& subs(ResourceId id) {
@@ -412,9 +406,9 @@ class LegacyLowering {
   std::vector<Runs<Sub>>
       real_;  // per resource, runs over the subresource index; size 0 = untouched, all COMMON
   std::vector<bool> activated_;  // per resource: its takeover's aliasing barrier is issued
-  // Resources touched in the current group, and since the last copy-queue group (end_group).
-  std::vector<bool> in_group_, since_copy_;
-  std::vector<ResourceId> in_group_list_, since_copy_list_;
+  // Resources touched in the current group (end_group decays only those).
+  std::vector<bool> in_group_;
+  std::vector<ResourceId> in_group_list_;
 };
 }  // namespace
 
