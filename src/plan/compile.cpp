@@ -130,6 +130,21 @@ State use_state(bool buffer, Access a, Stages s) {
 
 // Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
 // every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
+// A buffer some use of which names bytes, and whether two of its uses in the group hold different
+// states on disjoint bytes (then it is planned whole: one_state_buffers).
+struct RangedBuffer {
+  ResourceId res = 0;
+  bool mixed = false;
+};
+// One use of some bytes of a buffer, while one_state_buffers looks for such pairs.
+struct RangedUse {
+  ResourceId res;
+  uint32_t op;
+  uint64_t lo, hi;
+  Access access;
+  Stages stages;
+};
+
 struct Scratch {
   std::vector<uint32_t> slot_of;  // per resource id; kNone everywhere between compiles
   std::vector<Slot> slots;
@@ -141,6 +156,11 @@ struct Scratch {
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadRun>> runs;
+  // Buffers with a use of some of their bytes in the group (one_state_buffers): per resource id the
+  // index into `ranged`, kNone everywhere between compiles.
+  std::vector<uint32_t> ranged_of;
+  std::vector<RangedBuffer> ranged;
+  std::vector<RangedUse> ranged_uses;
 };
 
 Scratch& thread_scratch() {
@@ -155,9 +175,12 @@ class GroupCompiler {
     boxes_.clear();
     pieces_.clear();
     if (slot_of_.size() < rt.size()) slot_of_.resize(rt.size(), kNone);
+    if (ranged_of_.size() < rt.size()) ranged_of_.resize(rt.size(), kNone);
+    ranged_.clear();
   }
   ~GroupCompiler() {
     for (const Slot& s : slots_) slot_of_[s.res] = kNone;
+    for (const RangedBuffer& b : ranged_) ranged_of_[b.res] = kNone;
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
@@ -195,7 +218,46 @@ class GroupCompiler {
     uses_total_ = static_cast<uint32_t>(total);
     if (uses_.size() < total) uses_.resize(total);
     if (op_shared_.size() < ops_) op_shared_.resize(ops_);
+    one_state_buffers();
   }
+
+  // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
+  // different states in one group (one ExecuteCommandLists call, where nothing decays) would need the
+  // buffer in both states, which #538 rejects (the second use finds the first one's state), and enhanced
+  // barriers of such a buffer at one point can disagree on its scope (#1333). So a buffer that has two
+  // such uses, in different operations, is planned whole in the group, as if every use overlapped, for
+  // every API (one plan for the three); uses in one state keep their ranges (suballocated constants,
+  // instance data, upload rings written by copies or UAVs), and so do overlapping uses, which are ordered
+  // anyway. Later groups start over: buffers decay. (Two states in one operation have no order to give:
+  // left to the validated compile.) Pairs are compared per buffer, only for buffers with ranged uses.
+  void one_state_buffers() {
+    uint32_t op = 0;
+    for (const CommandList* l : g_.lists())
+      for (const Operation& o : l->ops()) {
+        for (const Use& u : o.uses) {
+          if (!has_bytes(u.range) || u.resource >= rt_.size()) continue;
+          if (ranged_of_[u.resource] == kNone) {
+            ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
+            ranged_.push_back(RangedBuffer{u.resource});
+          }
+          RangedBuffer& b = ranged_[ranged_of_[u.resource]];
+          if (b.mixed) continue;
+          const uint64_t size = desc(u.resource).size;
+          const uint64_t lo = u.range.byte_offset;
+          const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
+          for (const RangedUse& x : ranged_uses_)
+            if (x.res == u.resource && x.op != op && (x.access != u.access || x.stages != u.stages) &&
+                (x.hi <= lo || hi <= x.lo)) {
+              b.mixed = true;
+              break;
+            }
+          ranged_uses_.push_back(RangedUse{u.resource, op, lo, hi, u.access, u.stages});
+        }
+        ++op;
+      }
+    ranged_uses_.clear();
+  }
+  bool planned_whole(ResourceId r) const { return ranged_of_[r] != kNone && ranged_[ranged_of_[r]].mixed; }
 
   // The slot of resource r, created at its last use in the group (the backward pass meets that first).
   uint32_t slot_for(ResourceId r, uint32_t gi) {
@@ -224,7 +286,8 @@ class GroupCompiler {
     } catch (const Error&) {
       throw_first_range_error();
     }
-    if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) : b == full_box(d)) return kFullBox;
+    if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) || planned_whole(u.resource) : b == full_box(d))
+      return kFullBox;
     if (s.whole) {
       s.whole = false;
       // A buffer's range maps are over its bytes (use_extent), a texture's over its subresources.
@@ -823,6 +886,9 @@ class GroupCompiler {
   std::vector<Piece>& pieces_ = scratch_.pieces;
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
   std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
+  std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
+  std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
+  std::vector<RangedUse>& ranged_uses_ = scratch_.ranged_uses;
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group
