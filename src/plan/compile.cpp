@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "baton/plan.hpp"
+#include "baton/rules.hpp"
 #include "baton/range_map.hpp"
 #include "uses.hpp"
 
@@ -135,6 +136,7 @@ State use_state(bool buffer, Access a, Stages s) {
 struct RangedBuffer {
   ResourceId res = 0;
   bool mixed = false;
+  bool one_op = false;  // one operation writes some bytes and uses others otherwise: keep the ranges
 };
 // One use of some bytes of a buffer, while one_state_buffers looks for such pairs.
 struct RangedUse {
@@ -228,8 +230,10 @@ class GroupCompiler {
   // such uses, in different operations, is planned whole in the group, as if every use overlapped, for
   // every API (one plan for the three); uses in one state keep their ranges (suballocated constants,
   // instance data, upload rings written by copies or UAVs), and so do overlapping uses, which are ordered
-  // anyway. Later groups start over: buffers decay. (Two states in one operation have no order to give:
-  // left to the validated compile.) Pairs are compared per buffer, only for buffers with ranged uses.
+  // anyway. Later groups start over: buffers decay. Two states in one operation (one of them a write)
+  // have no order to give, and planned whole they would conflict: such a buffer keeps its ranges in the
+  // group, and its D3D12 legacy plan is left to the validated compile. Pairs are compared per buffer,
+  // only for buffers with ranged uses.
   void one_state_buffers() {
     uint32_t op = 0;
     for (const CommandList* l : g_.lists())
@@ -241,23 +245,26 @@ class GroupCompiler {
             ranged_.push_back(RangedBuffer{u.resource});
           }
           RangedBuffer& b = ranged_[ranged_of_[u.resource]];
-          if (b.mixed) continue;
           const uint64_t size = desc(u.resource).size;
           const uint64_t lo = u.range.byte_offset;
           const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
-          for (const RangedUse& x : ranged_uses_)
-            if (x.res == u.resource && x.op != op && (x.access != u.access || x.stages != u.stages) &&
-                (x.hi <= lo || hi <= x.lo)) {
+          for (const RangedUse& x : ranged_uses_) {
+            if (x.res != u.resource) continue;
+            if (x.op == op && conflicts(x.access, u.access)) b.one_op = true;
+            if (x.op != op && (x.access != u.access || x.stages != u.stages) && (x.hi <= lo || hi <= x.lo))
               b.mixed = true;
-              break;
-            }
+          }
           ranged_uses_.push_back(RangedUse{u.resource, op, lo, hi, u.access, u.stages});
         }
         ++op;
       }
     ranged_uses_.clear();
   }
-  bool planned_whole(ResourceId r) const { return ranged_of_[r] != kNone && ranged_[ranged_of_[r]].mixed; }
+  bool planned_whole(ResourceId r) const {
+    if (ranged_of_[r] == kNone) return false;
+    const RangedBuffer& b = ranged_[ranged_of_[r]];
+    return b.mixed && !b.one_op;
+  }
 
   // The slot of resource r, created at its last use in the group (the backward pass meets that first).
   uint32_t slot_for(ResourceId r, uint32_t gi) {
