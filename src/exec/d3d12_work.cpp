@@ -1,5 +1,5 @@
-// Recording -> D3D12 work items, and the CPU model of their effect (work.hpp).
-#include "work.hpp"
+// Recording -> D3D12 work items, and the CPU model of their effect (d3d12_work.hpp).
+#include "d3d12_work.hpp"
 
 #include <fmt/format.h>
 
