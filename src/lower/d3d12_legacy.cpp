@@ -75,13 +75,16 @@ struct Decision {
 };
 
 Decision decide(Sub& sub, const State& neutral_before, uint32_t target, AccessMask target_access,
-                const ResourceDesc& d, Reason reason, bool decays_at_end) {
+                const ResourceDesc& d, Reason reason, bool before_used, bool decays_at_end) {
   // The neutral plan has no barrier where a first use needs none (a buffer's first touch), so the real
   // state can have left COMMON by implicit promotion at a use this pass never saw. When the barrier's
-  // before-state was produced by a use inside this group, it says which one.
-  const bool before_from_this_group = reason != Reason::first_touch && reason != Reason::entry_state &&
-                                      reason != Reason::from_rest && reason != Reason::discard &&
-                                      reason != Reason::takeover && reason != Reason::full_barrier;
+  // before-state was produced by a use inside this group, it says which one; so does a declared entry
+  // state that uses in this group already served with no barrier (Barrier::before_used: a buffer handed
+  // on in a read state decays to COMMON, and the next group's first reads promote it back).
+  const bool before_from_this_group = (reason == Reason::entry_state && before_used) ||
+                                      (reason != Reason::first_touch && reason != Reason::entry_state &&
+                                       reason != Reason::from_rest && reason != Reason::discard &&
+                                       reason != Reason::takeover && reason != Reason::full_barrier);
   if (before_from_this_group && sub.state == D3D12_RESOURCE_STATE_COMMON && neutral_before.access != 0 &&
       !(neutral_before.access & kAnyAccess) && promotable(neutral_before.access, d)) {
     const uint32_t used = lower_d3d12_legacy_state(neutral_before);
@@ -338,7 +341,7 @@ class LegacyLowering {
     for (const auto& [lo, hi] :
          box_intervals(d.mips, d.layers, b.box.m0, b.box.m1, b.box.l0, b.box.l1, b.box.p0, b.box.p1)) {
       all.update(lo, hi, [&](uint32_t index, uint32_t n, Sub& sub) {
-        const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, decays);
+        const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, b.before_used, decays);
         if (dec.transition) {
           const uint32_t allowed = queue_states(q);
           auto check = [&](uint32_t s, const char* side) {

@@ -633,6 +633,7 @@ class GroupCompiler {
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
     emit(op.list, op.op, Where::before, u.resource, b, t.state, target, why);
+    mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
 
@@ -669,6 +670,7 @@ class GroupCompiler {
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
       emit(op.list, op.op, Where::before, u.resource, b, t.state, target, reason_for(t, op.list, own));
+      mark_entry_used(op.list, t);
     }
     t = Track{target, op.gi, op.list, Origin::list, true};
   }
@@ -782,10 +784,16 @@ class GroupCompiler {
     CompiledList& l = out_.lists[list];
     if (l.points.empty() || l.points.back().op != op || l.points.back().where != where)
       open_point(l, op, where);
-    l.barriers.push_back(Barrier{r, box, before, after, why, discard,
+    l.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
                                  why == Reason::takeover ? previous_of(r) : kGlobalResource});
     if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(l.barriers.back());
     ++l.points.back().count;
+  }
+
+  // The barrier just emitted leaves a declared entry state that uses in this group already served
+  // (t.last_op is set by them): Barrier::before_used.
+  void mark_entry_used(uint32_t list, const Track& t) {
+    if (t.origin == Origin::entry && t.last_op != kNone) out_.lists[list].barriers.back().before_used = true;
   }
 
   // A barrier of a buffer with byte ranges: its box (bytes on the mip axis) becomes the byte range,

@@ -41,16 +41,14 @@ TEST(LegacyDecay, ACopyGroupDecaysOnlyWhatItUsed) {
 }
 
 // Generated graphs (tests/graph/random_graph.hpp: async compute and copy queues, buffers and
-// textures, 40 seeds): the legacy plan of every one should validate clean, as the other APIs' do.
-// Disabled: 9 of 40 are still #538/#527, another open bug. A buffer handed on in a read state
-// (NON_PIXEL_SHADER_RESOURCE) decays to COMMON at its group's end; the next group's first lists read it
-// with no barrier (their entry state is that read), which promotes it; a later list's write then has a
-// barrier with reason entry_state, and the lowering, which sees barriers but not uses, cannot tell that
-// a use came before it: it keeps the buffer in COMMON and omits the transition to UNORDERED_ACCESS as a
-// promotion (seed 1: r0 in graphics#1, lists p1..p3). A fix needs the planner to say whether the
-// before-state was used earlier in the group.
-// Run with --gtest_also_run_disabled_tests (BATON_DUMP_SEED=1 prints the failing traces).
-TEST(LegacyDecay, DISABLED_GeneratedGraphsGiveCleanLegacyPlans) {
+// textures, 40 seeds): the legacy plan of every one validates clean, as the other APIs' do. 9 of 40
+// were #538/#527 after the decay fix above, for another reason: a buffer handed on in a read state
+// decays to COMMON at its group's end; the next group's first lists read it with no barrier (their
+// entry state is that read), which promotes it; a later list's write has a barrier with reason
+// entry_state, and the lowering, which sees barriers but not uses, kept the buffer in COMMON and
+// omitted the transition to UNORDERED_ACCESS as a promotion (seed 1: r0 in graphics#1, lists p1..p3).
+// The planner now says so (Barrier::before_used). BATON_DUMP_SEED=1 prints a failing seed's trace.
+TEST(LegacyDecay, GeneratedGraphsGiveCleanLegacyPlans) {
   size_t unclean = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
     FrameInput in;
