@@ -24,7 +24,7 @@ endforeach()
 install(TARGETS ${baton_installed} EXPORT batonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Exactly the headers of installed targets: the executors (include/exec, include/exec_d3d12: exec_*.hpp,
+# Exactly the headers of installed targets: the executors (include/exec: exec_*.hpp,
 # trace_player.hpp) and the view (include/view) are the project's own rigs and tools, not part of the package.
 # The headers live by layer (include/<layer>/baton/); installed they merge into include/baton/.
 # A layer's headers are installed with its library (layer:target).

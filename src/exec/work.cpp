@@ -1,5 +1,7 @@
 #include "work.hpp"
 
+#include "work_common.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,9 +28,7 @@ struct OpWhere {
   const CommandList& list;
   uint32_t op;
   [[noreturn]] void fail(const Use* u, std::string_view why) const {
-    const Operation& o = list.ops()[op];
-    std::string what = fmt::format("group '{}' list '{}' op {} ({}{}{})", group.name(), list.name(), op,
-                                   to_string(o.kind), o.label.empty() ? "" : " ", o.label);
+    std::string what = exec_work::op_text(group, list, op);
     if (u) {
       const std::string_view name =
           u->resource < rec.resources.size() ? std::string_view(rec.resources[u->resource].name) : "?";
@@ -40,11 +40,8 @@ struct OpWhere {
 };
 
 std::vector<Sub> subs_of(const Use& u, const ResourceDesc& d) {
-  const Box b = resolve(d, u.range);
   std::vector<Sub> out;
-  for (uint32_t p = b.p0; p < b.p1; ++p)
-    for (uint32_t l = b.l0; l < b.l1; ++l)
-      for (uint32_t m = b.m0; m < b.m1; ++m) out.push_back(Sub{u.resource, m, l, p});
+  exec_work::for_each_subresource(d, u, [&](uint32_t m, uint32_t l, uint32_t p) { out.push_back(Sub{u.resource, m, l, p}); });
   return out;
 }
 
@@ -479,54 +476,48 @@ std::vector<Sub> all_subs(ResourceId r, const Geometry& g) {
 
 std::vector<OpWork> plan_work(const Recording& rec, const std::vector<Geometry>& geo) {
   std::vector<OpWork> out;
-  for (uint32_t gi = 0; gi < rec.groups.size(); ++gi) {
-    const CommandListGroup& group = *rec.groups[gi];
-    for (uint32_t li = 0; li < group.lists().size(); ++li) {
-      const CommandList& list = *group.lists()[li];
-      for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
-        const Operation op = dedupe(list.ops()[oi]);
-        const OpWhere at{rec, group, list, oi};
-        for (const Use& u : op.uses) {
-          if (u.resource >= rec.resources.size())
-            at.fail(nullptr, fmt::format("unknown resource id {}", u.resource));
-          if (u.access == Access::host_read || u.access == Access::host_write)
-            at.fail(&u, "host accesses inside a group are not executed");
-          if (u.access == Access::resolve_source || u.access == Access::resolve_dest)
-            at.fail(&u, "resolves need multisampled textures, which ResourceDesc cannot describe");
-        }
-        check_no_write_overlap(at, op);
-        if (op.kind != OpKind::clear && op.kind != OpKind::copy)
-          for (const Use& u : op.uses) whole_only(at, u);
-        OpWork w{gi, li, oi, {}};
-        const uint32_t seed = op_seed(gi, li, oi);
-        switch (op.kind) {
-          case OpKind::dispatch:
-            plan_dispatch(at, op, geo, w, seed);
-            break;
-          case OpKind::draw:
-            plan_draw(at, op, geo, w, seed);
-            break;
-          case OpKind::copy:
-            plan_copy(at, op, geo, w, seed);
-            break;
-          case OpKind::clear:
-            plan_clear(at, op, geo, w, seed);
-            break;
-          case OpKind::present:
-            for (const Use& u : op.uses)
-              if (u.access != Access::present) at.fail(&u, "a present operation only presents");
-            break;  // no GPU work: the image just rests in PRESENT_SRC (no swapchain here)
-          case OpKind::resolve:
-            at.fail(nullptr, "resolves need multisampled textures, which ResourceDesc cannot describe");
-          case OpKind::external:
-            at.fail(nullptr, "external work is done by another renderer and cannot be executed here");
-          case OpKind::transition:
-            break;  // no GPU work: only the barriers around it run
-        }
-        out.push_back(std::move(w));
-      }
+  exec_work::for_each_op(rec, [&](const exec_work::OpAt& a) {
+    const Operation op = dedupe(a.o);
+    const OpWhere at{rec, a.g, a.l, a.op};
+    for (const Use& u : op.uses) {
+      if (u.resource >= rec.resources.size())
+        at.fail(nullptr, fmt::format("unknown resource id {}", u.resource));
+      if (u.access == Access::host_read || u.access == Access::host_write)
+        at.fail(&u, "host accesses inside a group are not executed");
+      if (u.access == Access::resolve_source || u.access == Access::resolve_dest)
+        at.fail(&u, "resolves need multisampled textures, which ResourceDesc cannot describe");
     }
-  }
+    check_no_write_overlap(at, op);
+    if (op.kind != OpKind::clear && op.kind != OpKind::copy)
+      for (const Use& u : op.uses) whole_only(at, u);
+    OpWork w{a.group, a.list, a.op, {}};
+    const uint32_t seed = op_seed(a.group, a.list, a.op);
+    switch (op.kind) {
+      case OpKind::dispatch:
+        plan_dispatch(at, op, geo, w, seed);
+        break;
+      case OpKind::draw:
+        plan_draw(at, op, geo, w, seed);
+        break;
+      case OpKind::copy:
+        plan_copy(at, op, geo, w, seed);
+        break;
+      case OpKind::clear:
+        plan_clear(at, op, geo, w, seed);
+        break;
+      case OpKind::present:
+        for (const Use& u : op.uses)
+          if (u.access != Access::present) at.fail(&u, "a present operation only presents");
+        break;  // no GPU work: the image just rests in PRESENT_SRC (no swapchain here)
+      case OpKind::resolve:
+        at.fail(nullptr, "resolves need multisampled textures, which ResourceDesc cannot describe");
+      case OpKind::external:
+        at.fail(nullptr, "external work is done by another renderer and cannot be executed here");
+      case OpKind::transition:
+        break;  // no GPU work: only the barriers around it run
+    }
+    out.push_back(std::move(w));
+  });
   return out;
 }
 

@@ -1,6 +1,7 @@
 // How operations become work: one pure function from a recording to per-operation work items
 // (dispatches, draw passes, copies, clears). The GPU recorder and the CPU reference model both
-// interpret these items, so they cannot disagree about what an operation does.
+// interpret these items, so they cannot disagree about what an operation does. What this Vulkan work
+// model shares with the D3D12 one (d3d12_work.hpp) is in work_common.hpp.
 #pragma once
 
 #include <array>

@@ -75,13 +75,16 @@ struct Decision {
 };
 
 Decision decide(Sub& sub, const State& neutral_before, uint32_t target, AccessMask target_access,
-                const ResourceDesc& d, Reason reason, bool decays_at_end) {
+                const ResourceDesc& d, Reason reason, bool before_used, bool decays_at_end) {
   // The neutral plan has no barrier where a first use needs none (a buffer's first touch), so the real
   // state can have left COMMON by implicit promotion at a use this pass never saw. When the barrier's
-  // before-state was produced by a use inside this group, it says which one.
-  const bool before_from_this_group = reason != Reason::first_touch && reason != Reason::entry_state &&
-                                      reason != Reason::from_rest && reason != Reason::discard &&
-                                      reason != Reason::takeover && reason != Reason::full_barrier;
+  // before-state was produced by a use inside this group, it says which one; so does a declared entry
+  // state that uses in this group already served with no barrier (Barrier::before_used: a buffer handed
+  // on in a read state decays to COMMON, and the next group's first reads promote it back).
+  const bool before_from_this_group = (reason == Reason::entry_state && before_used) ||
+                                      (reason != Reason::first_touch && reason != Reason::entry_state &&
+                                       reason != Reason::from_rest && reason != Reason::discard &&
+                                       reason != Reason::takeover && reason != Reason::full_barrier);
   if (before_from_this_group && sub.state == D3D12_RESOURCE_STATE_COMMON && neutral_before.access != 0 &&
       !(neutral_before.access & kAnyAccess) && promotable(neutral_before.access, d)) {
     const uint32_t used = lower_d3d12_legacy_state(neutral_before);
@@ -163,8 +166,7 @@ class LegacyLowering {
       : resources_(t),
         real_(t.size()),
         activated_(t.size(), false),
-        in_group_(t.size(), false),
-        since_copy_(t.size(), false) {
+        in_group_(t.size(), false) {
     if (!initial) return;
     for (size_t r = 0; r < real_.size() && r < initial->resources.size(); ++r) {
       const Runs<D3D12_RESOURCE_STATES>& in = initial->resources[r];
@@ -179,7 +181,9 @@ class LegacyLowering {
                         [&](uint32_t, uint32_t, Sub& s) { s.state = static_cast<uint32_t>(st); });
       });
       real_[r].coalesce();
-      touch(id);  // the first group's end decays what needs it, as for every touched resource
+      // Not touched: a group's end decays only what that ExecuteCommandLists call accessed, so a
+      // resource starts in its initial state until a group uses it (a copy group first must not
+      // decay a texture resting in a read state that it never touches).
     }
   }
 
@@ -227,25 +231,22 @@ class LegacyLowering {
     }
   }
 
-  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md). Only resources this group
-  // touched can change, but a copy queue decays every resource, so a copy group visits all touched
-  // since the last copy group (the others are in COMMON already).
+  // End of the ExecuteCommandLists call of one group: decay (REFERENCE.md). Implicit decay happens
+  // only for resources that call accessed, so only what this group touched can change: on a copy
+  // queue all of it, elsewhere buffers, simultaneous-access textures and implicit read promotions.
+  // (It once decayed, at a copy group's end, everything touched since the last copy group: a
+  // direct group's explicit transitions were then lost, and an async upload gave #527/#538.)
   void end_group(Queue q) {
-    std::vector<ResourceId>& which = q == Queue::copy ? since_copy_list_ : in_group_list_;
-    for (const ResourceId r : which) {
+    for (const ResourceId r : in_group_list_) {
       const bool all_decay = q == Queue::copy || buffer_like(resources_[r]);
       real_[r].for_all([&](uint32_t, uint32_t, Sub& s) {
         if (all_decay || (s.promoted && read_only(s.state))) s.state = D3D12_RESOURCE_STATE_COMMON;
         s.promoted = false;
       });
       real_[r].coalesce();
+      in_group_[r] = false;
     }
-    for (const ResourceId r : in_group_list_) in_group_[r] = false;
     in_group_list_.clear();
-    if (q == Queue::copy) {
-      for (const ResourceId r : since_copy_list_) since_copy_[r] = false;
-      since_copy_list_.clear();
-    }
   }
 
  private:
@@ -253,10 +254,6 @@ class LegacyLowering {
     if (!in_group_[id]) {
       in_group_[id] = true;
       in_group_list_.push_back(id);
-    }
-    if (!since_copy_[id]) {
-      since_copy_[id] = true;
-      since_copy_list_.push_back(id);
     }
   }
   Runs<Sub>& subs(ResourceId id) {
@@ -344,7 +341,7 @@ class LegacyLowering {
     for (const auto& [lo, hi] :
          box_intervals(d.mips, d.layers, b.box.m0, b.box.m1, b.box.l0, b.box.l1, b.box.p0, b.box.p1)) {
       all.update(lo, hi, [&](uint32_t index, uint32_t n, Sub& sub) {
-        const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, decays);
+        const Decision dec = decide(sub, b.before, target, b.after.access, d, b.reason, b.before_used, decays);
         if (dec.transition) {
           const uint32_t allowed = queue_states(q);
           auto check = [&](uint32_t s, const char* side) {
@@ -412,9 +409,9 @@ class LegacyLowering {
   std::vector<Runs<Sub>>
       real_;  // per resource, runs over the subresource index; size 0 = untouched, all COMMON
   std::vector<bool> activated_;  // per resource: its takeover's aliasing barrier is issued
-  // Resources touched in the current group, and since the last copy-queue group (end_group).
-  std::vector<bool> in_group_, since_copy_;
-  std::vector<ResourceId> in_group_list_, since_copy_list_;
+  // Resources touched in the current group (end_group decays only those).
+  std::vector<bool> in_group_;
+  std::vector<ResourceId> in_group_list_;
 };
 }  // namespace
 

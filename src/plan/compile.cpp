@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "baton/plan.hpp"
+#include "baton/rules.hpp"
 #include "baton/range_map.hpp"
 #include "uses.hpp"
 
@@ -130,6 +131,22 @@ State use_state(bool buffer, Access a, Stages s) {
 
 // Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
 // every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
+// A buffer some use of which names bytes, and whether two of its uses in the group hold different
+// states on disjoint bytes (then it is planned whole: one_state_buffers).
+struct RangedBuffer {
+  ResourceId res = 0;
+  bool mixed = false;
+  bool one_op = false;  // one operation writes some bytes and uses others otherwise: keep the ranges
+};
+// One use of some bytes of a buffer, while one_state_buffers looks for such pairs.
+struct RangedUse {
+  ResourceId res;
+  uint32_t op;
+  uint64_t lo, hi;
+  Access access;
+  Stages stages;
+};
+
 struct Scratch {
   std::vector<uint32_t> slot_of;  // per resource id; kNone everywhere between compiles
   std::vector<Slot> slots;
@@ -141,6 +158,11 @@ struct Scratch {
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadRun>> runs;
+  // Buffers with a use of some of their bytes in the group (one_state_buffers): per resource id the
+  // index into `ranged`, kNone everywhere between compiles.
+  std::vector<uint32_t> ranged_of;
+  std::vector<RangedBuffer> ranged;
+  std::vector<RangedUse> ranged_uses;
 };
 
 Scratch& thread_scratch() {
@@ -155,9 +177,12 @@ class GroupCompiler {
     boxes_.clear();
     pieces_.clear();
     if (slot_of_.size() < rt.size()) slot_of_.resize(rt.size(), kNone);
+    if (ranged_of_.size() < rt.size()) ranged_of_.resize(rt.size(), kNone);
+    ranged_.clear();
   }
   ~GroupCompiler() {
     for (const Slot& s : slots_) slot_of_[s.res] = kNone;
+    for (const RangedBuffer& b : ranged_) ranged_of_[b.res] = kNone;
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
@@ -195,6 +220,50 @@ class GroupCompiler {
     uses_total_ = static_cast<uint32_t>(total);
     if (uses_.size() < total) uses_.resize(total);
     if (op_shared_.size() < ops_) op_shared_.resize(ops_);
+    one_state_buffers();
+  }
+
+  // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
+  // different states in one group (one ExecuteCommandLists call, where nothing decays) would need the
+  // buffer in both states, which #538 rejects (the second use finds the first one's state), and enhanced
+  // barriers of such a buffer at one point can disagree on its scope (#1333). So a buffer that has two
+  // such uses, in different operations, is planned whole in the group, as if every use overlapped, for
+  // every API (one plan for the three); uses in one state keep their ranges (suballocated constants,
+  // instance data, upload rings written by copies or UAVs), and so do overlapping uses, which are ordered
+  // anyway. Later groups start over: buffers decay. Two states in one operation (one of them a write)
+  // have no order to give, and planned whole they would conflict: such a buffer keeps its ranges in the
+  // group, and its D3D12 legacy plan is left to the validated compile. Pairs are compared per buffer,
+  // only for buffers with ranged uses.
+  void one_state_buffers() {
+    uint32_t op = 0;
+    for (const CommandList* l : g_.lists())
+      for (const Operation& o : l->ops()) {
+        for (const Use& u : o.uses) {
+          if (!has_bytes(u.range) || u.resource >= rt_.size()) continue;
+          if (ranged_of_[u.resource] == kNone) {
+            ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
+            ranged_.push_back(RangedBuffer{u.resource});
+          }
+          RangedBuffer& b = ranged_[ranged_of_[u.resource]];
+          const uint64_t size = desc(u.resource).size;
+          const uint64_t lo = u.range.byte_offset;
+          const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
+          for (const RangedUse& x : ranged_uses_) {
+            if (x.res != u.resource) continue;
+            if (x.op == op && conflicts(x.access, u.access)) b.one_op = true;
+            if (x.op != op && (x.access != u.access || x.stages != u.stages) && (x.hi <= lo || hi <= x.lo))
+              b.mixed = true;
+          }
+          ranged_uses_.push_back(RangedUse{u.resource, op, lo, hi, u.access, u.stages});
+        }
+        ++op;
+      }
+    ranged_uses_.clear();
+  }
+  bool planned_whole(ResourceId r) const {
+    if (ranged_of_[r] == kNone) return false;
+    const RangedBuffer& b = ranged_[ranged_of_[r]];
+    return b.mixed && !b.one_op;
   }
 
   // The slot of resource r, created at its last use in the group (the backward pass meets that first).
@@ -224,7 +293,8 @@ class GroupCompiler {
     } catch (const Error&) {
       throw_first_range_error();
     }
-    if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) : b == full_box(d)) return kFullBox;
+    if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) || planned_whole(u.resource) : b == full_box(d))
+      return kFullBox;
     if (s.whole) {
       s.whole = false;
       // A buffer's range maps are over its bytes (use_extent), a texture's over its subresources.
@@ -563,6 +633,7 @@ class GroupCompiler {
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
     emit(op.list, op.op, Where::before, u.resource, b, t.state, target, why);
+    mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
 
@@ -599,6 +670,7 @@ class GroupCompiler {
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
       emit(op.list, op.op, Where::before, u.resource, b, t.state, target, reason_for(t, op.list, own));
+      mark_entry_used(op.list, t);
     }
     t = Track{target, op.gi, op.list, Origin::list, true};
   }
@@ -712,10 +784,16 @@ class GroupCompiler {
     CompiledList& l = out_.lists[list];
     if (l.points.empty() || l.points.back().op != op || l.points.back().where != where)
       open_point(l, op, where);
-    l.barriers.push_back(Barrier{r, box, before, after, why, discard,
+    l.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
                                  why == Reason::takeover ? previous_of(r) : kGlobalResource});
     if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(l.barriers.back());
     ++l.points.back().count;
+  }
+
+  // The barrier just emitted leaves a declared entry state that uses in this group already served
+  // (t.last_op is set by them): Barrier::before_used.
+  void mark_entry_used(uint32_t list, const Track& t) {
+    if (t.origin == Origin::entry && t.last_op != kNone) out_.lists[list].barriers.back().before_used = true;
   }
 
   // A barrier of a buffer with byte ranges: its box (bytes on the mip axis) becomes the byte range,
@@ -823,6 +901,9 @@ class GroupCompiler {
   std::vector<Piece>& pieces_ = scratch_.pieces;
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
   std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
+  std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
+  std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
+  std::vector<RangedUse>& ranged_uses_ = scratch_.ranged_uses;
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group

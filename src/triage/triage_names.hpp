@@ -4,8 +4,11 @@
 // from them to the recording's vocabulary.
 #pragma once
 
+#include <array>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "baton/core.hpp"
 
@@ -23,6 +26,11 @@ struct AccessGuess {
 std::optional<AccessGuess> access_of(NameFamily family, std::string_view name);
 // Whether the name contains a write.
 bool name_writes(NameFamily family, std::string_view name);
+// Which access triage names when several lower to one API value: the first of this list (writes
+// first, then reads from the most specific). triage_names.cpp says the whole rule.
+const std::array<Access, kAccessCount>& reverse_precedence();
+// Every API value of a family that maps back to an access, as trace names (for the tests).
+std::vector<std::string> reverse_names(NameFamily family);
 // Shader stages a Vulkan stage name covers (FRAGMENT_SHADER -> pixel ...); kNoStages if none.
 Stages stages_of_vk(std::string_view stage_name);
 

@@ -469,10 +469,54 @@ class Model {
     });
   }
 
+  // ---- D3D12's one state per buffer -------------------------------------------------------------
+  // The planner's rule, restated: in a group, a buffer that two operations use in different states
+  // (access or stages) on disjoint bytes is held in one state, so every use of it in the group stands
+  // for the whole buffer; unless one operation itself writes some bytes and uses others otherwise.
+  void survey_one_state(const CommandListGroup& g) {
+    one_state_.assign(rt_.size(), false);
+    struct Seen {
+      ResourceId r;
+      size_t op;
+      uint64_t lo, hi;
+      Access a;
+      Stages s;
+    };
+    std::vector<Seen> seen;
+    std::vector<bool> mixed(rt_.size(), false), in_one_op(rt_.size(), false);
+    size_t op = 0;
+    for (const CommandList* l : g.lists())
+      for (const Operation& o : l->ops()) {
+        for (const Use& u : o.uses) {
+          const ResourceDesc& d = rt_[u.resource];
+          if (d.type != ResourceType::buffer || (u.range.byte_size == kWholeBytes && u.range.byte_offset == 0)) continue;
+          const auto [lo, hi] = bytes_of(d, u.range.byte_offset, u.range.byte_size);
+          for (const Seen& x : seen) {
+            if (x.r != u.resource) continue;
+            const bool disjoint = x.hi <= lo || hi <= x.lo;
+            const bool differ = x.a != u.access || x.s != u.stages;
+            if (x.op == op && x.a != u.access && (is_write(x.a) || is_write(u.access))) in_one_op[u.resource] = true;
+            if (x.op != op && differ && disjoint) mixed[u.resource] = true;
+          }
+          seen.push_back(Seen{u.resource, op, lo, hi, u.access, u.stages});
+        }
+        ++op;
+      }
+    for (ResourceId r = 0; r < rt_.size(); ++r) one_state_[r] = mixed[r] && !in_one_op[r];
+  }
+  Use widened(const Use& u) const {
+    if (!one_state_[u.resource]) return u;
+    Use w = u;
+    w.range.byte_offset = 0;
+    w.range.byte_size = kWholeBytes;
+    return w;
+  }
+
   // ---- driver ----------------------------------------------------------------------------------
   void run_group(size_t gi) {
     const CommandListGroup& g = *groups_[gi];
     const CompiledGroup& cg = plans_[gi];
+    survey_one_state(g);
     where_ = fmt::format("group '{}'", g.name());
     for (ResourceId r = 0; r < rt_.size(); ++r)
       if (touched_in_[gi][r]) begin_resource(gi, r);
@@ -516,8 +560,8 @@ class Model {
         where_ = op_name + " before";
         apply_point(cl, at(oi, 0));
         where_ = op_name;
-        for (const Use& u : o.uses) check_use(u, op);
-        for (const Use& u : o.uses) record_use(u, op);
+        for (const Use& u : o.uses) check_use(widened(u), op);
+        for (const Use& u : o.uses) record_use(widened(u), op);
         where_ = op_name + " after";
         apply_point(cl, at(oi, 1));
       }
@@ -536,6 +580,7 @@ class Model {
   std::vector<std::vector<const EntryState*>> entry_in_;
   std::vector<std::vector<std::string>> entry_list_;
   std::vector<std::string> op_names_;
+  std::vector<bool> one_state_;  // per resource, in the current group: survey_one_state
   std::vector<std::string> transitions_;
   uint32_t batch_serial_ = 0;
   std::string where_;

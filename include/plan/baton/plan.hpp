@@ -38,6 +38,10 @@ struct Barrier {
   State before{}, after{};
   Reason reason = Reason::state_change;
   bool discard = false;
+  // Reason::entry_state: the declared entry state was already used in this group before this barrier
+  // (reads it served with no barrier), so an API that changes state on use holds it by now (a D3D12
+  // legacy buffer in COMMON is promoted by those reads).
+  bool before_used = false;
   // Reason::takeover: the one resource whose memory this one takes over (D3D12 legacy names it in the
   // aliasing barrier); kGlobalResource when there are several or they are not known.
   ResourceId previous = kGlobalResource;

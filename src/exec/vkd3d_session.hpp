@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "vkd3d_common.hpp"
-#include "work.hpp"
+#include "d3d12_work.hpp"
 
 namespace baton::d3d12 {
 

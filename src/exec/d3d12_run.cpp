@@ -1,7 +1,7 @@
 // The whole D3D12 path for one recording: the checks that need no device, compile, legacy
 // lowering, a device with the layer, the canary, the run.
 #include "baton/exec_d3d12.hpp"
-#include "work.hpp"
+#include "d3d12_work.hpp"
 
 namespace baton::d3d12 {
 

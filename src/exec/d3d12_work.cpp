@@ -1,5 +1,7 @@
-// Recording -> D3D12 work items, and the CPU model of their effect (work.hpp).
-#include "work.hpp"
+// Recording -> D3D12 work items, and the CPU model of their effect (d3d12_work.hpp).
+#include "d3d12_work.hpp"
+
+#include "work_common.hpp"
 
 #include <fmt/format.h>
 
@@ -23,10 +25,7 @@ struct Where {
   uint32_t g, l, o;
   std::string text(ResourceId r) const {
     const CommandListGroup& group = *rec.groups[g];
-    const CommandList& list = *group.lists()[l];
-    const Operation& op = list.ops()[o];
-    std::string s = fmt::format("group '{}' list '{}' op {} ({}{}{})", group.name(), list.name(), o,
-                                to_string(op.kind), op.label.empty() ? "" : " ", op.label);
+    std::string s = exec_work::op_text(group, *group.lists()[l], o);
     if (r != kGlobalResource) s += fmt::format(" resource '{}'", rec.resources[r].name);
     return s;
   }
@@ -37,11 +36,10 @@ struct Where {
 
 std::vector<uint32_t> subs_of(const Recording& rec, const Use& u) {
   const ResourceDesc& d = rec.resources[u.resource];
-  const Box b = resolve(d, u.range);
   std::vector<uint32_t> out;
-  for (uint32_t p = b.p0; p < b.p1; ++p)
-    for (uint32_t l = b.l0; l < b.l1; ++l)
-      for (uint32_t m = b.m0; m < b.m1; ++m) out.push_back(m + l * d.mips + p * d.mips * d.layers);
+  exec_work::for_each_subresource(d, u, [&](uint32_t m, uint32_t l, uint32_t p) {
+    out.push_back(m + l * d.mips + p * d.mips * d.layers);
+  });
   return out;
 }
 
@@ -165,39 +163,34 @@ std::vector<Needs> resource_needs(const Recording& rec) {
 std::vector<OpItems> plan_items(const Recording& rec, const std::vector<Shape>& shapes) {
   for (size_t r = 0; r < rec.resources.size(); ++r) check_shape(rec, static_cast<ResourceId>(r));
   std::vector<OpItems> out;
-  for (uint32_t g = 0; g < rec.groups.size(); ++g) {
-    const auto& lists = rec.groups[g]->lists();
-    for (uint32_t l = 0; l < lists.size(); ++l) {
-      const auto& ops = lists[l]->ops();
-      for (uint32_t o = 0; o < ops.size(); ++o) {
-        const Where w{rec, g, l, o};
-        const Operation& op = ops[o];
-        const ResourceId first = op.uses.empty() ? kGlobalResource : op.uses.front().resource;
+  exec_work::for_each_op(rec, [&](const exec_work::OpAt& a) {
+    const uint32_t g = a.group, l = a.list, o = a.op;
+    const Where w{rec, g, l, o};
+    const Operation& op = a.o;
+    const ResourceId first = op.uses.empty() ? kGlobalResource : op.uses.front().resource;
+    for (const Use& u : op.uses)
+      if (u.access == Access::host_read || u.access == Access::host_write)
+        w.fail(u.resource, "host accesses need upload/readback heaps; Baton's resources live in the default heap here");
+    OpItems items{g, l, o, {}};
+    const uint32_t seed = mix(mix(mix(0x5eedu, g), l), o);
+    switch (op.kind) {
+      case OpKind::draw:
+      case OpKind::dispatch:
+        w.fail(first, fmt::format("{}s need shaders, and vkd3d 1.2 here has no HLSL compiler (Baton ships no DXBC)",
+                                  to_string(op.kind)));
+      case OpKind::resolve:
+        w.fail(first, "resolves need a multisampled source and ResourceDesc has no sample count");
+      case OpKind::external: w.fail(first, "external operations are done by other renderers (ExternalRenderer)");
+      case OpKind::transition: break;  // no work: only the barriers around it run
+      case OpKind::present:
         for (const Use& u : op.uses)
-          if (u.access == Access::host_read || u.access == Access::host_write)
-            w.fail(u.resource, "host accesses need upload/readback heaps; Baton's resources live in the default heap here");
-        OpItems items{g, l, o, {}};
-        const uint32_t seed = mix(mix(mix(0x5eedu, g), l), o);
-        switch (op.kind) {
-          case OpKind::draw:
-          case OpKind::dispatch:
-            w.fail(first, fmt::format("{}s need shaders, and vkd3d 1.2 here has no HLSL compiler (Baton ships no DXBC)",
-                                      to_string(op.kind)));
-          case OpKind::resolve:
-            w.fail(first, "resolves need a multisampled source and ResourceDesc has no sample count");
-          case OpKind::external: w.fail(first, "external operations are done by other renderers (ExternalRenderer)");
-          case OpKind::transition: break;  // no work: only the barriers around it run
-          case OpKind::present:
-            for (const Use& u : op.uses)
-              if (u.access != Access::present) w.fail(u.resource, "a present may only use present");
-            break;  // headless: no swap chain; the barriers into PRESENT are what runs
-          case OpKind::copy: copy_items(w, rec, shapes, op, seed, items.items); break;
-          case OpKind::clear: clear_items(w, rec, shapes, op, seed, items.items); break;
-        }
-        out.push_back(std::move(items));
-      }
+          if (u.access != Access::present) w.fail(u.resource, "a present may only use present");
+        break;  // headless: no swap chain; the barriers into PRESENT are what runs
+      case OpKind::copy: copy_items(w, rec, shapes, op, seed, items.items); break;
+      case OpKind::clear: clear_items(w, rec, shapes, op, seed, items.items); break;
     }
-  }
+    out.push_back(std::move(items));
+  });
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Committed resources, views and the commands one work item becomes (work.hpp): copies through
+// Committed resources, views and the commands one work item becomes (d3d12_work.hpp): copies through
 // CopyBufferRegion / CopyTextureRegion, clears through render-target, depth-stencil and UAV views,
 // uploads from an upload-heap buffer.
 #include <algorithm>

@@ -1,6 +1,7 @@
 // How a recording's operations become D3D12 work on this path, and the CPU model of what every
 // subresource then holds. Pure and API-free: the vkd3d recorder and the model read the same items,
-// so they cannot disagree about what an operation does.
+// so they cannot disagree about what an operation does. What it shares with the Vulkan work model
+// (work.hpp: the walk over operations, their names in errors, a use's subresources) is in work_common.hpp.
 #pragma once
 
 #include <algorithm>
