@@ -257,7 +257,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[l.first];
       ab.resource = r;
-      ab.previous.assign(previous.begin(), previous.end());  // one exact allocation
+      for (const uint32_t x : previous) ab.previous.push_back(x);  // one: inline, no allocation
     }
   }
   a.heap_size = top;
