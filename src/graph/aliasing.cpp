@@ -86,7 +86,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // Best fit among the gaps below the top of the sorted busy intervals (ties: the lowest offset);
   // otherwise the free tail (possibly empty), which grows the heap as little as possible.
   auto best_fit = [](std::vector<std::pair<uint64_t, uint64_t>>& busy, uint64_t size) {
-    std::sort(busy.begin(), busy.end());
+    if (!std::is_sorted(busy.begin(), busy.end())) std::sort(busy.begin(), busy.end());
     uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
     for (const auto& b : busy) {
       if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
@@ -99,10 +99,15 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   };
   std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
   // First placement, in order of first use: a resource free before the current one's first use is
-  // free for every later one too and leaves the candidate list for good.
+  // free for every later one too and leaves the candidate list for good. The candidates are kept in
+  // (offset, end) order, so their busy intervals come out sorted and best_fit's sort has nothing to
+  // do (the same sorted list, the same placement).
   auto place_in_time_order = [&](std::vector<uint64_t>& offset_of) {
     std::vector<uint32_t> placed;
     uint64_t top = 0;
+    const auto by_interval = [&](uint32_t x, uint32_t y) {
+      return std::pair(offset_of[x], offset_of[x] + size_of(x)) < std::pair(offset_of[y], offset_of[y] + size_of(y));
+    };
     for (uint32_t r : order) {
       const uint64_t size = size_of(r);
       busy.clear();
@@ -115,7 +120,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       placed.resize(keep);
       offset_of[r] = best_fit(busy, size);
       top = std::max(top, offset_of[r] + size);
-      placed.push_back(r);
+      placed.insert(std::upper_bound(placed.begin(), placed.end(), r, by_interval), r);
     }
     return top;
   };
@@ -252,7 +257,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[l.first];
       ab.resource = r;
-      ab.previous.assign(previous.begin(), previous.end());  // one exact allocation
+      for (const uint32_t x : previous) ab.previous.push_back(x);  // one: inline, no allocation
     }
   }
   a.heap_size = top;

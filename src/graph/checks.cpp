@@ -228,10 +228,9 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
       const Resource& res = g.resources[u.resource];
       const bool buffer = res.desc.type == ResourceType::buffer;
       const bool writes = is_write(u.access) || u.access == Access::present;
-      const auto pieces = detail::use_intervals(res.desc, u.range);
       for (uint32_t m = 0; m < res.count; ++m) {
         const ResourceId id = t.first_member[u.resource] + m;
-        for (const auto& [lo, hi] : pieces) {
+        detail::for_each_use_interval(res.desc, u.range, [&](uint32_t lo, uint32_t hi) {
           if (writes)
             change(slot, id, lo, hi, "a write");
           else
@@ -253,7 +252,7 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
             }
           });
           rp.state[id].coalesce(lo, hi);
-        }
+        });
       }
     }
   };
@@ -297,13 +296,13 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
         const uint32_t slot = order.slot(gi, li);
         for (const PassUse& u : g.passes[p].uses) {
           const Resource& res = g.resources[u.resource];
-          const auto pieces = detail::use_intervals(res.desc, u.range);
           for (uint32_t m = 0; m < res.count; ++m)
-            for (const auto& [lo, hi] : pieces)
+            detail::for_each_use_interval(res.desc, u.range, [&](uint32_t lo, uint32_t hi) {
               acc.update(t.first_member[u.resource] + m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
                 std::erase_if(a.uses, [&](uint32_t x) { return order.before(x, slot); });
                 a.uses.push_back(slot);
               });
+            });
         }
       });
   for (ResourceId m = 0; m < t.table.size() && out.size() < 20; ++m) {

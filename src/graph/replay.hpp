@@ -4,6 +4,7 @@
 // costs what its barriers split it into, not its subresource count.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "baton/graph.hpp"
@@ -15,30 +16,33 @@ struct Replay {
   std::vector<Runs<State>> state;  // per member
 };
 
-// The subresource-index intervals of a box of member d.
-inline std::vector<std::pair<uint32_t, uint32_t>> intervals(const ResourceDesc& d, const Box& b) {
-  return box_intervals(d.mips, d.layers, b.m0, b.m1, b.l0, b.l1, b.p0, b.p1);
+// The subresource-index intervals of a box of member d, as f(lo, hi).
+template <class F>
+void for_each_interval(const ResourceDesc& d, const Box& b, F&& f) {
+  for_each_box_interval(d.mips, d.layers, b.m0, b.m1, b.l0, b.l1, b.p0, b.p1, std::forward<F>(f));
 }
 // The index space of a member's state: a texture's subresources; a buffer's bytes (buffer_extent), so
 // that the checks see byte ranges as the planner does (a buffer used whole is one run all the same).
 inline uint32_t cells(const ResourceDesc& d) {
   return d.type == ResourceType::buffer ? buffer_extent(d).m1 : d.mips * d.layers * d.planes;
 }
-// The intervals of that space a barrier covers.
-inline std::vector<std::pair<uint32_t, uint32_t>> barrier_intervals(const ResourceDesc& d, const Barrier& b) {
-  if (d.type != ResourceType::buffer) return intervals(d, b.box);
+// The intervals of that space a barrier covers, as f(lo, hi).
+template <class F>
+void for_each_barrier_interval(const ResourceDesc& d, const Barrier& b, F&& f) {
+  if (d.type != ResourceType::buffer) return for_each_interval(d, b.box, std::forward<F>(f));
   const uint32_t end = buffer_extent(d).m1;
-  if (b.whole_bytes()) return {{0, end}};
+  if (b.whole_bytes()) return f(0u, end);
   const uint64_t hi = b.byte_offset + b.byte_size;
-  return {{static_cast<uint32_t>(b.byte_offset), hi >= end ? end : static_cast<uint32_t>(hi)}};
+  f(static_cast<uint32_t>(b.byte_offset), hi >= end ? end : static_cast<uint32_t>(hi));
 }
-// The intervals of that space a use covers.
-inline std::vector<std::pair<uint32_t, uint32_t>> use_intervals(const ResourceDesc& d, const SubresourceRange& r) {
+// The intervals of that space a use covers, as f(lo, hi).
+template <class F>
+void for_each_use_interval(const ResourceDesc& d, const SubresourceRange& r, F&& f) {
   if (d.type == ResourceType::buffer) {
     const Box e = is_whole(r) ? buffer_extent(d) : use_extent(d, r);
-    return {{e.m0, e.m1}};
+    return f(e.m0, e.m1);
   }
-  return intervals(d, is_whole(r) ? full_box(d) : resolve(d, r));
+  for_each_interval(d, is_whole(r) ? full_box(d) : resolve(d, r), std::forward<F>(f));
 }
 // (mip, layer, plane) of a subresource index of d.
 struct Sub3 {
@@ -62,13 +66,13 @@ Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
   auto apply = [&](uint32_t gi, uint32_t li, const Barrier& b) {
     if (b.resource == kGlobalResource) return;
     Runs<State>& runs = rp.state[b.resource];
-    for (const auto& [lo, hi] : barrier_intervals(t.table[b.resource], b)) {
+    for_each_barrier_interval(t.table[b.resource], b, [&](uint32_t lo, uint32_t hi) {
       runs.update(lo, hi, [&](uint32_t first, uint32_t n, State& s) {
         on_barrier(gi, li, b, s, first, n);
         s = b.after;
       });
       runs.coalesce(lo, hi);
-    }
+    });
   };
   for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
     const CompiledGroup& cg = t.compiled[gi];

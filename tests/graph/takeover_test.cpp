@@ -100,8 +100,8 @@ TEST(Takeover, TextureAndBufferWaitForThePreviousOccupantInEveryApi) {
   const AliasBarrier* ab = takeover_of(r, f.b);
   ASSERT_NE(ax, nullptr);
   ASSERT_NE(ab, nullptr);
-  EXPECT_EQ(ax->previous, std::vector<uint32_t>{f.a});
-  EXPECT_EQ(ab->previous, std::vector<uint32_t>{f.x});
+  EXPECT_EQ(std::vector<uint32_t>(ax->previous.begin(), ax->previous.end()), std::vector<uint32_t>{f.a});
+  EXPECT_EQ(std::vector<uint32_t>(ab->previous.begin(), ab->previous.end()), std::vector<uint32_t>{f.x});
   const ResourceId ma = r.trans.first_member[f.a], mx = r.trans.first_member[f.x],
                    mb = r.trans.first_member[f.b];
 

@@ -25,15 +25,17 @@ template <class T>
 class Runs {
  public:
   Runs() = default;
-  Runs(uint32_t size, const T& init) : size_(size) { runs_.emplace(0, init); }
+  // One run (the usual case: a resource used whole) lives inline, without a map node; the map holds
+  // the runs only while there are two or more, so a frame of whole-resource members allocates nothing.
+  Runs(uint32_t size, const T& init) : size_(size), one_(init), single_(true) {}
 
   uint32_t size() const { return size_; }
-  size_t run_count() const { return runs_.size(); }
+  size_t run_count() const { return single_ ? 1 : runs_.size(); }
   // Counts this container's runs and visits into `stats` from now on (it must outlive the container's
   // use; the container must not be copied afterwards).
   void count_into(RunStats* stats) {
     stats_ = stats;
-    stats_->live += runs_.size();
+    stats_->live += run_count();
   }
 
   // Calls f(first, count, value&) for every run inside [lo, hi), splitting runs at lo and hi,
@@ -41,6 +43,12 @@ class Runs {
   template <class F, class S>
   void update(uint32_t lo, uint32_t hi, F&& f, S&& on_split) {
     if (lo >= hi) return;
+    if (single_ && lo == 0 && hi >= size_) {
+      visit();
+      f(0, size_, one_);
+      return;
+    }
+    expand();
     auto it = split(lo, on_split);
     split(hi, on_split);
     for (; it != runs_.end() && it->first < hi; ++it) {
@@ -57,6 +65,13 @@ class Runs {
   template <class F>
   void for_each(uint32_t lo, uint32_t hi, F&& f) const {
     if (lo >= hi) return;
+    if (single_) {
+      if (lo >= size_) return;
+      visit();
+      const uint32_t b = std::min(hi, size_);
+      f(lo, b - lo, one_);
+      return;
+    }
     auto it = runs_.upper_bound(lo);
     --it;
     for (; it != runs_.end() && it->first < hi; ++it) {
@@ -65,10 +80,15 @@ class Runs {
       f(a, b - a, it->second);
     }
   }
-  const T& at(uint32_t i) const { return std::prev(runs_.upper_bound(i))->second; }
+  const T& at(uint32_t i) const { return single_ ? one_ : std::prev(runs_.upper_bound(i))->second; }
   // Every run, mutable.
   template <class F>
   void for_all(F&& f) {
+    if (single_) {
+      visit();
+      f(0, size_, one_);
+      return;
+    }
     for (auto it = runs_.begin(); it != runs_.end(); ++it) {
       visit();
       f(it->first, end_of(it) - it->first, it->second);
@@ -77,7 +97,7 @@ class Runs {
 
   // Merges equal neighbours among the runs that overlap or touch [lo, hi).
   void coalesce(uint32_t lo, uint32_t hi) {
-    if (runs_.size() < 2) return;
+    if (single_ || runs_.size() < 2) return;
     auto it = runs_.upper_bound(lo);
     --it;
     if (it != runs_.begin()) --it;
@@ -90,6 +110,11 @@ class Runs {
       } else
         it = next;
     }
+    if (runs_.size() == 1) {  // back to one run: inline again
+      one_ = std::move(runs_.begin()->second);
+      runs_.clear();
+      single_ = true;
+    }
   }
   void coalesce() { coalesce(0, size_); }
 
@@ -98,6 +123,13 @@ class Runs {
   uint32_t end_of(typename Map::const_iterator it) const {
     const auto next = std::next(it);
     return next == runs_.end() ? size_ : next->first;
+  }
+  // The inline run into the map, before a split.
+  void expand() {
+    if (!single_) return;
+    runs_.emplace(0, std::move(one_));
+    one_ = T{};
+    single_ = false;
   }
   // The run starting at `at` (end() for at == size_), splitting the run that contains it.
   template <class S>
@@ -117,6 +149,8 @@ class Runs {
   }
 
   uint32_t size_ = 0;
+  T one_{};             // the one run, while single_
+  bool single_ = false;  // one run, held in one_ (a default-constructed Runs has none)
   Map runs_;
   RunStats* stats_ = nullptr;
 };
@@ -173,27 +207,43 @@ class IntervalSet {
 };
 
 // The subresource-index intervals [lo, hi) of the box [m0, m1) x [l0, l1) x [p0, p1) of a resource
-// with `mips` x `layers` subresources per plane, ascending. A box whose mips (and layers) span the
-// resource is one interval (per plane); otherwise one per (layer, plane) row.
-inline std::vector<std::pair<uint32_t, uint32_t>> box_intervals(uint32_t mips, uint32_t layers, uint32_t m0,
-                                                                uint32_t m1, uint32_t l0, uint32_t l1,
-                                                                uint32_t p0, uint32_t p1) {
-  std::vector<std::pair<uint32_t, uint32_t>> out;
-  auto add = [&](uint32_t lo, uint32_t n) {
-    if (!out.empty() && out.back().second == lo)
-      out.back().second += n;
-    else
-      out.emplace_back(lo, lo + n);
-  };
+// with `mips` x `layers` subresources per plane, ascending, as f(lo, hi) with neighbours joined. A box
+// whose mips (and layers) span the resource is one interval (per plane); otherwise one per (layer,
+// plane) row. No allocation: the checks call it for every use and barrier.
+template <class F>
+void for_each_box_interval(uint32_t mips, uint32_t layers, uint32_t m0, uint32_t m1, uint32_t l0, uint32_t l1,
+                           uint32_t p0, uint32_t p1, F&& f) {
   const uint32_t slice = mips * layers;  // subresources per plane
   if (m0 == 0 && m1 == mips && l0 == 0 && l1 == layers) {
-    add(p0 * slice, (p1 - p0) * slice);
-  } else if (m0 == 0 && m1 == mips) {
+    f(p0 * slice, p1 * slice);
+    return;
+  }
+  uint32_t open_lo = 0, open_hi = 0;
+  bool open = false;
+  auto add = [&](uint32_t lo, uint32_t n) {
+    if (open && open_hi == lo) {
+      open_hi += n;
+      return;
+    }
+    if (open) f(open_lo, open_hi);
+    open_lo = lo;
+    open_hi = lo + n;
+    open = true;
+  };
+  if (m0 == 0 && m1 == mips) {
     for (uint32_t p = p0; p < p1; ++p) add(l0 * mips + p * slice, (l1 - l0) * mips);
   } else {
     for (uint32_t p = p0; p < p1; ++p)
       for (uint32_t l = l0; l < l1; ++l) add(m0 + l * mips + p * slice, m1 - m0);
   }
+  if (open) f(open_lo, open_hi);
+}
+inline std::vector<std::pair<uint32_t, uint32_t>> box_intervals(uint32_t mips, uint32_t layers, uint32_t m0,
+                                                                uint32_t m1, uint32_t l0, uint32_t l1,
+                                                                uint32_t p0, uint32_t p1) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for_each_box_interval(mips, layers, m0, m1, l0, l1, p0, p1,
+                        [&](uint32_t lo, uint32_t hi) { out.emplace_back(lo, hi); });
   return out;
 }
 

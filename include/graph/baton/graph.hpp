@@ -21,6 +21,7 @@
 #include "baton/core.hpp"
 #include "baton/lower.hpp"
 #include "baton/plan.hpp"
+#include "baton/range_map.hpp"
 #include "baton/record.hpp"
 #include "baton/runs.hpp"
 
@@ -168,7 +169,8 @@ struct Placement {
 struct AliasBarrier {
   uint32_t pass = 0;           // before this pass (the resource's first user)
   uint32_t resource = 0;       // becomes active
-  std::vector<uint32_t> previous;  // resources whose memory it takes over
+  // Resources whose memory it takes over, ascending; almost always one, held inline (no heap block).
+  OneInlineVec<uint32_t> previous;
 };
 struct AliasingOptions {
   bool enabled = true;
