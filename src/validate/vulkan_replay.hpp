@@ -109,9 +109,22 @@ struct Ordered {
 // `queue` up to `upto`. A grant that another one covers is dropped, so a set stays a few grants per
 // queue however many submissions there are (a chain of 5,000 submissions took 1.5 GB and 32 s when
 // the orderings were kept per submission).
+// `src` and `src_stages` are the signal's first scope on that queue's accesses (kAnyStage for
+// ALL_COMMANDS, fences and host waits): its execution scope (the stageMask and the logically earlier
+// stages) and the stages its access scope holds (the stageMask's own, meta stages expanded; none for
+// BOTTOM_OF_PIPE, which in a first scope is ALL_COMMANDS with no access). As for a barrier (the Khronos
+// layer's WriteInSourceScopeOrChain), a write is in the grant when its stage is in `src_stages` or a
+// barrier of its queue chained it to a stage of `src`; a read when its stage or a stage it is ordered
+// before is in `src` (Reach).
+inline constexpr uint64_t kAnyStage = ~uint64_t{0};
+struct Reach {
+  uint64_t direct = 0;  // a write's stage (matched against src_stages)
+  uint64_t chain = 0;   // a write's chain; a read's stage and the stages it is ordered before
+};
 struct Grant {
   int queue = -1, upto = -1;
   Ordered o;
+  uint64_t src = kAnyStage, src_stages = kAnyStage;
   friend bool operator==(const Grant&, const Grant&) = default;
 };
 using OrderedSet = std::vector<Grant>;
@@ -141,6 +154,13 @@ class Replay {
     uint64_t src_exec, src_stages, src_access, dst_exec, dst_stages, dst_access;
   };
   void execute(int submission);
+  void commands(int list);  // a list's commands; an ExecuteCmd runs its secondaries' commands there
+  // Dynamic rendering: the load operations' accesses at the begin, the store operations' at the end;
+  // accesses of one render pass instance to its attachments are ordered among themselves (in_rendering).
+  void begin_rendering(const BeginRenderingCmd& c);
+  void end_rendering();
+  void attachment_access(const RenderingAttachment& a, uint64_t stage, uint64_t access, bool check_layout);
+  void in_rendering(Shadow& sh) const;
   void barrier_call(const BarrierCmd& call);
   void set_event(const SetEventCmd& c);
   void wait_events(const WaitEventsCmd& c);
@@ -169,16 +189,28 @@ class Replay {
   void access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t access);
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   // Semaphores and host waits (Ordered): the ordering of the access at `w` before the current point.
-  const Ordered* ordered(const Where& w) const;
-  bool sem_exec(const Where& w, uint64_t stage) const;      // every stage of `stage` ordered after it
-  bool sem_chain(const Where& w, uint64_t src_exec) const;  // a first scope that chains with its wait
-  bool sem_visible(const Where& w, uint64_t stage, uint64_t access) const;
+  // `reach`: the access's stage and the stages later barriers of its queue chained it to (reach()).
+  const Ordered* ordered(const Where& w, const Reach& reach) const;
+  bool sem_exec(const Where& w, const Reach& reach, uint64_t stage) const;  // every stage of `stage` ordered after it
+  bool sem_chain(const Where& w, const Reach& reach, uint64_t src_exec) const;  // a first scope that chains with its wait
+  bool sem_visible(const Where& w, const Reach& reach, uint64_t stage, uint64_t access) const;
+  // The signal a wait waits for: its submission (-1: none, or the host's vkSignalSemaphore, which orders
+  // no device work) and its stage mask. `host_signals_of_before`: the host signals made just before
+  // submission `before` count (a device wait; a host wait comes before them).
+  struct Signal {
+    int submission = -1;
+    uint64_t stage = kVkAllCommands;
+  };
   // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
-  void wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses);
-  static void add(OrderedSet& set, int queue, int upto, const Ordered& o);
-  const Ordered* lookup(const OrderedSet& set, const Where& w) const;  // the union of the grants covering w
+  static std::pair<uint64_t, uint64_t> signal_scope(uint64_t stage_mask);  // a Grant's src, src_stages
+  void wait_for(const Signal& t, uint64_t exec, uint64_t stages, uint64_t accesses);
+  static void add(OrderedSet& set, int queue, int upto, const Ordered& o, uint64_t src = kAnyStage,
+                  uint64_t src_stages = kAnyStage);
+  // The union of the grants covering the access at `w` with that reach.
+  const Ordered* lookup(const OrderedSet& set, const Where& w, const Reach& reach) const;
   void host_wait(const HostWait& h, int submission);
-  int signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const;
+  Signal signaler(const std::string& semaphore, std::optional<uint64_t> value, int before,
+                  bool host_signals_of_before) const;
   // A barrier call's chains with the waits (judged on `before`, the state ahead of the call).
   void chain_waits(const OrderedSet& before,
                    const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>& scopes);
@@ -224,6 +256,11 @@ class Replay {
   int ghost_owner_ = -1;
   std::vector<ExecLog> logs_;       // per queue: its barrier calls' execution-only dependencies
   std::vector<EventState> events_;  // by Trace::events index
+  struct Rendering {
+    uint64_t seq = 0;  // Where::seq of the begin_rendering
+    std::vector<RenderingAttachment> attachments;
+  };
+  std::optional<Rendering> rendering_;  // the render pass instance being replayed
   const EventState* ev_ = nullptr;  // the event whose wait is being replayed
   struct At {
     int resource = -1;  // (a ghost: the previous occupant whose shadow it copies)
