@@ -29,10 +29,10 @@ std::string layout_name(uint32_t l) {
 // The stages an access reaches on its queue: its own, and those later barriers of its queue ordered it
 // before (the chain). A semaphore signal's first scope holds the access when they meet its stages.
 Reach reach(const Write& w) {
-  return {w.stage, w.chain};
+  return {w.signaled};
 }
 Reach reach(const Read& r) {
-  return {0, r.stage | r.barriers};
+  return {r.signaled};
 }
 }  // namespace
 
@@ -74,7 +74,7 @@ void Replay::execute(int submission) {
   sub_queue_[static_cast<size_t>(submission)] = q;
   for (const HostWait& h : sub.host_wait) host_wait(h, submission);
   const uint64_t all_accesses = expand_accesses(kAllAccesses);
-  for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o, g.src, g.src_stages);
+  for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o, g.partial);
   for (size_t w = 0; w < sub.wait.size(); ++w) {
     const Signal t = signaler(sub.wait[w], sub.wait_value_of(w), submission, true);
     if (t.submission < 0) continue;  // the initial value or a host signal: orders no device work
@@ -85,6 +85,7 @@ void Replay::execute(int submission) {
   now_.submission = submission;
   for (int li : sub.lists) commands(li);
   out_.at_submission(submission);
+  mark_signals(submission);
   ordered_end_[static_cast<size_t>(submission)] = ordered_;
   now_.list = now_.command = -1;
   for (int r : sub.present) {
@@ -238,17 +239,15 @@ bool Ordered::covers(const Ordered& o) const {
   });
 }
 
-void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o, uint64_t src, uint64_t src_stages) {
+void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o, int partial) {
   // Grant a's first scope holds every access grant b's holds.
-  const auto wider = [](uint64_t a_src, uint64_t a_stages, uint64_t b_src, uint64_t b_stages) {
-    return (b_src & ~a_src) == 0 && (b_stages & ~a_stages) == 0;
-  };
+  const auto wider = [](int a, int b) { return a < 0 || a == b; };
   for (Grant& g : set) {
     if (g.queue != queue) continue;
-    if (g.upto >= upto && wider(g.src, g.src_stages, src, src_stages) && g.o.covers(o)) return;  // nothing new
+    if (g.upto >= upto && wider(g.partial, partial) && g.o.covers(o)) return;  // nothing new
   }
   for (Grant& g : set) {
-    if (g.queue != queue || g.upto != upto || g.src != src || g.src_stages != src_stages) continue;
+    if (g.queue != queue || g.upto != upto || g.partial != partial) continue;
     g.o.exec |= o.exec;
     g.o.host = g.o.host || o.host;
     for (const auto& [vs, va] : o.visible) g.o.grant(0, vs, va);
@@ -256,8 +255,7 @@ void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o, uint64_
     set.erase(std::remove_if(
                   set.begin(), set.end(),
                   [&](const Grant& x) {
-                    return x.queue == queue && x.upto < upto && wider(src, src_stages, x.src, x.src_stages) &&
-                           merged.covers(x.o);
+                    return x.queue == queue && x.upto < upto && wider(partial, x.partial) && merged.covers(x.o);
                   }),
               set.end());
     return;
@@ -265,11 +263,10 @@ void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o, uint64_
   set.erase(
       std::remove_if(set.begin(), set.end(),
                      [&](const Grant& x) {
-                       return x.queue == queue && x.upto <= upto && wider(src, src_stages, x.src, x.src_stages) &&
-                              o.covers(x.o);
+                       return x.queue == queue && x.upto <= upto && wider(partial, x.partial) && o.covers(x.o);
                      }),
       set.end());
-  set.push_back(Grant{queue, upto, o, src, src_stages});
+  set.push_back(Grant{queue, upto, o, partial});
 }
 
 const Ordered* Replay::lookup(const OrderedSet& set, const Where& w, const Reach& reach) const {
@@ -277,8 +274,7 @@ const Ordered* Replay::lookup(const OrderedSet& set, const Where& w, const Reach
   const Ordered* one = nullptr;
   int n = 0;
   for (const Grant& g : set) {
-    if (g.queue != w.queue || g.upto < w.submission ||
-        ((g.src_stages & reach.direct) == 0 && (g.src & reach.chain) == 0))
+    if (g.queue != w.queue || g.upto < w.submission || (g.partial >= 0 && ((reach.signaled >> g.partial) & 1) == 0))
       continue;
     if (n++ == 0) {
       one = &g.o;
@@ -314,7 +310,7 @@ Replay::Signal Replay::signaler(const std::string& semaphore, std::optional<uint
     for (int t = before - 1; t >= 0; --t) {
       const TraceSubmission& s = trace_.submissions[static_cast<size_t>(t)];
       for (size_t g = 0; g < s.signal.size(); ++g)
-        if (s.signal[g] == semaphore) return {t, s.signal_stage_of(g)};
+        if (s.signal[g] == semaphore) return {t, s.signal_stage_of(g), static_cast<int>(g)};
     }
     return {};
   }
@@ -326,7 +322,8 @@ Replay::Signal Replay::signaler(const std::string& semaphore, std::optional<uint
         if (h.semaphore == semaphore && h.value >= *value) return {};
     if (t == before) break;
     for (size_t g = 0; g < s.signal.size(); ++g)
-      if (s.signal[g] == semaphore && s.signal_value_of(g).value_or(0) >= *value) return {t, s.signal_stage_of(g)};
+      if (s.signal[g] == semaphore && s.signal_value_of(g).value_or(0) >= *value)
+        return {t, s.signal_stage_of(g), static_cast<int>(g)};
   }
   return {};
 }
@@ -337,9 +334,47 @@ Replay::Signal Replay::signaler(const std::string& semaphore, std::optional<uint
 // them by a later barrier of their queue) of t and of the earlier submissions of t's queue, and
 // whatever t's work was ordered after where that ordering reaches the signal's stages (a chain through
 // t's commands).
-std::pair<uint64_t, uint64_t> Replay::signal_scope(uint64_t stage_mask) {
-  if ((stage_mask & kVkAllCommands) != 0) return {kAnyStage, kAnyStage};
-  return {src_exec_scope(stage_mask), expand_stages(stage_mask)};
+uint64_t Replay::signal_exec(uint64_t stage_mask) {
+  return (stage_mask & kVkAllCommands) != 0 ? kAnyStage : src_exec_scope(stage_mask);
+}
+
+int Replay::partial_of(const Signal& s) const {
+  const auto it = partials_.find({s.submission, s.index});
+  return it == partials_.end() ? -1 : it->second;
+}
+
+void Replay::mark_signals(int submission) {
+  const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
+  const int q = sub_queue_[static_cast<size_t>(submission)];
+  bool caught_up = false;
+  for (size_t g = 0; g < sub.signal.size(); ++g) {
+    const uint64_t mask = sub.signal_stage_of(g);
+    if ((mask & kVkAllCommands) != 0) continue;
+    const int id = static_cast<int>(partials_.size());
+    if (id >= kMaxPartialSignals)
+      throw Error(fmt::format("{}:/submissions/{}/signal/{}: more than {} semaphore signals with a stage mask other "
+                              "than ALL_COMMANDS (not modelled)",
+                              trace_.source, submission, g, kMaxPartialSignals));
+    partials_[{submission, static_cast<int>(g)}] = id;
+    if (!caught_up) catch_up_all();  // chains up to date with every barrier so far
+    caught_up = true;
+    const uint64_t exec = src_exec_scope(mask), stages = expand_stages(mask), bit = uint64_t{1} << id;
+    auto mark = [&](Shadow& sh) {
+      if (sh.write.valid && sh.write.where.queue == q &&
+          ((sh.write.stage & stages) != 0 || (sh.write.chain & exec) != 0))
+        sh.write.signaled |= bit;
+      for (Read& r : sh.reads)
+        if (r.where.queue == q && ((r.stage | r.barriers) & exec) != 0) r.signaled |= bit;
+    };
+    for (Runs<Shadow>& runs : shadows_) {
+      out_.stats()->visits += runs.run_count();
+      runs.for_all([&](uint32_t, uint32_t, Shadow& sh) { mark(sh); });
+    }
+    for (auto& gs : ghosts_) {
+      ghost_visits(gs.size());
+      for (Ghost& gh : gs) mark(gh.sh);
+    }
+  }
 }
 
 void Replay::wait_for(const Signal& t, uint64_t exec, uint64_t stages, uint64_t accesses) {
@@ -347,10 +382,10 @@ void Replay::wait_for(const Signal& t, uint64_t exec, uint64_t stages, uint64_t 
   o.grant(exec, stages, accesses);
   const size_t ts = static_cast<size_t>(t.submission);
   const OrderedSet theirs = ordered_end_[ts];
-  const auto [src, src_stages] = signal_scope(t.stage);
-  add(ordered_, sub_queue_[ts], t.submission, o, src, src_stages);
+  const uint64_t src = signal_exec(t.stage);
+  add(ordered_, sub_queue_[ts], t.submission, o, partial_of(t));
   for (const Grant& g : theirs)
-    if (g.o.exec != 0 && (g.o.exec & src) != 0) add(ordered_, g.queue, g.upto, o, g.src, g.src_stages);
+    if (g.o.exec != 0 && (g.o.exec & src) != 0) add(ordered_, g.queue, g.upto, o, g.partial);
 }
 
 // A host wait before `submission`: what it waited for is done before every later submission is made, on
@@ -362,12 +397,12 @@ void Replay::host_wait(const HostWait& h, int submission) {
   const uint64_t all_stages = dst_exec_scope(kVkAllCommands);
   all.grant(all_stages, all_stages, expand_accesses(kAllAccesses));
   all.host = true;
-  auto done = [&](int t, uint64_t stage_mask = kVkAllCommands) {
+  auto done = [&](int t, const Signal& sig = {}) {
     if (t < 0) return;
-    const auto [src, src_stages] = signal_scope(stage_mask);
-    add(host_, sub_queue_[static_cast<size_t>(t)], t, all, src, src_stages);
+    const uint64_t src = signal_exec(sig.stage);
+    add(host_, sub_queue_[static_cast<size_t>(t)], t, all, sig.submission == t ? partial_of(sig) : -1);
     for (const Grant& g : ordered_end_[static_cast<size_t>(t)])
-      if (g.o.exec != 0 && (g.o.exec & src) != 0) add(host_, g.queue, g.upto, all, g.src, g.src_stages);
+      if (g.o.exec != 0 && (g.o.exec & src) != 0) add(host_, g.queue, g.upto, all, g.partial);
   };
   auto last = [&](auto&& pred) {
     for (int t = submission - 1; t >= 0; --t)
@@ -384,7 +419,7 @@ void Replay::host_wait(const HostWait& h, int submission) {
     case HostWait::Kind::semaphore:
     {
       const Signal sig = signaler(h.name, h.value, submission, false);
-      done(sig.submission, sig.stage);
+      done(sig.submission, sig);
     }
       break;
     case HostWait::Kind::device:
@@ -436,11 +471,11 @@ void Replay::chain_waits(const OrderedSet& before,
   for (const Grant& g : before)
     for (const auto& sc : scopes)
       if ((g.o.exec & std::get<0>(sc)) != 0) {
-        Grant more{g.queue, g.upto, {}, g.src, g.src_stages};
+        Grant more{g.queue, g.upto, {}, g.partial};
         more.o.grant(std::get<1>(sc), std::get<2>(sc), std::get<3>(sc));
         grants.push_back(std::move(more));
       }
-  for (const Grant& g : grants) add(ordered_, g.queue, g.upto, g.o, g.src, g.src_stages);
+  for (const Grant& g : grants) add(ordered_, g.queue, g.upto, g.o, g.partial);
 }
 
 std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {

@@ -39,6 +39,7 @@ struct Write {
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses) it is visible to
   uint64_t chain = 0;                                  // stages ordered after it
   uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `chain` (catch_up)
+  uint64_t signaled = 0;  // bit i: in the first scope of partial signal i (Replay::mark_signal)
   friend bool operator==(const Write&, const Write&) = default;
 };
 struct Read {
@@ -52,6 +53,7 @@ struct Read {
   // resource's barrier is an execution dependency and still needs the write made visible.
   uint64_t own = 0, pending_own = 0;
   uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `barriers` (catch_up)
+  uint64_t signaled = 0;  // bit i: in the first scope of partial signal i (Replay::mark_signal)
   friend bool operator==(const Read&, const Read&) = default;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
@@ -109,22 +111,18 @@ struct Ordered {
 // `queue` up to `upto`. A grant that another one covers is dropped, so a set stays a few grants per
 // queue however many submissions there are (a chain of 5,000 submissions took 1.5 GB and 32 s when
 // the orderings were kept per submission).
-// `src` and `src_stages` are the signal's first scope on that queue's accesses (kAnyStage for
-// ALL_COMMANDS, fences and host waits): its execution scope (the stageMask and the logically earlier
-// stages) and the stages its access scope holds (the stageMask's own, meta stages expanded; none for
-// BOTTOM_OF_PIPE, which in a first scope is ALL_COMMANDS with no access). As for a barrier (the Khronos
-// layer's WriteInSourceScopeOrChain), a write is in the grant when its stage is in `src_stages` or a
-// barrier of its queue chained it to a stage of `src`; a read when its stage or a stage it is ordered
-// before is in `src` (Reach).
+// A signal whose stageMask is not ALL_COMMANDS ("partial", numbered 0..63 in replay order) holds only
+// the accesses in its first scope, decided when its submission ends (Replay::mark_signal: the access's
+// `signaled` bit); `partial` is that number, -1 for ALL_COMMANDS signals, fences and host waits.
 inline constexpr uint64_t kAnyStage = ~uint64_t{0};
+inline constexpr int kMaxPartialSignals = 64;
 struct Reach {
-  uint64_t direct = 0;  // a write's stage (matched against src_stages)
-  uint64_t chain = 0;   // a write's chain; a read's stage and the stages it is ordered before
+  uint64_t signaled = 0;  // the access's partial signals
 };
 struct Grant {
   int queue = -1, upto = -1;
   Ordered o;
-  uint64_t src = kAnyStage, src_stages = kAnyStage;
+  int partial = -1;
   friend bool operator==(const Grant&, const Grant&) = default;
 };
 using OrderedSet = std::vector<Grant>;
@@ -200,12 +198,19 @@ class Replay {
   struct Signal {
     int submission = -1;
     uint64_t stage = kVkAllCommands;
+    int index = -1;  // in the submission's `signal` (-1: a fence, queue or device: ALL_COMMANDS)
   };
+  // At the end of a submission: each of its signals with a stageMask other than ALL_COMMANDS gets a number
+  // and marks the accesses of its queue in its first scope (as for a barrier, the Khronos layer's
+  // WriteInSourceScopeOrChain): a write whose stage is one of the stages named (meta stages expanded; none
+  // for BOTTOM_OF_PIPE, which in a first scope is ALL_COMMANDS with no access) or that a barrier chained to
+  // the execution scope (the stages and the logically earlier ones); a read whose stage or chain meets it.
+  void mark_signals(int submission);
+  int partial_of(const Signal& s) const;  // its number, -1 for ALL_COMMANDS
   // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
-  static std::pair<uint64_t, uint64_t> signal_scope(uint64_t stage_mask);  // a Grant's src, src_stages
+  static uint64_t signal_exec(uint64_t stage_mask);  // the signal's execution scope (kAnyStage: ALL_COMMANDS)
   void wait_for(const Signal& t, uint64_t exec, uint64_t stages, uint64_t accesses);
-  static void add(OrderedSet& set, int queue, int upto, const Ordered& o, uint64_t src = kAnyStage,
-                  uint64_t src_stages = kAnyStage);
+  static void add(OrderedSet& set, int queue, int upto, const Ordered& o, int partial = -1);
   // The union of the grants covering the access at `w` with that reach.
   const Ordered* lookup(const OrderedSet& set, const Where& w, const Reach& reach) const;
   void host_wait(const HostWait& h, int submission);
@@ -256,6 +261,7 @@ class Replay {
   int ghost_owner_ = -1;
   std::vector<ExecLog> logs_;       // per queue: its barrier calls' execution-only dependencies
   std::vector<EventState> events_;  // by Trace::events index
+  std::map<std::pair<int, int>, int> partials_;  // (submission, signal index) -> partial signal number
   struct Rendering {
     uint64_t seq = 0;  // Where::seq of the begin_rendering
     std::vector<RenderingAttachment> attachments;

@@ -259,6 +259,18 @@ INSTANTIATE_TEST_SUITE_P(
                              {"c", "", R"("wait":[{"semaphore":"a","stage":"COMPUTE_SHADER"}],"signal":[{"semaphore":"b","stage":"COMPUTE_SHADER"}])"},
                              {"g2", kRead, R"("wait":["b"])"}}),
              {}},
+        // The signal's scope is decided when its submission ends: a barrier of the same queue recorded
+        // after the signal (in the waiting submission) orders the write by itself, but does not bring it
+        // into the signal's scope (seed 1948 of the submission-sync differential run, reduced; the layer
+        // reports the read-after-write).
+        Case{"ABarrierAfterAPartialSignalDoesNotBringAWriteIn",
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":[{"semaphore":"s","stage":"BOTTOM_OF_PIPE"}])"},
+                    {"g",
+                     R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"CLEAR"}]},)"
+                     R"({"use":{"resource":"buf","as":{"stage":"COPY","access":"TRANSFER_READ"}}})",
+                     R"("wait":[{"semaphore":"s","stage":"COPY"}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
         // A host wait on a timeline value waits for that signal's first scope only.
         Case{"HostWaitOnAStageMaskedSignal",
              trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1,"stage":"COMPUTE_SHADER"}])"},
