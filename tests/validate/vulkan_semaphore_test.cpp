@@ -282,6 +282,13 @@ INSTANTIATE_TEST_SUITE_P(
              trace(kShared, {{"g", kWrite, ""},
                              {"c", kRead, R"("host_signal":[{"semaphore":"t","value":1}],"wait":[{"semaphore":"t","value":1}])"}}),
              ids({{M::vk_hazard_read_after_write, 1}})},
+        // A wait is satisfied by the first signal that reaches its value: here the host's, made before the
+        // write was submitted, so a later device signal to a higher value orders nothing for it.
+        Case{"AWaitSatisfiedByAnEarlierHostSignalOrdersNothingLater",
+             trace(kShared, {{"g", "", R"("host_signal":[{"semaphore":"t","value":1}])"},
+                             {"g", kWrite, R"("signal":[{"semaphore":"t","value":2}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":1}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
         // The same wait on the writer's signal orders it; the host's later signal changes nothing.
         Case{"HostSignalAfterTheDevicesSignalWasWaitedFor",
              trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1}])"},
