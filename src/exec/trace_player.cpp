@@ -198,8 +198,9 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
       if (const auto* br = std::get_if<validate::BeginRenderingCmd>(&c)) {
         for (const validate::RenderingAttachment& a : br->attachments)
           if (a.load == validate::LoadOp::none)
-            throw Error(fmt::format("{}: load op NONE is not played (VK_EXT_load_store_op_none is not enabled)",
-                                    where(t, li, ci)));
+            throw Error(
+                fmt::format("{}: load op NONE is not played (VK_EXT_load_store_op_none is not enabled)",
+                            where(t, li, ci)));
         rendering = true;
         continue;
       }
@@ -217,9 +218,10 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
         whole(u->subresources.bytes);
         const Op op = op_for(t, li, ci, u->resource, u->as);
         if (l.secondary && mode_of(op) < kModes)
-          throw Error(fmt::format("{}: dispatches in secondary command buffers are not played (lavapipe of Mesa "
-                                  "22.3 crashes recording one)",
-                                  where(t, li, ci)));
+          throw Error(
+              fmt::format("{}: dispatches in secondary command buffers are not played (lavapipe of Mesa "
+                          "22.3 crashes recording one)",
+                          where(t, li, ci)));
       } else if (const auto* k = std::get_if<validate::ClearCmd>(&c)) {
         whole(k->subresources.bytes);
         (void)op_for(t, li, ci, k->resource, k->as);
@@ -472,9 +474,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       ii.arrayLayers = r.layers;
       ii.samples = VK_SAMPLE_COUNT_1_BIT;
       ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-      ii.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                 (attachments.count(static_cast<int>(i)) ? VkImageUsageFlags{VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT} : VkImageUsageFlags{0});
+      ii.usage =
+          VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+          VK_IMAGE_USAGE_SAMPLED_BIT |
+          (attachments.count(static_cast<int>(i)) ? VkImageUsageFlags{VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT}
+                                                  : VkImageUsageFlags{0});
       ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
       if (concurrent && families.size() > 1) {
         ii.sharingMode = VK_SHARING_MODE_CONCURRENT;
@@ -742,9 +746,10 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         VkRenderingAttachmentInfo ai{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
         ai.imageView = view;
         ai.imageLayout = static_cast<VkImageLayout>(a.layout);
-        ai.loadOp = a.load == validate::LoadOp::load    ? VK_ATTACHMENT_LOAD_OP_LOAD
-                    : a.load == validate::LoadOp::clear ? VK_ATTACHMENT_LOAD_OP_CLEAR
-                                                        : VK_ATTACHMENT_LOAD_OP_DONT_CARE;  // (NONE: check_trace)
+        ai.loadOp = a.load == validate::LoadOp::load ? VK_ATTACHMENT_LOAD_OP_LOAD
+                    : a.load == validate::LoadOp::clear
+                        ? VK_ATTACHMENT_LOAD_OP_CLEAR
+                        : VK_ATTACHMENT_LOAD_OP_DONT_CARE;  // (NONE: check_trace)
         ai.storeOp = a.store == validate::StoreOp::store       ? VK_ATTACHMENT_STORE_OP_STORE
                      : a.store == validate::StoreOp::dont_care ? VK_ATTACHMENT_STORE_OP_DONT_CARE
                                                                : VK_ATTACHMENT_STORE_OP_NONE;

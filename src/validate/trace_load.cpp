@@ -68,14 +68,16 @@ class Loader {
              fmt::format("duplicate list {}", input::quote(t.lists[i].name)));
     }
     // vkCmdExecuteCommands (spec, "Secondary Command Buffer Execution"): a primary list executes
-    // secondary lists of its queue type; a secondary executes none (VUID-vkCmdExecuteCommands-bufferlevel-00024).
+    // secondary lists of its queue type; a secondary executes none
+    // (VUID-vkCmdExecuteCommands-bufferlevel-00024).
     for (size_t i = 0; i < t.lists.size(); ++i) {
       for (size_t c = 0; c < t.lists[i].commands.size(); ++c) {
         auto* ex = std::get_if<ExecuteCmd>(&t.lists[i].commands[c]);
         if (!ex) continue;
         const std::string path = fmt::format("lists[{}].commands[{}].execute", i, c);
         if (t.lists[i].secondary)
-          fail(path, "a secondary command buffer cannot execute others (vkCmdExecuteCommands needs a primary)");
+          fail(path,
+               "a secondary command buffer cannot execute others (vkCmdExecuteCommands needs a primary)");
         const json& names = lists[i]["commands"][c]["execute"];
         for (size_t k = 0; k < names.size(); ++k) {
           const std::string name = names[k].get<std::string>();
@@ -87,8 +89,9 @@ class Loader {
             fail(at, fmt::format("list {} is not a secondary command buffer (\"level\": \"secondary\")",
                                  input::quote(name)));
           if (target.type != t.lists[i].type)
-            fail(at, fmt::format("list {} has another type than the primary list {} (its pool's queue family)",
-                                 input::quote(name), input::quote(t.lists[i].name)));
+            fail(at,
+                 fmt::format("list {} has another type than the primary list {} (its pool's queue family)",
+                             input::quote(name), input::quote(t.lists[i].name)));
           ex->lists.push_back(it->second);
         }
       }
@@ -147,9 +150,10 @@ class Loader {
           fail(where, fmt::format("timeline semaphore {} signaled to {} on the host, not above its value {}",
                                   input::quote(hs.semaphore), hs.value, now));
         if (complete[hs.semaphore] < now)
-          fail(where, fmt::format("timeline semaphore {} may still have a pending signal to {} (wait for it on "
-                                  "the host first: a host signal must stay below pending signals)",
-                                  input::quote(hs.semaphore), now));
+          fail(where,
+               fmt::format("timeline semaphore {} may still have a pending signal to {} (wait for it on "
+                           "the host first: a host signal must stay below pending signals)",
+                           input::quote(hs.semaphore), now));
         reached[hs.semaphore] = complete[hs.semaphore] = hs.value;
       }
       for (size_t w = 0; w < s.wait.size(); ++w) {
@@ -784,9 +788,10 @@ class Loader {
       return DiscardCmd{res, subresources(body, res, bpath)};
     }
     fail(path,
-         fmt::format("unknown command {} (expected barrier, use, discard, clear, set_event, wait_events, execute, "
-                     "begin_rendering or end_rendering)",
-                     input::quote(key)));
+         fmt::format(
+             "unknown command {} (expected barrier, use, discard, clear, set_event, wait_events, execute, "
+             "begin_rendering or end_rendering)",
+             input::quote(key)));
   }
 
   // One VkRenderingAttachmentInfo: an image subresource (the view: one mip, one layer), its layout, its
@@ -808,26 +813,42 @@ class Loader {
     if (!j.contains("subresource")) fail(path, "missing \"subresource\" (one subresource: the view's)");
     a.subresource = uint_field(j, "subresource", path, 0);
     if (a.subresource >= r.subresource_count())
-      fail(path + ".subresource", fmt::format("out of range for image '{}' ({} subresources)", r.name,
-                                              r.subresource_count()));
+      fail(path + ".subresource",
+           fmt::format("out of range for image '{}' ({} subresources)", r.name, r.subresource_count()));
     a.layout = enum_field(j, "layout", path, names::vk_layouts(), "VkImageLayout");
-    constexpr uint32_t kColorLayouts[] = {1, 2, 1000314001};  // GENERAL, COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL
-    constexpr uint32_t kDepthLayouts[] = {1, 3, 1000241000, 1000314001};  // GENERAL, DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-                                                                          // DEPTH_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL
-    const auto ok = [&](const auto& table) { return std::find(std::begin(table), std::end(table), a.layout) != std::end(table); };
+    constexpr uint32_t kColorLayouts[] = {
+        1, 2, 1000314001};  // GENERAL, COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL
+    constexpr uint32_t kDepthLayouts[] = {1, 3, 1000241000,
+                                          1000314001};  // GENERAL, DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                                        // DEPTH_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL
+    const auto ok = [&](const auto& table) {
+      return std::find(std::begin(table), std::end(table), a.layout) != std::end(table);
+    };
     if (depth ? !ok(kDepthLayouts) : !ok(kColorLayouts))
-      fail(path + ".layout", fmt::format("{} attachments are not rendered in layout {}", depth ? "depth" : "color",
-                                         input::quote(j["layout"].get<std::string>())));
+      fail(path + ".layout",
+           fmt::format("{} attachments are not rendered in layout {}", depth ? "depth" : "color",
+                       input::quote(j["layout"].get<std::string>())));
     const std::string load = string_field(j, "load", path), store = string_field(j, "store", path);
-    if (load == "LOAD") a.load = LoadOp::load;
-    else if (load == "CLEAR") a.load = LoadOp::clear;
-    else if (load == "DONT_CARE") a.load = LoadOp::dont_care;
-    else if (load == "NONE") a.load = LoadOp::none;
-    else fail(path + ".load", fmt::format("unknown load op {} (LOAD, CLEAR, DONT_CARE or NONE)", input::quote(load)));
-    if (store == "STORE") a.store = StoreOp::store;
-    else if (store == "DONT_CARE") a.store = StoreOp::dont_care;
-    else if (store == "NONE") a.store = StoreOp::none;
-    else fail(path + ".store", fmt::format("unknown store op {} (STORE, DONT_CARE or NONE)", input::quote(store)));
+    if (load == "LOAD")
+      a.load = LoadOp::load;
+    else if (load == "CLEAR")
+      a.load = LoadOp::clear;
+    else if (load == "DONT_CARE")
+      a.load = LoadOp::dont_care;
+    else if (load == "NONE")
+      a.load = LoadOp::none;
+    else
+      fail(path + ".load",
+           fmt::format("unknown load op {} (LOAD, CLEAR, DONT_CARE or NONE)", input::quote(load)));
+    if (store == "STORE")
+      a.store = StoreOp::store;
+    else if (store == "DONT_CARE")
+      a.store = StoreOp::dont_care;
+    else if (store == "NONE")
+      a.store = StoreOp::none;
+    else
+      fail(path + ".store",
+           fmt::format("unknown store op {} (STORE, DONT_CARE or NONE)", input::quote(store)));
     return a;
   }
 
@@ -844,7 +865,8 @@ class Loader {
         if (inside) fail(at + ".begin_rendering", "a render pass instance is already active (no nesting)");
         inside = true;
       } else if (std::holds_alternative<EndRenderingCmd>(cmd)) {
-        if (!inside) fail(at + ".end_rendering", "no render pass instance is active (no begin_rendering before)");
+        if (!inside)
+          fail(at + ".end_rendering", "no render pass instance is active (no begin_rendering before)");
         inside = false;
       } else if (inside && !std::holds_alternative<UseCmd>(cmd)) {
         fail(at, "only uses (draws) are modelled inside a render pass instance");
@@ -861,7 +883,8 @@ class Loader {
     l.type = queue_type(j, path);
     const std::string level = optional_string(j, "level", path, "primary");
     if (level != "primary" && level != "secondary")
-      fail(path + ".level", fmt::format("unknown level {} (expected primary or secondary)", input::quote(level)));
+      fail(path + ".level",
+           fmt::format("unknown level {} (expected primary or secondary)", input::quote(level)));
     if (level == "secondary" && api_ != Api::vulkan)
       fail(path + ".level", "secondary command buffers are Vulkan only");
     l.secondary = level == "secondary";
@@ -953,7 +976,8 @@ class Loader {
                              const std::vector<TraceList>& lists) const {
     require_object(j, path);
     keys(j, path,
-         {"queue", "type", "family", "lists", "wait", "signal", "present", "fence", "host_wait", "host_signal"});
+         {"queue", "type", "family", "lists", "wait", "signal", "present", "fence", "host_wait",
+          "host_signal"});
     TraceSubmission s;
     s.queue = optional_string(j, "queue", path, "queue0");
     check_name(s.queue, path + ".queue");
@@ -986,7 +1010,8 @@ class Loader {
     for (size_t i = 0; i < host.size(); ++i)
       s.host_wait.push_back(host_wait(host[i], fmt::format("{}.host_wait[{}]", path, i)));
     const json& host_signals = array_field(j, "host_signal", path);
-    if (!host_signals.empty() && api_ != Api::vulkan) fail(path + ".host_signal", "host signals are Vulkan only");
+    if (!host_signals.empty() && api_ != Api::vulkan)
+      fail(path + ".host_signal", "host signals are Vulkan only");
     for (size_t i = 0; i < host_signals.size(); ++i) {
       const std::string at = fmt::format("{}.host_signal[{}]", path, i);
       require_object(host_signals[i], at);

@@ -168,8 +168,8 @@ constexpr uint64_t kAttachmentAccesses = kColorRead | kColorWrite | kDepthRead |
 void Replay::in_rendering(Shadow& sh) const {
   if (!rendering_) return;
   Write& w = sh.write;
-  if (w.valid && w.where.seq >= rendering_->seq && w.where.queue == now_.queue && (w.stage & kAttachmentStages) != 0 &&
-      (w.access & kAttachmentAccesses) != 0) {
+  if (w.valid && w.where.seq >= rendering_->seq && w.where.queue == now_.queue &&
+      (w.stage & kAttachmentStages) != 0 && (w.access & kAttachmentAccesses) != 0) {
     w.visible.emplace_back(kAttachmentStages, kAttachmentAccesses);
     w.chain |= dst_exec_scope(kAttachmentStages);
   }
@@ -181,7 +181,8 @@ void Replay::in_rendering(Shadow& sh) const {
     }
 }
 
-void Replay::attachment_access(const RenderingAttachment& a, uint64_t stage, uint64_t acc, bool check_layout) {
+void Replay::attachment_access(const RenderingAttachment& a, uint64_t stage, uint64_t acc,
+                               bool check_layout) {
   touch_placed(a.resource, false, false, describe(now_, stage, acc, false));
   auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
     out_.visit(a.resource, sub, n);
@@ -252,20 +253,20 @@ void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o, int par
     g.o.host = g.o.host || o.host;
     for (const auto& [vs, va] : o.visible) g.o.grant(0, vs, va);
     const Ordered merged = g.o;
-    set.erase(std::remove_if(
-                  set.begin(), set.end(),
-                  [&](const Grant& x) {
-                    return x.queue == queue && x.upto < upto && wider(partial, x.partial) && merged.covers(x.o);
-                  }),
+    set.erase(std::remove_if(set.begin(), set.end(),
+                             [&](const Grant& x) {
+                               return x.queue == queue && x.upto < upto && wider(partial, x.partial) &&
+                                      merged.covers(x.o);
+                             }),
               set.end());
     return;
   }
-  set.erase(
-      std::remove_if(set.begin(), set.end(),
-                     [&](const Grant& x) {
-                       return x.queue == queue && x.upto <= upto && wider(partial, x.partial) && o.covers(x.o);
-                     }),
-      set.end());
+  set.erase(std::remove_if(set.begin(), set.end(),
+                           [&](const Grant& x) {
+                             return x.queue == queue && x.upto <= upto && wider(partial, x.partial) &&
+                                    o.covers(x.o);
+                           }),
+            set.end());
   set.push_back(Grant{queue, upto, o, partial});
 }
 
@@ -274,7 +275,8 @@ const Ordered* Replay::lookup(const OrderedSet& set, const Where& w, const Reach
   const Ordered* one = nullptr;
   int n = 0;
   for (const Grant& g : set) {
-    if (g.queue != w.queue || g.upto < w.submission || (g.partial >= 0 && ((reach.signaled >> g.partial) & 1) == 0))
+    if (g.queue != w.queue || g.upto < w.submission ||
+        (g.partial >= 0 && ((reach.signaled >> g.partial) & 1) == 0))
       continue;
     if (n++ == 0) {
       one = &g.o;
@@ -352,9 +354,10 @@ void Replay::mark_signals(int submission) {
     if ((mask & kVkAllCommands) != 0) continue;
     const int id = static_cast<int>(partials_.size());
     if (id >= kMaxPartialSignals)
-      throw Error(fmt::format("{}:/submissions/{}/signal/{}: more than {} semaphore signals with a stage mask other "
-                              "than ALL_COMMANDS (not modelled)",
-                              trace_.source, submission, g, kMaxPartialSignals));
+      throw Error(
+          fmt::format("{}:/submissions/{}/signal/{}: more than {} semaphore signals with a stage mask other "
+                      "than ALL_COMMANDS (not modelled)",
+                      trace_.source, submission, g, kMaxPartialSignals));
     partials_[{submission, static_cast<int>(g)}] = id;
     if (!caught_up) catch_up_all();  // chains up to date with every barrier so far
     caught_up = true;
@@ -416,12 +419,10 @@ void Replay::host_wait(const HostWait& h, int submission) {
     case HostWait::Kind::queue:
       done(last([&](const TraceSubmission& s) { return s.queue == h.name; }));
       break;
-    case HostWait::Kind::semaphore:
-    {
+    case HostWait::Kind::semaphore: {
       const Signal sig = signaler(h.name, h.value, submission, false);
       done(sig.submission, sig);
-    }
-      break;
+    } break;
     case HostWait::Kind::device:
       // Each queue's last submission: its grant covers the queue's earlier ones.
       for (int t = submission - 1; t >= 0; --t) {
@@ -1099,10 +1100,10 @@ void Replay::use(const UseCmd& u) {
   const uint64_t stage = expand_stages(u.as.vk_stage);
   touch_placed(u.resource, false, false, describe(now_, stage, u.as.vk_access, false));
   // A draw's attachment access to an attachment of the render pass instance (rasterization order).
-  const bool attachment =
-      rendering_ && (stage & kAttachmentStages) != 0 && (u.as.vk_access & kAttachmentAccesses) != 0 &&
-      std::any_of(rendering_->attachments.begin(), rendering_->attachments.end(),
-                  [&](const RenderingAttachment& a) { return a.resource == u.resource; });
+  const bool attachment = rendering_ && (stage & kAttachmentStages) != 0 &&
+                          (u.as.vk_access & kAttachmentAccesses) != 0 &&
+                          std::any_of(rendering_->attachments.begin(), rendering_->attachments.end(),
+                                      [&](const RenderingAttachment& a) { return a.resource == u.resource; });
   auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
     out_.visit(u.resource, sub, n);
     ownership(u.resource, sub, n, sh);

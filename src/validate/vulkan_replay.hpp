@@ -189,8 +189,10 @@ class Replay {
   // Semaphores and host waits (Ordered): the ordering of the access at `w` before the current point.
   // `reach`: the access's stage and the stages later barriers of its queue chained it to (reach()).
   const Ordered* ordered(const Where& w, const Reach& reach) const;
-  bool sem_exec(const Where& w, const Reach& reach, uint64_t stage) const;  // every stage of `stage` ordered after it
-  bool sem_chain(const Where& w, const Reach& reach, uint64_t src_exec) const;  // a first scope that chains with its wait
+  bool sem_exec(const Where& w, const Reach& reach,
+                uint64_t stage) const;  // every stage of `stage` ordered after it
+  bool sem_chain(const Where& w, const Reach& reach,
+                 uint64_t src_exec) const;  // a first scope that chains with its wait
   bool sem_visible(const Where& w, const Reach& reach, uint64_t stage, uint64_t access) const;
   // The signal a wait waits for: its submission (-1: none, or the host's vkSignalSemaphore, which orders
   // no device work) and its stage mask. `host_signals_of_before`: the host signals made just before

@@ -80,11 +80,14 @@ TEST(TraceSchema, SignalsSecondariesAndRenderingValidateAndLoad) {
   ASSERT_EQ(t.lists[0].commands.size(), 3u);
   EXPECT_EQ(std::get<validate::ExecuteCmd>(t.lists[0].commands[0]).lists, std::vector<int>{1});
   EXPECT_EQ(std::get<validate::BeginRenderingCmd>(t.lists[0].commands[1]).attachments.size(), 1u);
-  for (const char* refused : {R"({"name":"S","level":"tertiary","commands":[]})",
-                              R"({"name":"P","commands":[{"end_rendering":{"x":1}}]})",
-                              R"({"name":"P","commands":[{"begin_rendering":{"color":[{"resource":"rt","subresource":0,"layout":"GENERAL","load":"KEEP","store":"STORE"}]}},{"end_rendering":{}}]})"}) {
-    const Json one = Json::parse(std::string(R"({"api":"vulkan","resources":[{"name":"rt","type":"texture"}],"lists":[)") +
-                                 refused + R"(],"submissions":[]})");
+  for (
+      const char* refused :
+      {R"({"name":"S","level":"tertiary","commands":[]})",
+       R"({"name":"P","commands":[{"end_rendering":{"x":1}}]})",
+       R"({"name":"P","commands":[{"begin_rendering":{"color":[{"resource":"rt","subresource":0,"layout":"GENERAL","load":"KEEP","store":"STORE"}]}},{"end_rendering":{}}]})"}) {
+    const Json one =
+        Json::parse(std::string(R"({"api":"vulkan","resources":[{"name":"rt","type":"texture"}],"lists":[)") +
+                    refused + R"(],"submissions":[]})");
     EXPECT_FALSE(schema().validate(one).empty()) << refused;
     EXPECT_THROW((void)validate::load_trace(one.dump(), "t"), Error) << refused;
   }

@@ -92,8 +92,7 @@ void differential(bool sync, uint64_t n) {
     if (explain && std::any_of(trace.lists.begin(), trace.lists.end(),
                                [](const validate::TraceList& l) { return l.secondary; })) {
       const uint32_t inlined = kinds_of(player.play(inline_secondaries(trace)).log);
-      if (inlined == kv ||
-          ((kv & ~inlined) == kWaw && (inlined & ~kv) == 0 && waw_same_access_only(v))) {
+      if (inlined == kv || ((kv & ~inlined) == kWaw && (inlined & ~kv) == 0 && waw_same_access_only(v))) {
         ++explained["D10"];
         continue;
       }

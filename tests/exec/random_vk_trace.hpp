@@ -22,7 +22,8 @@ namespace baton::exec::test {
 // the signals with a stage mask, and some waits on a value only the host signaled (vkSignalSemaphore).
 // features: secondary command buffers, signal stage masks and host signals (issue 14); false gives the
 // traces of the generator before them (each comes from a random stream of its own).
-inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync = false, bool features = true) {
+inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync = false,
+                                   bool features = true) {
   std::mt19937_64 rng(seed);
   std::mt19937_64 flag_rng(seed ^ 0x5bd1e995u);
   // Signal stage masks and host signals (sync traces) from a stream of their own, so the traces' other

@@ -259,7 +259,8 @@ TEST(TracePlayer, SignalStageMaskLimitsTheFirstScope) {
   // the write to COMPUTE_SHADER (in the signal's scope); execution-only, it does not (the layer's write
   // dependency chain, as Baton's).
   auto chained = [](const std::string& src_access) {
-    std::string t = write_then_read(R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])", R"("wait":["s"])");
+    std::string t =
+        write_then_read(R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])", R"("wait":["s"])");
     const std::string write = R"(,"as":{"stage":"COPY","access":"TRANSFER_WRITE"}}})";
     t.insert(t.find(write) + write.size(),
              R"(,{"barrier":[{"type":"memory","src_stage":"COPY","src_access":")" + src_access +
@@ -274,11 +275,14 @@ TEST(TracePlayer, SignalStageMaskLimitsTheFirstScope) {
 // only) satisfies a device wait but orders no device work: the read after it is still a hazard, where
 // the same wait on the writer's signal orders it.
 TEST(TracePlayer, HostSignalOrdersNoDeviceWork) {
-  agree(write_then_read("", R"("host_signal":[{"semaphore":"t","value":1}],"wait":[{"semaphore":"t","value":1}])"),
+  agree(write_then_read(
+            "", R"("host_signal":[{"semaphore":"t","value":1}],"wait":[{"semaphore":"t","value":1}])"),
         true);
-  agree(write_then_read(R"("signal":[{"semaphore":"t","value":1}])",
-                        R"("host_signal":[{"semaphore":"h","value":5}],"wait":[{"semaphore":"t","value":1},{"semaphore":"h","value":5}])"),
-        false);
+  agree(
+      write_then_read(
+          R"("signal":[{"semaphore":"t","value":1}])",
+          R"("host_signal":[{"semaphore":"h","value":5}],"wait":[{"semaphore":"t","value":1},{"semaphore":"h","value":5}])"),
+      false);
   const ReplayReport r =
       play(write_then_read("", R"("host_signal":[{"semaphore":"t","value":1},{"semaphore":"t","value":2}])"));
   EXPECT_EQ(r.host_signals, 2u);
@@ -304,11 +308,14 @@ const std::string kCopyToCompute =
 
 TEST(TracePlayer, SecondaryCommandBuffersAgreeWithTheLayer) {
   agree(with_secondaries(R"({"execute":["S0"]},)" + kComputeRead, {kCopyWrite}), true);
-  agree(with_secondaries(R"({"execute":["S0"]},)" + kComputeRead, {kCopyWrite + "," + kCopyToCompute}), false);
+  agree(with_secondaries(R"({"execute":["S0"]},)" + kComputeRead, {kCopyWrite + "," + kCopyToCompute}),
+        false);
   agree(with_secondaries(R"({"execute":["S0","S1"]},)" + kComputeRead, {kCopyWrite, kCopyToCompute}), false);
   agree(with_secondaries(kCopyWrite + R"(,{"execute":["S0"]},)" + kComputeRead, {kCopyToCompute}), false);
-  agree(with_secondaries(R"({"execute":["S0"]},)" + kCopyToCompute + "," + kComputeRead, {kCopyWrite}), false);
-  const ReplayReport r = play(with_secondaries(R"({"execute":["S0","S1"]},{"execute":["S0"]})", {kCopyWrite, ""}));
+  agree(with_secondaries(R"({"execute":["S0"]},)" + kCopyToCompute + "," + kComputeRead, {kCopyWrite}),
+        false);
+  const ReplayReport r =
+      play(with_secondaries(R"({"execute":["S0","S1"]},{"execute":["S0"]})", {kCopyWrite, ""}));
   EXPECT_EQ(r.secondary_command_buffers, 3u);
   EXPECT_EQ(r.command_buffers, 1u);
 }
@@ -323,8 +330,8 @@ TEST(TracePlayer, DocumentedDifferenceD10ReadInASecondaryHidesALaterReadAfterWri
       R"({"barrier":[{"type":"memory","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"COPY","dst_access":"TRANSFER_READ"}]})";
   const std::string copy_read =
       R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_READ"}}})";
-  const std::string executed =
-      with_secondaries(kCopyWrite + "," + visible_to_copies + R"(,{"execute":["S0"]},)" + kComputeRead, {copy_read});
+  const std::string executed = with_secondaries(
+      kCopyWrite + "," + visible_to_copies + R"(,{"execute":["S0"]},)" + kComputeRead, {copy_read});
   const std::string inlined =
       with_secondaries(kCopyWrite + "," + visible_to_copies + "," + copy_read + "," + kComputeRead, {});
   agree(inlined, true);
@@ -342,7 +349,8 @@ TEST(TracePlayer, RefusesDispatchesInSecondaryCommandBuffers) {
     check_playable(validate::load_trace(with_secondaries(R"({"execute":["S0"]})", {kComputeRead}), "t"));
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("t: lists[1] 'S0' commands[0]: dispatches in secondary command buffers are not played"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "t: lists[1] 'S0' commands[0]: dispatches in secondary command buffers are not played"),
               std::string::npos)
         << e.what();
   }
@@ -355,7 +363,8 @@ std::string rendering(const std::vector<std::string>& commands) {
   std::string joined;
   for (const std::string& c : commands) joined += (joined.empty() ? "" : ",") + c;
   return R"({"api":"vulkan","resources":[{"name":"rt","type":"texture","flags":["render_target"]}],
-    "lists":[{"name":"L","commands":[)" + joined + R"(]}],"submissions":[{"queue":"g","lists":["L"]}]})";
+    "lists":[{"name":"L","commands":[)" +
+         joined + R"(]}],"submissions":[{"queue":"g","lists":["L"]}]})";
 }
 void agree_on(const std::string& t, const std::string& hazard) {
   SCOPED_TRACE(t);
@@ -377,7 +386,8 @@ std::string begin_rendering(const std::string& load, const std::string& store) {
 }
 std::string to_attachment(const std::string& dst_stage, const std::string& dst_access) {
   return R"({"barrier":[{"type":"image","resource":"rt","src_stage":"NONE","dst_stage":")" + dst_stage +
-         R"(","dst_access":")" + dst_access + R"(","old_layout":"UNDEFINED","new_layout":"COLOR_ATTACHMENT_OPTIMAL"}]})";
+         R"(","dst_access":")" + dst_access +
+         R"(","old_layout":"UNDEFINED","new_layout":"COLOR_ATTACHMENT_OPTIMAL"}]})";
 }
 std::string to_copy_source(const std::string& src_stage, const std::string& src_access) {
   return R"({"barrier":[{"type":"image","resource":"rt","src_stage":")" + src_stage + R"(","src_access":")" +
@@ -393,7 +403,8 @@ const std::string kCopyOut =
 // each hazard below is Baton's alone, and the clean streams are clean on both sides. When this fails,
 // the layer changed: update docs/replay.md (and make these agreements).
 TEST(TracePlayer, DocumentedDifferenceD9DynamicRenderingLoadAndStoreOps) {
-  const std::string ready = to_attachment("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE");
+  const std::string ready =
+      to_attachment("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE");
   agree_on(rendering({ready, begin_rendering("CLEAR", "STORE"), kEndRendering,
                       to_copy_source("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE"), kCopyOut}),
            "");
@@ -405,8 +416,8 @@ TEST(TracePlayer, DocumentedDifferenceD9DynamicRenderingLoadAndStoreOps) {
       {rendering({to_attachment("COPY", "NONE"), begin_rendering("CLEAR", "STORE"), kEndRendering}),
        "SYNC-HAZARD-WRITE-AFTER-WRITE"},
       // The LOAD load op reads: not made visible by a barrier naming only the write access.
-      {rendering({to_attachment("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE"), begin_rendering("LOAD", "STORE"),
-                  kEndRendering}),
+      {rendering({to_attachment("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE"),
+                  begin_rendering("LOAD", "STORE"), kEndRendering}),
        "SYNC-HAZARD-READ-AFTER-WRITE"},
       // The store writes: a transition with no first scope after it.
       {rendering({ready, begin_rendering("CLEAR", "STORE"), kEndRendering, to_copy_source("NONE", "NONE")}),
@@ -416,7 +427,8 @@ TEST(TracePlayer, DocumentedDifferenceD9DynamicRenderingLoadAndStoreOps) {
                   kEndRendering}),
        "SYNC-HAZARD-READ-AFTER-WRITE"},
       // After STORE (unlike NONE above), a transition ordering the load by execution alone misses the write.
-      {rendering({ready, begin_rendering("LOAD", "STORE"), kEndRendering, to_copy_source("COLOR_ATTACHMENT_OUTPUT", "NONE")}),
+      {rendering({ready, begin_rendering("LOAD", "STORE"), kEndRendering,
+                  to_copy_source("COLOR_ATTACHMENT_OUTPUT", "NONE")}),
        "SYNC-HAZARD-WRITE-AFTER-WRITE"},
   };
   for (const auto& [t, hazard] : baton_only) {
@@ -522,10 +534,12 @@ TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
       "t: resources[0] 'i': depth/stencil images are not played");
   expect_error(rendering({begin_rendering("NONE", "STORE"), kEndRendering}),
                "t: lists[0] 'L' commands[0]: load op NONE is not played");
-  expect_error(rendering({begin_rendering("CLEAR", "STORE"),
-                          R"({"use":{"resource":"rt","subresource":0,"as":{"stage":"COLOR_ATTACHMENT_OUTPUT","access":"COLOR_ATTACHMENT_WRITE","layout":"COLOR_ATTACHMENT_OPTIMAL"}}})",
-                          kEndRendering}),
-               "t: lists[0] 'L' commands[1]: draws inside a render pass instance are not played");
+  expect_error(
+      rendering(
+          {begin_rendering("CLEAR", "STORE"),
+           R"({"use":{"resource":"rt","subresource":0,"as":{"stage":"COLOR_ATTACHMENT_OUTPUT","access":"COLOR_ATTACHMENT_WRITE","layout":"COLOR_ATTACHMENT_OPTIMAL"}}})",
+           kEndRendering}),
+      "t: lists[0] 'L' commands[1]: draws inside a render pass instance are not played");
   expect_error(
       R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["swapchain"]}],"lists":[],
       "submissions":[{"queue":"g","lists":[],"present":["i"]}]})",

@@ -42,42 +42,48 @@ INSTANTIATE_TEST_SUITE_P(
     Sync2, VulkanSecondary,
     ::testing::Values(
         // A write in the primary and a read in an executed secondary, nothing between: read-after-write.
-        Case{"ReadInASecondaryAfterThePrimarysWrite",
-             trace(kWrite + R"(,{"execute":["S0"]})", {kRead}), ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"ReadInASecondaryAfterThePrimarysWrite", trace(kWrite + R"(,{"execute":["S0"]})", {kRead}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
         // A barrier in the secondary orders the primary's write before the secondary's read.
         Case{"BarrierInTheSecondaryOrdersThePrimarysWrite",
-             trace(kWrite + R"(,{"execute":["S0"]})", {kBarrier + "," + kRead}), {}},
+             trace(kWrite + R"(,{"execute":["S0"]})", {kBarrier + "," + kRead}),
+             {}},
         // A barrier in one secondary orders a write of the primary before a read in the next secondary
         // of the same execute (pCommandBuffers run in order).
         Case{"BarrierInOneSecondaryOrdersForTheNext",
-             trace(kWrite + R"(,{"execute":["S0","S1"]})", {kBarrier, kRead}), {}},
+             trace(kWrite + R"(,{"execute":["S0","S1"]})", {kBarrier, kRead}),
+             {}},
         // Write and read each in its own secondary, nothing between: the hazard crosses the secondaries.
         Case{"HazardAcrossTwoSecondaries", trace(R"({"execute":["S0","S1"]})", {kWrite, kRead}),
              ids({{M::vk_hazard_read_after_write, 1}})},
         // A write in a secondary and a barrier in the primary after the execute order it.
         Case{"BarrierInThePrimaryAfterTheExecute",
-             trace(R"({"execute":["S0"]},)" + kBarrier + "," + kRead, {kWrite}), {}},
+             trace(R"({"execute":["S0"]},)" + kBarrier + "," + kRead, {kWrite}),
+             {}},
         // One secondary executed twice writes twice with nothing between: write-after-write.
         Case{"ASecondaryExecutedTwice", trace(R"({"execute":["S0"]},{"execute":["S0"]})", {kWrite}),
              ids({{M::vk_hazard_write_after_write, 1}})},
         // Layouts carry across: a secondary's transition is the layout the primary's next use sees.
-        Case{"LayoutSetInASecondary",
-             trace(
-                 R"({"execute":["S0"]},{"use":{"resource":"img","as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})",
-                 {R"({"barrier":[{"type":"image","resource":"img","src_stage":"NONE","dst_stage":"COPY","dst_access":"TRANSFER_READ","old_layout":"UNDEFINED","new_layout":"TRANSFER_SRC_OPTIMAL"}]})"},
-                 R"({"name":"img","type":"texture"})"),
-             {}},
-        Case{"LayoutNotSetInAnUnexecutedSecondary",
-             trace(
-                 R"({"use":{"resource":"img","as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})",
-                 {R"({"barrier":[{"type":"image","resource":"img","src_stage":"NONE","dst_stage":"COPY","dst_access":"TRANSFER_READ","old_layout":"UNDEFINED","new_layout":"TRANSFER_SRC_OPTIMAL"}]})"},
-                 R"({"name":"img","type":"texture"})"),
-             ids({{M::vk_invalid_image_layout, 1}})}),
+        Case{
+            "LayoutSetInASecondary",
+            trace(
+                R"({"execute":["S0"]},{"use":{"resource":"img","as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})",
+                {R"({"barrier":[{"type":"image","resource":"img","src_stage":"NONE","dst_stage":"COPY","dst_access":"TRANSFER_READ","old_layout":"UNDEFINED","new_layout":"TRANSFER_SRC_OPTIMAL"}]})"},
+                R"({"name":"img","type":"texture"})"),
+            {}},
+        Case{
+            "LayoutNotSetInAnUnexecutedSecondary",
+            trace(
+                R"({"use":{"resource":"img","as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})",
+                {R"({"barrier":[{"type":"image","resource":"img","src_stage":"NONE","dst_stage":"COPY","dst_access":"TRANSFER_READ","old_layout":"UNDEFINED","new_layout":"TRANSFER_SRC_OPTIMAL"}]})"},
+                R"({"name":"img","type":"texture"})"),
+            ids({{M::vk_invalid_image_layout, 1}})}),
     case_name);
 
 // Messages name the secondary list and its command, where the access is recorded.
 TEST(VulkanSecondary, MessagesNameTheSecondaryList) {
-  const ValidationResult r = validate(load_trace(trace(kWrite + R"(,{"execute":["S0"]})", {kWrite + "," + kRead}), "t"));
+  const ValidationResult r =
+      validate(load_trace(trace(kWrite + R"(,{"execute":["S0"]})", {kWrite + "," + kRead}), "t"));
   ASSERT_EQ(r.messages.size(), 2u) << to_text(r);
   EXPECT_EQ(r.messages[0].list, "S0");
   EXPECT_EQ(r.messages[0].command, 0);
@@ -101,7 +107,8 @@ TEST(VulkanSecondary, LoaderRefusesWhatCannotHappen) {
   // VUID-VkSubmitInfo-pCommandBuffers-00075; for vkQueueSubmit2 VkCommandBufferSubmitInfo's).
   bad(R"({"api":"vulkan","resources":[],"lists":[{"name":"S","level":"secondary","commands":[]}],"submissions":[{"lists":["S"]}]})",
       "t:/submissions/0/lists/0: list 'S' is a secondary command buffer");
-  bad(trace(R"({"execute":["P"]})", {}), "t:/lists/0/commands/0/execute/0: list 'P' is not a secondary command buffer");
+  bad(trace(R"({"execute":["P"]})", {}),
+      "t:/lists/0/commands/0/execute/0: list 'P' is not a secondary command buffer");
   bad(trace(R"({"execute":["X"]})", {}), "t:/lists/0/commands/0/execute/0: unknown list 'X'");
   bad(trace(R"({"execute":[]})", {}), "t:/lists/0/commands/0/execute: expected a non-empty array");
   bad(trace(R"({"execute":"S0"})", {""}), "t:/lists/0/commands/0/execute: expected a non-empty array");

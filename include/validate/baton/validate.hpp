@@ -246,7 +246,9 @@ struct TraceSubmission {
   std::optional<uint64_t> wait_value_of(size_t i) const {
     return i < wait_value.size() ? wait_value[i] : std::nullopt;
   }
-  uint64_t signal_stage_of(size_t i) const { return i < signal_stage.size() ? signal_stage[i] : kVkAllCommands; }
+  uint64_t signal_stage_of(size_t i) const {
+    return i < signal_stage.size() ? signal_stage[i] : kVkAllCommands;
+  }
   std::optional<uint64_t> signal_value_of(size_t i) const {
     return i < signal_value.size() ? signal_value[i] : std::nullopt;
   }
