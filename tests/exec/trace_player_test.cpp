@@ -342,6 +342,33 @@ TEST(TracePlayer, DocumentedDifferenceD10ReadInASecondaryHidesALaterReadAfterWri
   EXPECT_EQ(v.messages.size(), 1u);
 }
 
+// Also D10: the layer checks the image layouts each secondary of one vkCmdExecuteCommands expects against
+// the primary's layouts before that call, not after the earlier secondaries of the call (seed 19251 of the
+// multi-submission run, reduced): a transition in the first secondary, a clear in its new layout in the
+// second is UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001; the same in two executes is clean, as it
+// is for Baton either way.
+TEST(TracePlayer, DocumentedDifferenceD10LayoutsOfOneExecuteCall) {
+  const std::string image = R"({"api":"vulkan","resources":[{"name":"i","type":"texture"}],"lists":[LISTS],
+    "submissions":[{"queue":"g","lists":["P"]}]})";
+  const std::string secondaries =
+      R"({"name":"S0","level":"secondary","commands":[{"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"UNDEFINED","new_layout":"GENERAL"}]}]},)"
+      R"({"name":"S1","level":"secondary","commands":[{"clear":{"resource":"i","subresource":"all","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"GENERAL"}}}]})";
+  auto with = [&](const std::string& primary) {
+    std::string t = image;
+    return t.replace(t.find("LISTS"), 5, R"({"name":"P","commands":[)" + primary + "]}," + secondaries);
+  };
+  const std::string first =
+      R"({"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"UNDEFINED","new_layout":"SHADER_READ_ONLY_OPTIMAL"}]},)";
+  const std::string one_call = with(first + R"({"execute":["S0","S1"]})");
+  const std::string two_calls = with(first + R"({"execute":["S0"]},{"execute":["S1"]})");
+  const ReplayReport one = play(one_call);
+  EXPECT_EQ(one.log.counts.count("UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001"), 1u);
+  EXPECT_EQ(one.log.total(), 1u);
+  EXPECT_EQ(play(two_calls).log.total(), 0u);
+  EXPECT_TRUE(validate::validate(validate::load_trace(one_call, "t")).clean());
+  EXPECT_TRUE(validate::validate(validate::load_trace(two_calls, "t")).clean());
+}
+
 // Lavapipe of Mesa 22.3 crashes (SIGSEGV in libvulkan_lvp) recording a compute dispatch into a secondary
 // command buffer, so the player refuses dispatches there, naming the entry (copies and clears play).
 TEST(TracePlayer, RefusesDispatchesInSecondaryCommandBuffers) {
