@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -179,8 +180,7 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
       return Error(fmt::format("{}: resources[{}] '{}': {}", t.source, i, r.name, why));
     };
     if (r.planes != 1) throw bad("multi-plane / depth-stencil images are not played");
-    if (r.flags & (validate::flag::render_target | validate::flag::depth_stencil))
-      throw bad("attachments are not played");
+    if (r.flags & validate::flag::depth_stencil) throw bad("depth/stencil images are not played");
     if (r.flags & (validate::flag::swapchain | validate::flag::placed))
       throw bad("swap-chain and placed resources are not played");
     if (r.placement.heap != validate::kNotPlaced)
@@ -192,15 +192,36 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
   const FamilyMap fm = map_families(t, main, second);
   for (size_t li = 0; li < t.lists.size(); ++li) {
     const validate::TraceList& l = t.lists[li];
+    bool rendering = false;  // inside begin_rendering ... end_rendering (the loader pairs them)
     for (size_t ci = 0; ci < l.commands.size(); ++ci) {
       const validate::Command& c = l.commands[ci];
+      if (const auto* br = std::get_if<validate::BeginRenderingCmd>(&c)) {
+        for (const validate::RenderingAttachment& a : br->attachments)
+          if (a.load == validate::LoadOp::none)
+            throw Error(
+                fmt::format("{}: load op NONE is not played (VK_EXT_load_store_op_none is not enabled)",
+                            where(t, li, ci)));
+        rendering = true;
+        continue;
+      }
+      if (std::holds_alternative<validate::EndRenderingCmd>(c)) {
+        rendering = false;
+        continue;
+      }
+      if (rendering)
+        throw Error(fmt::format("{}: draws inside a render pass instance are not played", where(t, li, ci)));
       auto whole = [&](const validate::ByteRange& b) {
         if (!b.whole())
           throw Error(fmt::format("{}: buffer byte ranges are not played yet", where(t, li, ci)));
       };
       if (const auto* u = std::get_if<validate::UseCmd>(&c)) {
         whole(u->subresources.bytes);
-        (void)op_for(t, li, ci, u->resource, u->as);
+        const Op op = op_for(t, li, ci, u->resource, u->as);
+        if (l.secondary && mode_of(op) < kModes)
+          throw Error(
+              fmt::format("{}: dispatches in secondary command buffers are not played (lavapipe of Mesa "
+                          "22.3 crashes recording one)",
+                          where(t, li, ci)));
       } else if (const auto* k = std::get_if<validate::ClearCmd>(&c)) {
         whole(k->subresources.bytes);
         (void)op_for(t, li, ci, k->resource, k->as);
@@ -257,6 +278,9 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
     for (size_t w = 0; w < s.wait.size(); ++w)
       if ((s.wait_stage_of(w) & kUnplayedStages) != 0)
         throw Error(fmt::format("{}: submissions[{}].wait[{}]: {}", t.source, si, w, kUnplayedWhy));
+    for (size_t g = 0; g < s.signal.size(); ++g)
+      if ((s.signal_stage_of(g) & kUnplayedStages) != 0)
+        throw Error(fmt::format("{}: submissions[{}].signal[{}]: {}", t.source, si, g, kUnplayedWhy));
     if (!s.present.empty())
       throw Error(fmt::format("{}: submissions[{}]: presents are not played", t.source, si));
     // Binary semaphores only (a timeline value may be waited for any number of times; the loader checks
@@ -426,6 +450,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     };
     std::vector<Res> res(t.resources.size());
     bool any_initial = false;
+    std::set<int> attachments;  // images rendered to (COLOR_ATTACHMENT usage)
+    for (const validate::TraceList& l : t.lists)
+      for (const validate::Command& cmd : l.commands)
+        if (const auto* br = std::get_if<validate::BeginRenderingCmd>(&cmd))
+          for (const validate::RenderingAttachment& a : br->attachments) attachments.insert(a.resource);
     for (size_t i = 0; i < t.resources.size(); ++i) {
       const validate::TraceResource& r = t.resources[i];
       const bool concurrent = (r.flags & validate::flag::concurrent) != 0;
@@ -445,8 +474,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       ii.arrayLayers = r.layers;
       ii.samples = VK_SAMPLE_COUNT_1_BIT;
       ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-      ii.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+      ii.usage =
+          VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+          VK_IMAGE_USAGE_SAMPLED_BIT |
+          (attachments.count(static_cast<int>(i)) ? VkImageUsageFlags{VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT}
+                                                  : VkImageUsageFlags{0});
       ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
       if (concurrent && families.size() > 1) {
         ii.sharingMode = VK_SHARING_MODE_CONCURRENT;
@@ -687,6 +719,50 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       return ev;
     };
     // Events: vkCmdSetEvent2 / vkCmdWaitEvents2 as written (one wait call per event).
+    // Dynamic rendering: one 2D view per attachment (its mip and layer), the render area the mip's
+    // extent, no draws; the load and store operations are the accesses.
+    auto record_rendering = [&](VkCommandBuffer cb, const validate::Command& cmd) {
+      if (std::holds_alternative<validate::EndRenderingCmd>(cmd)) {
+        vkCmdEndRendering(cb);
+        return true;
+      }
+      const auto* br = std::get_if<validate::BeginRenderingCmd>(&cmd);
+      if (!br) return false;
+      std::vector<VkRenderingAttachmentInfo> colors;
+      uint32_t side = 0;
+      for (const validate::RenderingAttachment& a : br->attachments) {
+        const validate::TraceResource& r = t.resources[static_cast<size_t>(a.resource)];
+        const uint32_t mip = a.subresource % r.mips, layer = a.subresource / r.mips % r.layers;
+        VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vi.image = res[static_cast<size_t>(a.resource)].image;
+        vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vi.format = kFormat;
+        vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, layer, 1};
+        VkImageView view;
+        BATON_VK(vkCreateImageView(c.device, &vi, nullptr, &view));
+        o.views.push_back(view);
+        const uint32_t extent = std::max(1u, res[static_cast<size_t>(a.resource)].side >> mip);
+        side = side == 0 ? extent : std::min(side, extent);
+        VkRenderingAttachmentInfo ai{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        ai.imageView = view;
+        ai.imageLayout = static_cast<VkImageLayout>(a.layout);
+        ai.loadOp = a.load == validate::LoadOp::load ? VK_ATTACHMENT_LOAD_OP_LOAD
+                    : a.load == validate::LoadOp::clear
+                        ? VK_ATTACHMENT_LOAD_OP_CLEAR
+                        : VK_ATTACHMENT_LOAD_OP_DONT_CARE;  // (NONE: check_trace)
+        ai.storeOp = a.store == validate::StoreOp::store       ? VK_ATTACHMENT_STORE_OP_STORE
+                     : a.store == validate::StoreOp::dont_care ? VK_ATTACHMENT_STORE_OP_DONT_CARE
+                                                               : VK_ATTACHMENT_STORE_OP_NONE;
+        colors.push_back(ai);
+      }
+      VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
+      ri.renderArea = {{0, 0}, {std::max(side, 1u), std::max(side, 1u)}};
+      ri.layerCount = 1;
+      ri.colorAttachmentCount = static_cast<uint32_t>(colors.size());
+      ri.pColorAttachments = colors.data();
+      vkCmdBeginRendering(cb, &ri);
+      return true;
+    };
     auto record_events = [&](VkCommandBuffer cb, const validate::Command& cmd) {
       if (const auto* se = std::get_if<validate::SetEventCmd>(&cmd)) {
         const VkEvent ev = event(se->event);
@@ -763,10 +839,20 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         }
         ++rep.host_waits;
       }
+      // Host signals (vkSignalSemaphore), after the host waits, before the submission.
+      for (const validate::HostSignal& h : s.host_signal) {
+        VkSemaphoreSignalInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        info.semaphore = semaphore(h.semaphore, true);
+        info.value = h.value;
+        BATON_VK(vkSignalSemaphore(c.device, &info));
+        ++rep.host_signals;
+      }
       std::vector<VkCommandBufferSubmitInfo> cbs;
-      for (int li : s.lists) {
-        VkCommandBuffer cb = c.begin_commands(second ? compute_pool : pool);
-        (second ? o.compute_cbs : o.cbs).push_back(cb);
+      const VkCommandPool from = second ? compute_pool : pool;
+      std::vector<VkCommandBuffer>& owned = second ? o.compute_cbs : o.cbs;
+      // A list's commands into `cb`; an execute records each secondary list into a fresh secondary
+      // command buffer (no render pass inherited) and executes it there (vkCmdExecuteCommands).
+      std::function<void(VkCommandBuffer, int)> record_list = [&](VkCommandBuffer cb, int li) {
         for (const validate::Command& cmd : t.lists[static_cast<size_t>(li)].commands) {
           ++rep.commands;
           if (const auto* u = std::get_if<validate::UseCmd>(&cmd)) {
@@ -775,10 +861,36 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
           } else if (const auto* k = std::get_if<validate::ClearCmd>(&cmd)) {
             const Op op = op_for(t, static_cast<size_t>(li), 0, k->resource, k->as);
             record_use(cb, op, k->resource, k->subresources, k->as.vk_layout);
-          } else if (!record_events(cb, cmd)) {
+          } else if (const auto* ex = std::get_if<validate::ExecuteCmd>(&cmd)) {
+            std::vector<VkCommandBuffer> secondaries;
+            for (int sl : ex->lists) {
+              VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+              ai.commandPool = from;
+              ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+              ai.commandBufferCount = 1;
+              VkCommandBuffer sec;
+              BATON_VK(vkAllocateCommandBuffers(c.device, &ai, &sec));
+              owned.push_back(sec);
+              VkCommandBufferInheritanceInfo inherit{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+              VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+              bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+              bi.pInheritanceInfo = &inherit;
+              BATON_VK(vkBeginCommandBuffer(sec, &bi));
+              record_list(sec, sl);
+              BATON_VK(vkEndCommandBuffer(sec));
+              secondaries.push_back(sec);
+              ++rep.secondary_command_buffers;
+            }
+            vkCmdExecuteCommands(cb, static_cast<uint32_t>(secondaries.size()), secondaries.data());
+          } else if (!record_events(cb, cmd) && !record_rendering(cb, cmd)) {
             record_barrier(cb, std::get<validate::BarrierCmd>(cmd));
           }
         }
+      };
+      for (int li : s.lists) {
+        VkCommandBuffer cb = c.begin_commands(from);
+        owned.push_back(cb);
+        record_list(cb, li);
         BATON_VK(vkEndCommandBuffer(cb));
         VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
         cbi.commandBuffer = cb;
@@ -797,7 +909,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         VkSemaphoreSubmitInfo x{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
         x.semaphore = semaphore(s.signal[g], s.signal_value_of(g).has_value());
         x.value = s.signal_value_of(g).value_or(0);
-        x.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        x.stageMask = s.signal_stage_of(g);
         signals.push_back(x);
       }
       VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
@@ -855,6 +967,26 @@ Trace merge_queues(const Trace& trace) {
     s.family = first.family;
   }
   for (validate::TraceList& l : t.lists) l.type = first.type;
+  return t;
+}
+
+Trace inline_secondaries(const Trace& trace) {
+  Trace t = trace;
+  for (validate::TraceList& l : t.lists) {
+    std::vector<validate::Command> flat;
+    for (const validate::Command& cmd : l.commands) {
+      const auto* ex = std::get_if<validate::ExecuteCmd>(&cmd);
+      if (!ex) {
+        flat.push_back(cmd);
+        continue;
+      }
+      for (int sl : ex->lists) {  // secondaries execute no others (trace_load.cpp)
+        const std::vector<validate::Command>& theirs = trace.lists[static_cast<size_t>(sl)].commands;
+        flat.insert(flat.end(), theirs.begin(), theirs.end());
+      }
+    }
+    l.commands = std::move(flat);
+  }
   return t;
 }
 

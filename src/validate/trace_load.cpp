@@ -67,12 +67,42 @@ class Loader {
         fail(fmt::format("lists[{}].name", i),
              fmt::format("duplicate list {}", input::quote(t.lists[i].name)));
     }
+    // vkCmdExecuteCommands (spec, "Secondary Command Buffer Execution"): a primary list executes
+    // secondary lists of its queue type; a secondary executes none
+    // (VUID-vkCmdExecuteCommands-bufferlevel-00024).
+    for (size_t i = 0; i < t.lists.size(); ++i) {
+      for (size_t c = 0; c < t.lists[i].commands.size(); ++c) {
+        auto* ex = std::get_if<ExecuteCmd>(&t.lists[i].commands[c]);
+        if (!ex) continue;
+        const std::string path = fmt::format("lists[{}].commands[{}].execute", i, c);
+        if (t.lists[i].secondary)
+          fail(path,
+               "a secondary command buffer cannot execute others (vkCmdExecuteCommands needs a primary)");
+        const json& names = lists[i]["commands"][c]["execute"];
+        for (size_t k = 0; k < names.size(); ++k) {
+          const std::string name = names[k].get<std::string>();
+          const std::string at = fmt::format("{}[{}]", path, k);
+          const auto it = list_index.find(name);
+          if (it == list_index.end()) fail(at, fmt::format("unknown list {}", input::quote(name)));
+          const TraceList& target = t.lists[static_cast<size_t>(it->second)];
+          if (!target.secondary)
+            fail(at, fmt::format("list {} is not a secondary command buffer (\"level\": \"secondary\")",
+                                 input::quote(name)));
+          if (target.type != t.lists[i].type)
+            fail(at,
+                 fmt::format("list {} has another type than the primary list {} (its pool's queue family)",
+                             input::quote(name), input::quote(t.lists[i].name)));
+          ex->lists.push_back(it->second);
+        }
+      }
+    }
     const json& subs = array_field(root, "submissions", "trace");
     std::map<std::string, bool, std::less<>> signaled;
     // Timeline semaphores (a value on any entry): the highest value signaled so far; binary ones are
     // absent. A semaphore is one kind everywhere.
     std::map<std::string, bool, std::less<>> timeline;
     std::map<std::string, uint64_t, std::less<>> reached;
+    std::map<std::string, uint64_t, std::less<>> complete;  // timeline values known reached on the host
     std::map<std::string, bool, std::less<>> fence_pending;
     std::map<std::string, bool, std::less<>> queue_used;
     auto kind = [&](const std::string& sem, bool is_timeline, const std::string& where) {
@@ -100,9 +130,31 @@ class Loader {
             fail(where, fmt::format("value {} of timeline semaphore {} is not signaled by an earlier "
                                     "submission (highest: {})",
                                     hw.value, input::quote(hw.name), reached[hw.name]));
+          complete[hw.name] = std::max(complete[hw.name], hw.value);
+        } else if (hw.kind == HostWait::Kind::device) {
+          complete = reached;
         } else if (hw.kind == HostWait::Kind::queue && !queue_used.contains(hw.name)) {
           fail(where, fmt::format("no earlier submission on queue {}", input::quote(hw.name)));
         }
+      }
+      for (size_t h = 0; h < s.host_signal.size(); ++h) {
+        // vkSignalSemaphore (spec, "Semaphore Signaling" from the host): timeline semaphores only; the
+        // value must be above the semaphore's current value (VUID-VkSemaphoreSignalInfo-value-03258) and
+        // below every pending signal's (03259): every device signal of it so far must be known complete
+        // on the host (a vkWaitSemaphores reaching it, or vkDeviceWaitIdle).
+        const HostSignal& hs = s.host_signal[h];
+        const std::string where = fmt::format("{}.host_signal[{}]", path, h);
+        kind(hs.semaphore, true, where);
+        const uint64_t now = reached[hs.semaphore];
+        if (hs.value <= now)
+          fail(where, fmt::format("timeline semaphore {} signaled to {} on the host, not above its value {}",
+                                  input::quote(hs.semaphore), hs.value, now));
+        if (complete[hs.semaphore] < now)
+          fail(where,
+               fmt::format("timeline semaphore {} may still have a pending signal to {} (wait for it on "
+                           "the host first: a host signal must stay below pending signals)",
+                           input::quote(hs.semaphore), now));
+        reached[hs.semaphore] = complete[hs.semaphore] = hs.value;
       }
       for (size_t w = 0; w < s.wait.size(); ++w) {
         const std::string where = fmt::format("{}.wait[{}]", path, w);
@@ -639,7 +691,9 @@ class Loader {
   Command command(const json& j, const std::string& path) const {
     require_object(j, path);
     if (j.size() != 1)
-      fail(path, "a command has exactly one key: barrier, use, discard, clear, set_event or wait_events");
+      fail(path,
+           "a command has exactly one key: barrier, use, discard, clear, set_event, wait_events, execute, "
+           "begin_rendering or end_rendering");
     // Not `*j.items().begin()`: that binds to a proxy inside a temporary iterator (found by ASan).
     const std::string key = j.begin().key();
     const json& body = j.begin().value();
@@ -666,6 +720,29 @@ class Loader {
       for (size_t i = 0; i < arr.size(); ++i)
         c.barriers.push_back(barrier(arr[i], fmt::format("{}[{}]", bpath, i)));
       return c;
+    }
+    if (key == "begin_rendering" || key == "end_rendering") {
+      if (api_ != Api::vulkan) fail(bpath, fmt::format("{} is a Vulkan command (dynamic rendering)", key));
+      require_object(body, bpath);
+      if (key == "end_rendering") {
+        keys(body, bpath, {});
+        return EndRenderingCmd{};
+      }
+      keys(body, bpath, {"color", "depth"});
+      BeginRenderingCmd c;
+      const json& colors = array_field(body, "color", bpath);
+      for (size_t i = 0; i < colors.size(); ++i)
+        c.attachments.push_back(attachment(colors[i], fmt::format("{}.color[{}]", bpath, i), false));
+      if (body.contains("depth")) c.attachments.push_back(attachment(body["depth"], bpath + ".depth", true));
+      return c;
+    }
+    if (key == "execute") {
+      // vkCmdExecuteCommands(secondaries): the names are resolved once every list is known (load()).
+      if (api_ != Api::vulkan) fail(bpath, "execute is a Vulkan command (secondary command buffers)");
+      if (!body.is_array() || body.empty()) fail(bpath, "expected a non-empty array of secondary list names");
+      for (size_t i = 0; i < body.size(); ++i)
+        if (!body[i].is_string()) fail(fmt::format("{}[{}]", bpath, i), "expected a list name");
+      return ExecuteCmd{};
     }
     if (key == "set_event" || key == "wait_events") {
       if (api_ != Api::vulkan)
@@ -711,19 +788,110 @@ class Loader {
       return DiscardCmd{res, subresources(body, res, bpath)};
     }
     fail(path,
-         fmt::format("unknown command {} (expected barrier, use, discard, clear, set_event or wait_events)",
-                     input::quote(key)));
+         fmt::format(
+             "unknown command {} (expected barrier, use, discard, clear, set_event, wait_events, execute, "
+             "begin_rendering or end_rendering)",
+             input::quote(key)));
+  }
+
+  // One VkRenderingAttachmentInfo: an image subresource (the view: one mip, one layer), its layout, its
+  // load and store operations. A color attachment's layout is one a color attachment may have
+  // (VUID-VkRenderingInfo-colorAttachmentCount-06090 and -06091 exclude the depth/stencil ones); a depth
+  // attachment's a writable depth layout (read-only depth attachments are not modelled), on a resource
+  // flagged depth_stencil (a depth format).
+  RenderingAttachment attachment(const json& j, const std::string& path, bool depth) const {
+    require_object(j, path);
+    keys(j, path, {"resource", "subresource", "layout", "load", "store"});
+    RenderingAttachment a;
+    a.depth = depth;
+    a.resource = resource_ref(j, "resource", path, false);
+    const TraceResource& r = (*resources_)[static_cast<size_t>(a.resource)];
+    if (r.buffer) fail(path + ".resource", fmt::format("'{}' is a buffer, not an image", r.name));
+    if (depth != ((r.flags & flag::depth_stencil) != 0))
+      fail(path + ".resource", depth ? fmt::format("'{}' is not a depth_stencil image", r.name)
+                                     : fmt::format("'{}' is a depth_stencil image, not a color one", r.name));
+    if (!j.contains("subresource")) fail(path, "missing \"subresource\" (one subresource: the view's)");
+    a.subresource = uint_field(j, "subresource", path, 0);
+    if (a.subresource >= r.subresource_count())
+      fail(path + ".subresource",
+           fmt::format("out of range for image '{}' ({} subresources)", r.name, r.subresource_count()));
+    a.layout = enum_field(j, "layout", path, names::vk_layouts(), "VkImageLayout");
+    constexpr uint32_t kColorLayouts[] = {
+        1, 2, 1000314001};  // GENERAL, COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL
+    constexpr uint32_t kDepthLayouts[] = {1, 3, 1000241000,
+                                          1000314001};  // GENERAL, DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                                        // DEPTH_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL
+    const auto ok = [&](const auto& table) {
+      return std::find(std::begin(table), std::end(table), a.layout) != std::end(table);
+    };
+    if (depth ? !ok(kDepthLayouts) : !ok(kColorLayouts))
+      fail(path + ".layout",
+           fmt::format("{} attachments are not rendered in layout {}", depth ? "depth" : "color",
+                       input::quote(j["layout"].get<std::string>())));
+    const std::string load = string_field(j, "load", path), store = string_field(j, "store", path);
+    if (load == "LOAD")
+      a.load = LoadOp::load;
+    else if (load == "CLEAR")
+      a.load = LoadOp::clear;
+    else if (load == "DONT_CARE")
+      a.load = LoadOp::dont_care;
+    else if (load == "NONE")
+      a.load = LoadOp::none;
+    else
+      fail(path + ".load",
+           fmt::format("unknown load op {} (LOAD, CLEAR, DONT_CARE or NONE)", input::quote(load)));
+    if (store == "STORE")
+      a.store = StoreOp::store;
+    else if (store == "DONT_CARE")
+      a.store = StoreOp::dont_care;
+    else if (store == "NONE")
+      a.store = StoreOp::none;
+    else
+      fail(path + ".store",
+           fmt::format("unknown store op {} (STORE, DONT_CARE or NONE)", input::quote(store)));
+    return a;
+  }
+
+  // A render pass instance begins and ends in one list (VUID-vkEndCommandBuffer-commandBuffer-00060: no
+  // command buffer ends inside one; suspending / resuming renderings are not modelled), does not nest
+  // (VUID-vkCmdBeginRendering-... : not inside a render pass instance), and holds only uses (draws):
+  // barriers, events, clears and executes inside one have rules of their own, not modelled.
+  void rendering_structure(const TraceList& l, const std::string& path) const {
+    bool inside = false;
+    for (size_t c = 0; c < l.commands.size(); ++c) {
+      const std::string at = fmt::format("{}.commands[{}]", path, c);
+      const Command& cmd = l.commands[c];
+      if (std::holds_alternative<BeginRenderingCmd>(cmd)) {
+        if (inside) fail(at + ".begin_rendering", "a render pass instance is already active (no nesting)");
+        inside = true;
+      } else if (std::holds_alternative<EndRenderingCmd>(cmd)) {
+        if (!inside)
+          fail(at + ".end_rendering", "no render pass instance is active (no begin_rendering before)");
+        inside = false;
+      } else if (inside && !std::holds_alternative<UseCmd>(cmd)) {
+        fail(at, "only uses (draws) are modelled inside a render pass instance");
+      }
+    }
+    if (inside) fail(path, "the list ends inside a render pass instance (no end_rendering)");
   }
 
   TraceList list(const json& j, const std::string& path) const {
     require_object(j, path);
-    keys(j, path, {"name", "type", "commands"});
+    keys(j, path, {"name", "type", "level", "commands"});
     TraceList l;
     l.name = name_field(j, "name", path);
     l.type = queue_type(j, path);
+    const std::string level = optional_string(j, "level", path, "primary");
+    if (level != "primary" && level != "secondary")
+      fail(path + ".level",
+           fmt::format("unknown level {} (expected primary or secondary)", input::quote(level)));
+    if (level == "secondary" && api_ != Api::vulkan)
+      fail(path + ".level", "secondary command buffers are Vulkan only");
+    l.secondary = level == "secondary";
     const json& cmds = array_field(j, "commands", path);
     for (size_t i = 0; i < cmds.size(); ++i)
       l.commands.push_back(command(cmds[i], fmt::format("{}.commands[{}]", path, i)));
+    rendering_structure(l, path);
     return l;
   }
 
@@ -752,14 +920,9 @@ class Loader {
         name = arr[i].get<std::string>();
       } else if (arr[i].is_object()) {
         if (api_ != Api::vulkan) fail(at, "expected a string (semaphore objects are Vulkan only)");
-        if (wait)
-          keys(arr[i], at, {"semaphore", "stage", "value"});
-        else
-          keys(arr[i], at, {"semaphore", "value"});
+        keys(arr[i], at, {"semaphore", "stage", "value"});
         name = string_field(arr[i], "semaphore", at);
-        if (wait)
-          stage =
-              named_field(arr[i], "stage", at, names::vk_stages(), "VkPipelineStageFlags2", kVkAllCommands);
+        stage = named_field(arr[i], "stage", at, names::vk_stages(), "VkPipelineStageFlags2", kVkAllCommands);
         if (arr[i].contains("value")) value = u64_field(arr[i], "value", at);
       } else {
         fail(at, "expected a semaphore name or object");
@@ -772,6 +935,7 @@ class Loader {
       } else {
         s.signal.push_back(name);
         s.signal_value.push_back(value);
+        s.signal_stage.push_back(stage);
       }
     }
   }
@@ -811,7 +975,9 @@ class Loader {
                              const std::map<std::string, int, std::less<>>& index,
                              const std::vector<TraceList>& lists) const {
     require_object(j, path);
-    keys(j, path, {"queue", "type", "family", "lists", "wait", "signal", "present", "fence", "host_wait"});
+    keys(j, path,
+         {"queue", "type", "family", "lists", "wait", "signal", "present", "fence", "host_wait",
+          "host_signal"});
     TraceSubmission s;
     s.queue = optional_string(j, "queue", path, "queue0");
     check_name(s.queue, path + ".queue");
@@ -825,6 +991,11 @@ class Loader {
       if (lists[static_cast<size_t>(it->second)].type != s.type)
         fail(fmt::format("{}.lists[{}]", path, i),
              fmt::format("list '{}' has a different type than queue '{}'", names[i], s.queue));
+      if (lists[static_cast<size_t>(it->second)].secondary)
+        fail(fmt::format("{}.lists[{}]", path, i),
+             fmt::format("list '{}' is a secondary command buffer (executed by a primary list's execute, not "
+                         "submitted)",
+                         names[i]));
       s.lists.push_back(it->second);
     }
     semaphores(j, "wait", path, s);
@@ -838,6 +1009,17 @@ class Loader {
     if (!host.empty() && api_ != Api::vulkan) fail(path + ".host_wait", "host waits are Vulkan only");
     for (size_t i = 0; i < host.size(); ++i)
       s.host_wait.push_back(host_wait(host[i], fmt::format("{}.host_wait[{}]", path, i)));
+    const json& host_signals = array_field(j, "host_signal", path);
+    if (!host_signals.empty() && api_ != Api::vulkan)
+      fail(path + ".host_signal", "host signals are Vulkan only");
+    for (size_t i = 0; i < host_signals.size(); ++i) {
+      const std::string at = fmt::format("{}.host_signal[{}]", path, i);
+      require_object(host_signals[i], at);
+      keys(host_signals[i], at, {"semaphore", "value"});
+      HostSignal h{string_field(host_signals[i], "semaphore", at), u64_field(host_signals[i], "value", at)};
+      check_name(h.semaphore, at);
+      s.host_signal.push_back(std::move(h));
+    }
     const std::vector<std::string> present = strings(j, "present", path);
     for (size_t i = 0; i < present.size(); ++i) {
       const auto it = resource_index_.find(present[i]);

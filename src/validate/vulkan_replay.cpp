@@ -26,6 +26,14 @@ std::string access_name(uint64_t a) {
 std::string layout_name(uint32_t l) {
   return names::format_enum(names::vk_layouts(), l);
 }
+// The stages an access reaches on its queue: its own, and those later barriers of its queue ordered it
+// before (the chain). A semaphore signal's first scope holds the access when they meet its stages.
+Reach reach(const Write& w) {
+  return {w.signaled};
+}
+Reach reach(const Read& r) {
+  return {r.signaled};
+}
 }  // namespace
 
 Replay::Replay(const Trace& t, Reporter& out, const ValidateOptions& options)
@@ -66,37 +74,18 @@ void Replay::execute(int submission) {
   sub_queue_[static_cast<size_t>(submission)] = q;
   for (const HostWait& h : sub.host_wait) host_wait(h, submission);
   const uint64_t all_accesses = expand_accesses(kAllAccesses);
-  for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o);
+  for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o, g.partial);
   for (size_t w = 0; w < sub.wait.size(); ++w) {
-    const int t = signaler(sub.wait[w], sub.wait_value_of(w), submission);
-    if (t < 0) continue;  // a timeline wait for the initial value: orders nothing
+    const Signal t = signaler(sub.wait[w], sub.wait_value_of(w), submission, true);
+    if (t.submission < 0) continue;  // the initial value or a host signal: orders no device work
     const uint64_t mask = sub.wait_stage_of(w);
     wait_for(t, dst_exec_scope(mask), expand_stages(mask), all_accesses);
   }
   now_.queue = q;
   now_.submission = submission;
-  for (int li : sub.lists) {
-    const TraceList& list = trace_.lists[static_cast<size_t>(li)];
-    now_.list = li;
-    for (size_t c = 0; c < list.commands.size(); ++c) {
-      now_.command = static_cast<int>(c);
-      ++now_.seq;
-      out_.at_command(li, static_cast<int>(c));
-      const Command& cmd = list.commands[c];
-      if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
-        barrier_call(*b);
-      } else if (const auto* se = std::get_if<SetEventCmd>(&cmd)) {
-        set_event(*se);
-      } else if (const auto* we = std::get_if<WaitEventsCmd>(&cmd)) {
-        wait_events(*we);
-      } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
-        use(*u);
-      } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
-        use(UseCmd{cl->resource, cl->subresources, cl->as});
-      }
-    }
-  }
+  for (int li : sub.lists) commands(li);
   out_.at_submission(submission);
+  mark_signals(submission);
   ordered_end_[static_cast<size_t>(submission)] = ordered_;
   now_.list = now_.command = -1;
   for (int r : sub.present) {
@@ -109,6 +98,139 @@ void Replay::execute(int submission) {
   }
 }
 
+// One list's commands in order. vkCmdExecuteCommands runs each secondary list's commands at that point
+// of the primary, as if recorded there (spec, "Secondary Command Buffer Execution"; the Khronos layer
+// checks the secondary's accesses against the primary's state when it is executed): messages name the
+// secondary list and its command.
+void Replay::commands(int li) {
+  const TraceList& list = trace_.lists[static_cast<size_t>(li)];
+  for (size_t c = 0; c < list.commands.size(); ++c) {
+    now_.list = li;
+    now_.command = static_cast<int>(c);
+    ++now_.seq;
+    out_.at_command(li, static_cast<int>(c));
+    const Command& cmd = list.commands[c];
+    if (const auto* b = std::get_if<BarrierCmd>(&cmd)) {
+      barrier_call(*b);
+    } else if (const auto* se = std::get_if<SetEventCmd>(&cmd)) {
+      set_event(*se);
+    } else if (const auto* we = std::get_if<WaitEventsCmd>(&cmd)) {
+      wait_events(*we);
+    } else if (const auto* u = std::get_if<UseCmd>(&cmd)) {
+      use(*u);
+    } else if (const auto* cl = std::get_if<ClearCmd>(&cmd)) {
+      use(UseCmd{cl->resource, cl->subresources, cl->as});
+    } else if (const auto* ex = std::get_if<ExecuteCmd>(&cmd)) {
+      for (int secondary : ex->lists) commands(secondary);  // the loader allows no nesting
+    } else if (const auto* br = std::get_if<BeginRenderingCmd>(&cmd)) {
+      begin_rendering(*br);
+    } else if (std::holds_alternative<EndRenderingCmd>(cmd)) {
+      end_rendering();
+    }
+  }
+}
+
+namespace {
+// Load and store operations' accesses (Vulkan spec, "Load Operations", "Store Operations"; the Khronos
+// synchronization validator's tables): a color attachment's at COLOR_ATTACHMENT_OUTPUT, a depth
+// attachment's load at EARLY_FRAGMENT_TESTS and store at LATE_FRAGMENT_TESTS. LOAD reads; CLEAR and
+// DONT_CARE write (DONT_CARE may write undefined values); STORE and DONT_CARE write; NONE accesses nothing.
+constexpr uint64_t kColorOutput = 0x400, kEarlyTests = 0x100, kLateTests = 0x200;
+constexpr uint64_t kColorRead = 0x80, kColorWrite = 0x100, kDepthRead = 0x200, kDepthWrite = 0x400;
+struct OpAccess {
+  uint64_t stage = 0, access = 0;  // access 0: none
+};
+constexpr OpAccess load_access(LoadOp op, bool depth) {
+  switch (op) {
+    case LoadOp::load:
+      return {depth ? kEarlyTests : kColorOutput, depth ? kDepthRead : kColorRead};
+    case LoadOp::clear:
+    case LoadOp::dont_care:
+      return {depth ? kEarlyTests : kColorOutput, depth ? kDepthWrite : kColorWrite};
+    case LoadOp::none:
+      break;
+  }
+  return {};
+}
+constexpr OpAccess store_access(StoreOp op, bool depth) {
+  if (op == StoreOp::none) return {};
+  return {depth ? kLateTests : kColorOutput, depth ? kDepthWrite : kColorWrite};
+}
+constexpr uint64_t kAttachmentStages = kColorOutput | kEarlyTests | kLateTests;
+constexpr uint64_t kAttachmentAccesses = kColorRead | kColorWrite | kDepthRead | kDepthWrite;
+}  // namespace
+
+// Attachment accesses of one render pass instance are ordered among themselves: the load operations
+// happen-before the instance's other accesses to the attachment, the store operations after them, and
+// draws' attachment accesses in rasterization order (spec, "Load Operations", "Store Operations",
+// "Rasterization Order"). So an attachment access sees the instance's earlier attachment accesses of
+// that subresource as ordered and visible; accesses from before the instance still need barriers.
+void Replay::in_rendering(Shadow& sh) const {
+  if (!rendering_) return;
+  Write& w = sh.write;
+  if (w.valid && w.where.seq >= rendering_->seq && w.where.queue == now_.queue &&
+      (w.stage & kAttachmentStages) != 0 && (w.access & kAttachmentAccesses) != 0) {
+    w.visible.emplace_back(kAttachmentStages, kAttachmentAccesses);
+    w.chain |= dst_exec_scope(kAttachmentStages);
+  }
+  for (Read& r : sh.reads)
+    if (r.where.seq >= rendering_->seq && r.where.queue == now_.queue && (r.stage & kAttachmentStages) != 0 &&
+        (r.access & kAttachmentAccesses) != 0) {
+      r.barriers |= dst_exec_scope(kAttachmentStages);
+      r.own |= dst_exec_scope(kAttachmentStages);
+    }
+}
+
+void Replay::attachment_access(const RenderingAttachment& a, uint64_t stage, uint64_t acc,
+                               bool check_layout) {
+  touch_placed(a.resource, false, false, describe(now_, stage, acc, false));
+  auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
+    out_.visit(a.resource, sub, n);
+    if (check_layout) {
+      ownership(a.resource, sub, n, sh);
+      if (sh.layout != a.layout)
+        out_.report(MessageId::vk_invalid_image_layout, a.resource, sub, layout_name(a.layout),
+                    layout_name(sh.layout), n);
+    }
+    if (acc == 0) return;
+    catch_up(sh);
+    in_rendering(sh);
+    access(a.resource, sub, n, sh, stage, acc);
+  };
+  shadows_[static_cast<size_t>(a.resource)].update(a.subresource, a.subresource + 1, one);
+  shadows_[static_cast<size_t>(a.resource)].coalesce(a.subresource, a.subresource + 1);
+  if (acc == 0) return;
+  ghost_owner_ = a.resource;
+  ghost_visits(ghosts_[static_cast<size_t>(a.resource)].size());
+  for (Ghost& g : ghosts_[static_cast<size_t>(a.resource)]) {
+    ghost_ = &g;
+    access(a.resource, 0, g.subresources, g.sh, stage, acc);
+  }
+  ghost_ = nullptr;
+  drop_ghosts(a.resource);
+}
+
+// vkCmdBeginRendering: each attachment must be in its layout (the use of a layout, as for any access),
+// and its load operation accesses it (a clear or don't-care load is a write: it needs the earlier
+// accesses ordered before it, as a copy into the image would).
+void Replay::begin_rendering(const BeginRenderingCmd& c) {
+  rendering_ = Rendering{now_.seq, c.attachments};
+  for (const RenderingAttachment& a : c.attachments) {
+    const OpAccess op = load_access(a.load, a.depth);
+    attachment_access(a, expand_stages(op.stage), op.access, true);
+  }
+}
+
+// vkCmdEndRendering: the store operations.
+void Replay::end_rendering() {
+  if (!rendering_) return;  // (the loader pairs them)
+  for (const RenderingAttachment& a : rendering_->attachments) {
+    const OpAccess op = store_access(a.store, a.depth);
+    attachment_access(a, expand_stages(op.stage), op.access, false);
+  }
+  rendering_.reset();
+}
+
 bool Ordered::covers(const Ordered& o) const {
   if ((o.exec & ~exec) != 0 || (o.host && !host)) return false;
   return std::all_of(o.visible.begin(), o.visible.end(), [&](const auto& v) {
@@ -118,36 +240,44 @@ bool Ordered::covers(const Ordered& o) const {
   });
 }
 
-void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o) {
+void Replay::add(OrderedSet& set, int queue, int upto, const Ordered& o, int partial) {
+  // Grant a's first scope holds every access grant b's holds.
+  const auto wider = [](int a, int b) { return a < 0 || a == b; };
   for (Grant& g : set) {
     if (g.queue != queue) continue;
-    if (g.upto >= upto && g.o.covers(o)) return;  // nothing new
+    if (g.upto >= upto && wider(g.partial, partial) && g.o.covers(o)) return;  // nothing new
   }
   for (Grant& g : set) {
-    if (g.queue != queue || g.upto != upto) continue;
+    if (g.queue != queue || g.upto != upto || g.partial != partial) continue;
     g.o.exec |= o.exec;
     g.o.host = g.o.host || o.host;
     for (const auto& [vs, va] : o.visible) g.o.grant(0, vs, va);
     const Ordered merged = g.o;
-    set.erase(std::remove_if(
-                  set.begin(), set.end(),
-                  [&](const Grant& x) { return x.queue == queue && x.upto < upto && merged.covers(x.o); }),
+    set.erase(std::remove_if(set.begin(), set.end(),
+                             [&](const Grant& x) {
+                               return x.queue == queue && x.upto < upto && wider(partial, x.partial) &&
+                                      merged.covers(x.o);
+                             }),
               set.end());
     return;
   }
-  set.erase(
-      std::remove_if(set.begin(), set.end(),
-                     [&](const Grant& x) { return x.queue == queue && x.upto <= upto && o.covers(x.o); }),
-      set.end());
-  set.push_back(Grant{queue, upto, o});
+  set.erase(std::remove_if(set.begin(), set.end(),
+                           [&](const Grant& x) {
+                             return x.queue == queue && x.upto <= upto && wider(partial, x.partial) &&
+                                    o.covers(x.o);
+                           }),
+            set.end());
+  set.push_back(Grant{queue, upto, o, partial});
 }
 
-const Ordered* Replay::lookup(const OrderedSet& set, const Where& w) const {
+const Ordered* Replay::lookup(const OrderedSet& set, const Where& w, const Reach& reach) const {
   if (w.submission < 0 || w.queue < 0) return nullptr;
   const Ordered* one = nullptr;
   int n = 0;
   for (const Grant& g : set) {
-    if (g.queue != w.queue || g.upto < w.submission) continue;
+    if (g.queue != w.queue || g.upto < w.submission ||
+        (g.partial >= 0 && ((reach.signaled >> g.partial) & 1) == 0))
+      continue;
     if (n++ == 0) {
       one = &g.o;
       continue;
@@ -175,33 +305,90 @@ void Ordered::grant(uint64_t exec_stages, uint64_t stages, uint64_t accesses) {
 // The submission whose signal a wait (or a host wait on a timeline value) waits for: a binary
 // semaphore's latest signal; a timeline semaphore's first signal to `value` or more (signals raise the
 // value, trace_load.cpp), -1 for a value the semaphore starts with (0).
-int Replay::signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const {
-  if (value && *value == 0) return -1;
+Replay::Signal Replay::signaler(const std::string& semaphore, std::optional<uint64_t> value, int before,
+                                bool host_signals_of_before) const {
+  if (value && *value == 0) return {};
   if (!value) {
     for (int t = before - 1; t >= 0; --t) {
-      const auto& sig = trace_.submissions[static_cast<size_t>(t)].signal;
-      if (std::find(sig.begin(), sig.end(), semaphore) != sig.end()) return t;
+      const TraceSubmission& s = trace_.submissions[static_cast<size_t>(t)];
+      for (size_t g = 0; g < s.signal.size(); ++g)
+        if (s.signal[g] == semaphore) return {t, s.signal_stage_of(g), static_cast<int>(g)};
     }
-    return -1;
+    return {};
   }
-  for (int t = 0; t < before; ++t) {
+  // Host signals of a submission are made before it (trace_load.cpp: values rise in trace order).
+  for (int t = 0; t <= before; ++t) {
     const TraceSubmission& s = trace_.submissions[static_cast<size_t>(t)];
+    if (t < before || host_signals_of_before)
+      for (const HostSignal& h : s.host_signal)
+        if (h.semaphore == semaphore && h.value >= *value) return {};
+    if (t == before) break;
     for (size_t g = 0; g < s.signal.size(); ++g)
-      if (s.signal[g] == semaphore && s.signal_value_of(g).value_or(0) >= *value) return t;
+      if (s.signal[g] == semaphore && s.signal_value_of(g).value_or(0) >= *value)
+        return {t, s.signal_stage_of(g), static_cast<int>(g)};
   }
-  return -1;
+  return {};
 }
 
-// The signal's first synchronization scope is every command of its queue up to the signal (all stages:
-// the trace's signals are ALL_COMMANDS), so the wait orders t, the earlier submissions of t's queue, and
-// whatever t's work was ordered after (a chain through t's commands).
-void Replay::wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses) {
+// The signal's first synchronization scope is every command of its queue up to the signal, limited to
+// the stages of its stageMask and the logically earlier ones (spec, "Semaphore Signaling"; ALL_COMMANDS:
+// every stage, layout transitions too). So the wait orders the accesses in those stages (or chained to
+// them by a later barrier of their queue) of t and of the earlier submissions of t's queue, and
+// whatever t's work was ordered after where that ordering reaches the signal's stages (a chain through
+// t's commands).
+uint64_t Replay::signal_exec(uint64_t stage_mask) {
+  return (stage_mask & kVkAllCommands) != 0 ? kAnyStage : src_exec_scope(stage_mask);
+}
+
+int Replay::partial_of(const Signal& s) const {
+  const auto it = partials_.find({s.submission, s.index});
+  return it == partials_.end() ? -1 : it->second;
+}
+
+void Replay::mark_signals(int submission) {
+  const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
+  const int q = sub_queue_[static_cast<size_t>(submission)];
+  bool caught_up = false;
+  for (size_t g = 0; g < sub.signal.size(); ++g) {
+    const uint64_t mask = sub.signal_stage_of(g);
+    if ((mask & kVkAllCommands) != 0) continue;
+    const int id = static_cast<int>(partials_.size());
+    if (id >= kMaxPartialSignals)
+      throw Error(
+          fmt::format("{}:/submissions/{}/signal/{}: more than {} semaphore signals with a stage mask other "
+                      "than ALL_COMMANDS (not modelled)",
+                      trace_.source, submission, g, kMaxPartialSignals));
+    partials_[{submission, static_cast<int>(g)}] = id;
+    if (!caught_up) catch_up_all();  // chains up to date with every barrier so far
+    caught_up = true;
+    const uint64_t exec = src_exec_scope(mask), stages = expand_stages(mask), bit = uint64_t{1} << id;
+    auto mark = [&](Shadow& sh) {
+      if (sh.write.valid && sh.write.where.queue == q &&
+          ((sh.write.stage & stages) != 0 || (sh.write.chain & exec) != 0))
+        sh.write.signaled |= bit;
+      for (Read& r : sh.reads)
+        if (r.where.queue == q && ((r.stage | r.barriers) & exec) != 0) r.signaled |= bit;
+    };
+    for (Runs<Shadow>& runs : shadows_) {
+      out_.stats()->visits += runs.run_count();
+      runs.for_all([&](uint32_t, uint32_t, Shadow& sh) { mark(sh); });
+    }
+    for (auto& gs : ghosts_) {
+      ghost_visits(gs.size());
+      for (Ghost& gh : gs) mark(gh.sh);
+    }
+  }
+}
+
+void Replay::wait_for(const Signal& t, uint64_t exec, uint64_t stages, uint64_t accesses) {
   Ordered o;
   o.grant(exec, stages, accesses);
-  const OrderedSet theirs = ordered_end_[static_cast<size_t>(t)];
-  add(ordered_, sub_queue_[static_cast<size_t>(t)], t, o);
+  const size_t ts = static_cast<size_t>(t.submission);
+  const OrderedSet theirs = ordered_end_[ts];
+  const uint64_t src = signal_exec(t.stage);
+  add(ordered_, sub_queue_[ts], t.submission, o, partial_of(t));
   for (const Grant& g : theirs)
-    if (g.o.exec != 0) add(ordered_, g.queue, g.upto, o);
+    if (g.o.exec != 0 && (g.o.exec & src) != 0) add(ordered_, g.queue, g.upto, o, g.partial);
 }
 
 // A host wait before `submission`: what it waited for is done before every later submission is made, on
@@ -213,11 +400,12 @@ void Replay::host_wait(const HostWait& h, int submission) {
   const uint64_t all_stages = dst_exec_scope(kVkAllCommands);
   all.grant(all_stages, all_stages, expand_accesses(kAllAccesses));
   all.host = true;
-  auto done = [&](int t) {
+  auto done = [&](int t, const Signal& sig = {}) {
     if (t < 0) return;
-    add(host_, sub_queue_[static_cast<size_t>(t)], t, all);
+    const uint64_t src = signal_exec(sig.stage);
+    add(host_, sub_queue_[static_cast<size_t>(t)], t, all, sig.submission == t ? partial_of(sig) : -1);
     for (const Grant& g : ordered_end_[static_cast<size_t>(t)])
-      if (g.o.exec != 0) add(host_, g.queue, g.upto, all);
+      if (g.o.exec != 0 && (g.o.exec & src) != 0) add(host_, g.queue, g.upto, all, g.partial);
   };
   auto last = [&](auto&& pred) {
     for (int t = submission - 1; t >= 0; --t)
@@ -231,9 +419,10 @@ void Replay::host_wait(const HostWait& h, int submission) {
     case HostWait::Kind::queue:
       done(last([&](const TraceSubmission& s) { return s.queue == h.name; }));
       break;
-    case HostWait::Kind::semaphore:
-      done(signaler(h.name, h.value, submission));
-      break;
+    case HostWait::Kind::semaphore: {
+      const Signal sig = signaler(h.name, h.value, submission, false);
+      done(sig.submission, sig);
+    } break;
     case HostWait::Kind::device:
       // Each queue's last submission: its grant covers the queue's earlier ones.
       for (int t = submission - 1; t >= 0; --t) {
@@ -246,12 +435,12 @@ void Replay::host_wait(const HostWait& h, int submission) {
   }
 }
 
-const Ordered* Replay::ordered(const Where& w) const {
-  return lookup(ordered_, w);
+const Ordered* Replay::ordered(const Where& w, const Reach& reach) const {
+  return lookup(ordered_, w, reach);
 }
 
-bool Replay::sem_exec(const Where& w, uint64_t stage) const {
-  const Ordered* o = ordered(w);
+bool Replay::sem_exec(const Where& w, const Reach& reach, uint64_t stage) const {
+  const Ordered* o = ordered(w, reach);
   return o && o->exec != 0 && (stage & ~o->exec) == 0;
 }
 
@@ -272,9 +461,9 @@ bool covers(const std::vector<std::pair<uint64_t, uint64_t>>& scopes, uint64_t s
 }
 }  // namespace
 
-bool Replay::sem_visible(const Where& w, uint64_t stage, uint64_t access) const {
-  const Ordered* o = ordered(w);
-  return o && sem_exec(w, stage) && covers(o->visible, stage, expand_accesses(access));
+bool Replay::sem_visible(const Where& w, const Reach& reach, uint64_t stage, uint64_t access) const {
+  const Ordered* o = ordered(w, reach);
+  return o && sem_exec(w, reach, stage) && covers(o->visible, stage, expand_accesses(access));
 }
 
 void Replay::chain_waits(const OrderedSet& before,
@@ -283,11 +472,11 @@ void Replay::chain_waits(const OrderedSet& before,
   for (const Grant& g : before)
     for (const auto& sc : scopes)
       if ((g.o.exec & std::get<0>(sc)) != 0) {
-        Grant more{g.queue, g.upto, {}};
+        Grant more{g.queue, g.upto, {}, g.partial};
         more.o.grant(std::get<1>(sc), std::get<2>(sc), std::get<3>(sc));
         grants.push_back(std::move(more));
       }
-  for (const Grant& g : grants) add(ordered_, g.queue, g.upto, g.o);
+  for (const Grant& g : grants) add(ordered_, g.queue, g.upto, g.o, g.partial);
 }
 
 std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {
@@ -367,15 +556,15 @@ std::pair<uint32_t, uint32_t> Replay::segments(int r, const ByteRange& b) const 
 // stages and its access in the access mask, or ordered before the first execution scope by an
 // earlier barrier (the chain). Only accesses of this queue (others are ordered only by semaphores).
 bool Replay::in_first_scope(const Write& w, const Scope& s) const {
-  if (w.valid && sem_chain(w.where, s.src_exec)) return true;  // through a wait (Ordered)
+  if (w.valid && sem_chain(w.where, reach(w), s.src_exec)) return true;  // through a wait (Ordered)
   return w.valid && w.where.queue == now_.queue &&
          (((w.stage & s.src_stages) != 0 && (w.access & s.src_access) != 0) || (w.chain & s.src_exec) != 0);
 }
 
 // Whether a barrier with first execution scope `src_exec` chains with the wait that ordered the access
 // at `w` (judged on the waits as the event's set saw them, during an event wait).
-bool Replay::sem_chain(const Where& w, uint64_t src_exec) const {
-  const Ordered* o = lookup(ev_ ? ev_->ordered : ordered_, w);
+bool Replay::sem_chain(const Where& w, const Reach& reach, uint64_t src_exec) const {
+  const Ordered* o = lookup(ev_ ? ev_->ordered : ordered_, w, reach);
   return o && (o->exec & src_exec) != 0;
 }
 
@@ -444,7 +633,7 @@ void Replay::apply(Shadow& sh, const Scope& s, bool own) {
     const Read* then = read_at_set(sh, r);
     if (then && ((r.where.queue == now_.queue &&
                   ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0)) ||
-                 sem_chain(r.where, s.src_exec))) {
+                 sem_chain(r.where, reach(r), s.src_exec))) {
       pend(sh);
       r.pending |= s.dst_exec;
       if (own) r.pending_own |= s.dst_exec;
@@ -742,13 +931,13 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
   // which must overlap the wait's second scope (ALL_COMMANDS here). With a first scope of NONE or
   // TOP_OF_PIPE the transition may run before the wait completes (spec, "Semaphore Waiting",
   // "Image Layout Transitions"); found by the differential test (docs/replay.md).
-  const auto waited = [&](const Where& where) {
-    const Ordered* o = ordered(where);
+  const auto waited = [&](const Where& where, const Reach& from) {
+    const Ordered* o = ordered(where, from);
     return o && (o->host || (s.src_exec & o->exec) != 0);  // host-waited work is done before the submission
   };
   bool reads_ok = true;
   for (const Read& r : sh.reads) {
-    if (waited(r.where)) continue;
+    if (waited(r.where, reach(r))) continue;
     const Read* then = read_at_set(sh, r);
     const bool ordered = then && r.where.queue == now_.queue &&
                          ((then->stage & s.src_exec) != 0 || (then->barriers & s.src_exec) != 0);
@@ -764,10 +953,10 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
   const bool checked_by_reads =
       !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
         const Read* then = read_at_set(sh, r);
-        return waited(r.where) ||
+        return waited(r.where, reach(r)) ||
                (then && ((then->stage & s.src_exec) != 0 || (then->own & s.src_exec) != 0));
       });
-  if (reads_ok && !checked_by_reads && w.valid && !waited(w.where)) {
+  if (reads_ok && !checked_by_reads && w.valid && !waited(w.where, reach(w))) {
     const bool ordered = write_in_scope(sh, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       hazard(MessageId::vk_hazard_write_after_write, resource, sub, n, w.where,
@@ -910,12 +1099,21 @@ void Replay::use(const UseCmd& u) {
   }
   const uint64_t stage = expand_stages(u.as.vk_stage);
   touch_placed(u.resource, false, false, describe(now_, stage, u.as.vk_access, false));
+  // A draw's attachment access to an attachment of the render pass instance (rasterization order).
+  const bool attachment = rendering_ && (stage & kAttachmentStages) != 0 &&
+                          (u.as.vk_access & kAttachmentAccesses) != 0 &&
+                          std::any_of(rendering_->attachments.begin(), rendering_->attachments.end(),
+                                      [&](const RenderingAttachment& a) { return a.resource == u.resource; });
   auto one = [&](uint32_t sub, uint32_t n, Shadow& sh) {
     out_.visit(u.resource, sub, n);
     ownership(u.resource, sub, n, sh);
     if (!r.buffer && sh.layout != u.as.vk_layout)
       out_.report(MessageId::vk_invalid_image_layout, u.resource, sub, layout_name(u.as.vk_layout),
                   layout_name(sh.layout), n);
+    if (attachment) {
+      catch_up(sh);
+      in_rendering(sh);
+    }
     access(u.resource, sub, n, sh, stage, u.as.vk_access);
   };
   for (const auto& [lo, hi] : subs) {
@@ -937,8 +1135,8 @@ void Replay::use(const UseCmd& u) {
 bool Replay::write_checked_by_reads(const Shadow& sh, uint64_t stage) const {
   if (sh.reads.empty()) return false;
   return std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& rd) {
-    return sem_exec(rd.where, stage) ||
-           ((rd.where.queue == now_.queue || ordered(rd.where)) && (stage & ~rd.own) == 0);
+    return sem_exec(rd.where, reach(rd), stage) ||
+           ((rd.where.queue == now_.queue || ordered(rd.where, reach(rd))) && (stage & ~rd.own) == 0);
   });
 }
 
@@ -951,14 +1149,14 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   // Visible when every (stage, access) pair of the access is in some barrier's second access
   // scope (the scopes add up, as the Khronos layer's write barriers do).
   auto visible = [&](const Write& wr) {
-    if (sem_visible(wr.where, stage, acc)) return true;
-    return (wr.where.queue == now_.queue || ordered(wr.where)) && covers(wr.visible, stage, bits);
+    if (sem_visible(wr.where, reach(wr), stage, acc)) return true;
+    return (wr.where.queue == now_.queue || ordered(wr.where, reach(wr))) && covers(wr.visible, stage, bits);
   };
   if (has_write(acc)) {
     bool war = false;
     for (const Read& rd : sh.reads) {
-      if (sem_exec(rd.where, stage) ||
-          ((rd.where.queue == now_.queue || ordered(rd.where)) && (stage & ~rd.barriers) == 0))
+      if (sem_exec(rd.where, reach(rd), stage) ||
+          ((rd.where.queue == now_.queue || ordered(rd.where, reach(rd))) && (stage & ~rd.barriers) == 0))
         continue;
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
@@ -981,7 +1179,7 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
-    if (const Ordered* o = ordered(rd.where)) read_barriers |= o->exec;
+    if (const Ordered* o = ordered(rd.where, reach(rd))) read_barriers |= o->exec;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
     hazard(MessageId::vk_hazard_read_after_write, resource, sub, n, w.where,

@@ -39,6 +39,7 @@ struct Write {
   std::vector<std::pair<uint64_t, uint64_t>> visible;  // (stages, accesses) it is visible to
   uint64_t chain = 0;                                  // stages ordered after it
   uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `chain` (catch_up)
+  uint64_t signaled = 0;  // bit i: in the first scope of partial signal i (Replay::mark_signal)
   friend bool operator==(const Write&, const Write&) = default;
 };
 struct Read {
@@ -52,6 +53,7 @@ struct Read {
   // resource's barrier is an execution dependency and still needs the write made visible.
   uint64_t own = 0, pending_own = 0;
   uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `barriers` (catch_up)
+  uint64_t signaled = 0;  // bit i: in the first scope of partial signal i (Replay::mark_signal)
   friend bool operator==(const Read&, const Read&) = default;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;
@@ -109,9 +111,18 @@ struct Ordered {
 // `queue` up to `upto`. A grant that another one covers is dropped, so a set stays a few grants per
 // queue however many submissions there are (a chain of 5,000 submissions took 1.5 GB and 32 s when
 // the orderings were kept per submission).
+// A signal whose stageMask is not ALL_COMMANDS ("partial", numbered 0..63 in replay order) holds only
+// the accesses in its first scope, decided when its submission ends (Replay::mark_signal: the access's
+// `signaled` bit); `partial` is that number, -1 for ALL_COMMANDS signals, fences and host waits.
+inline constexpr uint64_t kAnyStage = ~uint64_t{0};
+inline constexpr int kMaxPartialSignals = 64;
+struct Reach {
+  uint64_t signaled = 0;  // the access's partial signals
+};
 struct Grant {
   int queue = -1, upto = -1;
   Ordered o;
+  int partial = -1;
   friend bool operator==(const Grant&, const Grant&) = default;
 };
 using OrderedSet = std::vector<Grant>;
@@ -141,6 +152,13 @@ class Replay {
     uint64_t src_exec, src_stages, src_access, dst_exec, dst_stages, dst_access;
   };
   void execute(int submission);
+  void commands(int list);  // a list's commands; an ExecuteCmd runs its secondaries' commands there
+  // Dynamic rendering: the load operations' accesses at the begin, the store operations' at the end;
+  // accesses of one render pass instance to its attachments are ordered among themselves (in_rendering).
+  void begin_rendering(const BeginRenderingCmd& c);
+  void end_rendering();
+  void attachment_access(const RenderingAttachment& a, uint64_t stage, uint64_t access, bool check_layout);
+  void in_rendering(Shadow& sh) const;
   void barrier_call(const BarrierCmd& call);
   void set_event(const SetEventCmd& c);
   void wait_events(const WaitEventsCmd& c);
@@ -169,16 +187,37 @@ class Replay {
   void access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t stage, uint64_t access);
   bool write_checked_by_reads(const Shadow& sh, uint64_t stage) const;
   // Semaphores and host waits (Ordered): the ordering of the access at `w` before the current point.
-  const Ordered* ordered(const Where& w) const;
-  bool sem_exec(const Where& w, uint64_t stage) const;      // every stage of `stage` ordered after it
-  bool sem_chain(const Where& w, uint64_t src_exec) const;  // a first scope that chains with its wait
-  bool sem_visible(const Where& w, uint64_t stage, uint64_t access) const;
+  // `reach`: the access's stage and the stages later barriers of its queue chained it to (reach()).
+  const Ordered* ordered(const Where& w, const Reach& reach) const;
+  bool sem_exec(const Where& w, const Reach& reach,
+                uint64_t stage) const;  // every stage of `stage` ordered after it
+  bool sem_chain(const Where& w, const Reach& reach,
+                 uint64_t src_exec) const;  // a first scope that chains with its wait
+  bool sem_visible(const Where& w, const Reach& reach, uint64_t stage, uint64_t access) const;
+  // The signal a wait waits for: its submission (-1: none, or the host's vkSignalSemaphore, which orders
+  // no device work) and its stage mask. `host_signals_of_before`: the host signals made just before
+  // submission `before` count (a device wait; a host wait comes before them).
+  struct Signal {
+    int submission = -1;
+    uint64_t stage = kVkAllCommands;
+    int index = -1;  // in the submission's `signal` (-1: a fence, queue or device: ALL_COMMANDS)
+  };
+  // At the end of a submission: each of its signals with a stageMask other than ALL_COMMANDS gets a number
+  // and marks the accesses of its queue in its first scope (as for a barrier, the Khronos layer's
+  // WriteInSourceScopeOrChain): a write whose stage is one of the stages named (meta stages expanded; none
+  // for BOTTOM_OF_PIPE, which in a first scope is ALL_COMMANDS with no access) or that a barrier chained to
+  // the execution scope (the stages and the logically earlier ones); a read whose stage or chain meets it.
+  void mark_signals(int submission);
+  int partial_of(const Signal& s) const;  // its number, -1 for ALL_COMMANDS
   // A wait (stage mask `stage`) on submission `t`'s signal: t, earlier work of t's queue, what t waited for.
-  void wait_for(int t, uint64_t exec, uint64_t stages, uint64_t accesses);
-  static void add(OrderedSet& set, int queue, int upto, const Ordered& o);
-  const Ordered* lookup(const OrderedSet& set, const Where& w) const;  // the union of the grants covering w
+  static uint64_t signal_exec(uint64_t stage_mask);  // the signal's execution scope (kAnyStage: ALL_COMMANDS)
+  void wait_for(const Signal& t, uint64_t exec, uint64_t stages, uint64_t accesses);
+  static void add(OrderedSet& set, int queue, int upto, const Ordered& o, int partial = -1);
+  // The union of the grants covering the access at `w` with that reach.
+  const Ordered* lookup(const OrderedSet& set, const Where& w, const Reach& reach) const;
   void host_wait(const HostWait& h, int submission);
-  int signaler(const std::string& semaphore, std::optional<uint64_t> value, int before) const;
+  Signal signaler(const std::string& semaphore, std::optional<uint64_t> value, int before,
+                  bool host_signals_of_before) const;
   // A barrier call's chains with the waits (judged on `before`, the state ahead of the call).
   void chain_waits(const OrderedSet& before,
                    const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>>& scopes);
@@ -224,6 +263,12 @@ class Replay {
   int ghost_owner_ = -1;
   std::vector<ExecLog> logs_;       // per queue: its barrier calls' execution-only dependencies
   std::vector<EventState> events_;  // by Trace::events index
+  std::map<std::pair<int, int>, int> partials_;  // (submission, signal index) -> partial signal number
+  struct Rendering {
+    uint64_t seq = 0;  // Where::seq of the begin_rendering
+    std::vector<RenderingAttachment> attachments;
+  };
+  std::optional<Rendering> rendering_;  // the render pass instance being replayed
   const EventState* ev_ = nullptr;  // the event whose wait is being replayed
   struct At {
     int resource = -1;  // (a ghost: the previous occupant whose shadow it copies)

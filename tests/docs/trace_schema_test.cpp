@@ -56,11 +56,41 @@ TEST(TraceSchema, SubmissionSynchronizationFormsValidateAndLoad) {
   EXPECT_EQ(t.submissions[2].host_wait[2].kind, validate::HostWait::Kind::semaphore);
   EXPECT_EQ(t.submissions[2].host_wait[2].value, 2u);
   EXPECT_EQ(t.submissions[2].host_wait[3].kind, validate::HostWait::Kind::device);
-  // What the schema refuses, the loader refuses too (a signal has no stage mask in the format).
+  // What the schema refuses, the loader refuses too (a signal names a semaphore, a stage and a value).
   const Json bad = Json::parse(R"({"api":"vulkan","resources":[],"lists":[],"submissions":[
-    {"queue":"g","signal":[{"semaphore":"s","stage":"COPY"}]}]})");
+    {"queue":"g","signal":[{"semaphore":"s","stage":"COPY","when":1}]}]})");
   EXPECT_FALSE(schema().validate(bad).empty());
   EXPECT_THROW((void)validate::load_trace(bad.dump(), "t"), Error);
+}
+
+// Issue 14's last forms: signal stage masks, host signals, secondary lists and execute, dynamic rendering.
+TEST(TraceSchema, SignalsSecondariesAndRenderingValidateAndLoad) {
+  const Json doc = Json::parse(R"({"api":"vulkan","resources":[{"name":"rt","type":"texture"}],"lists":[
+    {"name":"P","commands":[{"execute":["S"]},
+      {"begin_rendering":{"color":[{"resource":"rt","subresource":0,"layout":"GENERAL","load":"CLEAR","store":"STORE"}]}},
+      {"end_rendering":{}}]},
+    {"name":"S","level":"secondary","commands":[]}],"submissions":[
+    {"queue":"g","lists":["P"],"signal":[{"semaphore":"s","stage":"COPY"}],"host_signal":[{"semaphore":"t","value":3}]}]})");
+  EXPECT_TRUE(schema().validate(doc).empty()) << joined(schema().validate(doc));
+  const validate::Trace t = validate::load_trace(doc.dump(), "t");
+  EXPECT_EQ(t.submissions[0].signal_stage_of(0), uint64_t{0x100000000});  // VK_PIPELINE_STAGE_2_COPY_BIT
+  ASSERT_EQ(t.submissions[0].host_signal.size(), 1u);
+  EXPECT_EQ(t.submissions[0].host_signal[0].value, 3u);
+  EXPECT_TRUE(t.lists[1].secondary);
+  ASSERT_EQ(t.lists[0].commands.size(), 3u);
+  EXPECT_EQ(std::get<validate::ExecuteCmd>(t.lists[0].commands[0]).lists, std::vector<int>{1});
+  EXPECT_EQ(std::get<validate::BeginRenderingCmd>(t.lists[0].commands[1]).attachments.size(), 1u);
+  for (
+      const char* refused :
+      {R"({"name":"S","level":"tertiary","commands":[]})",
+       R"({"name":"P","commands":[{"end_rendering":{"x":1}}]})",
+       R"({"name":"P","commands":[{"begin_rendering":{"color":[{"resource":"rt","subresource":0,"layout":"GENERAL","load":"KEEP","store":"STORE"}]}},{"end_rendering":{}}]})"}) {
+    const Json one =
+        Json::parse(std::string(R"({"api":"vulkan","resources":[{"name":"rt","type":"texture"}],"lists":[)") +
+                    refused + R"(],"submissions":[]})");
+    EXPECT_FALSE(schema().validate(one).empty()) << refused;
+    EXPECT_THROW((void)validate::load_trace(one.dump(), "t"), Error) << refused;
+  }
 }
 
 }  // namespace

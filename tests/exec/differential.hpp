@@ -48,8 +48,9 @@ inline uint32_t kinds_of(const ValidationLog& log) {
       k |= kWar;
     else if (id == "SYNC-HAZARD-WRITE-AFTER-WRITE")
       k |= kWaw;
-    else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699")
-      k |= kLayout;  // 02699: "see previous error"
+    else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699" ||
+             id == "UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001")
+      k |= kLayout;  // 02699: "see previous error"; 00001: an executed secondary's image in another layout
     else
       k |= kOther;
   }

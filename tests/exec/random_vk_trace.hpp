@@ -1,7 +1,8 @@
 // A seeded generator of tiny random Vulkan traces (docs/replay.md, "Differential testing"): 2-3
 // resources, 2-4 uses each with at most one barrier call before it (2-8 commands), valid and invalid barrier
 // streams (random and missing scopes, partial ranges, wrong old layouts, uses in the wrong layout, sometimes
-// two queues with a semaphore). Every use is one the trace player can express.
+// two queues with a semaphore; runs of commands in secondary command buffers). Every use is one the
+// trace player can express.
 #pragma once
 
 #include <algorithm>
@@ -17,10 +18,17 @@ namespace baton::exec::test {
 // sync: two submissions on one queue, the second ordered after the first by
 // a random means or none: a binary semaphore with a random wait stage mask, a timeline semaphore (a
 // wait for a value at most the one signaled, random stage mask), a fence with a host wait on it, a
-// vkQueueWaitIdle or a vkDeviceWaitIdle (no host wait on a timeline value: D6 of docs/replay.md).
-inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync = false) {
+// vkQueueWaitIdle or a vkDeviceWaitIdle (no host wait on a timeline value: D6 of docs/replay.md); half
+// the signals with a stage mask, and some waits on a value only the host signaled (vkSignalSemaphore).
+// features: secondary command buffers, signal stage masks and host signals (issue 14); false gives the
+// traces of the generator before them (each comes from a random stream of its own).
+inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync = false,
+                                   bool features = true) {
   std::mt19937_64 rng(seed);
   std::mt19937_64 flag_rng(seed ^ 0x5bd1e995u);
+  // Signal stage masks and host signals (sync traces) from a stream of their own, so the traces' other
+  // choices stay those of the seed before they existed.
+  std::mt19937_64 signal_rng(seed ^ 0x2545f491u);
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
   auto pick = [&](size_t n) {
     return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng));
@@ -209,24 +217,38 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
         "ALL_COMMANDS",   "COPY",           "CLEAR",           "ALL_TRANSFER",
         "COMPUTE_SHADER", "BOTTOM_OF_PIPE", "FRAGMENT_SHADER", "COPY|COMPUTE_SHADER"};
     uint64_t timeline = 0;
+    // Half of the signals name a stage mask (the signal's first scope), from the wait stages above.
+    auto signal_stage = [&](json signal) {
+      const size_t k = std::uniform_int_distribution<size_t>(0, 2 * wait_stages.size() - 1)(signal_rng);
+      if (!features || k >= wait_stages.size()) return signal;
+      if (signal.is_string()) signal = json{{"semaphore", signal}};
+      signal["stage"] = wait_stages[k];
+      return signal;
+    };
     for (size_t s = 1; s < nsub; ++s) {
       json& prev = j["submissions"][s - 1];
       json& sub = j["submissions"][s];
       const std::string stage = wait_stages[pick(wait_stages.size())];
       switch (pick(7)) {
         case 0:
-          break;  // queue order alone
+          // Queue order alone; a third of these also wait on a value the host signaled (vkSignalSemaphore),
+          // which orders no device work.
+          if (std::uniform_int_distribution<int>(0, 2)(signal_rng) == 0 && features) {
+            sub["host_signal"].push_back({{"semaphore", "h"}, {"value", s}});
+            sub["wait"].push_back({{"semaphore", "h"}, {"value", s}, {"stage", stage}});
+          }
+          break;
         case 1:
         case 2: {
           const std::string sem = "s" + std::to_string(s);
-          prev["signal"].push_back(sem);
+          prev["signal"].push_back(signal_stage(sem));
           sub["wait"].push_back({{"semaphore", sem}, {"stage", stage}});
           break;
         }
         case 3:
         case 4: {
           timeline += 1 + pick(3);
-          prev["signal"].push_back({{"semaphore", "t"}, {"value", timeline}});
+          prev["signal"].push_back(signal_stage({{"semaphore", "t"}, {"value", timeline}}));
           sub["wait"].push_back(
               {{"semaphore", "t"}, {"value", 1 + pick(static_cast<size_t>(timeline))}, {"stage", stage}});
           break;
@@ -243,6 +265,41 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
       }
     }
   }
+  // Secondary command buffers, from a stream of their own (the rest of the trace is the seed's as
+  // before): a quarter of the lists with two or more commands move a run of them (with no dispatch)
+  // into one or two secondary lists executed at that point (vkCmdExecuteCommands): the same commands in
+  // the same order.
+  std::mt19937_64 secondary_rng(seed ^ 0x9e3779b9u);
+  auto draw = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(secondary_rng); };
+  json secondaries = json::array();
+  for (json& list : j["lists"]) {
+    json& cmds = list["commands"];
+    if (!features || cmds.size() < 2 || draw(4) != 0) continue;
+    const size_t first = draw(cmds.size());
+    const size_t count = 1 + draw(cmds.size() - first);
+    // No dispatches in secondaries: lavapipe of Mesa 22.3 crashes recording one (docs/replay.md).
+    bool dispatch = false;
+    for (size_t c = first; c < first + count; ++c)
+      dispatch |= cmds[c].contains("use") && cmds[c]["use"]["as"]["stage"] == "COMPUTE_SHADER";
+    if (dispatch) continue;
+    const size_t parts = count >= 2 ? 1 + draw(2) : 1;
+    json names = json::array();
+    for (size_t p = 0; p < parts; ++p) {
+      const size_t lo = first + count * p / parts, hi = first + count * (p + 1) / parts;
+      const std::string name = list["name"].get<std::string>() + "_secondary" + std::to_string(p);
+      json sec{{"name", name}, {"type", list["type"]}, {"level", "secondary"}, {"commands", json::array()}};
+      for (size_t c = lo; c < hi; ++c) sec["commands"].push_back(cmds[c]);
+      secondaries.push_back(sec);
+      names.push_back(name);
+    }
+    json out = json::array();
+    for (size_t c = 0; c < cmds.size(); ++c) {
+      if (c == first) out.push_back({{"execute", names}});
+      if (c < first || c >= first + count) out.push_back(cmds[c]);
+    }
+    cmds = out;
+  }
+  for (json& sec : secondaries) j["lists"].push_back(sec);
   return j.dump();
 }
 

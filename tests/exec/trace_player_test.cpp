@@ -241,6 +241,233 @@ TEST(TracePlayer, HostWaitsOnFencesAndIdleQueues) {
   EXPECT_EQ(r.host_waits, 2u);
 }
 
+// Semaphore signal stage masks (issue 14; spec, "Semaphore Signaling": the signal's first
+// synchronization scope is limited to the stages of VkSemaphoreSubmitInfo::stageMask and the logically
+// earlier ones; its access scope the accesses of the stages named): a signal on COMPUTE_SHADER or
+// BOTTOM_OF_PIPE does not make the copy's write available, one on COPY or ALL_COMMANDS does, and a
+// barrier chaining the copy to COMPUTE_SHADER brings it in.
+TEST(TracePlayer, SignalStageMaskLimitsTheFirstScope) {
+  agree(write_then_read(R"("signal":[{"semaphore":"s","stage":"COPY"}])", R"("wait":["s"])"), false);
+  // BOTTOM_OF_PIPE in a first scope is ALL_COMMANDS with no access: no write made available.
+  agree(write_then_read(R"("signal":[{"semaphore":"s","stage":"BOTTOM_OF_PIPE"}])", R"("wait":["s"])"), true);
+  agree(write_then_read(R"("signal":[{"semaphore":"s","stage":"ALL_COMMANDS"}])", R"("wait":["s"])"), false);
+  agree(write_then_read(R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])", R"("wait":["s"])"), true);
+  agree(write_then_read(R"("signal":[{"semaphore":"t","value":1,"stage":"COMPUTE_SHADER"}])",
+                        R"("wait":[{"semaphore":"t","value":1}])"),
+        true);
+  // A barrier after the write on the signaling side: with the write in its source access scope it chains
+  // the write to COMPUTE_SHADER (in the signal's scope); execution-only, it does not (the layer's write
+  // dependency chain, as Baton's).
+  auto chained = [](const std::string& src_access) {
+    std::string t =
+        write_then_read(R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])", R"("wait":["s"])");
+    const std::string write = R"(,"as":{"stage":"COPY","access":"TRANSFER_WRITE"}}})";
+    t.insert(t.find(write) + write.size(),
+             R"(,{"barrier":[{"type":"memory","src_stage":"COPY","src_access":")" + src_access +
+                 R"(","dst_stage":"COMPUTE_SHADER"}]})");
+    return t;
+  };
+  agree(chained("TRANSFER_WRITE"), false);
+  agree(chained("NONE"), true);
+}
+
+// A host signal (vkSignalSemaphore; spec, "Semaphore Signaling": its first scope holds host operations
+// only) satisfies a device wait but orders no device work: the read after it is still a hazard, where
+// the same wait on the writer's signal orders it.
+TEST(TracePlayer, HostSignalOrdersNoDeviceWork) {
+  agree(write_then_read(
+            "", R"("host_signal":[{"semaphore":"t","value":1}],"wait":[{"semaphore":"t","value":1}])"),
+        true);
+  agree(
+      write_then_read(
+          R"("signal":[{"semaphore":"t","value":1}])",
+          R"("host_signal":[{"semaphore":"h","value":5}],"wait":[{"semaphore":"t","value":1},{"semaphore":"h","value":5}])"),
+      false);
+  const ReplayReport r =
+      play(write_then_read("", R"("host_signal":[{"semaphore":"t","value":1},{"semaphore":"t","value":2}])"));
+  EXPECT_EQ(r.host_signals, 2u);
+}
+
+// Secondary command buffers (issue 14; tests/validate/vulkan_secondary_test.cpp): the player records
+// each executed secondary list into a VK_COMMAND_BUFFER_LEVEL_SECONDARY buffer and runs it with
+// vkCmdExecuteCommands; the layer checks its accesses against the primary's when it is executed.
+std::string with_secondaries(const std::string& primary, std::initializer_list<std::string> secondaries) {
+  std::string lists = R"({"name":"P","commands":[)" + primary + "]}";
+  int i = 0;
+  for (const std::string& s : secondaries)
+    lists += R"(,{"name":"S)" + std::to_string(i++) + R"(","level":"secondary","commands":[)" + s + "]}";
+  return R"({"api":"vulkan","resources":[{"name":"b","type":"buffer"}],"lists":[)" + lists +
+         R"(],"submissions":[{"queue":"g","lists":["P"]}]})";
+}
+const std::string kCopyWrite =
+    R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_WRITE"}}})";
+const std::string kComputeRead =
+    R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_READ"}}})";
+const std::string kCopyToCompute =
+    R"({"barrier":[{"type":"buffer","resource":"b","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_READ"}]})";
+
+TEST(TracePlayer, SecondaryCommandBuffersAgreeWithTheLayer) {
+  agree(with_secondaries(R"({"execute":["S0"]},)" + kComputeRead, {kCopyWrite}), true);
+  agree(with_secondaries(R"({"execute":["S0"]},)" + kComputeRead, {kCopyWrite + "," + kCopyToCompute}),
+        false);
+  agree(with_secondaries(R"({"execute":["S0","S1"]},)" + kComputeRead, {kCopyWrite, kCopyToCompute}), false);
+  agree(with_secondaries(kCopyWrite + R"(,{"execute":["S0"]},)" + kComputeRead, {kCopyToCompute}), false);
+  agree(with_secondaries(R"({"execute":["S0"]},)" + kCopyToCompute + "," + kComputeRead, {kCopyWrite}),
+        false);
+  const ReplayReport r =
+      play(with_secondaries(R"({"execute":["S0","S1"]},{"execute":["S0"]})", {kCopyWrite, ""}));
+  EXPECT_EQ(r.secondary_command_buffers, 3u);
+  EXPECT_EQ(r.command_buffers, 1u);
+}
+
+// D10 of docs/replay.md: after vkCmdExecuteCommands, layer 1.3.239 does not report a read-after-write
+// of a primary's command when the executed secondary read the same resource after the write (seed 1416
+// of the differential run, reduced): a copy write made visible to copies only, a copy read in the
+// secondary, then a compute read in the primary. The same stream recorded inline is the layer's
+// read-after-write, as it is Baton's either way. When this fails, the layer changed: update docs/replay.md.
+TEST(TracePlayer, DocumentedDifferenceD10ReadInASecondaryHidesALaterReadAfterWrite) {
+  const std::string visible_to_copies =
+      R"({"barrier":[{"type":"memory","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"COPY","dst_access":"TRANSFER_READ"}]})";
+  const std::string copy_read =
+      R"({"use":{"resource":"b","subresource":"all","as":{"stage":"COPY","access":"TRANSFER_READ"}}})";
+  const std::string executed = with_secondaries(
+      kCopyWrite + "," + visible_to_copies + R"(,{"execute":["S0"]},)" + kComputeRead, {copy_read});
+  const std::string inlined =
+      with_secondaries(kCopyWrite + "," + visible_to_copies + "," + copy_read + "," + kComputeRead, {});
+  agree(inlined, true);
+  const ReplayReport r = play(executed);
+  EXPECT_EQ(r.log.total(), 0u);
+  const validate::ValidationResult v = validate::validate(validate::load_trace(executed, "t"));
+  EXPECT_EQ(v.count(validate::MessageId::vk_hazard_read_after_write), 1u);
+  EXPECT_EQ(v.messages.size(), 1u);
+}
+
+// Also D10: the layer checks the image layouts each secondary of one vkCmdExecuteCommands expects against
+// the primary's layouts before that call, not after the earlier secondaries of the call (seed 19251 of the
+// multi-submission run, reduced): a transition in the first secondary, a clear in its new layout in the
+// second is UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001; the same in two executes is clean, as it
+// is for Baton either way.
+TEST(TracePlayer, DocumentedDifferenceD10LayoutsOfOneExecuteCall) {
+  const std::string image = R"({"api":"vulkan","resources":[{"name":"i","type":"texture"}],"lists":[LISTS],
+    "submissions":[{"queue":"g","lists":["P"]}]})";
+  const std::string secondaries =
+      R"({"name":"S0","level":"secondary","commands":[{"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"UNDEFINED","new_layout":"GENERAL"}]}]},)"
+      R"({"name":"S1","level":"secondary","commands":[{"clear":{"resource":"i","subresource":"all","as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"GENERAL"}}}]})";
+  auto with = [&](const std::string& primary) {
+    std::string t = image;
+    return t.replace(t.find("LISTS"), 5, R"({"name":"P","commands":[)" + primary + "]}," + secondaries);
+  };
+  const std::string first =
+      R"({"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"UNDEFINED","new_layout":"SHADER_READ_ONLY_OPTIMAL"}]},)";
+  const std::string one_call = with(first + R"({"execute":["S0","S1"]})");
+  const std::string two_calls = with(first + R"({"execute":["S0"]},{"execute":["S1"]})");
+  const ReplayReport one = play(one_call);
+  EXPECT_EQ(one.log.counts.count("UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001"), 1u);
+  EXPECT_EQ(one.log.total(), 1u);
+  EXPECT_EQ(play(two_calls).log.total(), 0u);
+  EXPECT_TRUE(validate::validate(validate::load_trace(one_call, "t")).clean());
+  EXPECT_TRUE(validate::validate(validate::load_trace(two_calls, "t")).clean());
+}
+
+// Lavapipe of Mesa 22.3 crashes (SIGSEGV in libvulkan_lvp) recording a compute dispatch into a secondary
+// command buffer, so the player refuses dispatches there, naming the entry (copies and clears play).
+TEST(TracePlayer, RefusesDispatchesInSecondaryCommandBuffers) {
+  try {
+    check_playable(validate::load_trace(with_secondaries(R"({"execute":["S0"]})", {kComputeRead}), "t"));
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "t: lists[1] 'S0' commands[0]: dispatches in secondary command buffers are not played"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Dynamic rendering (issue 14; tests/validate/vulkan_rendering_test.cpp): the player begins a rendering
+// with each attachment's view, layout and load / store operations and ends it, with no draws. `hazard`:
+// the one SYNC-HAZARD-* name both sides must report (exactly one message each), or "" for clean.
+std::string rendering(const std::vector<std::string>& commands) {
+  std::string joined;
+  for (const std::string& c : commands) joined += (joined.empty() ? "" : ",") + c;
+  return R"({"api":"vulkan","resources":[{"name":"rt","type":"texture","flags":["render_target"]}],
+    "lists":[{"name":"L","commands":[)" +
+         joined + R"(]}],"submissions":[{"queue":"g","lists":["L"]}]})";
+}
+void agree_on(const std::string& t, const std::string& hazard) {
+  SCOPED_TRACE(t);
+  const ReplayReport r = play(t);
+  const validate::ValidationResult v = validate::validate(validate::load_trace(t, "t"));
+  if (hazard.empty()) {
+    EXPECT_EQ(r.log.total(), 0u);
+    EXPECT_TRUE(v.clean()) << validate::to_text(v);
+    return;
+  }
+  EXPECT_EQ(r.log.counts.count(hazard), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+  ASSERT_EQ(v.messages.size(), 1u) << validate::to_text(v);
+  EXPECT_EQ(validate::catalog_entry(v.messages[0].id).name, hazard);
+}
+std::string begin_rendering(const std::string& load, const std::string& store) {
+  return R"({"begin_rendering":{"color":[{"resource":"rt","subresource":0,"layout":"COLOR_ATTACHMENT_OPTIMAL","load":")" +
+         load + R"(","store":")" + store + R"("}]}})";
+}
+std::string to_attachment(const std::string& dst_stage, const std::string& dst_access) {
+  return R"({"barrier":[{"type":"image","resource":"rt","src_stage":"NONE","dst_stage":")" + dst_stage +
+         R"(","dst_access":")" + dst_access +
+         R"(","old_layout":"UNDEFINED","new_layout":"COLOR_ATTACHMENT_OPTIMAL"}]})";
+}
+std::string to_copy_source(const std::string& src_stage, const std::string& src_access) {
+  return R"({"barrier":[{"type":"image","resource":"rt","src_stage":")" + src_stage + R"(","src_access":")" +
+         src_access +
+         R"(","dst_stage":"COPY","dst_access":"TRANSFER_READ","old_layout":"COLOR_ATTACHMENT_OPTIMAL","new_layout":"TRANSFER_SRC_OPTIMAL"}]})";
+}
+const std::string kEndRendering = R"({"end_rendering":{}})";
+const std::string kCopyOut =
+    R"({"use":{"resource":"rt","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})";
+
+// D9 of docs/replay.md: layer 1.3.239's synchronization validation records no access for dynamic
+// rendering's load and store operations (support came with Vulkan-ValidationLayers PR #6860, 2023):
+// each hazard below is Baton's alone, and the clean streams are clean on both sides. When this fails,
+// the layer changed: update docs/replay.md (and make these agreements).
+TEST(TracePlayer, DocumentedDifferenceD9DynamicRenderingLoadAndStoreOps) {
+  const std::string ready =
+      to_attachment("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE");
+  agree_on(rendering({ready, begin_rendering("CLEAR", "STORE"), kEndRendering,
+                      to_copy_source("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE"), kCopyOut}),
+           "");
+  agree_on(rendering({ready, begin_rendering("LOAD", "NONE"), kEndRendering,
+                      to_copy_source("COLOR_ATTACHMENT_OUTPUT", "NONE")}),
+           "");
+  const std::pair<std::string, const char*> baton_only[] = {
+      // The clear load op writes: a transition whose second scope is COPY does not order it.
+      {rendering({to_attachment("COPY", "NONE"), begin_rendering("CLEAR", "STORE"), kEndRendering}),
+       "SYNC-HAZARD-WRITE-AFTER-WRITE"},
+      // The LOAD load op reads: not made visible by a barrier naming only the write access.
+      {rendering({to_attachment("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE"),
+                  begin_rendering("LOAD", "STORE"), kEndRendering}),
+       "SYNC-HAZARD-READ-AFTER-WRITE"},
+      // The store writes: a transition with no first scope after it.
+      {rendering({ready, begin_rendering("CLEAR", "STORE"), kEndRendering, to_copy_source("NONE", "NONE")}),
+       "SYNC-HAZARD-WRITE-AFTER-WRITE"},
+      // A second instance's LOAD after the first one's store, no barrier.
+      {rendering({ready, begin_rendering("CLEAR", "STORE"), kEndRendering, begin_rendering("LOAD", "STORE"),
+                  kEndRendering}),
+       "SYNC-HAZARD-READ-AFTER-WRITE"},
+      // After STORE (unlike NONE above), a transition ordering the load by execution alone misses the write.
+      {rendering({ready, begin_rendering("LOAD", "STORE"), kEndRendering,
+                  to_copy_source("COLOR_ATTACHMENT_OUTPUT", "NONE")}),
+       "SYNC-HAZARD-WRITE-AFTER-WRITE"},
+  };
+  for (const auto& [t, hazard] : baton_only) {
+    SCOPED_TRACE(t);
+    const ReplayReport r = play(t);
+    EXPECT_EQ(r.log.total(), 0u);  // D9
+    const validate::ValidationResult v = validate::validate(validate::load_trace(t, "t"));
+    ASSERT_EQ(v.messages.size(), 1u) << validate::to_text(v);
+    EXPECT_EQ(validate::catalog_entry(v.messages[0].id).name, hazard);
+  }
+}
+
 // D6 of docs/replay.md: layer 1.3.239's synchronization validation does not follow vkWaitSemaphores (a
 // host wait on a timeline value): the read after it is still its read-after-write, where the spec (and
 // Baton) order it; core validation adds UNASSIGNED-VkSemaphore-state-timeout when the value waited for
@@ -329,9 +556,17 @@ TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
       "submissions":[{"queue":"g","lists":["L"]}]})",
       "t: lists[0] 'L' commands[0]");
   expect_error(
-      R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["render_target"]}],"lists":[],
+      R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["depth_stencil"]}],"lists":[],
       "submissions":[]})",
-      "t: resources[0] 'i': attachments are not played");
+      "t: resources[0] 'i': depth/stencil images are not played");
+  expect_error(rendering({begin_rendering("NONE", "STORE"), kEndRendering}),
+               "t: lists[0] 'L' commands[0]: load op NONE is not played");
+  expect_error(
+      rendering(
+          {begin_rendering("CLEAR", "STORE"),
+           R"({"use":{"resource":"rt","subresource":0,"as":{"stage":"COLOR_ATTACHMENT_OUTPUT","access":"COLOR_ATTACHMENT_WRITE","layout":"COLOR_ATTACHMENT_OPTIMAL"}}})",
+           kEndRendering}),
+      "t: lists[0] 'L' commands[1]: draws inside a render pass instance are not played");
   expect_error(
       R"({"api":"vulkan","resources":[{"name":"i","type":"texture","flags":["swapchain"]}],"lists":[],
       "submissions":[{"queue":"g","lists":[],"present":["i"]}]})",

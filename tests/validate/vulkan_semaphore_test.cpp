@@ -28,6 +28,12 @@ std::string memory(std::string_view src, std::string_view dst, std::string_view 
       dst_access);
 }
 
+std::string memory_from_copy_write(std::string_view dst) {
+  return fmt::format(
+      R"({{"barrier":[{{"type":"memory","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"{}"}}]}})",
+      dst);
+}
+
 // Submissions, each {queue, its commands, the rest of its JSON object}; queue "c" is a compute queue
 // (family 1), the others direct (family 0).
 struct Sub {
@@ -192,7 +198,123 @@ INSTANTIATE_TEST_SUITE_P(
              ids({{M::vk_hazard_read_after_write, 1}})},
         Case{"DeviceWaitIdle",
              trace(kShared, {{"g", kWrite, ""}, {"g2", "", ""}, {"c", kRead, R"("host_wait":["device"])"}}),
-             {}}),
+             {}},
+        // Signal stage masks (spec, "Semaphore Signaling": the first synchronization scope is limited to
+        // the stages of VkSemaphoreSubmitInfo::stageMask and the logically earlier ones). The Khronos layer
+        // agrees on the one-queue forms (tests/exec: TracePlayer.SignalStageMaskLimitsTheFirstScope).
+        Case{"SignalOnTheWritesStageOrdersIt",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"s","stage":"COPY"}])"},
+                             {"c", kRead, R"("wait":["s"])"}}),
+             {}},
+        // BOTTOM_OF_PIPE in a first scope is ALL_COMMANDS with no access (spec, "Pipeline Stages"): it
+        // orders every earlier read (execution) but makes no write available (the layer agrees).
+        Case{"SignalOnBottomOfPipeMakesNoWriteAvailable",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"s","stage":"BOTTOM_OF_PIPE"}])"},
+                             {"c", kRead, R"("wait":["s"])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{"SignalOnBottomOfPipeOrdersEveryRead",
+             trace(kShared, {{"g", kRead, R"("signal":[{"semaphore":"s","stage":"BOTTOM_OF_PIPE"}])"},
+                             {"c", kWrite, R"("wait":["s"])"}}),
+             {}},
+        // A read in a stage logically earlier than the signal's is in its (execution) scope.
+        Case{"SignalOnALaterStageOrdersAnEarlierRead",
+             trace(kShared,
+                   {{"g", kFragmentRead, R"("signal":[{"semaphore":"s","stage":"COLOR_ATTACHMENT_OUTPUT"}])"},
+                    {"c", kWrite, R"("wait":["s"])"}}),
+             {}},
+        Case{"SignalOnAnEarlierStageDoesNotOrderALaterRead",
+             trace(kShared, {{"g", kFragmentRead, R"("signal":[{"semaphore":"s","stage":"VERTEX_SHADER"}])"},
+                             {"c", kWrite, R"("wait":["s"])"}}),
+             ids({{M::vk_hazard_write_after_read, 1}})},
+        Case{"SignalOnAnotherStageDoesNotHoldTheWrite",
+             trace(kShared, {{"g", kWrite, R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])"},
+                             {"c", kRead, R"("wait":["s"])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // COPY is not logically earlier than FRAGMENT_SHADER (spec, "Pipeline Stages").
+        Case{"SignalOnAStageOfAnotherPipelineDoesNotHoldTheWrite",
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1,"stage":"FRAGMENT_SHADER"}])"},
+                    {"c", kRead, R"("wait":[{"semaphore":"t","value":1}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // A barrier of the signaling queue whose first scope holds the write and orders it before
+        // COMPUTE_SHADER brings it into the signal's first scope (a dependency chain, spec "Execution
+        // Dependencies"). As for barriers, a write chains only through a barrier whose source access
+        // scope holds it (the Khronos layer's write dependency chain); an execution-only barrier does not.
+        Case{"SignalHoldsAWriteChainedToItsStage",
+             trace(kShared, {{"g", kWrite + "," + memory_from_copy_write("COMPUTE_SHADER"),
+                              R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])"},
+                             {"c", kRead, R"("wait":["s"])"}}),
+             {}},
+        Case{"SignalDoesNotHoldAWriteChainedByExecutionOnly",
+             trace(kShared, {{"g", kWrite + "," + memory("COPY", "COMPUTE_SHADER", "NONE"),
+                              R"("signal":[{"semaphore":"s","stage":"COMPUTE_SHADER"}])"},
+                             {"c", kRead, R"("wait":["s"])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // What the signaling queue waited for is in the signal's scope only where that wait's second
+        // scope reaches the signal's stages: a wait on COMPUTE_SHADER and a signal on COPY do not chain.
+        Case{
+            "SignalChainsWithTheSignalersWaitOnlyThroughItsStages",
+            trace(
+                kShared,
+                {{"g", kWrite, R"("signal":["a"])"},
+                 {"c", "",
+                  R"("wait":[{"semaphore":"a","stage":"COMPUTE_SHADER"}],"signal":[{"semaphore":"b","stage":"COPY"}])"},
+                 {"g2", kRead, R"("wait":["b"])"}}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "SignalChainsWithTheSignalersWaitThroughItsStages",
+            trace(
+                kShared,
+                {{"g", kWrite, R"("signal":["a"])"},
+                 {"c", "",
+                  R"("wait":[{"semaphore":"a","stage":"COMPUTE_SHADER"}],"signal":[{"semaphore":"b","stage":"COMPUTE_SHADER"}])"},
+                 {"g2", kRead, R"("wait":["b"])"}}),
+            {}},
+        // The signal's scope is decided when its submission ends: a barrier of the same queue recorded
+        // after the signal (in the waiting submission) orders the write by itself, but does not bring it
+        // into the signal's scope (seed 1948 of the submission-sync differential run, reduced; the layer
+        // reports the read-after-write).
+        Case{
+            "ABarrierAfterAPartialSignalDoesNotBringAWriteIn",
+            trace(
+                kShared,
+                {{"g", kWrite, R"("signal":[{"semaphore":"s","stage":"BOTTOM_OF_PIPE"}])"},
+                 {"g",
+                  R"({"barrier":[{"type":"buffer","resource":"buf","src_stage":"COPY","src_access":"TRANSFER_WRITE","dst_stage":"CLEAR"}]},)"
+                  R"({"use":{"resource":"buf","as":{"stage":"COPY","access":"TRANSFER_READ"}}})",
+                  R"("wait":[{"semaphore":"s","stage":"COPY"}])"}}),
+            ids({{M::vk_hazard_read_after_write, 1}})},
+        // A host wait on a timeline value waits for that signal's first scope only.
+        Case{"HostWaitOnAStageMaskedSignal",
+             trace(kShared,
+                   {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1,"stage":"COMPUTE_SHADER"}])"},
+                    {"c", kRead, R"("host_wait":[{"semaphore":"t","value":1}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // Host signals (vkSignalSemaphore: its first scope is host work; spec, "Semaphore Signaling"):
+        // a device wait on a value the host reached orders no device work, so the read is still a hazard.
+        Case{"HostSignalOrdersNoDeviceWork",
+             trace(kShared,
+                   {{"g", kWrite, ""},
+                    {"c", kRead,
+                     R"("host_signal":[{"semaphore":"t","value":1}],"wait":[{"semaphore":"t","value":1}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // A wait is satisfied by the first signal that reaches its value: here the host's, made before the
+        // write was submitted, so a later device signal to a higher value orders nothing for it.
+        Case{"AWaitSatisfiedByAnEarlierHostSignalOrdersNothingLater",
+             trace(kShared, {{"g", "", R"("host_signal":[{"semaphore":"t","value":1}])"},
+                             {"g", kWrite, R"("signal":[{"semaphore":"t","value":2}])"},
+                             {"c", kRead, R"("wait":[{"semaphore":"t","value":1}])"}}),
+             ids({{M::vk_hazard_read_after_write, 1}})},
+        // The same wait on the writer's signal orders it; the host's later signal changes nothing.
+        Case{
+            "HostSignalAfterTheDevicesSignalWasWaitedFor",
+            trace(
+                kShared,
+                {{"g", kWrite, R"("signal":[{"semaphore":"t","value":1}])"},
+                 {"c", kRead, R"("wait":[{"semaphore":"t","value":1}])"},
+                 {"c", kRead,
+                  R"("host_wait":[{"semaphore":"t","value":1}],"host_signal":[{"semaphore":"t","value":2}],"wait":[{"semaphore":"t","value":2}])"}}),
+            {}}),
     case_name);
 
 // A transition after a stage-masked wait happens after the barrier's first execution scope, which
@@ -367,8 +489,36 @@ TEST(VulkanSemaphores, LoaderRefusesWhatCannotHappen) {
       "t:/submissions/1/wait/0: semaphore 't' is a timeline semaphore elsewhere");
   bad(trace(kShared, {{"g", "", R"("wait":[{"semaphore":"s","stage":"COPY","value":1,"when":1}])"}}),
       "t:/submissions/0/wait/0: unknown key");
-  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"s","stage":"COPY"}])"}}),
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"s","stage":"COPY","when":1}])"}}),
       "t:/submissions/0/signal/0: unknown key");
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"s","stage":"COPPY"}])"}}),
+      "t:/submissions/0/signal/0/stage: unknown");
+  // Host signals: timeline semaphores only, raising the value (VUID-VkSemaphoreSignalInfo-value-03258),
+  // below every pending signal (-03259: a device signal not yet known complete on the host).
+  bad(trace(kShared,
+            {{"g", "", R"("signal":["s"])"}, {"g", "", R"("host_signal":[{"semaphore":"s","value":1}])"}}),
+      "t:/submissions/1/host_signal/0: semaphore 's' is a binary semaphore elsewhere");
+  bad(trace(kShared,
+            {{"g", "", R"("host_signal":[{"semaphore":"t","value":2},{"semaphore":"t","value":2}])"}}),
+      "t:/submissions/0/host_signal/1: timeline semaphore 't' signaled to 2 on the host, not above its value "
+      "2");
+  bad(trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":2}])"},
+                      {"g", "", R"("host_signal":[{"semaphore":"t","value":3}])"}}),
+      "t:/submissions/1/host_signal/0: timeline semaphore 't' may still have a pending signal to 2");
+  bad(trace(kShared,
+            {{"g", "", R"("signal":[{"semaphore":"t","value":2}])"},
+             {"g", "",
+              R"("host_wait":[{"semaphore":"t","value":1}],"host_signal":[{"semaphore":"t","value":3}])"}}),
+      "t:/submissions/1/host_signal/0: timeline semaphore 't' may still have a pending signal to 2");
+  bad(trace(kShared, {{"g", "", R"("host_signal":[{"semaphore":"t"}])"}}),
+      "t:/submissions/0/host_signal/0: missing");
+  bad(trace(kShared, {{"g", "", R"("host_signal":[{"semaphore":"t","value":1,"stage":"COPY"}])"}}),
+      "t:/submissions/0/host_signal/0: unknown key");
+  // A host signal after vkDeviceWaitIdle may pass the device's signals (they are complete).
+  EXPECT_NO_THROW((void)load_trace(
+      trace(kShared, {{"g", "", R"("signal":[{"semaphore":"t","value":2}])"},
+                      {"g", "", R"("host_wait":["device"],"host_signal":[{"semaphore":"t","value":3}])"}}),
+      "t"));
   bad(trace(kShared, {{"g", "", R"("wait":[{"semaphore":"s","stage":"COPPY"}])"}}),
       "t:/submissions/0/wait/0/stage: unknown");
   bad(trace(kShared, {{"g", "", R"("host_wait":[{"fence":"f"}])"}}),
@@ -397,6 +547,8 @@ TEST(VulkanSemaphores, LoaderRefusesWhatCannotHappen) {
   bad(with(R"("fence":"f")"), "t:/submissions/0/fence: fences of a submission are Vulkan only");
   bad(with(R"("host_wait":["device"])"), "t:/submissions/0/host_wait: host waits are Vulkan only");
   bad(with(R"("signal":[{"semaphore":"s"}])"), "t:/submissions/0/signal/0: expected a string");
+  bad(with(R"("host_signal":[{"semaphore":"t","value":1}])"),
+      "t:/submissions/0/host_signal: host signals are Vulkan only");
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ namespace baton::exec {
 struct ReplayReport {
   ValidationLog log;  // the layer's VALIDATION messages during the replay, by id
   uint32_t submissions = 0, command_buffers = 0, commands = 0, barriers = 0;
+  uint32_t secondary_command_buffers = 0;  // recorded for executes (vkCmdExecuteCommands)
   uint32_t host_waits = 0;     // vkWaitForFences, vkWaitSemaphores, vkQueueWaitIdle, vkDeviceWaitIdle made
+  uint32_t host_signals = 0;   // vkSignalSemaphore calls made
   uint32_t queues_used = 0;    // distinct VkQueues the submissions went to
   bool queues_merged = false;  // the trace has two queues, the device one: all ran on one VkQueue
 };
@@ -56,5 +58,9 @@ class TracePlayer {
 // the first submission's queue and family, its lists of that type. For comparing with the
 // validator (docs/replay.md).
 validate::Trace merge_queues(const validate::Trace& trace);
+// The trace with every execute replaced by its secondary lists' commands (what vkCmdExecuteCommands
+// means: the secondaries' commands run at that point of the primary). The differential test validates
+// this form too, so that its classifiers see one list per command buffer submitted.
+validate::Trace inline_secondaries(const validate::Trace& trace);
 
 }  // namespace baton::exec

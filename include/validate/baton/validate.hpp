@@ -170,12 +170,40 @@ struct WaitEventsCmd {
   };
   std::vector<Wait> waits;
 };
-using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd, SetEventCmd, WaitEventsCmd>;
+// Vulkan dynamic rendering: vkCmdBeginRendering with its attachments (one subresource each, the whole
+// render area), and vkCmdEndRendering. The load operation accesses each attachment at the begin, the
+// store operation at the end (docs/trace-format.md, "Dynamic rendering"); the loader pairs them in a list.
+enum class LoadOp : uint8_t { load, clear, dont_care, none };
+enum class StoreOp : uint8_t { store, dont_care, none };
+struct RenderingAttachment {
+  int resource = kNoResource;
+  uint32_t subresource = 0;
+  uint32_t layout = 0;  // VkRenderingAttachmentInfo::imageLayout
+  LoadOp load = LoadOp::load;
+  StoreOp store = StoreOp::store;
+  bool depth = false;  // pDepthAttachment (else an element of pColorAttachments)
+  friend bool operator==(const RenderingAttachment&, const RenderingAttachment&) = default;
+};
+struct BeginRenderingCmd {
+  std::vector<RenderingAttachment> attachments;
+};
+struct EndRenderingCmd {};
+
+// Vulkan secondary command buffers: vkCmdExecuteCommands in a primary list, executing the secondary
+// lists named (indexes into Trace::lists), in order, as if their commands were recorded there.
+struct ExecuteCmd {
+  std::vector<int> lists;
+};
+using Command = std::variant<BarrierCmd, UseCmd, DiscardCmd, ClearCmd, SetEventCmd, WaitEventsCmd, ExecuteCmd,
+                             BeginRenderingCmd, EndRenderingCmd>;
 
 struct TraceList {
   std::string name;
   QueueType type = QueueType::direct;
   std::vector<Command> commands;
+  // Vulkan: VK_COMMAND_BUFFER_LEVEL_SECONDARY ("level": "secondary"): only executed by an ExecuteCmd of a
+  // primary list, never named by a submission.
+  bool secondary = false;
 };
 
 // VkPipelineStageFlags2 of a semaphore wait written as a plain name (VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT).
@@ -188,6 +216,12 @@ struct HostWait {
   uint64_t value = 0;
   friend bool operator==(const HostWait&, const HostWait&) = default;
 };
+// A host signal (vkSignalSemaphore) of a timeline semaphore to a value, made before a submission.
+struct HostSignal {
+  std::string semaphore;
+  uint64_t value = 0;
+  friend bool operator==(const HostSignal&, const HostSignal&) = default;
+};
 struct TraceSubmission {
   std::string queue;
   QueueType type = QueueType::direct;
@@ -198,6 +232,12 @@ struct TraceSubmission {
   std::vector<uint64_t> wait_stage;
   // Vulkan timeline semaphores, per entry of `wait` / `signal` (when shorter, or nullopt: binary).
   std::vector<std::optional<uint64_t>> wait_value, signal_value;
+  // Vulkan, per entry of `signal` (when shorter: ALL_COMMANDS): the VkSemaphoreSubmitInfo::stageMask,
+  // which limits the signal's first synchronization scope to those stages and the logically earlier ones.
+  std::vector<uint64_t> signal_stage;
+  // Vulkan: vkSignalSemaphore calls made on the host before this submission (after its host waits):
+  // timeline semaphores only, each raising the value.
+  std::vector<HostSignal> host_signal;
   std::string fence;                // Vulkan: the fence this vkQueueSubmit2 signals ("" none)
   std::vector<HostWait> host_wait;  // Vulkan: host waits made before this submission
   std::vector<int> present;         // resources presented after the lists ran
@@ -205,6 +245,9 @@ struct TraceSubmission {
   uint64_t wait_stage_of(size_t i) const { return i < wait_stage.size() ? wait_stage[i] : kVkAllCommands; }
   std::optional<uint64_t> wait_value_of(size_t i) const {
     return i < wait_value.size() ? wait_value[i] : std::nullopt;
+  }
+  uint64_t signal_stage_of(size_t i) const {
+    return i < signal_stage.size() ? signal_stage[i] : kVkAllCommands;
   }
   std::optional<uint64_t> signal_value_of(size_t i) const {
     return i < signal_value.size() ? signal_value[i] : std::nullopt;
