@@ -1,7 +1,7 @@
 // `baton run`'s path at scale (issue 12, item 5): a chain of N compute passes (pass i writes
 // transient r_i and reads r_{i-1}, r_{i-2}; the last is copied into a persistent output) through
-// exec::prepare_graph_run (two compiles, real memory requirements, shared heap) and exec::run
-// (record, submit, read back, check) on lavapipe. The layer is off by default: with it the time
+// exec::prepare_graph_run (real memory requirements, one compile, placement) and exec::run (the
+// runtime binds the shared heap, records and submits; then read back and check) on lavapipe. The layer is off by default: with it the time
 // is the layer's own (its submit-time replay grows with the accesses to one heap range; measured
 // 0.15 / 0.57 / 2.57 s of GPU phase for 500 / 1,000 / 2,000 passes), not Baton's.
 //
