@@ -27,6 +27,7 @@ std::vector<VkMemoryRequirements> set_real_sizes(VulkanContext& ctx, const graph
 PlanMemory shared_memory_of(const graph::Graph& g, const graph::GraphCompileResult& r,
                             const std::vector<VkMemoryRequirements>& req, const graph::AliasingOptions& aliasing,
                             RunOptions& options) {
+  options.waits = runtime::group_waits(g, r);  // the schedule's waits, as an engine's frame has them
   const runtime::MemberPlacement mp = runtime::member_placement(g, r, req, aliasing);
   RunOptions::SharedMemory shared;
   shared.offset = mp.offset;
@@ -56,6 +57,7 @@ GraphRun prepare_graph_run(VulkanContext& ctx, const graph::Graph& g, RunOptions
     run.memory = shared_memory_of(g, r, req, co.aliasing, options);
   else
     options.shared.reset();
+  options.waits = runtime::group_waits(g, r);
   run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
   run.history_in = r.trans.history_in;
   run.compiled = r.trans.compiled;

@@ -688,7 +688,13 @@ RunReport Runner::run(const History& history_in) {
   // the other queue honour that order. RunOptions::sync_queue_switches: a switch of the groups'
   // own logical queue counts as a hand-off even when both run on one VkQueue (frame graphs).
   x.waits.resize(rec_.groups.size());
-  for (size_t gi = 1; gi < rec_.groups.size(); ++gi) {
+  if (opt_.waits) {
+    if (opt_.waits->size() != rec_.groups.size())
+      throw Error(fmt::format("executor: RunOptions::waits has {} groups, the recording {}", opt_.waits->size(),
+                              rec_.groups.size()));
+    x.waits = *opt_.waits;
+  }
+  for (size_t gi = 1; gi < rec_.groups.size() && !opt_.waits; ++gi) {
     const Queue a = rec_.groups[gi - 1]->queue(), b = rec_.groups[gi]->queue();
     if (rt_->queue(a).queue != rt_->queue(b).queue || (opt_.sync_queue_switches && a != b))
       x.waits[gi].push_back(static_cast<uint32_t>(gi - 1));

@@ -61,4 +61,25 @@ MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompil
   return mp;
 }
 
+std::vector<std::vector<uint32_t>> group_waits(const graph::Graph& g, const graph::GraphCompileResult& r) {
+  const std::vector<graph::GroupInfo>& info = r.trans.info;
+  std::vector<std::vector<uint32_t>> waits(info.size());
+  std::vector<uint32_t> group_of(g.passes.size(), graph::kNone);
+  for (uint32_t gi = 0; gi < info.size(); ++gi)
+    for (uint32_t p : info[gi].passes)
+      if (p != graph::kNone && p < group_of.size()) group_of[p] = gi;
+  for (const graph::Sync& y : r.sched.syncs) {
+    const uint32_t from = y.signal < group_of.size() ? group_of[y.signal] : graph::kNone;
+    const uint32_t to = y.wait < group_of.size() ? group_of[y.wait] : graph::kNone;
+    if (from != graph::kNone && to != graph::kNone && from != to) waits[to].push_back(from);
+  }
+  for (uint32_t gi = 0; gi < info.size(); ++gi) {
+    std::vector<uint32_t>& w = waits[gi];
+    w.insert(w.end(), info[gi].waits.begin(), info[gi].waits.end());
+    std::sort(w.begin(), w.end());
+    w.erase(std::unique(w.begin(), w.end()), w.end());
+  }
+  return waits;
+}
+
 }  // namespace baton::runtime

@@ -1045,18 +1045,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   x.groups = &t.groups;
   x.compiled = &t.compiled;
   x.barriers = &plan;
-  x.waits.resize(ng);
-  {
-    std::vector<uint32_t> group_of(g->passes.size(), graph::kNone);
-    for (uint32_t gi = 0; gi < ng; ++gi)
-      for (uint32_t p : t.info[gi].passes)
-        if (p != graph::kNone) group_of[p] = gi;
-    for (const graph::Sync& y : compiled->sched.syncs) {
-      const uint32_t from = group_of[y.signal], to = group_of[y.wait];
-      if (from != graph::kNone && to != graph::kNone && from != to) x.waits[to].push_back(from);
-    }
-    for (uint32_t gi = 0; gi < ng; ++gi) x.waits[gi].insert(x.waits[gi].end(), t.info[gi].waits.begin(), t.info[gi].waits.end());
-  }
+  x.waits = group_waits(*g, *compiled);
   x.images.assign(t.table.size(), VK_NULL_HANDLE);
   x.buffers.assign(t.table.size(), VK_NULL_HANDLE);
   x.exclusive.assign(t.table.size(), 0);

@@ -31,7 +31,8 @@ std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const 
 // device's bufferImageGranularity); returns them for shared_memory_of.
 std::vector<VkMemoryRequirements> set_real_sizes(VulkanContext& ctx, const graph::Graph& g, const RunOptions& options,
                                                  graph::AliasingOptions& aliasing);
-// After the compile: options.shared from its placement (runtime::member_placement), and the plan's
+// After the compile: options.shared from its placement (runtime::member_placement) and
+// options.waits from its schedule (runtime::group_waits), and the plan's
 // memory as bound (real offsets and sizes) for traces.
 PlanMemory shared_memory_of(const graph::Graph& g, const graph::GraphCompileResult& r,
                             const std::vector<VkMemoryRequirements>& req, const graph::AliasingOptions& aliasing,

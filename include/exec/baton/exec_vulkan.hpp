@@ -114,6 +114,11 @@ struct RunOptions {
   // Frame graphs use it: the schedule's cross-queue signal/wait pairs are part of their plan (a
   // compute group's barriers name compute stages only), so a one-queue run waits where they do.
   bool sync_queue_switches = false;
+  // Per group: the earlier groups it waits for, replacing the rule above (frame graphs: the
+  // schedule's signal/wait pairs, runtime::group_waits, as Runtime::submit waits for an engine's
+  // frame; prepare_graph_run and `baton run GRAPH` set it). Waits within one logical queue are left
+  // to submission order and the plan's barriers.
+  std::optional<std::vector<std::vector<uint32_t>>> waits;
   // Per-operation GPU timestamps (`baton run --timestamps`): TOP_OF_PIPE before each operation's
   // barriers, ALL_COMMANDS after its work and barriers, into RunReport::op_times. The ALL_COMMANDS
   // timestamp makes some drivers drain the queue there (the H200's), so operations then run one at a

@@ -377,6 +377,11 @@ struct MemberPlacement {
 MemberPlacement member_placement(const graph::Graph& g, const graph::GraphCompileResult& r,
                                  const std::vector<VkMemoryRequirements>& member_req, const graph::AliasingOptions& o);
 
+// Per group of a compiled graph: the earlier groups it waits for (the schedule's signal/wait pairs
+// and the frame_start / frame_end groups' own waits): Execution::waits for a graph's frame, one home
+// for Runtime::submit and the executor's graph runs.
+std::vector<std::vector<uint32_t>> group_waits(const graph::Graph& g, const graph::GraphCompileResult& r);
+
 // Resource descriptions for the frame graph from Vulkan create infos (exposed for tests and tools).
 ResourceDesc describe_image(std::string name, const VkImageCreateInfo& info);
 ResourceDesc describe_buffer(std::string name, const VkBufferCreateInfo& info);
