@@ -561,7 +561,7 @@ Placement Runtime::Impl::place_objects(const PlaceRequest& rq) {
     objs.push_back({m, image, req});
   }
   if (objs.empty()) return out;
-  const bool images = image_bits != ~0u || std::any_of(objs.begin(), objs.end(), [](const Obj& o) { return o.image; });
+  const bool images = std::any_of(objs.begin(), objs.end(), [](const Obj& o) { return o.image; });
   const bool buffers = std::any_of(objs.begin(), objs.end(), [](const Obj& o) { return !o.image; });
   constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   const VkMemoryPropertyFlags buffer_flags = rq.host_visible_buffers ? kHost : 0;

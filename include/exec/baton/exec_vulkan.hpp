@@ -157,9 +157,9 @@ struct RunReport {
   // the data check cannot see them, only the validation layer can.
   std::vector<std::string> undefined;
   double record_ms = 0, gpu_ms = 0, check_ms = 0;
-  // GPU time of the whole frame from timestamp queries (first command of the first group to the
-  // end of the last group), in microseconds; negative when not measured (no timestamp support, or
-  // groups on more than one queue).
+  // GPU time of the whole frame from the runtime's frame timestamps (RuntimeOptions::Timestamps::frame:
+  // the earliest list start to the latest end over the queues used), in microseconds; negative when
+  // not measured (a queue family used has no timestamp bits).
   double frame_gpu_us = -1;
   // RunOptions::op_timestamps: one entry per operation in submission order, microseconds from the
   // earliest; both queues' timestamps on one time base (one device). Empty where a queue family
