@@ -96,34 +96,35 @@ std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const 
   return out;
 }
 
+// `placed`: created only; bound by the runtime (bind_placed), then mapped and given its view.
 GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed) {
   GpuBuffer b;
   b.bytes = bytes;
   std::array<uint32_t, 2> families{};
   const VkBufferCreateInfo bi = buffer_create_info(c_, bytes, families);
   BATON_VK(vkCreateBuffer(c_.device, &bi, nullptr, &b.buffer));
+  if (placed) return b;
+  VkMemoryRequirements mr;
+  vkGetBufferMemoryRequirements(c_.device, b.buffer, &mr);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = mr.size;
+  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
+  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &b.memory));
+  BATON_VK(vkBindBufferMemory(c_.device, b.buffer, b.memory, 0));
   void* p = nullptr;
-  if (placed) {  // bound into the shared heap, mapped through it
-    BATON_VK(vkBindBufferMemory(c_.device, b.buffer, buffer_heap_, *placed));
-    p = buffer_heap_map_ + *placed;
-  } else {
-    VkMemoryRequirements mr;
-    vkGetBufferMemoryRequirements(c_.device, b.buffer, &mr);
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = mr.size;
-    ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits);
-    BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &b.memory));
-    BATON_VK(vkBindBufferMemory(c_.device, b.buffer, b.memory, 0));
-    BATON_VK(vkMapMemory(c_.device, b.memory, 0, VK_WHOLE_SIZE, 0, &p));
-  }
-  b.map = static_cast<uint32_t*>(p);
-  std::memset(p, 0, bytes);
+  BATON_VK(vkMapMemory(c_.device, b.memory, 0, VK_WHOLE_SIZE, 0, &p));
+  finish_buffer(b, p);
+  return b;
+}
+
+void GpuResources::finish_buffer(GpuBuffer& b, void* mapped) {
+  b.map = static_cast<uint32_t*>(mapped);
+  std::memset(mapped, 0, b.bytes);
   VkBufferViewCreateInfo vi{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
   vi.buffer = b.buffer;
   vi.format = kColorFormat;
   vi.range = VK_WHOLE_SIZE;
   BATON_VK(vkCreateBufferView(c_.device, &vi, nullptr, &b.view));
-  return b;
 }
 
 GpuImage GpuResources::make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed) {
@@ -132,17 +133,14 @@ GpuImage GpuResources::make_image(const Geometry& g, bool dummy, std::optional<u
   std::array<uint32_t, 2> families{};
   const VkImageCreateInfo ii = image_create_info(c_, g, families);
   BATON_VK(vkCreateImage(c_.device, &ii, nullptr, &im.image));
-  if (placed) {
-    BATON_VK(vkBindImageMemory(c_.device, im.image, image_heap_, *placed));
-  } else {
-    VkMemoryRequirements mr;
-    vkGetImageMemoryRequirements(c_.device, im.image, &mr);
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = mr.size;
-    ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits, /*host_visible=*/false);
-    BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &im.memory));
-    BATON_VK(vkBindImageMemory(c_.device, im.image, im.memory, 0));
-  }
+  if (placed) return im;  // views once the runtime has bound it (bind_placed)
+  VkMemoryRequirements mr;
+  vkGetImageMemoryRequirements(c_.device, im.image, &mr);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = mr.size;
+  ai.memoryTypeIndex = c_.find_memory(mr.memoryTypeBits, /*host_visible=*/false);
+  BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &im.memory));
+  BATON_VK(vkBindImageMemory(c_.device, im.image, im.memory, 0));
   views(im, g, dummy);
   return im;
 }
@@ -185,74 +183,71 @@ void GpuResources::destroy(GpuImage& im) {
   im = {};
 }
 
-void GpuResources::make_heaps(const RunOptions::SharedMemory& shared) {
+// The placed resources go to the runtime, which reads their real memory requirements, checks the
+// offsets, allocates the heap(s) and binds them (Runtime::place: the engines' path); buffers are
+// mapped through their heap afterwards.
+void GpuResources::bind_placed(const RunOptions::SharedMemory& shared, runtime::Runtime& rt, const ResourceTable* table) {
   if (shared.offset.size() != geo_.size())
     throw Error("executor: RunOptions::shared needs one offset per resource (internal)");
-  const std::vector<VkMemoryRequirements> req = requirements_of(c_, geo_);
-  uint32_t image_bits = ~0u, buffer_bits = ~0u;
-  bool images = false, buffers = false;
-  std::vector<std::pair<uint64_t, uint64_t>> image_ranges, buffer_ranges;
+  runtime::PlaceRequest pr;
+  pr.table = table;
+  pr.images.assign(geo_.size(), VK_NULL_HANDLE);
+  pr.buffers.assign(geo_.size(), VK_NULL_HANDLE);
   for (ResourceId r = 0; r < geo_.size(); ++r) {
     if (shared.offset[r] == RunOptions::SharedMemory::kNotPlaced) continue;
-    if (shared.offset[r] % req[r].alignment != 0 || shared.offset[r] + req[r].size > shared.heap_size)
-      throw Error(fmt::format("executor: resource {} placed at offset {} does not fit its requirements (internal)", r,
-                              shared.offset[r]));
-    (geo_[r].buffer ? buffer_bits : image_bits) &= req[r].memoryTypeBits;
-    (geo_[r].buffer ? buffers : images) = true;
-    (geo_[r].buffer ? buffer_ranges : image_ranges).emplace_back(shared.offset[r], req[r].size);
-    ++memory_.placed;
+    if (geo_[r].buffer)
+      pr.buffers[r] = buffers_[r].buffer;
+    else
+      pr.images[r] = images_[r].image;
   }
-  if (!images && !buffers) return;
-  auto allocate = [&](uint32_t type) {
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = std::max<uint64_t>(shared.heap_size, 1);
-    ai.memoryTypeIndex = type;
-    VkDeviceMemory m = VK_NULL_HANDLE;
-    BATON_VK(vkAllocateMemory(c_.device, &ai, nullptr, &m));
-    ++memory_.heaps;
-    memory_.heap_bytes += ai.allocationSize;
-    return m;
-  };
-  // Buffers are read and written by the host (host-visible memory type); images only by the GPU.
-  const bool one_heap = (image_bits & buffer_bits & (1u << c_.memory_type)) != 0;
-  if (one_heap) {
-    image_heap_ = buffer_heap_ = allocate(c_.memory_type);
-    std::vector<std::pair<uint64_t, uint64_t>> all = image_ranges;
-    all.insert(all.end(), buffer_ranges.begin(), buffer_ranges.end());
-    memory_.aliased_bytes = runtime::aliased_bytes(all);
-  } else {
-    memory_.split_by_kind = images && buffers;
-    if (images) image_heap_ = allocate(c_.find_memory(image_bits, /*host_visible=*/false));
-    if (buffers) buffer_heap_ = allocate(c_.find_memory(buffer_bits));
-    memory_.aliased_bytes = runtime::aliased_bytes(image_ranges) + runtime::aliased_bytes(buffer_ranges);
+  pr.offset = shared.offset;
+  pr.heap_size = shared.heap_size;
+  pr.host_visible_buffers = true;
+  runtime::Result<runtime::Placement> placed = rt.place(pr);
+  if (!placed) throw Error("executor: " + placed.error());
+  const runtime::Placement& p = placed.value();
+  memory_.heaps = p.memory.heaps;
+  memory_.heap_bytes = p.memory.heap_bytes;
+  memory_.aliased_bytes = p.memory.aliased_bytes;
+  memory_.placed = p.placed;
+  memory_.split_by_kind = p.split_by_kind;
+  bool any_buffer = false;
+  for (ResourceId r = 0; r < geo_.size(); ++r)
+    any_buffer = any_buffer || (geo_[r].buffer && pr.buffers[r] != VK_NULL_HANDLE);
+  if (any_buffer) {
+    void* m = nullptr;
+    BATON_VK(vkMapMemory(c_.device, p.buffer_heap, 0, VK_WHOLE_SIZE, 0, &m));
+    buffer_heap_ = p.buffer_heap;
+    buffer_heap_map_ = static_cast<uint8_t*>(m);
   }
-  if (buffer_heap_) {
-    void* p = nullptr;
-    BATON_VK(vkMapMemory(c_.device, buffer_heap_, 0, VK_WHOLE_SIZE, 0, &p));
-    buffer_heap_map_ = static_cast<uint8_t*>(p);
+  for (ResourceId r = 0; r < geo_.size(); ++r) {
+    if (geo_[r].buffer && pr.buffers[r] != VK_NULL_HANDLE) finish_buffer(buffers_[r], buffer_heap_map_ + shared.offset[r]);
+    if (!geo_[r].buffer && pr.images[r] != VK_NULL_HANDLE) views(images_[r], geo_[r], false);
   }
 }
 
 GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
-                           bool seed_textures, const RunOptions::SharedMemory* shared)
+                           bool seed_textures, const RunOptions::SharedMemory* shared, runtime::Runtime* rt,
+                           const ResourceTable* table)
     : c_(c), geo_(geo), uav_slots_(uav_dummy_slots) {
   try {
     buffers_.resize(geo.size());
     images_.resize(geo.size());
-    if (shared) make_heaps(*shared);
+    if (shared && !rt) throw Error("executor: placed resources need the runtime that binds them (internal)");
     auto placed = [&](ResourceId r) -> std::optional<uint64_t> {
       if (!shared || shared->offset[r] == RunOptions::SharedMemory::kNotPlaced) return std::nullopt;
       return shared->offset[r];
     };
     for (ResourceId r = 0; r < geo.size(); ++r) {
-      if (geo[r].buffer) {
+      if (geo[r].buffer)
         buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4, placed(r));
-        for (uint32_t j = 0; j < geo[r].words; ++j)
-          buffers_[r].map[j] = initial_word(r, j, geo[r].structural);
-      } else {
+      else
         images_[r] = make_image(geo[r], false, placed(r));
-      }
     }
+    if (shared) bind_placed(*shared, *rt, table);
+    for (ResourceId r = 0; r < geo.size(); ++r)
+      if (geo[r].buffer)
+        for (uint32_t j = 0; j < geo[r].words; ++j) buffers_[r].map[j] = initial_word(r, j, geo[r].structural);
     dummy_buffer_ = make_buffer(kUniformWords * 4);
     uav_arena_ = make_buffer(kUavSlotBytes * std::max(1u, uav_slots_));
     Geometry one;
@@ -337,9 +332,8 @@ void GpuResources::release() {
   destroy(uav_arena_);
   destroy(dummy_color_);
   destroy(dummy_depth_);
-  if (buffer_heap_ && buffer_heap_ != image_heap_) vkFreeMemory(c_.device, buffer_heap_, nullptr);
-  if (image_heap_) vkFreeMemory(c_.device, image_heap_, nullptr);
-  image_heap_ = buffer_heap_ = VK_NULL_HANDLE;
+  if (buffer_heap_map_) vkUnmapMemory(c_.device, buffer_heap_);  // the runtime frees its heaps
+  buffer_heap_ = VK_NULL_HANDLE;
   buffer_heap_map_ = nullptr;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "baton/runtime.hpp"
 #include "context_impl.hpp"
 #include "work.hpp"
 
@@ -39,9 +40,11 @@ std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const 
 
 class GpuResources {
  public:
-  // `shared`: resources with an offset are bound into one shared heap (RunOptions::shared).
+  // `shared`: resources with an offset are created unbound and bound by the runtime (`rt`, which
+  // owns the heaps: Runtime::place) at those offsets; `table` names them in its messages.
   GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
-               bool seed_textures, const RunOptions::SharedMemory* shared = nullptr);
+               bool seed_textures, const RunOptions::SharedMemory* shared = nullptr, runtime::Runtime* rt = nullptr,
+               const ResourceTable* table = nullptr);
   ~GpuResources();
   GpuResources(const GpuResources&) = delete;
   GpuResources& operator=(const GpuResources&) = delete;
@@ -65,7 +68,8 @@ class GpuResources {
  private:
   GpuBuffer make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed = std::nullopt);
   GpuImage make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed = std::nullopt);
-  void make_heaps(const RunOptions::SharedMemory& shared);
+  void bind_placed(const RunOptions::SharedMemory& shared, runtime::Runtime& rt, const ResourceTable* table);
+  void finish_buffer(GpuBuffer& b, void* mapped);
   void views(GpuImage& im, const Geometry& g, bool dummy);
   void destroy(GpuBuffer& b);
   void destroy(GpuImage& i);
@@ -79,9 +83,9 @@ class GpuResources {
   GpuImage dummy_color_, dummy_depth_;
   std::vector<GpuImage> uav_image_arenas_;
   uint32_t uav_slots_ = 0, next_uav_buffer_ = 0, next_uav_image_ = 0;
-  // Shared heaps (RunOptions::shared): images and buffers in one allocation where one memory type
-  // allows both (and host access, which buffers need), else one heap each at the same offsets.
-  VkDeviceMemory image_heap_ = VK_NULL_HANDLE, buffer_heap_ = VK_NULL_HANDLE;
+  // The runtime's heap of the placed buffers (RunOptions::shared), mapped here (buffers are read and
+  // written by the host); the runtime owns it.
+  VkDeviceMemory buffer_heap_ = VK_NULL_HANDLE;
   uint8_t* buffer_heap_map_ = nullptr;
   RunReport::Memory memory_;
 };

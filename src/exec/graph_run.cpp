@@ -1,49 +1,68 @@
-// Frame graphs on the executor with real shared memory (include/exec/baton/exec_graph.hpp).
+// Frame graphs on the executor with real shared memory, compiled once (include/exec/baton/exec_graph.hpp).
 #include "baton/exec_graph.hpp"
 #include "baton/graph_recording.hpp"
 #include "baton/runtime.hpp"
 #include "context_impl.hpp"
+#include "gpu_resources.hpp"
 
 namespace baton::exec {
+
+std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const graph::Graph& g,
+                                                      const RunOptions& options) {
+  std::vector<ResourceDesc> members;
+  for (const graph::Resource& r : g.resources)
+    for (uint32_t m = 0; m < r.count; ++m) members.push_back(r.desc);
+  // Whether a buffer is structural (index / indirect arguments) changes neither its create info nor
+  // its requirements, only whether it is placed (RunOptions::shared): none marked here.
+  return requirements_of(ctx.impl(), make_geometry(members, {}, options.max_side, options.max_words));
+}
+
+std::vector<VkMemoryRequirements> set_real_sizes(VulkanContext& ctx, const graph::Graph& g, const RunOptions& options,
+                                                 graph::AliasingOptions& aliasing) {
+  std::vector<VkMemoryRequirements> req = memory_requirements(ctx, g, options);
+  runtime::set_real_sizes(g, req, ctx.impl().properties.limits.bufferImageGranularity, aliasing);
+  return req;
+}
+
+PlanMemory shared_memory_of(const graph::Graph& g, const graph::GraphCompileResult& r,
+                            const std::vector<VkMemoryRequirements>& req, const graph::AliasingOptions& aliasing,
+                            RunOptions& options) {
+  options.waits = runtime::group_waits(g, r);  // the schedule's waits, as an engine's frame has them
+  const runtime::MemberPlacement mp = runtime::member_placement(g, r, req, aliasing);
+  RunOptions::SharedMemory shared;
+  shared.offset = mp.offset;
+  shared.taken_over = mp.taken_over;
+  shared.heap_size = mp.heap_size;
+  options.shared = std::move(shared);
+  // The plan's memory as bound: real offsets (member_placement) and sizes rounded as it rounds them.
+  const uint64_t align = std::max<uint64_t>(aliasing.alignment, 1);
+  std::vector<uint64_t> member_bytes(req.size(), 0);
+  for (size_t m = 0; m < req.size(); ++m) member_bytes[m] = (req[m].size + align - 1) / align * align;
+  PlanMemory memory = graph::plan_memory(g, r.aliasing, member_bytes);
+  for (size_t m = 0; m < memory.placement.size(); ++m)
+    if (memory.placement[m]) memory.placement[m]->offset = mp.offset[m];
+  return memory;
+}
 
 GraphRun prepare_graph_run(VulkanContext& ctx, const graph::Graph& g, RunOptions& options, bool shared_memory,
                            const graph::CompileOptions& compile) {
   graph::CompileOptions co = compile;
-  graph::GraphCompileResult first = graph::compile_graph(g, co);
-  if (!first.findings.empty()) throw Error("graph check failed: " + first.findings.front());
+  std::vector<VkMemoryRequirements> req;
+  if (shared_memory) req = set_real_sizes(ctx, g, options, co.aliasing);
+  graph::GraphCompileResult r = graph::compile_graph(g, co);  // the one compile
+  if (!r.findings.empty()) throw Error("graph check failed: " + r.findings.front());
   GraphRun run;
-  run.estimated_heap = first.aliasing.heap_size;
-  if (shared_memory) {
-    // The objects the executor creates for this graph's resources, and what they really need.
-    const Recording probe = graph::recording_from(std::move(first.trans));
-    const std::vector<VkMemoryRequirements> req = memory_requirements(ctx, probe, options);
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(ctx.physical_device(), &props);
-    runtime::set_real_sizes(g, req, props.limits.bufferImageGranularity, co.aliasing);
-    graph::GraphCompileResult second = graph::compile_graph(g, co);
-    if (!second.findings.empty()) throw Error("graph check failed: " + second.findings.front());
-    const runtime::MemberPlacement mp = runtime::member_placement(g, second, req, co.aliasing);
-    RunOptions::SharedMemory shared;
-    shared.offset = mp.offset;
-    shared.taken_over = mp.taken_over;
-    shared.heap_size = mp.heap_size;
-    options.shared = std::move(shared);
-    // The plan's memory as bound: real offsets (member_placement) and sizes rounded as it rounds them.
-    const uint64_t align = std::max<uint64_t>(co.aliasing.alignment, 1);
-    std::vector<uint64_t> member_bytes(req.size(), 0);
-    for (size_t m = 0; m < req.size(); ++m) member_bytes[m] = (req[m].size + align - 1) / align * align;
-    run.memory = graph::plan_memory(g, second.aliasing, member_bytes);
-    for (size_t m = 0; m < run.memory.placement.size(); ++m)
-      if (run.memory.placement[m]) run.memory.placement[m]->offset = mp.offset[m];
-    first = std::move(second);
-  } else {
+  run.planned_heap = r.aliasing.heap_size;
+  if (shared_memory)
+    run.memory = shared_memory_of(g, r, req, co.aliasing, options);
+  else
     options.shared.reset();
-  }
-  run.plan = to_exec_plan(lower_vulkan(first.trans.table, first.trans.compiled));
-  run.history_in = first.trans.history_in;
-  run.compiled = first.trans.compiled;
+  options.waits = runtime::group_waits(g, r);
+  run.plan = to_exec_plan(lower_vulkan(r.trans.table, r.trans.compiled));
+  run.history_in = r.trans.history_in;
+  run.compiled = r.trans.compiled;
   for (const ResourceHistory& h : run.history_in) (h.touched ? run.at_rest : run.transient) += 1;
-  run.rec = graph::recording_from(std::move(first.trans));
+  run.rec = graph::recording_from(std::move(r.trans));
   return run;
 }
 

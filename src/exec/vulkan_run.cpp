@@ -1,6 +1,8 @@
-// Runs a recording: records every list with Baton's barriers at the reserved points and the work
-// of every operation between them, submits each group as one vkQueueSubmit2, reads everything
-// back and compares it with the CPU reference model.
+// Runs a recording: through the runtime's lower-level entry (Runtime::place binds the placed
+// resources into shared memory; Runtime::execute records every list, with the barriers of the plan
+// given at the reserved points and this file's work of every operation between them, and submits
+// each group as one vkQueueSubmit2), then reads everything back and compares it with the CPU
+// reference model. What the executor's tests run is what an engine's frame runs.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <map>
 #include <tuple>
 
+#include "baton/runtime.hpp"
 #include "gpu_resources.hpp"
 #include "model.hpp"
 #include "vulkan_at_rest.hpp"
@@ -111,6 +114,29 @@ std::vector<uint8_t> placed_of(const std::optional<RunOptions::SharedMemory>& s)
   return p;
 }
 
+// The runtime the run goes through: the context's device and queues, one recording job (the
+// reference model advances in step with recording, so lists are recorded in submission order),
+// frame timestamps where the queues count time.
+std::unique_ptr<runtime::Runtime> make_runtime(VulkanContext::Impl& c) {
+  runtime::DeviceDesc d;
+  d.physical = c.physical;
+  d.device = c.device;
+  d.graphics = {c.queue, c.family};
+  if (c.compute_family) d.compute = runtime::QueueDesc{c.compute_queue, *c.compute_family};
+  runtime::RuntimeOptions o;
+  o.threads = 1;
+  o.jobs = [](uint32_t count, const std::function<void(uint32_t)>& job) {
+    for (uint32_t i = 0; i < count; ++i) job(i);
+  };
+  o.frames_in_flight = 1;
+  const bool compute_timed = !c.compute_family || family_timestamp_bits(c, *c.compute_family) > 0;
+  o.timestamps = queue_timestamp_bits(c) > 0 && compute_timed ? runtime::RuntimeOptions::Timestamps::frame
+                                                              : runtime::RuntimeOptions::Timestamps::off;
+  runtime::Result<std::unique_ptr<runtime::Runtime>> rt = runtime::Runtime::create(d, std::move(o));
+  if (!rt) throw Error("executor: " + rt.error());
+  return std::move(rt.value());
+}
+
 class Runner {
  public:
   Runner(VulkanContext::Impl& c, const Recording& rec, const ExecPlan& plan, const RunOptions& opt)
@@ -123,7 +149,8 @@ class Runner {
         slots_(count_slots(work_)),
         shared_(shared_for(opt, geo_)),
         placed_(placed_of(shared_)),
-        res_(c, geo_, slots_.uav_dummies, seeds(c, opt), shared_ ? &*shared_ : nullptr),
+        rt_(make_runtime(c)),
+        res_(c, geo_, slots_.uav_dummies, seeds(c, opt), shared_ ? &*shared_ : nullptr, rt_.get(), &rec.resources),
         layouts_(geo_),
         model_(geo_, seeds(c, opt), placed_) {
     if (opt.max_side > 16 || opt.max_words > 256) {
@@ -143,27 +170,19 @@ class Runner {
     dpi.poolSizeCount = kCategories;
     dpi.pPoolSizes = sizes.data();
     BATON_VK(vkCreateDescriptorPool(c.device, &dpi, nullptr, &pool_));
-    timestamp_bits_ = queue_timestamp_bits(c);
-    if (timestamp_bits_ > 0) {
+    // A compute-only family writes timestamps too.
+    const bool compute_timed = !c.compute_family || family_timestamp_bits(c, *c.compute_family) > 0;
+    if (queue_timestamp_bits(c) > 0 && opt.op_timestamps && compute_timed && !work_.empty()) {
       VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
       qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-      qi.queryCount = 2;
-      BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &timestamps_));
-      // A compute-only family writes timestamps too.
-      const bool compute_timed = !c.compute_family || family_timestamp_bits(c, *c.compute_family) > 0;
-      if (opt.op_timestamps && compute_timed && !work_.empty()) {
-        qi.queryCount = static_cast<uint32_t>(2 * work_.size());
-        BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &op_timestamps_));
-      }
+      qi.queryCount = static_cast<uint32_t>(2 * work_.size());
+      BATON_VK(vkCreateQueryPool(c.device, &qi, nullptr, &op_timestamps_));
     }
   }
   ~Runner() {
     vkDeviceWaitIdle(c_.device);
     vkDestroyDescriptorPool(c_.device, pool_, nullptr);
-    if (timestamps_) vkDestroyQueryPool(c_.device, timestamps_, nullptr);
     if (op_timestamps_) vkDestroyQueryPool(c_.device, op_timestamps_, nullptr);
-    for (VkSemaphore b : binary_) vkDestroySemaphore(c_.device, b, nullptr);
-    for (const auto& [key, e] : events_) vkDestroyEvent(c_.device, e, nullptr);
     vkDestroyBuffer(c_.device, staging_.buffer, nullptr);
     vkFreeMemory(c_.device, staging_.memory, nullptr);
   }
@@ -173,7 +192,9 @@ class Runner {
   RunReport run(const History& history_in);
 
  private:
-  void record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where);
+  VulkanPlan stream() const;
+  void record_points(const runtime::ListContext& lc, uint32_t op, Where where);
+  void record_list(const runtime::ListContext& lc, RunReport& report);
   void record_reference_barrier(VkCommandBuffer cb, bool setup);
   void record(VkCommandBuffer cb, const Work& w);
   void order_slices(VkCommandBuffer cb, const ComputeWork& earlier);
@@ -184,7 +205,6 @@ class Runner {
   VkDescriptorSet make_set(const StageSet& s);
   uint32_t stage_masks(const StageSet& s) const;
   void read_back(RunReport& report);
-  VkCommandBuffer begin(VkCommandPool pool);
 
   VulkanContext::Impl& c_;
   const Recording& rec_;
@@ -195,6 +215,7 @@ class Runner {
   SlotCounts slots_;
   std::optional<RunOptions::SharedMemory> shared_;
   std::vector<uint8_t> placed_;  // per resource: bound into the shared heap
+  std::unique_ptr<runtime::Runtime> rt_;  // before res_: its heaps outlive the objects bound to them
   GpuResources res_;
   LayoutTracker layouts_;
   Model model_;  // advanced in step with recording
@@ -203,96 +224,99 @@ class Runner {
   GpuBuffer staging_;
   uint32_t barriers_ = 0, calls_ = 0;
   uint32_t dispatch_groups_ = 1;  // workgroups of 64 per direct dispatch (RunOptions::max_side/max_words)
-  VkQueryPool timestamps_ = VK_NULL_HANDLE;  // [0] frame start, [1] frame end
   VkQueryPool op_timestamps_ = VK_NULL_HANDLE;  // RunOptions::op_timestamps: [2i] op i begins, [2i+1] ends
-  std::vector<VkSemaphore> binary_;          // cross-queue hand-offs, one per signal
-  // Split barriers: one VkEvent per (group, list, event index), created unsignaled for this run (each
-  // is set once and waited once by its list, so a fresh run needs no reset).
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkEvent> events_;
-  VkEvent event(uint32_t g, uint32_t l, uint32_t e) {
-    VkEvent& ev = events_[{g, l, e}];
-    if (!ev) {
-      VkEventCreateInfo ci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-      BATON_VK(vkCreateEvent(c_.device, &ci, nullptr, &ev));
-    }
-    return ev;
-  }
-  VkSemaphore make_binary() {
-    VkSemaphoreCreateInfo ci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    binary_.push_back(VK_NULL_HANDLE);
-    BATON_VK(vkCreateSemaphore(c_.device, &ci, nullptr, &binary_.back()));
-    return binary_.back();
-  }
-  uint32_t timestamp_bits_ = 0;
+  size_t next_op_ = 0;     // operations recorded so far (submission order)
+  bool first_list_ = true;  // the reference sources' layout set-up goes into the first list
 };
 
-VkCommandBuffer Runner::begin(VkCommandPool pool) { return c_.begin_commands(pool); }
-
-void Runner::record_points(VkCommandBuffer cb, uint32_t g, uint32_t l, uint32_t op, Where where) {
-  if (opt_.source != BarrierSource::plan) {
-    if (opt_.source == BarrierSource::full && where == Where::before) record_reference_barrier(cb, false);
-    return;
+// The barriers the runtime records: the plan's points as given (a mutation's plan included), less
+// the one barrier RunOptions::skip names and the wait RunOptions::skip_wait names, buffer byte ranges
+// scaled to the executor's smaller buffers; none for the reference sources (full / none), whose
+// barriers record_points adds itself. Handles are filled by the runtime from the resource ids.
+VulkanPlan Runner::stream() const {
+  VulkanPlan out;
+  out.groups.resize(rec_.groups.size());
+  for (size_t g = 0; g < rec_.groups.size(); ++g) {
+    out.groups[g].name = rec_.groups[g]->name();
+    out.groups[g].queue = rec_.groups[g]->queue();
+    for (const CommandList* l : rec_.groups[g]->lists()) {
+      VulkanList vl;
+      vl.name = l->name();
+      vl.queue = rec_.groups[g]->queue();
+      out.groups[g].lists.push_back(std::move(vl));
+    }
   }
-  auto it = points_.find({g, l, op, where});
-  if (it == points_.end()) return;
-  for (size_t pi : it->second) {
+  if (opt_.source != BarrierSource::plan) return out;
+  auto list_of = [&](uint32_t g, uint32_t l) -> VulkanList& {
+    if (g >= out.groups.size() || l >= out.groups[g].lists.size())
+      throw Error(fmt::format("executor: a barrier point names group {} list {}, which the recording does not have", g, l));
+    return out.groups[g].lists[l];
+  };
+  for (const ExecBarrierPoint& p : plan_.points)
+    if (p.half != SplitHalf::none) {
+      VulkanList& owner = list_of(p.group, p.event_list);
+      owner.events = std::max(owner.events, p.event + 1);
+    }
+  for (size_t pi = 0; pi < plan_.points.size(); ++pi) {
     const ExecBarrierPoint& p = plan_.points[pi];
+    VulkanList& vl = list_of(p.group, p.list);
     auto skipped = [&](BarrierRef::Kind k, size_t i) {
       return opt_.skip && opt_.skip->point == pi && opt_.skip->kind == k && opt_.skip->index == i;
     };
-    std::vector<VkMemoryBarrier2> memory;
-    std::vector<VkBufferMemoryBarrier2> buffers;
-    std::vector<VkImageMemoryBarrier2> images;
+    VulkanPoint v;
+    v.op = p.op;
+    v.where = p.where;
+    v.half = p.half;
+    v.event = p.event;
+    v.event_list = p.event_list;
     for (size_t i = 0; i < p.memory.size(); ++i)
-      if (!skipped(BarrierRef::Kind::memory, i)) memory.push_back(p.memory[i]);
+      if (!skipped(BarrierRef::Kind::memory, i)) v.memory.push_back(p.memory[i]);
     for (size_t i = 0; i < p.buffers.size(); ++i) {
       const ResourceId r = p.buffer_resources.at(i);
       if (r >= geo_.size() || !geo_[r].buffer)
         throw Error(fmt::format("executor: a buffer barrier names resource {}, which is not a buffer", r));
       if (skipped(BarrierRef::Kind::buffer, i)) continue;
       VkBufferMemoryBarrier2 b = p.buffers[i];
-      b.buffer = res_.buffer(r).buffer;
       if (b.offset != 0 || b.size != VK_WHOLE_SIZE) {  // a byte range: the same share of the scaled buffer
         const auto [first, end] = scaled_words(geo_[r], rec_.resources[r], b.offset,
                                                b.size == VK_WHOLE_SIZE ? kWholeBytes : b.size);
         b.offset = uint64_t{first} * 4u;
         b.size = end > first ? uint64_t{end - first} * 4u : 4u;
       }
-      buffers.push_back(b);
+      v.buffers.push_back(b);
+      v.buffer_resources.push_back(r);
     }
     for (size_t i = 0; i < p.images.size(); ++i) {
       const ResourceId r = p.image_resources.at(i);
       if (r >= geo_.size() || geo_[r].buffer)
         throw Error(fmt::format("executor: an image barrier names resource {}, which is not a texture", r));
-      VkImageMemoryBarrier2 b = p.images[i];
-      // A split barrier's layout transition happens at its wait, not at its set.
-      if (p.half != SplitHalf::begin) layouts_.apply(r, b.subresourceRange, b.newLayout);
       if (skipped(BarrierRef::Kind::image, i)) continue;
-      b.image = res_.image(r).image;
-      images.push_back(b);
+      v.images.push_back(p.images[i]);
+      v.image_resources.push_back(r);
     }
-    if (memory.empty() && buffers.empty() && images.empty()) continue;
-    VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    di.memoryBarrierCount = static_cast<uint32_t>(memory.size());
-    di.pMemoryBarriers = memory.data();
-    di.bufferMemoryBarrierCount = static_cast<uint32_t>(buffers.size());
-    di.pBufferMemoryBarriers = buffers.data();
-    di.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
-    di.pImageMemoryBarriers = images.data();
-    if (p.half == SplitHalf::begin) {
-      vkCmdSetEvent2(cb, event(g, p.event_list, p.event), &di);
-    } else if (p.half == SplitHalf::end) {
-      if (opt_.skip_wait && *opt_.skip_wait == pi) continue;
-      const VkEvent ev = event(g, p.event_list, p.event);
-      vkCmdWaitEvents2(cb, 1, &ev, &di);
-    } else {
-      vkCmdPipelineBarrier2(cb, &di);
-    }
-    // A split barrier counts once (at its end); each half is a call.
-    if (p.half != SplitHalf::begin)
-      barriers_ += static_cast<uint32_t>(memory.size() + buffers.size() + images.size());
-    ++calls_;
+    if (v.size() == 0) continue;
+    if (p.half == SplitHalf::end && opt_.skip_wait && *opt_.skip_wait == pi) continue;
+    vl.points.push_back(std::move(v));
   }
+  return out;
+}
+
+// At one point of a list: the layouts the plan's barriers leave (mutations do not change them: a
+// deleted transition must show up as a wrong layout; a split barrier's at its wait), then the
+// runtime records the point's barriers; the reference sources record their own instead.
+void Runner::record_points(const runtime::ListContext& lc, uint32_t op, Where where) {
+  if (opt_.source != BarrierSource::plan) {
+    if (opt_.source == BarrierSource::full && where == Where::before) record_reference_barrier(lc.cmd, false);
+    return;
+  }
+  if (auto it = points_.find({lc.group, lc.list, op, where}); it != points_.end())
+    for (size_t pi : it->second) {
+      const ExecBarrierPoint& p = plan_.points[pi];
+      if (p.half == SplitHalf::begin) continue;
+      for (size_t i = 0; i < p.images.size(); ++i)
+        layouts_.apply(p.image_resources.at(i), p.images[i].subresourceRange, p.images[i].newLayout);
+    }
+  lc.barriers(op, where);
 }
 
 // The executor's own reference barriers (BarrierSource::full / none): every image to GENERAL once,
@@ -614,157 +638,90 @@ void Runner::record(VkCommandBuffer cb, const ClearWork& w) {
   }
 }
 
+// One list, called by the runtime with its command buffer: per operation its barriers (the runtime
+// records them, ListContext::barriers) around the work, with op timestamps where asked for.
+void Runner::record_list(const runtime::ListContext& lc, RunReport& report) {
+  const VkCommandBuffer cb = lc.cmd;
+  if (first_list_ && opt_.source != BarrierSource::plan) record_reference_barrier(cb, true);
+  first_list_ = false;
+  const CommandListGroup& group = *rec_.groups[lc.group];
+  const CommandList& list = *group.lists()[lc.list];
+  for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
+    const uint32_t query = static_cast<uint32_t>(2 * next_op_);
+    const OpWork& w = work_.at(next_op_++);
+    if (op_timestamps_) {
+      vkCmdResetQueryPool(cb, op_timestamps_, query, 2);
+      vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, op_timestamps_, query);
+      report.op_times.push_back({group.name(), list.name(), oi, group.queue(), 0, 0});
+    }
+    record_points(lc, oi, Where::before);
+    for (size_t i = 0; i < w.items.size(); ++i) {
+      Work item = w.items[i];
+      model_.prepare(item);
+      // Slices of one wide dispatch (work.cpp) write the same storage one after the other.
+      const auto* previous = i > 0 ? std::get_if<ComputeWork>(&w.items[i - 1]) : nullptr;
+      if (previous && std::holds_alternative<ComputeWork>(item)) order_slices(cb, *previous);
+      record(cb, item);
+      model_.apply(item);
+    }
+    record_points(lc, oi, Where::after);
+    if (op_timestamps_) vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, op_timestamps_, query + 1);
+    ++report.ops;
+  }
+}
+
 RunReport Runner::run(const History& history_in) {
   RunReport report;
   // Resources the history marks touched start at rest, not untouched (frame graphs).
   for (const auto& [r, layout] : put_at_rest(c_, res_, geo_, rec_.resources, history_in, seeds(c_, opt_)))
     layouts_.apply(r, {VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0,
                        VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}, layout);
-  const auto t0 = Clock::now();
-  // One command buffer per list; one submission per group.
-  std::vector<std::vector<VkCommandBuffer>> groups(rec_.groups.size());
-  std::vector<bool> on_compute(rec_.groups.size(), false);
-  for (uint32_t gi = 0; gi < rec_.groups.size(); ++gi)
-    on_compute[gi] = c_.compute_family && rec_.groups[gi]->queue() == Queue::compute;
-  const bool one_queue = std::count(on_compute.begin(), on_compute.end(), true) == 0;
-  // Timestamps bracket the frame when every group runs on the one queue (timestamps of two queues
-  // are not on one clock without calibrated timestamps).
-  bool timed = one_queue && timestamps_ != VK_NULL_HANDLE;
-  size_t next = 0;
-  bool first = true;
-  VkCommandBuffer last_cb = VK_NULL_HANDLE;
-  for (uint32_t gi = 0; gi < rec_.groups.size(); ++gi) {
-    const CommandListGroup& group = *rec_.groups[gi];
-    for (uint32_t li = 0; li < group.lists().size(); ++li) {
-      VkCommandBuffer cb = begin(on_compute[gi] ? c_.compute_pool : c_.pool);
-      groups[gi].push_back(cb);
-      if (first && timed) {
-        vkCmdResetQueryPool(cb, timestamps_, 0, 2);
-        vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, timestamps_, 0);
-      }
-      if (first && opt_.source != BarrierSource::plan) record_reference_barrier(cb, true);
-      first = false;
-      last_cb = cb;
-      const CommandList& list = *group.lists()[li];
-      for (uint32_t oi = 0; oi < list.ops().size(); ++oi) {
-        const uint32_t query = static_cast<uint32_t>(2 * next);
-        const OpWork& w = work_.at(next++);
-        if (op_timestamps_) {
-          vkCmdResetQueryPool(cb, op_timestamps_, query, 2);
-          vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, op_timestamps_, query);
-          report.op_times.push_back({group.name(), list.name(), oi, group.queue(), 0, 0});
-        }
-        record_points(cb, gi, li, oi, Where::before);
-        for (size_t i = 0; i < w.items.size(); ++i) {
-          Work item = w.items[i];
-          model_.prepare(item);
-          // Slices of one wide dispatch (work.cpp) write the same storage one after the other.
-          const auto* previous = i > 0 ? std::get_if<ComputeWork>(&w.items[i - 1]) : nullptr;
-          if (previous && std::holds_alternative<ComputeWork>(item)) order_slices(cb, *previous);
-          record(cb, item);
-          model_.apply(item);
-        }
-        record_points(cb, gi, li, oi, Where::after);
-        if (op_timestamps_) vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, op_timestamps_, query + 1);
-        ++report.ops;
-      }
-    }
-  }
-  timed = timed && last_cb;  // a recording without lists has nothing to time
-  if (timed) vkCmdWriteTimestamp2(last_cb, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
-  for (auto& cbs : groups)
-    for (VkCommandBuffer cb : cbs) BATON_VK(vkEndCommandBuffer(cb));
-  report.record_ms = ms_since(t0);
-
+  const VulkanPlan barriers = stream();
+  runtime::Execution x;
+  x.table = &rec_.resources;
+  x.groups = &rec_.groups;
+  x.barriers = &barriers;
   // Groups run in submission order. Consecutive groups on one queue get no semaphore wait (a wait
   // would be a full dependency and hide missing cross-group barriers). A group on another queue
-  // than the group before it waits for that group's timeline value: Baton plans groups serially in
-  // submission order, and this wait is what makes the other queue honour that order. Each group
-  // signals the timeline; the host waits for the last value.
+  // than the group before it waits for that group (the runtime makes it a timeline + binary
+  // semaphore wait): Baton plans groups serially in submission order, and this wait is what makes
+  // the other queue honour that order. RunOptions::sync_queue_switches: a switch of the groups'
+  // own logical queue counts as a hand-off even when both run on one VkQueue (frame graphs).
+  x.waits.resize(rec_.groups.size());
+  if (opt_.waits) {
+    if (opt_.waits->size() != rec_.groups.size())
+      throw Error(fmt::format("executor: RunOptions::waits has {} groups, the recording {}", opt_.waits->size(),
+                              rec_.groups.size()));
+    x.waits = *opt_.waits;
+  }
+  for (size_t gi = 1; gi < rec_.groups.size() && !opt_.waits; ++gi) {
+    const Queue a = rec_.groups[gi - 1]->queue(), b = rec_.groups[gi]->queue();
+    if (rt_->queue(a).queue != rt_->queue(b).queue || (opt_.sync_queue_switches && a != b))
+      x.waits[gi].push_back(static_cast<uint32_t>(gi - 1));
+  }
+  x.images.resize(geo_.size(), VK_NULL_HANDLE);
+  x.buffers.resize(geo_.size(), VK_NULL_HANDLE);
+  for (ResourceId r = 0; r < geo_.size(); ++r) {
+    if (geo_[r].buffer)
+      x.buffers[r] = res_.buffer(r).buffer;
+    else
+      x.images[r] = res_.image(r).image;
+  }
+  x.record = [&](runtime::ListContext& lc) { record_list(lc, report); };
+  const runtime::Result<runtime::FrameInfo> frame = rt_->execute(x);
+  if (!frame) throw Error(frame.error());
+  const runtime::FrameInfo& fi = frame.value();
+  report.record_ms = fi.record_ms;
   const auto t1 = Clock::now();
-  std::optional<bool> previous_on_compute;
-  VkSemaphore pending_binary = VK_NULL_HANDLE;  // signalled by the last submission, not yet waited on
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    const auto& cbs = groups[gi];
-    if (cbs.empty()) continue;
-    std::vector<VkCommandBufferSubmitInfo> infos;
-    for (VkCommandBuffer cb : cbs)
-      infos.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cb, 0});
-    VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    signal.semaphore = c_.timeline;
-    signal.value = ++c_.timeline_value;
-    signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    si.commandBufferInfoCount = static_cast<uint32_t>(infos.size());
-    si.pCommandBufferInfos = infos.data();
-    si.signalSemaphoreInfoCount = 1;
-    si.pSignalSemaphoreInfos = &signal;
-    // Cross-queue hand-off: the timeline wait carries the dependency. A binary semaphore pair
-    // says the same thing again, in case the layer's synchronization validation (1.3.239 on these
-    // machines) does not follow timeline waits between queues; to the driver it is redundant.
-    std::array<VkSemaphoreSubmitInfo, 2> signals{signal, signal};
-    std::array<VkSemaphoreSubmitInfo, 2> waits{};
-    // RunOptions::sync_queue_switches: a switch of the groups' own queue counts as a hand-off even
-    // when both groups run on one VkQueue (frame graphs; see the option).
-    auto logical_switch = [&](size_t g) {
-      return opt_.sync_queue_switches && g > 0 && rec_.groups[g]->queue() != rec_.groups[g - 1]->queue();
-    };
-    const bool hand_off =
-        previous_on_compute && (*previous_on_compute != on_compute[gi] || logical_switch(gi));
-    const bool next_hands_off =
-        gi + 1 < groups.size() && (on_compute[gi + 1] != on_compute[gi] || logical_switch(gi + 1));
-    if (hand_off) {
-      waits[0] = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-      waits[0].semaphore = c_.timeline;
-      waits[0].value = signal.value - 1;
-      waits[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-      waits[1] = waits[0];
-      waits[1].semaphore = pending_binary;
-      waits[1].value = 0;
-      si.waitSemaphoreInfoCount = pending_binary ? 2u : 1u;
-      pending_binary = VK_NULL_HANDLE;
-      si.pWaitSemaphoreInfos = waits.data();
-      ++report.semaphore_waits;
-    }
-    if (next_hands_off) {
-      signals[1].semaphore = pending_binary = make_binary();
-      signals[1].value = 0;
-      si.signalSemaphoreInfoCount = 2;
-      si.pSignalSemaphoreInfos = signals.data();
-    }
-    previous_on_compute = on_compute[gi];
-    BATON_VK(vkQueueSubmit2(on_compute[gi] ? c_.compute_queue : c_.queue, 1, &si, VK_NULL_HANDLE));
-    ++report.submits;
-  }
-  report.queues_used = one_queue ? 1u : 2u;
-  VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-  wi.semaphoreCount = 1;
-  wi.pSemaphores = &c_.timeline;
-  wi.pValues = &c_.timeline_value;
-  BATON_VK(vkWaitSemaphores(c_.device, &wi, UINT64_MAX));
-  // Layer 1.3.239 orders later submissions after a queue-idle wait, not after a host wait on a
-  // timeline: the read-back (graphics queue) must not look like it races with the compute queue.
-  // Both queues idle: the last graphics group's accesses also reached the compute queue's view
-  // through the semaphore wait of a later compute group, and the layer only retires them there
-  // when the graphics queue idles too (on the H200 the read-back's transition of a render target
-  // was reported as racing the frame's first-touch transition of it without this).
-  if (!one_queue) {
-    BATON_VK(vkQueueWaitIdle(c_.compute_queue));
-    BATON_VK(vkQueueWaitIdle(c_.queue));
-  }
-  report.gpu_ms = ms_since(t1);
-  std::array<uint64_t, 2> ts{};
-  if (timed) {
-    const VkResult got = vkGetQueryPoolResults(c_.device, timestamps_, 0, 2, sizeof(ts), ts.data(),
-                                               sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-    if (got != VK_NOT_READY) vk_check(got, "vkGetQueryPoolResults (frame timestamps)");
-    timed = got == VK_SUCCESS;
-  }
-  if (timed) {
-    const uint64_t mask = timestamp_bits_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << timestamp_bits_) - 1;
-    const uint64_t ticks = (ts[1] - ts[0]) & mask;
-    report.frame_gpu_us = static_cast<double>(ticks) * static_cast<double>(c_.properties.limits.timestampPeriod) / 1000.0;
-  }
+  // vkQueueWaitIdle on every queue used: layer 1.3.239 orders later submissions (the read-back)
+  // after a queue-idle wait, not after a host wait on a timeline (Runtime::sync).
+  if (const runtime::Status s = rt_->sync(); !s) throw Error("executor: " + s.error());
+  report.gpu_ms = fi.submit_ms + ms_since(t1);
+  report.submits = fi.submits;
+  report.semaphore_waits = fi.semaphore_waits;
+  report.queues_used = fi.queues_used;
+  if (const runtime::Result<runtime::FrameTimings> t = rt_->timings(fi.ticket); t && t.value().valid)
+    report.frame_gpu_us = t.value().frame_us;
   if (op_timestamps_ && !report.op_times.empty()) {
     std::vector<uint64_t> ticks(2 * report.op_times.size(), 0);
     BATON_VK(vkGetQueryPoolResults(c_.device, op_timestamps_, 0, static_cast<uint32_t>(ticks.size()),
@@ -777,14 +734,9 @@ RunReport Runner::run(const History& history_in) {
       report.op_times[i].end_us = static_cast<double>(std::max(ticks[2 * i + 1], ticks[2 * i]) - earliest) * period;
     }
   }
-  for (size_t gi = 0; gi < groups.size(); ++gi)
-    if (!groups[gi].empty())
-      vkFreeCommandBuffers(c_.device, on_compute[gi] ? c_.compute_pool : c_.pool,
-                           static_cast<uint32_t>(groups[gi].size()), groups[gi].data());
-
   report.groups = static_cast<uint32_t>(rec_.groups.size());
-  report.barriers = barriers_;
-  report.barrier_calls = calls_;
+  report.barriers = barriers_ + fi.barriers;
+  report.barrier_calls = calls_ + fi.barrier_calls;
   report.memory = res_.memory();
   const auto t2 = Clock::now();
   if (opt_.check_data) read_back(report);

@@ -424,20 +424,25 @@ std::pair<uint32_t, uint32_t> scaled_words(const Geometry& g, const ResourceDesc
 }
 
 std::vector<Geometry> make_geometry(const Recording& rec, uint32_t max_side, uint32_t max_words) {
-  std::vector<Geometry> out;
   std::vector<bool> structural(rec.resources.size(), false);
   for (const auto& list : rec.lists)
     for (const Operation& op : list->ops())
       for (const Use& u : op.uses)
         if (u.resource < structural.size() && (bit(u.access) & kStructuralAccesses))
           structural[u.resource] = true;
-  for (size_t i = 0; i < rec.resources.size(); ++i) {
-    const ResourceDesc& d = rec.resources[static_cast<ResourceId>(i)];
+  return make_geometry(rec.resources.all(), structural, max_side, max_words);
+}
+
+std::vector<Geometry> make_geometry(const std::vector<ResourceDesc>& resources, const std::vector<bool>& structural,
+                                    uint32_t max_side, uint32_t max_words) {
+  std::vector<Geometry> out;
+  for (size_t i = 0; i < resources.size(); ++i) {
+    const ResourceDesc& d = resources[i];
     Geometry g;
     if (d.type == ResourceType::buffer) {
       g.buffer = true;
       g.words = static_cast<uint32_t>(std::clamp<uint64_t>(d.size / 4, kMinWords, std::max(kMinWords, max_words)));
-      g.structural = structural[i] || (d.usage & kStructuralAccesses) != 0;
+      g.structural = (i < structural.size() && structural[i]) || (d.usage & kStructuralAccesses) != 0;
     } else {
       g.buffer = false;
       g.format = d.format;

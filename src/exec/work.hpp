@@ -39,6 +39,11 @@ struct Geometry {
 };
 // Declared sizes scaled down to at most max_side texels per side and 64..max_words words.
 std::vector<Geometry> make_geometry(const Recording& rec, uint32_t max_side = 16, uint32_t max_words = 256);
+// The same from resource descriptions alone (`structural`: per resource, used as index or indirect
+// arguments; empty = none): a frame graph's members before it is compiled (real memory sizes for
+// its one compile).
+std::vector<Geometry> make_geometry(const std::vector<ResourceDesc>& resources, const std::vector<bool>& structural,
+                                    uint32_t max_side = 16, uint32_t max_words = 256);
 
 // Every subresource of a resource, in (plane, layer, mip) order.
 std::vector<Sub> all_subs(ResourceId r, const Geometry& g);

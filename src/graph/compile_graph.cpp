@@ -1,11 +1,19 @@
 // The whole pipeline, and the numbers people ask for (memory, barriers, API calls per backend).
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "baton/graph.hpp"
 
 namespace baton::graph {
+namespace {
+std::atomic<uint64_t> g_compiles{0};
+}  // namespace
+
+uint64_t compile_graph_calls() { return g_compiles.load(std::memory_order_relaxed); }
 
 GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
+  g_compiles.fetch_add(1, std::memory_order_relaxed);
   GraphCompileResult r;
   r.validated = validate(g);
   r.culled = cull(g, r.validated);

@@ -71,7 +71,7 @@ struct PendingFrame {
   std::vector<VkImageView> views;  // made by PassContext::view
   std::vector<VkCommandPool> pools;
   std::vector<VkFence> fences;  // one per queue the frame submitted to, on its last submission there
-  std::optional<Heap> heap;
+  std::vector<Heap> heaps;  // the transients' shared memory (place())
   std::vector<VkEvent> events;  // split barriers
   VkQueryPool queries = VK_NULL_HANDLE;  // RuntimeOptions::timestamps: two per list
   std::vector<PassTime> lists;           // names and queues of the lists
@@ -272,6 +272,7 @@ struct Runtime::Impl {
     if (dev.device == VK_NULL_HANDLE) return;
     for (VkQueue q : distinct_queues()) vkQueueWaitIdle(q);
     while (!pending.empty()) retire_front();
+    for (Heap& h : staged) vkFreeMemory(dev.device, h.memory, nullptr);
     for (Heap& h : free_heaps) vkFreeMemory(dev.device, h.memory, nullptr);
     for (VkSemaphore s : timeline)
       if (s) vkDestroySemaphore(dev.device, s, nullptr);
@@ -339,7 +340,7 @@ struct Runtime::Impl {
     for (VkCommandPool p : f.pools) vkDestroyCommandPool(dev.device, p, nullptr);
     for (VkFence x : f.fences) vkDestroyFence(dev.device, x, nullptr);
     for (VkEvent e : f.events) vkDestroyEvent(dev.device, e, nullptr);
-    if (f.heap) free_heaps.push_back(*f.heap);
+    free_heaps.insert(free_heaps.end(), f.heaps.begin(), f.heaps.end());
     if (opt.timestamps != RuntimeOptions::Timestamps::off) keep_timings(f);
     completed_ticket = std::max(completed_ticket, f.ticket);
     pending.pop_front();
@@ -393,11 +394,15 @@ struct Runtime::Impl {
     retire_front();
   }
 
-  Heap take_heap(uint64_t size, uint32_t type_bits) {
-    // The smallest free heap that fits and has an allowed memory type.
+  // A heap for `size` bytes of a memory type in `type_bits` with the `required` property flags:
+  // the smallest free heap that fits, else a new allocation (device-local preferred).
+  Heap take_heap(uint64_t size, uint32_t type_bits, VkMemoryPropertyFlags required = 0) {
+    auto allowed = [&](uint32_t t) {
+      return (type_bits >> t & 1u) && (memory_props.memoryTypes[t].propertyFlags & required) == required;
+    };
     size_t best = free_heaps.size();
     for (size_t i = 0; i < free_heaps.size(); ++i)
-      if (free_heaps[i].size >= size && (type_bits >> free_heaps[i].type & 1u) &&
+      if (free_heaps[i].size >= size && allowed(free_heaps[i].type) &&
           (best == free_heaps.size() || free_heaps[i].size < free_heaps[best].size))
         best = i;
     if (best != free_heaps.size()) {
@@ -405,33 +410,47 @@ struct Runtime::Impl {
       free_heaps.erase(free_heaps.begin() + static_cast<std::ptrdiff_t>(best));
       return h;
     }
-    // A new allocation: prefer device-local memory among the allowed types.
-    uint32_t type = UINT32_MAX;
-    for (uint32_t pass = 0; pass < 2 && type == UINT32_MAX; ++pass)
-      for (uint32_t t = 0; t < memory_props.memoryTypeCount; ++t) {
-        const bool local = memory_props.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-        if ((type_bits >> t & 1u) && (pass == 1 || local)) {
-          type = t;
-          break;
-        }
-      }
+    const uint32_t type = memory_type(type_bits, required);
     if (type == UINT32_MAX)
       throw Error(fmt::format("no memory type fits every transient of the frame (memoryTypeBits {:#x})", type_bits));
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = size;
+    ai.allocationSize = std::max<uint64_t>(size, 1);
     ai.memoryTypeIndex = type;
     Heap h;
-    h.size = size;
+    h.size = ai.allocationSize;
     h.type = type;
     vk_check(vkAllocateMemory(dev.device, &ai, nullptr, &h.memory),
              fmt::format("vkAllocateMemory ({} bytes for the frame's transients)", size));
     return h;
   }
+  // A memory type in `type_bits` with the `required` flags, device-local where one is; UINT32_MAX: none.
+  uint32_t memory_type(uint32_t type_bits, VkMemoryPropertyFlags required) const {
+    for (uint32_t pass = 0; pass < 2; ++pass)
+      for (uint32_t t = 0; t < memory_props.memoryTypeCount; ++t) {
+        const VkMemoryPropertyFlags f = memory_props.memoryTypes[t].propertyFlags;
+        if ((type_bits >> t & 1u) && (f & required) == required && (pass == 1 || (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
+          return t;
+      }
+    return UINT32_MAX;
+  }
 
+  Placement place_objects(const PlaceRequest& rq);
+  FrameInfo record_and_submit(const Execution& x, PendingFrame& pf, const std::function<void()>& after_record);
   FrameInfo submit_frame();
+
+  std::vector<Heap> staged;  // bound by place(), owned by the frame execute() submits next
+  MemoryInfo staged_memory;
 };
 
 namespace {
+
+// On failure, the objects a frame made so far are destroyed (and its heaps made free again).
+struct Cleanup {
+  Runtime::Impl& impl;
+  PendingFrame& pf;
+  bool armed = true;
+  ~Cleanup();
+};
 
 // The frame's resources as frame-graph resources (runtime_common.hpp's build_graph does the rest).
 graph::Graph build_graph(const Frame& f, std::vector<uint32_t> outputs) {
@@ -449,219 +468,181 @@ graph::Graph build_graph(const Frame& f, std::vector<uint32_t> outputs) {
   return runtime::build_graph(std::move(resources), f.passes(), std::move(outputs));
 }
 
+// One list being recorded: its points, which were recorded, and how to record one.
+struct ListState {
+  const CommandListGroup* group = nullptr;
+  const CommandList* list = nullptr;
+  const VulkanList* vl = nullptr;
+  std::vector<uint8_t> done;  // per point
+  std::function<void(const VulkanPoint&)> emit;
+};
+
+std::string point_name(const ListState& s, uint32_t op, Where w) {
+  return fmt::format("group '{}' list '{}': the barriers {} op {}", s.group->name(), s.list->name(), to_string(w), op);
+}
+
 }  // namespace
 
-FrameInfo Runtime::Impl::submit_frame() {
-  Frame f = std::move(frame);
-  frame = Frame{};
-  if (!f.errors_.empty()) throw Error(f.errors_.front());
-  FrameInfo info;
-  const auto t0 = Clock::now();
+void ListContext::barriers(uint32_t op, Where where) const {
+  auto* s = static_cast<ListState*>(state);
+  if (!s) throw Error("ListContext::barriers: no list is being recorded");
+  for (size_t k = 0; k < s->vl->points.size(); ++k) {
+    const VulkanPoint& pt = s->vl->points[k];
+    if (pt.op != op || pt.where != where) continue;
+    if (s->done[k]++) throw Error(point_name(*s, op, where) + " were recorded twice");
+    s->emit(pt);
+  }
+}
 
-  auto g = std::make_shared<graph::Graph>(build_graph(f, f.outputs_));
-  const size_t nr = g->resources.size();
+Cleanup::~Cleanup() {
+  if (!armed) return;
+  const VkDevice d = impl.dev.device;
+  for (VkImage i : pf.images) vkDestroyImage(d, i, nullptr);
+  for (VkBuffer b : pf.buffers) vkDestroyBuffer(d, b, nullptr);
+  for (VkSemaphore s : pf.binaries) vkDestroySemaphore(d, s, nullptr);
+  for (VkImageView v : pf.views) vkDestroyImageView(d, v, nullptr);
+  for (VkCommandPool p : pf.pools) vkDestroyCommandPool(d, p, nullptr);
+  for (VkFence x : pf.fences) vkDestroyFence(d, x, nullptr);
+  for (VkEvent e : pf.events) vkDestroyEvent(d, e, nullptr);
+  if (pf.queries) vkDestroyQueryPool(d, pf.queries, nullptr);
+  impl.free_heaps.insert(impl.free_heaps.end(), pf.heaps.begin(), pf.heaps.end());
+}
 
-  // Which logical queues touch each resource (for sharing modes).
-  std::vector<uint8_t> queues_of(nr, 0);
-  for (const graph::Pass& p : g->passes)
-    for (const graph::PassUse& u : p.uses) queues_of[u.resource] |= static_cast<uint8_t>(1u << graph::qi(graph::exec_queue(p)));
-  auto families_of = [&](uint32_t r) {
-    std::vector<uint32_t> fam;
-    for (size_t q = 0; q < graph::kQueues; ++q)
-      if ((static_cast<uint32_t>(queues_of[r]) >> q) & 1u) {
-        const uint32_t fa = queue_of(static_cast<Queue>(q)).family;
-        if (std::find(fam.begin(), fam.end(), fa) == fam.end()) fam.push_back(fa);
-      }
-    return fam;
+Placement Runtime::Impl::place_objects(const PlaceRequest& rq) {
+  Placement out;
+  const size_t n = std::max(rq.images.size(), rq.buffers.size());
+  auto name_of = [&](size_t m) {
+    return rq.table && m < rq.table->size() ? (*rq.table)[static_cast<ResourceId>(m)].name : fmt::format("member {}", m);
   };
-
-  // Transients: real objects and their memory requirements before placement.
-  PendingFrame pf;
-  HandleTable handles;
-  handles.images.assign(nr, VK_NULL_HANDLE);
-  handles.buffers.assign(nr, VK_NULL_HANDLE);
-  graph::CompileOptions co;
-  co.schedule = opt.schedule;
-  co.aliasing.enabled = opt.aliasing;
-  co.run_checks = opt.checks;
-  co.split_barriers = opt.split_barriers && opt.barriers == RuntimeOptions::Barriers::planned;
-  std::vector<VkMemoryRequirements> reqs(nr, VkMemoryRequirements{0, 1, ~0u});
-  uint32_t type_bits = ~0u;
-  bool any_transient = false;
-  std::vector<uint32_t> concurrent{dev.graphics.family};
-  if (two_families()) concurrent.push_back(dev.compute->family);
-  // On failure below, the objects made so far are destroyed with the frame.
-  struct Cleanup {
-    Impl& impl;
-    PendingFrame& pf;
-    bool armed = true;
-    ~Cleanup() {
-      if (!armed) return;
-      for (VkImage i : pf.images) vkDestroyImage(impl.dev.device, i, nullptr);
-      for (VkBuffer b : pf.buffers) vkDestroyBuffer(impl.dev.device, b, nullptr);
-      for (VkSemaphore s : pf.binaries) vkDestroySemaphore(impl.dev.device, s, nullptr);
-      for (VkImageView v : pf.views) vkDestroyImageView(impl.dev.device, v, nullptr);
-      for (VkCommandPool p : pf.pools) vkDestroyCommandPool(impl.dev.device, p, nullptr);
-      for (VkFence x : pf.fences) vkDestroyFence(impl.dev.device, x, nullptr);
-      for (VkEvent e : pf.events) vkDestroyEvent(impl.dev.device, e, nullptr);
-      if (pf.queries) vkDestroyQueryPool(impl.dev.device, pf.queries, nullptr);
-      if (pf.heap) impl.free_heaps.push_back(*pf.heap);
-    }
-  } cleanup{*this, pf};
-  for (uint32_t r = 0; r < nr; ++r) {
-    const Frame::Resource& fr = f.resources_[r];
-    if (!fr.transient) {
-      handles.images[r] = fr.vk_image;
-      handles.buffers[r] = fr.vk_buffer;
-      continue;
-    }
-    const bool shared = families_of(r).size() > 1 && opt.transient_sharing == RuntimeOptions::Sharing::concurrent;
-    auto share = [&](auto& ci) {
-      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
-      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
-      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
-    };
+  struct Obj {
+    size_t member;
+    bool image;
+    VkMemoryRequirements req;
+  };
+  std::vector<Obj> objs;
+  uint32_t image_bits = ~0u, buffer_bits = ~0u;
+  for (size_t m = 0; m < n; ++m) {
+    const bool image = m < rq.images.size() && rq.images[m] != VK_NULL_HANDLE;
+    const bool buffer = m < rq.buffers.size() && rq.buffers[m] != VK_NULL_HANDLE;
+    if (!image && !buffer) continue;
     VkMemoryRequirements req{};
-    if (fr.image) {
-      VkImageCreateInfo ci = fr.image_info;
-      ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-      ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-      share(ci);
-      VkImage img = VK_NULL_HANDLE;
-      vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}')", fr.name));
-      name(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(img), fr.name);
-      pf.images.push_back(img);
-      handles.images[r] = img;
-      vkGetImageMemoryRequirements(dev.device, img, &req);
-    } else {
-      VkBufferCreateInfo ci = fr.buffer_info;
-      ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-      share(ci);
-      VkBuffer buf = VK_NULL_HANDLE;
-      vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}')", fr.name));
-      name(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buf), fr.name);
-      pf.buffers.push_back(buf);
-      handles.buffers[r] = buf;
-      vkGetBufferMemoryRequirements(dev.device, buf, &req);
-    }
-    any_transient = true;
-    reqs[r] = req;
-    type_bits &= req.memoryTypeBits;
-    if (type_bits == 0)
-      throw Error(fmt::format("transient '{}' shares no memory type with the frame's earlier transients", fr.name));
+    if (image)
+      vkGetImageMemoryRequirements(dev.device, rq.images[m], &req);
+    else
+      vkGetBufferMemoryRequirements(dev.device, rq.buffers[m], &req);
+    const uint64_t at = m < rq.offset.size() ? rq.offset[m] : MemberPlacement::kNotPlaced;
+    if (at == MemberPlacement::kNotPlaced || at % std::max<uint64_t>(req.alignment, 1) != 0 ||
+        at > rq.heap_size || req.size > rq.heap_size - at)
+      throw Error(fmt::format("transient '{}' ({} bytes, alignment {}) cannot be bound at offset {} of a heap of {} bytes",
+                              name_of(m), req.size, req.alignment,
+                              at == MemberPlacement::kNotPlaced ? std::string("(none)") : std::to_string(at),
+                              rq.heap_size));
+    (image ? image_bits : buffer_bits) &= req.memoryTypeBits;
+    objs.push_back({m, image, req});
   }
-  // Linear (buffers) and optimal (images) resources in one allocation: every offset a multiple of
-  // bufferImageGranularity keeps neighbours on separate pages.
-  set_real_sizes(*g, reqs, buffer_image_granularity, co.aliasing);
-  const uint64_t alignment = co.aliasing.alignment;
-
-  auto compiled = std::make_shared<graph::GraphCompileResult>(graph::compile_graph(*g, co));
-  if (!compiled->findings.empty()) throw Error("frame graph check failed: " + compiled->findings.front());
-  const graph::Transitions& t = compiled->trans;
-  const graph::Aliasing& al = compiled->aliasing;
-  info.culled = static_cast<uint32_t>(compiled->culled.culled.size());
-
-  // Memory: one heap, each transient bound at its planned offset.
-  if (any_transient && al.heap_size > 0) {
-    pf.heap = take_heap(al.heap_size, type_bits);
-    const MemberPlacement mp = member_placement(*g, *compiled, reqs, co.aliasing);
-    std::vector<std::pair<uint64_t, uint64_t>> ranges;
-    for (const graph::Placement& p : al.placements) {
-      const Frame::Resource& fr = f.resources_[p.resource];
-      const uint64_t at = mp.offset[t.first_member[p.resource]];
-      if (fr.image)
-        vk_check(vkBindImageMemory(dev.device, handles.images[p.resource], pf.heap->memory, at),
-                 fmt::format("vkBindImageMemory (transient '{}' at offset {})", fr.name, at));
-      else
-        vk_check(vkBindBufferMemory(dev.device, handles.buffers[p.resource], pf.heap->memory, at),
-                 fmt::format("vkBindBufferMemory (transient '{}' at offset {})", fr.name, at));
-      ranges.emplace_back(at, p.size);
-    }
-    info.memory.heaps = 1;
-    info.memory.heap_bytes = pf.heap->size;
-    info.memory.aliased_bytes = aliased_bytes(ranges);
-    info.memory.unaliased_bytes = al.unaliased;
-    info.memory.alignment = alignment;
-    info.memory.memory_type = pf.heap->type;
+  if (objs.empty()) return out;
+  const bool images = std::any_of(objs.begin(), objs.end(), [](const Obj& o) { return o.image; });
+  const bool buffers = std::any_of(objs.begin(), objs.end(), [](const Obj& o) { return !o.image; });
+  constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const VkMemoryPropertyFlags buffer_flags = rq.host_visible_buffers ? kHost : 0;
+  const uint32_t both = image_bits & buffer_bits;
+  if (memory_type(both, buffers ? buffer_flags : 0) != UINT32_MAX) {
+    staged.push_back(take_heap(rq.heap_size, both, buffers ? buffer_flags : 0));
+    out.image_heap = out.buffer_heap = staged.back().memory;
+  } else if (!rq.host_visible_buffers || !images || !buffers) {
+    throw Error(fmt::format("the frame's placed transients share no memory type (images {:#x}, buffers {:#x})",
+                            image_bits, buffer_bits));
+  } else {
+    out.split_by_kind = true;
+    staged.push_back(take_heap(rq.heap_size, image_bits, 0));
+    out.image_heap = staged.back().memory;
+    staged.push_back(take_heap(rq.heap_size, buffer_bits, buffer_flags));
+    out.buffer_heap = staged.back().memory;
   }
-  // Culled transients were never placed: they stay unbound and are only destroyed.
+  std::vector<std::pair<uint64_t, uint64_t>> image_ranges, buffer_ranges;
+  for (const Obj& o : objs) {
+    const uint64_t at = rq.offset[o.member];
+    if (o.image)
+      vk_check(vkBindImageMemory(dev.device, rq.images[o.member], out.image_heap, at),
+               fmt::format("vkBindImageMemory (transient '{}' at offset {})", name_of(o.member), at));
+    else
+      vk_check(vkBindBufferMemory(dev.device, rq.buffers[o.member], out.buffer_heap, at),
+               fmt::format("vkBindBufferMemory (transient '{}' at offset {})", name_of(o.member), at));
+    (o.image && out.split_by_kind ? image_ranges : buffer_ranges).emplace_back(at, o.req.size);
+    ++out.placed;
+  }
+  out.memory.heaps = out.split_by_kind ? 2u : 1u;
+  for (size_t i = staged.size() - out.memory.heaps; i < staged.size(); ++i) out.memory.heap_bytes += staged[i].size;
+  out.memory.memory_type = staged[staged.size() - out.memory.heaps].type;
+  out.memory.aliased_bytes = aliased_bytes(image_ranges) + aliased_bytes(buffer_ranges);
+  staged_memory = out.memory;
+  return out;
+}
 
-  const VulkanPlan plan = lower_vulkan(t.table, t.compiled);
+FrameInfo Runtime::Impl::record_and_submit(const Execution& x, PendingFrame& pf, const std::function<void()>& after_record) {
+  if (!x.table || !x.groups || (!x.barriers && !x.compiled) || !x.record)
+    throw Error("execute: the Execution needs a table, groups, compiled groups (or barriers) and a record callback");
+  FrameInfo info;
+  info.memory = staged_memory;
+  staged_memory = {};
+  pf.heaps.insert(pf.heaps.end(), staged.begin(), staged.end());
+  staged.clear();
+  const auto& groups = *x.groups;
+  const size_t ng = groups.size();
+  const size_t nm = x.table->size();
+  VulkanPlan lowered;
+  if (!x.barriers) lowered = lower_vulkan(*x.table, *x.compiled);
+  const VulkanPlan& plan = x.barriers ? *x.barriers : lowered;
+  if (plan.groups.size() != ng)
+    throw Error(fmt::format("execute: the barriers have {} groups, the frame {}", plan.groups.size(), ng));
+  for (size_t gi = 0; gi < ng; ++gi)
+    if (plan.groups[gi].lists.size() != groups[gi]->lists().size())
+      throw Error(fmt::format("execute: group '{}' has {} lists, its barriers {}", groups[gi]->name(),
+                              groups[gi]->lists().size(), plan.groups[gi].lists.size()));
+  auto queue_of_group = [&](size_t gi) { return groups[gi]->queue(); };
 
-  // Group waits, once: the schedule's signal/wait pairs and the frame_start / frame_end groups' own
-  // waits, sorted and unique (ownership transfers and submission both need them).
-  const size_t ng = plan.groups.size();
   std::vector<std::vector<uint32_t>> waits_of(ng);
-  {
-    std::vector<uint32_t> group_of(g->passes.size(), graph::kNone);
-    for (uint32_t gi = 0; gi < ng; ++gi)
-      for (uint32_t p : t.info[gi].passes)
-        if (p != graph::kNone) group_of[p] = gi;
-    for (const graph::Sync& y : compiled->sched.syncs) {
-      const uint32_t from = group_of[y.signal], to = group_of[y.wait];
-      if (from != graph::kNone && to != graph::kNone && from != to) waits_of[to].push_back(from);
-    }
-    for (uint32_t gi = 0; gi < ng; ++gi) {
-      auto& w = waits_of[gi];
-      w.insert(w.end(), t.info[gi].waits.begin(), t.info[gi].waits.end());
-      std::sort(w.begin(), w.end());
-      w.erase(std::unique(w.begin(), w.end()), w.end());
-    }
+  for (size_t gi = 0; gi < ng && gi < x.waits.size(); ++gi) {
+    waits_of[gi] = x.waits[gi];
+    std::sort(waits_of[gi].begin(), waits_of[gi].end());
+    waits_of[gi].erase(std::unique(waits_of[gi].begin(), waits_of[gi].end()), waits_of[gi].end());
   }
+  std::vector<VkImage> member_image(nm, VK_NULL_HANDLE);
+  std::vector<VkBuffer> member_buffer(nm, VK_NULL_HANDLE);
+  std::copy_n(x.images.begin(), std::min(nm, x.images.size()), member_image.begin());
+  std::copy_n(x.buffers.begin(), std::min(nm, x.buffers.size()), member_buffer.begin());
 
   // Queue-family ownership: exclusive resources handed between families get release/acquire pairs.
   OwnershipPlan ownership;
-  std::vector<const TransferBarriers*> acquire_of, release_of;  // per list (in `lists` order below)
-  {
+  if (std::any_of(x.exclusive.begin(), x.exclusive.end(), [](uint8_t e) { return e != 0; })) {
     OwnershipInput oi;
-    oi.table = &t.table;
+    oi.table = x.table;
     oi.plan = &plan;
     oi.home_family = dev.graphics.family;
-    oi.exclusive.assign(t.table.size(), 0);
-    oi.imported.assign(t.table.size(), 0);
-    oi.initial_layout.assign(t.table.size(), VK_IMAGE_LAYOUT_UNDEFINED);
-    bool any = false;
-    for (uint32_t r = 0; r < nr; ++r) {
-      const Frame::Resource& fr = f.resources_[r];
-      const ResourceId m = t.first_member[r];
-      const bool exclusive = fr.transient ? opt.transient_sharing == RuntimeOptions::Sharing::exclusive
-                                          : (fr.image ? fr.image_info.sharingMode : fr.buffer_info.sharingMode) ==
-                                                VK_SHARING_MODE_EXCLUSIVE;
-      oi.exclusive[m] = exclusive && families_of(r).size() > 1;
-      any |= oi.exclusive[m] != 0;
-      oi.imported[m] = !fr.transient;
-      if (fr.image && !fr.transient && !fr.undefined)
-        oi.initial_layout[m] = lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
-    }
-    if (any) {
-      oi.touched.resize(ng);
-      oi.group_family.resize(ng);
-      oi.group_queue.resize(ng);
-      oi.waits = waits_of;
-      for (uint32_t gi = 0; gi < ng; ++gi) {
-        oi.group_family[gi] = queue_of(t.info[gi].queue).family;
-        oi.group_queue[gi] = static_cast<uint32_t>(graph::qi(t.info[gi].queue));
-        for (const CommandList* l : t.groups[gi]->lists()) {
-          std::vector<ResourceId> used;
-          for (const Operation& op : l->ops())
-            for (const baton::Use& u : op.uses) used.push_back(u.resource);
-          std::sort(used.begin(), used.end());
-          used.erase(std::unique(used.begin(), used.end()), used.end());
-          oi.touched[gi].push_back(std::move(used));
-        }
+    oi.exclusive.assign(nm, 0);
+    oi.imported.assign(nm, 0);
+    oi.initial_layout.assign(nm, VK_IMAGE_LAYOUT_UNDEFINED);
+    std::copy_n(x.exclusive.begin(), std::min(nm, x.exclusive.size()), oi.exclusive.begin());
+    std::copy_n(x.imported.begin(), std::min(nm, x.imported.size()), oi.imported.begin());
+    std::copy_n(x.initial_layout.begin(), std::min(nm, x.initial_layout.size()), oi.initial_layout.begin());
+    oi.touched.resize(ng);
+    oi.group_family.resize(ng);
+    oi.group_queue.resize(ng);
+    oi.waits = waits_of;
+    for (uint32_t gi = 0; gi < ng; ++gi) {
+      oi.group_family[gi] = queue_of(queue_of_group(gi)).family;
+      oi.group_queue[gi] = static_cast<uint32_t>(graph::qi(queue_of_group(gi)));
+      for (const CommandList* l : groups[gi]->lists()) {
+        std::vector<ResourceId> used;
+        for (const Operation& op : l->ops())
+          for (const baton::Use& u : op.uses) used.push_back(u.resource);
+        std::sort(used.begin(), used.end());
+        used.erase(std::unique(used.begin(), used.end()), used.end());
+        oi.touched[gi].push_back(std::move(used));
       }
-      ownership = plan_ownership(oi);
-      info.ownership_transfers = static_cast<uint32_t>(ownership.pairs);
     }
-  }
-  info.compile_ms = ms_since(t0);
-
-  // Members of the expanded table -> native handles (the runtime's resources are single members).
-  std::vector<VkImage> member_image(t.table.size(), VK_NULL_HANDLE);
-  std::vector<VkBuffer> member_buffer(t.table.size(), VK_NULL_HANDLE);
-  for (uint32_t r = 0; r < nr; ++r) {
-    member_image[t.first_member[r]] = handles.images[r];
-    member_buffer[t.first_member[r]] = handles.buffers[r];
+    ownership = plan_ownership(oi);
+    info.ownership_transfers = static_cast<uint32_t>(ownership.pairs);
   }
 
   // Recording: one command buffer per list, lists split into contiguous chunks, one chunk per job,
@@ -671,25 +652,24 @@ FrameInfo Runtime::Impl::submit_frame() {
     uint32_t group, list;
   };
   std::vector<ListRef> lists;
-  for (uint32_t gi = 0; gi < plan.groups.size(); ++gi)
-    for (uint32_t li = 0; li < t.info[gi].passes.size(); ++li) lists.push_back({gi, li});
+  for (uint32_t gi = 0; gi < ng; ++gi)
+    for (uint32_t li = 0; li < groups[gi]->lists().size(); ++li) lists.push_back({gi, li});
   std::vector<VkCommandBuffer> cbs(lists.size(), VK_NULL_HANDLE);
-  acquire_of.assign(lists.size(), nullptr);
-  release_of.assign(lists.size(), nullptr);
+  std::vector<const TransferBarriers*> acquire_of(lists.size(), nullptr), release_of(lists.size(), nullptr);
   {
     size_t i = 0;
-    for (const TransferBarriers& x : ownership.transfers) {
-      while (i < lists.size() && std::tie(lists[i].group, lists[i].list) < std::tie(x.group, x.list)) ++i;
-      if (i < lists.size() && lists[i].group == x.group && lists[i].list == x.list)
-        (x.release ? release_of : acquire_of)[i] = &x;
+    for (const TransferBarriers& t : ownership.transfers) {
+      while (i < lists.size() && std::tie(lists[i].group, lists[i].list) < std::tie(t.group, t.list)) ++i;
+      if (i < lists.size() && lists[i].group == t.group && lists[i].list == t.list)
+        (t.release ? release_of : acquire_of)[i] = &t;
     }
   }
-  const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), lists.size()));
+  const uint32_t jobs = static_cast<uint32_t>(std::min<size_t>(std::max(1u, opt.threads), std::max<size_t>(lists.size(), 1)));
   // Timestamps: where every queue family the frame uses counts time.
   if (opt.timestamps != RuntimeOptions::Timestamps::off && !lists.empty()) {
     bool timed = true;
-    for (uint32_t gi = 0; gi < plan.groups.size(); ++gi) {
-      const uint32_t fam = queue_of(t.info[gi].queue).family;
+    for (uint32_t gi = 0; gi < ng; ++gi) {
+      const uint32_t fam = queue_of(queue_of_group(gi)).family;
       timed = timed && fam < timestamp_bits.size() && timestamp_bits[fam] != 0;
     }
     if (timed) {
@@ -705,11 +685,11 @@ FrameInfo Runtime::Impl::submit_frame() {
       for (size_t i = 0; i < lists.size(); ++i) {
         const ListRef& lr = lists[i];
         PassTime pt;
-        pt.pass = plan.groups[lr.group].lists[lr.list].name;
-        pt.queue = t.info[lr.group].queue;
+        pt.pass = groups[lr.group]->lists()[lr.list]->name();
+        pt.queue = queue_of_group(lr.group);
         pt.group = lr.group;
         pf.lists.push_back(std::move(pt));
-        const size_t q = graph::qi(t.info[lr.group].queue);
+        const size_t q = graph::qi(queue_of_group(lr.group));
         if (first_on[q] == lists.size()) first_on[q] = i;
         last_on[q] = i;
       }
@@ -720,52 +700,10 @@ FrameInfo Runtime::Impl::submit_frame() {
         }
     }
   }
-
-  // What each list's pass may touch, and the layout of each subresource of its declared images once
-  // its before-barriers ran (PassContext::layout): the barriers' new layouts replayed in submission
-  // order from where the frame starts (imports at rest, or undefined; transients undefined).
-  handles.device = dev.device;
-  handles.descs.reserve(nr);
-  handles.formats.assign(nr, VK_FORMAT_UNDEFINED);
-  for (uint32_t r = 0; r < nr; ++r) {
-    handles.descs.push_back(g->resources[r].desc);
-    if (f.resources_[r].image) handles.formats[r] = f.resources_[r].image_info.format;
-  }
-  handles.views.assign(jobs, {});
-  std::vector<ListData> list_data(lists.size());
-  {
-    std::vector<uint32_t> res_of(t.table.size(), graph::kNone);
-    for (uint32_t r = 0; r < nr; ++r) res_of[t.first_member[r]] = r;
-    LayoutReplay replay(t.table, [&](ResourceId m) {
-      const uint32_t r = res_of[m];
-      const bool undefined = r == graph::kNone || f.resources_[r].transient || f.resources_[r].undefined;
-      return undefined ? VK_IMAGE_LAYOUT_UNDEFINED : lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
-    });
-    for (uint32_t j = 0; j < jobs; ++j)
-      for (size_t i = lists.size() * j / jobs; i < lists.size() * (j + 1) / jobs; ++i) list_data[i].job = j;
-    for (size_t i = 0; i < lists.size(); ++i) {
-      const VulkanList& vl = plan.groups[lists[i].group].lists[lists[i].list];
-      for (const VulkanPoint& pt : vl.points)
-        if (pt.where == Where::before) replay.apply(pt);
-      const uint32_t pass = t.info[lists[i].group].passes[lists[i].list];
-      ListData& ld = list_data[i];
-      if (pass != graph::kNone) {
-        for (const Use& u : f.passes_[pass].uses) ld.declared.push_back(u.res.index);
-        std::sort(ld.declared.begin(), ld.declared.end());
-        ld.declared.erase(std::unique(ld.declared.begin(), ld.declared.end()), ld.declared.end());
-        for (uint32_t r : ld.declared) {
-          const std::vector<VkImageLayout>& cur = replay.of(t.first_member[r]);
-          for (uint32_t sub = 0; sub < cur.size(); ++sub) ld.layouts.emplace_back(uint64_t{r} << 32 | sub, cur[sub]);
-        }
-      }
-      for (const VulkanPoint& pt : vl.points)
-        if (pt.where == Where::after) replay.apply(pt);
-    }
-  }
   // Split barriers: the frame's events, unsignaled, made before the jobs record (event_first[group]
   // [list] + index).
-  std::vector<std::vector<uint32_t>> event_first(plan.groups.size());
-  for (uint32_t gi = 0; gi < plan.groups.size(); ++gi)
+  std::vector<std::vector<uint32_t>> event_first(ng);
+  for (uint32_t gi = 0; gi < ng; ++gi)
     for (const VulkanList& vl : plan.groups[gi].lists) {
       event_first[gi].push_back(static_cast<uint32_t>(pf.events.size()));
       for (uint32_t e = 0; e < vl.events; ++e) {
@@ -784,8 +722,7 @@ FrameInfo Runtime::Impl::submit_frame() {
       const size_t begin = lists.size() * j / jobs, end = lists.size() * (j + 1) / jobs;
       for (size_t i = begin; i < end; ++i) {
         const ListRef& lr = lists[i];
-        const graph::GroupInfo& gi = t.info[lr.group];
-        const QueueDesc& qd = queue_of(gi.queue);
+        const QueueDesc& qd = queue_of(queue_of_group(lr.group));
         const size_t slot = qd.family == dev.graphics.family ? 0 : 1;
         if (!pools[j][slot]) {
           VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -799,56 +736,50 @@ FrameInfo Runtime::Impl::submit_frame() {
         ai.commandBufferCount = 1;
         VkCommandBuffer cb = VK_NULL_HANDLE;
         vk_check(vkAllocateCommandBuffers(dev.device, &ai, &cb), "vkAllocateCommandBuffers");
-        name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cb),
-             fmt::format("{}/{}", plan.groups[lr.group].name, plan.groups[lr.group].lists[lr.list].name));
+        const CommandList& list = *groups[lr.group]->lists()[lr.list];
+        if (set_name)
+          name(VK_OBJECT_TYPE_COMMAND_BUFFER, reinterpret_cast<uint64_t>(cb),
+               fmt::format("{}/{}", groups[lr.group]->name(), list.name()));
         cbs[i] = cb;
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         vk_check(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
         const VulkanList& vl = plan.groups[lr.group].lists[lr.list];
-        const uint32_t pass = gi.passes[lr.list];
-        auto barriers_at = [&](Where w) {
-          if (w == Where::before && opt.barriers == RuntimeOptions::Barriers::full) {
-            VulkanPoint all;
-            all.memory.push_back(full_memory_barrier());
-            const VkDependencyInfo di = all.dependency_info();
+        ListState state;
+        state.group = groups[lr.group].get();
+        state.list = &list;
+        state.vl = &vl;
+        state.done.assign(vl.points.size(), 0);
+        state.emit = [&](const VulkanPoint& pt) {
+          VulkanPoint filled = pt;
+          for (size_t k = 0; k < filled.images.size(); ++k) filled.images[k].image = member_image.at(pt.image_resources[k]);
+          for (size_t k = 0; k < filled.buffers.size(); ++k) filled.buffers[k].buffer = member_buffer.at(pt.buffer_resources[k]);
+          if (opt.barriers != RuntimeOptions::Barriers::planned) widen_or_strip(filled, opt.barriers);
+          if (filled.size() == 0) return;
+          const VkDependencyInfo di = filled.dependency_info();
+          if (filled.half == SplitHalf::none) {
             vkCmdPipelineBarrier2(cb, &di);
-            ++job_barriers[j];
-            ++job_calls[j];
-          }
-          for (const VulkanPoint& pt : vl.points) {
-            if (pt.where != w) continue;
-            VulkanPoint filled = pt;
-            for (size_t k = 0; k < filled.images.size(); ++k) filled.images[k].image = member_image[pt.image_resources[k]];
-            for (size_t k = 0; k < filled.buffers.size(); ++k)
-              filled.buffers[k].buffer = member_buffer[pt.buffer_resources[k]];
-            if (opt.barriers != RuntimeOptions::Barriers::planned) widen_or_strip(filled, opt.barriers);
-            if (filled.size() == 0) continue;
-            const VkDependencyInfo di = filled.dependency_info();
-            if (filled.half == SplitHalf::none) {
-              vkCmdPipelineBarrier2(cb, &di);
-            } else {
-              const VkEvent ev = pf.events.at(event_first[lr.group].at(filled.event_list) + filled.event);
-              if (filled.half == SplitHalf::begin) {
-                vkCmdSetEvent2(cb, ev, &di);
-                ++job_calls[j];
-                continue;  // a split barrier counts once, at its end
-              }
-              vkCmdWaitEvents2(cb, 1, &ev, &di);
+          } else {
+            const VkEvent ev = pf.events.at(event_first[lr.group].at(filled.event_list) + filled.event);
+            if (filled.half == SplitHalf::begin) {
+              vkCmdSetEvent2(cb, ev, &di);
+              ++job_calls[j];
+              return;  // a split barrier counts once, at its end
             }
-            job_barriers[j] += static_cast<uint32_t>(filled.size());
-            ++job_calls[j];
+            vkCmdWaitEvents2(cb, 1, &ev, &di);
           }
+          job_barriers[j] += static_cast<uint32_t>(filled.size());
+          ++job_calls[j];
         };
         // An ownership transfer is its own call, before (acquire) or after (release) the plan's
         // barriers: barriers of one call are unordered, and the acquire must precede the transitions.
-        auto transfer = [&](const TransferBarriers* x) {
-          if (!x) return;
+        auto transfer = [&](const TransferBarriers* t) {
+          if (!t) return;
           VulkanPoint pt;
-          pt.images = x->images;
-          pt.buffers = x->buffers;
-          for (size_t k = 0; k < pt.images.size(); ++k) pt.images[k].image = member_image[x->image_resources[k]];
-          for (size_t k = 0; k < pt.buffers.size(); ++k) pt.buffers[k].buffer = member_buffer[x->buffer_resources[k]];
+          pt.images = t->images;
+          pt.buffers = t->buffers;
+          for (size_t k = 0; k < pt.images.size(); ++k) pt.images[k].image = member_image.at(t->image_resources[k]);
+          for (size_t k = 0; k < pt.buffers.size(); ++k) pt.buffers[k].buffer = member_buffer.at(t->buffer_resources[k]);
           const VkDependencyInfo di = pt.dependency_info();
           vkCmdPipelineBarrier2(cb, &di);
           job_barriers[j] += static_cast<uint32_t>(pt.size());
@@ -860,21 +791,30 @@ FrameInfo Runtime::Impl::submit_frame() {
             vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pf.queries, static_cast<uint32_t>(2 * i));
         }
         transfer(acquire_of[i]);
-        barriers_at(Where::before);
-        if (pass != graph::kNone && f.passes_[pass].execute) {
-          PassContext ctx;
-          ctx.cmd = cb;
-          ctx.queue_family = qd.family;
-          ctx.pass = f.passes_[pass].name;
-          ctx.frame = &handles;
-          ctx.list = &list_data[i];
-          f.passes_[pass].execute(ctx);
+        if (opt.barriers == RuntimeOptions::Barriers::full) {
+          VulkanPoint all;
+          all.memory.push_back(full_memory_barrier());
+          const VkDependencyInfo di = all.dependency_info();
+          vkCmdPipelineBarrier2(cb, &di);
+          ++job_barriers[j];
+          ++job_calls[j];
         }
-        barriers_at(Where::after);
+        ListContext ctx;
+        ctx.cmd = cb;
+        ctx.group = lr.group;
+        ctx.list = lr.list;
+        ctx.ops = static_cast<uint32_t>(list.ops().size());
+        ctx.job = j;
+        ctx.queue_family = qd.family;
+        ctx.state = &state;
+        x.record(ctx);
+        for (size_t k = 0; k < vl.points.size(); ++k)
+          if (!state.done[k])
+            throw Error(point_name(state, vl.points[k].op, vl.points[k].where) + " were not recorded by the record callback");
         transfer(release_of[i]);
         if (pf.queries && (pf.timed[i] & 2u))
           vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pf.queries, static_cast<uint32_t>(2 * i + 1));
-        vk_check(vkEndCommandBuffer(cb), fmt::format("vkEndCommandBuffer (pass '{}')", vl.name));
+        vk_check(vkEndCommandBuffer(cb), fmt::format("vkEndCommandBuffer (list '{}')", list.name()));
       }
     } catch (const std::exception& e) {
       job_error[j] = e.what();
@@ -884,7 +824,7 @@ FrameInfo Runtime::Impl::submit_frame() {
   for (auto& pp : pools)
     for (VkCommandPool p : pp)
       if (p) pf.pools.push_back(p);
-  for (auto& v : handles.views) pf.views.insert(pf.views.end(), v.begin(), v.end());
+  if (after_record) after_record();
   for (const std::string& e : job_error)
     if (!e.empty()) throw Error(e);
   for (uint32_t j = 0; j < jobs; ++j) {
@@ -895,19 +835,21 @@ FrameInfo Runtime::Impl::submit_frame() {
   info.record_ms = ms_since(t1);
 
   // Submission: only waits across logical queues need a semaphore (one queue orders its own
-  // submissions, and the planner's barriers cover the rest).
+  // submissions, and the plan's barriers cover the rest).
   const auto t2 = Clock::now();
   std::vector<std::vector<VkSemaphore>> binary_signals(ng);
   std::vector<std::vector<VkSemaphoreSubmitInfo>> wait_infos(ng);
   std::vector<uint64_t> value_of(ng, 0);
   std::array<uint64_t, graph::kQueues> value = timeline_value;
-  for (uint32_t gi = 0; gi < ng; ++gi) value_of[gi] = ++value[graph::qi(t.info[gi].queue)];
+  for (uint32_t gi = 0; gi < ng; ++gi) value_of[gi] = ++value[graph::qi(queue_of_group(gi))];
   for (uint32_t gi = 0; gi < ng; ++gi) {
     for (uint32_t from : waits_of[gi]) {
-      if (t.info[from].queue == t.info[gi].queue) continue;
-      if (from >= gi) throw Error(fmt::format("group {} waits for later group {}", plan.groups[gi].name, plan.groups[from].name));
+      if (from >= gi)
+        throw Error(fmt::format("group {} waits for later group {}", groups[gi]->name(),
+                                from < ng ? groups[from]->name() : std::to_string(from)));
+      if (queue_of_group(from) == queue_of_group(gi)) continue;
       VkSemaphoreSubmitInfo tw{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-      tw.semaphore = timeline[graph::qi(t.info[from].queue)];
+      tw.semaphore = timeline[graph::qi(queue_of_group(from))];
       tw.value = value_of[from];
       tw.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
       wait_infos[gi].push_back(tw);
@@ -924,12 +866,13 @@ FrameInfo Runtime::Impl::submit_frame() {
     }
   }
   std::array<uint32_t, graph::kQueues> last_on{graph::kNone, graph::kNone, graph::kNone};
-  for (uint32_t gi = 0; gi < ng; ++gi) last_on[graph::qi(t.info[gi].queue)] = gi;
+  for (uint32_t gi = 0; gi < ng; ++gi) last_on[graph::qi(queue_of_group(gi))] = gi;
   size_t next_cb = 0;
+  std::vector<VkQueue> used;
   for (uint32_t gi = 0; gi < ng; ++gi) {
-    const size_t q = graph::qi(t.info[gi].queue);
+    const size_t q = graph::qi(queue_of_group(gi));
     std::vector<VkCommandBufferSubmitInfo> cbi;
-    for (size_t li = 0; li < t.info[gi].passes.size(); ++li)
+    for (size_t li = 0; li < groups[gi]->lists().size(); ++li)
       cbi.push_back({VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, nullptr, cbs[next_cb++], 0});
     std::vector<VkSemaphoreSubmitInfo> signals;
     VkSemaphoreSubmitInfo ts{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
@@ -956,18 +899,220 @@ FrameInfo Runtime::Impl::submit_frame() {
       vk_check(vkCreateFence(dev.device, &fi, nullptr, &fence), "vkCreateFence");
       pf.fences.push_back(fence);
     }
-    vk_check(vkQueueSubmit2(queue_of(t.info[gi].queue).queue, 1, &si, fence),
-             fmt::format("vkQueueSubmit2 (group {})", plan.groups[gi].name));
+    const VkQueue vq = queue_of(queue_of_group(gi)).queue;
+    vk_check(vkQueueSubmit2(vq, 1, &si, fence), fmt::format("vkQueueSubmit2 (group {})", groups[gi]->name()));
+    if (std::find(used.begin(), used.end(), vq) == used.end()) used.push_back(vq);
     ++info.submits;
   }
   info.groups = static_cast<uint32_t>(ng);
+  info.queues_used = static_cast<uint32_t>(used.size());
   for (size_t q = 0; q < graph::kQueues; ++q)
     if (value[q] != timeline_value[q]) pf.values[q] = value[q];
   timeline_value = value;
   info.submit_ms = ms_since(t2);
   pf.ticket = info.ticket = ++next_ticket;
+  return info;
+}
+
+FrameInfo Runtime::Impl::submit_frame() {
+  Frame f = std::move(frame);
+  frame = Frame{};
+  if (!f.errors_.empty()) throw Error(f.errors_.front());
+  const auto t0 = Clock::now();
+
+  auto g = std::make_shared<graph::Graph>(build_graph(f, f.outputs_));
+  const size_t nr = g->resources.size();
+
+  // Which logical queues touch each resource (for sharing modes).
+  std::vector<uint8_t> queues_of(nr, 0);
+  for (const graph::Pass& p : g->passes)
+    for (const graph::PassUse& u : p.uses) queues_of[u.resource] |= static_cast<uint8_t>(1u << graph::qi(graph::exec_queue(p)));
+  auto families_of = [&](uint32_t r) {
+    std::vector<uint32_t> fam;
+    for (size_t q = 0; q < graph::kQueues; ++q)
+      if ((static_cast<uint32_t>(queues_of[r]) >> q) & 1u) {
+        const uint32_t fa = queue_of(static_cast<Queue>(q)).family;
+        if (std::find(fam.begin(), fam.end(), fa) == fam.end()) fam.push_back(fa);
+      }
+    return fam;
+  };
+
+  // Transients: real objects and their memory requirements before the one compile.
+  PendingFrame pf;
+  Cleanup cleanup{*this, pf};
+  HandleTable handles;
+  handles.images.assign(nr, VK_NULL_HANDLE);
+  handles.buffers.assign(nr, VK_NULL_HANDLE);
+  graph::CompileOptions co;
+  co.schedule = opt.schedule;
+  co.aliasing.enabled = opt.aliasing;
+  co.run_checks = opt.checks;
+  co.split_barriers = opt.split_barriers && opt.barriers == RuntimeOptions::Barriers::planned;
+  std::vector<VkMemoryRequirements> reqs(nr, VkMemoryRequirements{0, 1, ~0u});
+  std::vector<uint32_t> concurrent{dev.graphics.family};
+  if (two_families()) concurrent.push_back(dev.compute->family);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Frame::Resource& fr = f.resources_[r];
+    if (!fr.transient) {
+      handles.images[r] = fr.vk_image;
+      handles.buffers[r] = fr.vk_buffer;
+      continue;
+    }
+    const bool shared = families_of(r).size() > 1 && opt.transient_sharing == RuntimeOptions::Sharing::concurrent;
+    auto share = [&](auto& ci) {
+      ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+      ci.queueFamilyIndexCount = shared ? static_cast<uint32_t>(concurrent.size()) : 0;
+      ci.pQueueFamilyIndices = shared ? concurrent.data() : nullptr;
+    };
+    if (fr.image) {
+      VkImageCreateInfo ci = fr.image_info;
+      ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+      ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+      share(ci);
+      VkImage img = VK_NULL_HANDLE;
+      vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}')", fr.name));
+      name(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(img), fr.name);
+      pf.images.push_back(img);
+      handles.images[r] = img;
+      vkGetImageMemoryRequirements(dev.device, img, &reqs[r]);
+    } else {
+      VkBufferCreateInfo ci = fr.buffer_info;
+      ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+      share(ci);
+      VkBuffer buf = VK_NULL_HANDLE;
+      vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}')", fr.name));
+      name(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buf), fr.name);
+      pf.buffers.push_back(buf);
+      handles.buffers[r] = buf;
+      vkGetBufferMemoryRequirements(dev.device, buf, &reqs[r]);
+    }
+  }
+  // Linear (buffers) and optimal (images) resources in one allocation: every offset a multiple of
+  // bufferImageGranularity keeps neighbours on separate pages.
+  set_real_sizes(*g, reqs, buffer_image_granularity, co.aliasing);
+
+  auto compiled = std::make_shared<graph::GraphCompileResult>(graph::compile_graph(*g, co));
+  if (!compiled->findings.empty()) throw Error("frame graph check failed: " + compiled->findings.front());
+  const graph::Transitions& t = compiled->trans;
+  const graph::Aliasing& al = compiled->aliasing;
+
+  // Memory: the placed transients bound into one heap at their planned offsets (place()).
+  // Culled transients were never placed: they stay unbound and are only destroyed.
+  {
+    const MemberPlacement mp = member_placement(*g, *compiled, reqs, co.aliasing);
+    PlaceRequest pr;
+    pr.table = &t.table;
+    pr.images.assign(t.table.size(), VK_NULL_HANDLE);
+    pr.buffers.assign(t.table.size(), VK_NULL_HANDLE);
+    for (const graph::Placement& p : al.placements) {
+      pr.images[t.first_member[p.resource]] = f.resources_[p.resource].image ? handles.images[p.resource] : VK_NULL_HANDLE;
+      pr.buffers[t.first_member[p.resource]] = f.resources_[p.resource].image ? VK_NULL_HANDLE : handles.buffers[p.resource];
+    }
+    pr.offset = mp.offset;
+    pr.heap_size = al.heap_size;
+    place_objects(pr);
+  }
+  staged_memory.unaliased_bytes = staged_memory.heaps ? al.unaliased : 0;
+  staged_memory.alignment = staged_memory.heaps ? co.aliasing.alignment : 0;
+  const VulkanPlan plan = lower_vulkan(t.table, t.compiled);
+
+  // The execution: the schedule's waits (and the frame_start / frame_end groups' own), handles per
+  // member, queue-family ownership for exclusive resources used on two families.
+  const size_t ng = plan.groups.size();
+  Execution x;
+  x.table = &t.table;
+  x.groups = &t.groups;
+  x.compiled = &t.compiled;
+  x.barriers = &plan;
+  x.waits = group_waits(*g, *compiled);
+  x.images.assign(t.table.size(), VK_NULL_HANDLE);
+  x.buffers.assign(t.table.size(), VK_NULL_HANDLE);
+  x.exclusive.assign(t.table.size(), 0);
+  x.imported.assign(t.table.size(), 0);
+  x.initial_layout.assign(t.table.size(), VK_IMAGE_LAYOUT_UNDEFINED);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Frame::Resource& fr = f.resources_[r];
+    const ResourceId m = t.first_member[r];
+    x.images[m] = handles.images[r];
+    x.buffers[m] = handles.buffers[r];
+    const bool exclusive = fr.transient ? opt.transient_sharing == RuntimeOptions::Sharing::exclusive
+                                        : (fr.image ? fr.image_info.sharingMode : fr.buffer_info.sharingMode) ==
+                                              VK_SHARING_MODE_EXCLUSIVE;
+    x.exclusive[m] = exclusive && families_of(r).size() > 1;
+    x.imported[m] = !fr.transient;
+    if (fr.image && !fr.transient && !fr.undefined)
+      x.initial_layout[m] = lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
+  }
+
+  // What each list's pass may touch, and the layout of each subresource of its declared images once
+  // its before-barriers ran (PassContext::layout): the barriers' new layouts replayed in submission
+  // order from where the frame starts (imports at rest, or undefined; transients undefined).
+  handles.device = dev.device;
+  handles.descs.reserve(nr);
+  handles.formats.assign(nr, VK_FORMAT_UNDEFINED);
+  for (uint32_t r = 0; r < nr; ++r) {
+    handles.descs.push_back(g->resources[r].desc);
+    if (f.resources_[r].image) handles.formats[r] = f.resources_[r].image_info.format;
+  }
+  handles.views.assign(std::max(1u, opt.threads), {});
+  std::vector<uint32_t> list_base(ng + 1, 0);
+  for (uint32_t gi = 0; gi < ng; ++gi) list_base[gi + 1] = list_base[gi] + static_cast<uint32_t>(t.info[gi].passes.size());
+  std::vector<ListData> list_data(list_base[ng]);
+  {
+    std::vector<uint32_t> res_of(t.table.size(), graph::kNone);
+    for (uint32_t r = 0; r < nr; ++r) res_of[t.first_member[r]] = r;
+    LayoutReplay replay(t.table, [&](ResourceId m) {
+      const uint32_t r = res_of[m];
+      const bool undefined = r == graph::kNone || f.resources_[r].transient || f.resources_[r].undefined;
+      return undefined ? VK_IMAGE_LAYOUT_UNDEFINED : lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
+    });
+    for (uint32_t gi = 0; gi < ng; ++gi)
+      for (uint32_t li = 0; li < t.info[gi].passes.size(); ++li) {
+        const VulkanList& vl = plan.groups[gi].lists[li];
+        for (const VulkanPoint& pt : vl.points)
+          if (pt.where == Where::before) replay.apply(pt);
+        const uint32_t pass = t.info[gi].passes[li];
+        ListData& ld = list_data[list_base[gi] + li];
+        if (pass != graph::kNone) {
+          for (const Use& u : f.passes_[pass].uses) ld.declared.push_back(u.res.index);
+          std::sort(ld.declared.begin(), ld.declared.end());
+          ld.declared.erase(std::unique(ld.declared.begin(), ld.declared.end()), ld.declared.end());
+          for (uint32_t r : ld.declared) {
+            const std::vector<VkImageLayout>& cur = replay.of(t.first_member[r]);
+            for (uint32_t sub = 0; sub < cur.size(); ++sub) ld.layouts.emplace_back(uint64_t{r} << 32 | sub, cur[sub]);
+          }
+        }
+        for (const VulkanPoint& pt : vl.points)
+          if (pt.where == Where::after) replay.apply(pt);
+      }
+  }
+  // Each pass list: its before-barriers, the pass's callback, its after-barriers.
+  x.record = [&](ListContext& c) {
+    const uint32_t pass = t.info[c.group].passes[c.list];
+    ListData& ld = list_data[list_base[c.group] + c.list];
+    ld.job = c.job;
+    for (uint32_t op = 0; op < std::max(c.ops, 1u); ++op) {
+      c.barriers(op, Where::before);
+      if (op == 0 && pass != graph::kNone && f.passes_[pass].execute) {
+        PassContext ctx;
+        ctx.cmd = c.cmd;
+        ctx.queue_family = c.queue_family;
+        ctx.pass = f.passes_[pass].name;
+        ctx.frame = &handles;
+        ctx.list = &ld;
+        f.passes_[pass].execute(ctx);
+      }
+      c.barriers(op, Where::after);
+    }
+  };
+  const double compile_ms = ms_since(t0);
+  FrameInfo info = record_and_submit(x, pf, [&] {
+    for (auto& v : handles.views) pf.views.insert(pf.views.end(), v.begin(), v.end());
+  });
   cleanup.armed = false;
   pending.push_back(std::move(pf));
+  info.compile_ms = compile_ms;
+  info.culled = static_cast<uint32_t>(compiled->culled.culled.size());
   info.graph = std::move(g);
   info.compiled = std::move(compiled);
   return info;
@@ -1049,6 +1194,31 @@ Status Runtime::sync() {
 }
 
 size_t Runtime::frames_pending() const { return impl_->pending.size(); }
+
+Result<Placement> Runtime::place(const PlaceRequest& request) {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    return impl_->place_objects(request);
+  } catch (const std::exception& e) {
+    return Result<Placement>::failure(e.what());
+  }
+}
+
+Result<FrameInfo> Runtime::execute(const Execution& frame) {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    PendingFrame pf;
+    Cleanup cleanup{*impl_, pf};
+    FrameInfo info = impl_->record_and_submit(frame, pf, {});
+    cleanup.armed = false;
+    impl_->pending.push_back(std::move(pf));
+    return info;
+  } catch (const std::exception& e) {
+    return Result<FrameInfo>::failure(e.what());
+  }
+}
+
+const QueueDesc& Runtime::queue(Queue q) const { return impl_->queue_of(q); }
 
 Result<FrameTimings> Runtime::timings(uint64_t ticket) {
   using R = Result<FrameTimings>;

@@ -35,10 +35,10 @@ void expect_clean_shared(const graph::Graph& g, const std::string& what) {
   // host-visible buffers alike (lavapipe), else into one heap per kind (the H200); graphs whose
   // transients were all culled place nothing.
   EXPECT_EQ(r.memory.heaps, r.memory.placed == 0 ? 0u : r.memory.split_by_kind ? 2u : 1u) << what;
-  EXPECT_EQ(r.memory.placed > 0, gr.estimated_heap > 0) << what;
-  std::printf("%s: heaps %u%s, %llu bytes (estimate %llu), %llu aliased, %u placed, %u subresources taken over, %u checked\n",
+  EXPECT_EQ(r.memory.placed > 0, gr.planned_heap > 0) << what;
+  std::printf("%s: heaps %u%s, %llu bytes (planned %llu), %llu aliased, %u placed, %u subresources taken over, %u checked\n",
               what.c_str(), r.memory.heaps, r.memory.split_by_kind ? " (images | buffers)" : "", static_cast<unsigned long long>(r.memory.heap_bytes),
-              static_cast<unsigned long long>(gr.estimated_heap), static_cast<unsigned long long>(r.memory.aliased_bytes),
+              static_cast<unsigned long long>(gr.planned_heap), static_cast<unsigned long long>(r.memory.aliased_bytes),
               r.memory.placed, r.subresources_taken_over, r.subresources_checked);
 }
 

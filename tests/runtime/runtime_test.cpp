@@ -746,6 +746,163 @@ TEST(Runtime, ImportedImageUndefinedOnItsFirstFrame) {
   EXPECT_TRUE(log.empty()) << messages(log);
 }
 
+// The lower-level entry (Runtime::place / Runtime::execute), as the executor and `baton run` call
+// it: one compiled frame (a graph's Transitions here), the caller's own objects, a record callback
+// per list that records its work between the frame's barriers (ListContext::barriers).
+struct FillFrame {
+  // Two passes fill one engine-owned buffer one after the other: a write-after-write the plan orders.
+  HostBuffer buf{1024};
+  graph::Graph g;
+  graph::GraphCompileResult r;
+  FillFrame() {
+    graph::Resource res;
+    res.desc = describe_buffer("buf", buf.info);
+    res.imported = true;
+    g.resources.push_back(std::move(res));
+    for (const char* name : {"first", "second"}) {
+      graph::Pass p;
+      p.name = name;
+      p.side_effect = true;
+      p.uses.push_back({0, Access::copy_dest, kNoStages, {}});
+      if (!g.passes.empty()) p.after = {0};
+      g.passes.push_back(std::move(p));
+    }
+    r = graph::compile_graph(g);
+  }
+  Execution execution(std::function<void(ListContext&)> record) const {
+    Execution x;
+    x.table = &r.trans.table;
+    x.groups = &r.trans.groups;
+    x.compiled = &r.trans.compiled;
+    x.images.assign(r.trans.table.size(), VK_NULL_HANDLE);
+    x.buffers.assign(r.trans.table.size(), buf.buffer);
+    x.record = std::move(record);
+    return x;
+  }
+  // The pass of a list (kNone for the frame's own transition lists).
+  uint32_t pass(const ListContext& c) const { return r.trans.info[c.group].passes[c.list]; }
+};
+
+TEST(RuntimeExecute, ACompiledFrameRunsThroughTheCallersRecordCallbacks) {
+  FillFrame f;
+  ASSERT_TRUE(f.r.findings.empty());
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt) << rt.error();
+  (void)context().take_messages();
+  uint32_t lists = 0;
+  Result<FrameInfo> r = rt.value()->execute(f.execution([&](ListContext& c) {
+    ++lists;
+    for (uint32_t op = 0; op < c.ops; ++op) {
+      c.barriers(op, Where::before);
+      const uint32_t p = f.pass(c);
+      if (p != graph::kNone) vkCmdFillBuffer(c.cmd, f.buf.buffer, 0, VK_WHOLE_SIZE, p == 0 ? 1u : 2u);
+      c.barriers(op, Where::after);
+    }
+  }));
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_TRUE(rt.value()->sync());
+  EXPECT_EQ(lists, r.value().command_buffers);
+  EXPECT_GE(r.value().barriers, 1u);  // the write-after-write between the two fills
+  EXPECT_EQ(r.value().submits, r.value().groups);
+  const exec::ValidationLog log = context().take_messages();
+  EXPECT_TRUE(log.empty()) << messages(log);
+  EXPECT_EQ(f.buf.wrong_words(2u), 0u);
+}
+
+TEST(RuntimeExecute, ACallbackThatLeavesItsBarriersOutIsAnErrorNamingTheList) {
+  FillFrame f;
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt) << rt.error();
+  // The second pass's list never asks for its barriers: the write-after-write would race.
+  Result<FrameInfo> r = rt.value()->execute(f.execution([&](ListContext& c) {
+    if (f.pass(c) == 1) return;
+    for (uint32_t op = 0; op < c.ops; ++op) {
+      c.barriers(op, Where::before);
+      c.barriers(op, Where::after);
+    }
+  }));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("list 'second'"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("were not recorded"), std::string::npos) << r.error();
+  // Twice is an error too.
+  Result<FrameInfo> twice = rt.value()->execute(f.execution([&](ListContext& c) {
+    for (uint32_t op = 0; op < c.ops; ++op) {
+      c.barriers(op, Where::before);
+      c.barriers(op, Where::before);
+      c.barriers(op, Where::after);
+    }
+  }));
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().find("recorded twice"), std::string::npos) << twice.error();
+  ASSERT_TRUE(rt.value()->sync());
+  (void)context().take_messages();
+}
+
+TEST(RuntimeExecute, OtherBarrierStreamsReplaceThePlans) {
+  FillFrame f;
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt) << rt.error();
+  (void)context().take_messages();
+  // A stream without the plan's barriers (what a mutation run records): the layer sees the race.
+  VulkanPlan none = lower_vulkan(f.r.trans.table, f.r.trans.compiled);
+  size_t dropped = 0;
+  for (VulkanGroup& g : none.groups)
+    for (VulkanList& l : g.lists) {
+      dropped += l.points.size();
+      l.points.clear();
+    }
+  ASSERT_GT(dropped, 0u);
+  Execution x = f.execution([&](ListContext& c) {
+    for (uint32_t op = 0; op < c.ops; ++op) {
+      c.barriers(op, Where::before);
+      if (f.pass(c) != graph::kNone) vkCmdFillBuffer(c.cmd, f.buf.buffer, 0, VK_WHOLE_SIZE, 7u);
+      c.barriers(op, Where::after);
+    }
+  });
+  x.barriers = &none;
+  Result<FrameInfo> r = rt.value()->execute(x);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_TRUE(rt.value()->sync());
+  EXPECT_EQ(r.value().barriers, 0u);
+  EXPECT_GT(context().take_messages().hazards(), 0u);
+}
+
+TEST(RuntimePlace, AnOffsetThatDoesNotFitTheHeapIsRefusedNamingTheResource) {
+  auto rt = Runtime::create(device_desc());
+  ASSERT_TRUE(rt) << rt.error();
+  exec::VulkanContext& c = context();
+  const VkBufferCreateInfo bi = buffer_info(4096);
+  VkBuffer b = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateBuffer(c.device(), &bi, nullptr, &b), VK_SUCCESS);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(c.device(), b, &req);
+  ResourceTable table;
+  table.add(describe_buffer("upload", bi));
+  PlaceRequest pr;
+  pr.table = &table;
+  pr.buffers = {b};
+  pr.heap_size = req.size;
+  pr.offset = {req.alignment};  // aligned, but it ends past the heap
+  Result<Placement> past = rt.value()->place(pr);
+  ASSERT_FALSE(past);
+  EXPECT_NE(past.error().find("transient 'upload'"), std::string::npos) << past.error();
+  if (req.alignment > 1) {
+    pr.heap_size = 2 * req.size + req.alignment;
+    pr.offset = {1};  // fits, but misaligned
+    Result<Placement> misaligned = rt.value()->place(pr);
+    ASSERT_FALSE(misaligned);
+    EXPECT_NE(misaligned.error().find("offset 1"), std::string::npos) << misaligned.error();
+  }
+  pr.heap_size = req.size;
+  pr.offset = {0};
+  Result<Placement> fits = rt.value()->place(pr);
+  ASSERT_TRUE(fits) << fits.error();
+  EXPECT_EQ(fits.value().placed, 1u);
+  EXPECT_EQ(fits.value().memory.heaps, 1u);
+  EXPECT_GE(fits.value().memory.heap_bytes, req.size);
+  vkDestroyBuffer(c.device(), b, nullptr);
+}
+
 TEST(RuntimeMemory, AliasedBytesCountOverlapsOnly) {
   EXPECT_EQ(aliased_bytes({}), 0u);
   EXPECT_EQ(aliased_bytes({{0, 100}, {100, 50}}), 0u);

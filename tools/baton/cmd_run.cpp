@@ -52,15 +52,15 @@ std::string trace_events(const std::string& device, const exec::RunReport& r) {
 // What `baton run` executes: the one compiled frame (include/baton/frame.hpp) of a recording (every
 // resource untouched at the start) or of a frame graph (its plan, its non-transient resources at
 // rest: history_in), or of the built-in demo.
-CompiledFrame load_for_run(const std::string& file, const graph::CompileOptions& co = {}) {
+FrameInput read_for_run(const std::string& file) {
+  if (file != "demo") return load_frame_input(file);  // the input gate: regular files or "-", the size limit, one strict parse
   FrameInput in;
-  if (file == "demo") {
-    in.source = "demo";
-    in.recording = demo_recording();
-  } else {
-    in = load_frame_input(file);  // the input gate: regular files or "-", the size limit, one strict parse
-  }
-  CompiledFrame f = compile_frame(std::move(in), co);
+  in.source = "demo";
+  in.recording = demo_recording();
+  return in;
+}
+CompiledFrame load_for_run(const std::string& file, const graph::CompileOptions& co = {}) {
+  CompiledFrame f = compile_frame(read_for_run(file), co);
   if (!f.findings.empty()) throw Error(f.source + ": graph check failed: " + f.findings.front());
   return f;
 }
@@ -118,7 +118,7 @@ nlohmann::json common_report(const std::string& device, bool canary_live, const 
 }
 
 nlohmann::json json_report(const std::string& device, const exec::CanaryResult& canary,
-                           const exec::RunReport& r) {
+                           const exec::RunReport& r, uint64_t graph_compiles) {
   nlohmann::json j = common_report(device, canary.live, r.validation, r.mismatches, [](const exec::Mismatch& m) {
     return nlohmann::json{{"mip", m.mip}, {"layer", m.layer}, {"plane", m.plane}};
   });
@@ -135,6 +135,7 @@ nlohmann::json json_report(const std::string& device, const exec::CanaryResult& 
                  {"placed", r.memory.placed},
                  {"split_by_kind", r.memory.split_by_kind},
                  {"subresources_taken_over", r.subresources_taken_over}};
+  j["graph_compiles"] = graph_compiles;  // frame graphs: 1 (real memory sizes before the one compile)
   return j;
 }
 
@@ -261,17 +262,16 @@ int run_run(const RunCliOptions& o) {
   if (!device) return report_error("unknown --device '" + o.device + "' (expected lavapipe or gpu)");
   graph::CompileOptions co;
   co.split_barriers = o.split_barriers == "on";
-  CompiledFrame f;
+  FrameInput in;
   try {
-    f = load_for_run(o.file, co);
+    in = read_for_run(o.file);
   } catch (const std::exception& e) {
     return report_error(e.what());
   }
-  const Recording& rec = f.rec;
-  exec::ExecPlan plan;
   try {
-    exec::check_executable(rec);  // before the device: a use the executor cannot run is bad input
-    plan = exec::to_exec_plan(lower_vulkan(rec.resources, f.compiled));  // the frame's plan, lowered once
+    // A recording is checked without the device: a use the executor cannot run is bad input, found
+    // before the device exists. A graph needs the device's real memory sizes first (below).
+    if (!in.is_graph()) exec::check_executable(*in.recording);
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());
   }
@@ -279,18 +279,28 @@ int run_run(const RunCliOptions& o) {
   const exec::CanaryResult canary = exec::run_canary(ctx);
   if (!canary_live_or_report(canary)) return 1;
   exec::RunOptions run_options;
-  run_options.sync_queue_switches = f.from_graph;  // a graph's compute groups hand off through the schedule's waits
+  run_options.sync_queue_switches = in.is_graph();  // a graph's compute groups hand off through the schedule's waits
   run_options.op_timestamps = !o.timestamps.empty();
+  // One compile: a graph's transients get the real memory requirements of the objects that run
+  // before it is compiled, so the frame's placement is the one bound (docs/runtime.md).
+  const uint64_t compiles_before = graph::compile_graph_calls();
+  CompiledFrame f;
+  std::vector<VkMemoryRequirements> req;
+  try {
+    if (in.is_graph()) req = exec::set_real_sizes(ctx, *in.graph, run_options, co.aliasing);
+    f = compile_frame(std::move(in), co);
+    if (!f.findings.empty()) throw Error(f.source + ": graph check failed: " + f.findings.front());
+  } catch (const std::exception& e) {
+    return report_error(e.what());
+  }
+  const uint64_t graph_compiles = graph::compile_graph_calls() - compiles_before;
   exec::RunReport report;
   try {
-    if (f.from_graph) {
-      // Compiled again with the real memory requirements of the objects that run (the frame's were
-      // estimates), transients bound into one shared heap at the planned offsets (docs/runtime.md).
-      const exec::GraphRun gr = exec::prepare_graph_run(ctx, *f.graph, run_options, true, co);
-      report = exec::run(ctx, gr.rec, gr.history_in, gr.plan, run_options);
-    } else {
-      report = exec::run(ctx, rec, f.history_in, plan, run_options);
-    }
+    if (f.from_graph) exec::check_executable(f.rec);
+    const exec::ExecPlan plan = exec::to_exec_plan(lower_vulkan(f.rec.resources, f.compiled));  // lowered once
+    // Transients bound into one shared heap at the planned offsets by the runtime.
+    if (f.from_graph) (void)exec::shared_memory_of(*f.graph, *f.graph_result, req, co.aliasing, run_options);
+    report = exec::run(ctx, f.rec, f.history_in, plan, run_options);
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());
   }
@@ -304,7 +314,7 @@ int run_run(const RunCliOptions& o) {
       return report_error(e.what());
     }
   }
-  write_stdout(o.format == "json" ? json_report(name, canary, report).dump(2) + "\n"
+  write_stdout(o.format == "json" ? json_report(name, canary, report, graph_compiles).dump(2) + "\n"
                                   : text_report(name, canary, report));
   return report.clean() ? 0 : 1;
 }

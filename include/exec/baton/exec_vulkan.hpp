@@ -114,6 +114,11 @@ struct RunOptions {
   // Frame graphs use it: the schedule's cross-queue signal/wait pairs are part of their plan (a
   // compute group's barriers name compute stages only), so a one-queue run waits where they do.
   bool sync_queue_switches = false;
+  // Per group: the earlier groups it waits for, replacing the rule above (frame graphs: the
+  // schedule's signal/wait pairs, runtime::group_waits, as Runtime::submit waits for an engine's
+  // frame; prepare_graph_run and `baton run GRAPH` set it). Waits within one logical queue are left
+  // to submission order and the plan's barriers.
+  std::optional<std::vector<std::vector<uint32_t>>> waits;
   // Per-operation GPU timestamps (`baton run --timestamps`): TOP_OF_PIPE before each operation's
   // barriers, ALL_COMMANDS after its work and barriers, into RunReport::op_times. The ALL_COMMANDS
   // timestamp makes some drivers drain the queue there (the H200's), so operations then run one at a
@@ -152,9 +157,9 @@ struct RunReport {
   // the data check cannot see them, only the validation layer can.
   std::vector<std::string> undefined;
   double record_ms = 0, gpu_ms = 0, check_ms = 0;
-  // GPU time of the whole frame from timestamp queries (first command of the first group to the
-  // end of the last group), in microseconds; negative when not measured (no timestamp support, or
-  // groups on more than one queue).
+  // GPU time of the whole frame from the runtime's frame timestamps (RuntimeOptions::Timestamps::frame:
+  // the earliest list start to the latest end over the queues used), in microseconds; negative when
+  // not measured (a queue family used has no timestamp bits).
   double frame_gpu_us = -1;
   // RunOptions::op_timestamps: one entry per operation in submission order, microseconds from the
   // earliest; both queues' timestamps on one time base (one device). Empty where a queue family

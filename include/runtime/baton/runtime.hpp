@@ -44,6 +44,7 @@
 #include "baton/core.hpp"
 #include "baton/graph.hpp"
 #include "baton/runtime_common.hpp"
+#include "baton/lower_vulkan.hpp"
 
 namespace baton::runtime {
 
@@ -145,6 +146,7 @@ struct FrameInfo {
   uint32_t groups = 0, submits = 0, command_buffers = 0, barriers = 0, barrier_calls = 0;
   uint32_t semaphore_waits = 0, culled = 0;
   uint32_t ownership_transfers = 0;  // release/acquire pairs recorded (exclusive resources across families)
+  uint32_t queues_used = 0;          // distinct VkQueues the groups were submitted to
   double compile_ms = 0, record_ms = 0, submit_ms = 0;
   // The compiled frame (graph, schedule, aliasing, plan), for printers and tests.
   std::shared_ptr<const graph::Graph> graph;
@@ -169,6 +171,75 @@ struct FrameTimings {
                                 // the one time it has (begin_us == end_us)
 };
 
+// ---------------------------------------------------------------------------------------------
+// The lower-level entry: ONE compiled frame in, memory bound, command buffers recorded, submitted.
+// Runtime::submit is built on it (it builds and compiles the frame graph, creates the transients,
+// then calls place() and execute()), and so are the Vulkan executor and `baton run`, which bring
+// their own objects, their own per-list recording and, for mutation and reference runs, their own
+// barrier streams. One path: what the executor's tests run is what an engine's frame runs.
+
+// Binding placed resources into shared memory at planned offsets (member_placement below gives
+// them from a graph compiled with set_real_sizes). The runtime reads each object's real memory
+// requirements, checks that its offset is aligned and fits, allocates (or reuses) the heap and binds.
+struct PlaceRequest {
+  const ResourceTable* table = nullptr;  // names for messages (optional)
+  // Per member of the frame's table: an unbound object to place (VK_NULL_HANDLE: not placed here).
+  std::vector<VkImage> images;
+  std::vector<VkBuffer> buffers;
+  std::vector<uint64_t> offset;  // per member: byte offset in the heap (MemberPlacement::offset)
+  uint64_t heap_size = 0;
+  // Buffers the host maps (the executor reads them back): their heap is HOST_VISIBLE | HOST_COHERENT.
+  // Where no memory type allows that and the placed images too, images and buffers get one heap each
+  // at the same offsets, aliasing only among themselves (split_by_kind).
+  bool host_visible_buffers = false;
+};
+struct Placement {
+  MemoryInfo memory;  // heaps, heap_bytes, aliased_bytes (per heap), alignment 0 (the caller's)
+  VkDeviceMemory image_heap = VK_NULL_HANDLE, buffer_heap = VK_NULL_HANDLE;  // equal for one heap
+  bool split_by_kind = false;
+  uint32_t placed = 0;  // objects bound
+};
+
+// What a list's record callback gets: its command buffer (begun; ended by the runtime) and the
+// frame's barriers at each point of the list.
+struct ListContext {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  uint32_t group = 0, list = 0;
+  uint32_t ops = 0;  // operations of the list
+  uint32_t job = 0;  // the job recording it (0 .. threads - 1)
+  uint32_t queue_family = 0;
+  // Records the frame's barriers at operation `op`, before or after it: the plan's (or
+  // Execution::barriers'), handles filled, split halves as vkCmdSetEvent2 / vkCmdWaitEvents2.
+  // execute() fails naming the group, list and op when a callback records a point twice or leaves
+  // one of its list's points unrecorded.
+  void barriers(uint32_t op, Where where) const;
+  void* state = nullptr;  // internal
+};
+
+struct Execution {
+  // The compiled frame (CompiledFrame's rec.resources, rec.groups and compiled; a graph's
+  // Transitions): the members, the groups in submission order with their lists, their barriers.
+  const ResourceTable* table = nullptr;
+  const std::vector<std::unique_ptr<CommandListGroup>>* groups = nullptr;
+  const std::vector<CompiledGroup>* compiled = nullptr;
+  // Barriers to record instead of lower_vulkan(*table, *compiled): the same groups and lists, other
+  // points (a mutated plan, a reference stream, or none). Null: the plan's.
+  const VulkanPlan* barriers = nullptr;
+  // Per group: the earlier groups it waits for. A wait across logical queues becomes a semaphore
+  // wait (timeline + binary); within one logical queue, submission order already orders it.
+  std::vector<std::vector<uint32_t>> waits;
+  // Per member: its native handle (placed ones bound by place() first).
+  std::vector<VkImage> images;
+  std::vector<VkBuffer> buffers;
+  // Queue-family ownership (optional, per member): exclusive and used on two families, imported
+  // (contents kept across a transfer), and the layout an imported image starts the frame in.
+  std::vector<uint8_t> exclusive, imported;
+  std::vector<VkImageLayout> initial_layout;
+  // Records one list: called once per list, on the job system's threads (lists split into
+  // contiguous chunks, one chunk per job, in submission order within a chunk).
+  std::function<void(ListContext&)> record;
+};
+
 class Runtime {
  public:
   static Result<std::unique_ptr<Runtime>> create(const DeviceDesc& device, RuntimeOptions options = {});
@@ -188,6 +259,15 @@ class Runtime {
   Status sync();
   // Frames submitted and not yet retired.
   size_t frames_pending() const;
+
+  // The lower-level entry (see Execution). place() binds objects into heaps that belong to the frame
+  // the next execute() submits (they are reused once the GPU has finished it). execute() records
+  // every list through the job system, submits one vkQueueSubmit2 per group with the waits as
+  // semaphores, and returns the frame's ticket, counts and the memory place() bound.
+  Result<Placement> place(const PlaceRequest& request);
+  Result<FrameInfo> execute(const Execution& frame);
+  // The VkQueue and family a group of logical queue `q` is submitted to.
+  const QueueDesc& queue(Queue q) const;
   // The GPU times of the frame of `ticket` (RuntimeOptions::timestamps): waits for that frame. Kept
   // for the last 16 frames retired; an older ticket is an error.
   Result<FrameTimings> timings(uint64_t ticket);
