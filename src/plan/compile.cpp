@@ -14,7 +14,9 @@
 // Barriers land in the reserved point of the operation that needs them, one batch per point, with
 // contiguous ranges merged (invariant 6).
 #include <algorithm>
+#include <array>
 #include <exception>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -133,18 +135,53 @@ State use_state(bool buffer, Access a, Stages s) {
 // every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
 // A buffer some use of which names bytes, and whether two of its uses in the group hold different
 // states on disjoint bytes (then it is planned whole: one_state_buffers).
+// The two smallest values seen for distinct keys (a key's value only ever decreases), so "the
+// smallest value of any key but k" is one lookup: one_state_buffers keeps, per buffer, the lowest end
+// and the highest start (stored as ~start) of each use signature's ranges this way.
+struct TwoSmallest {
+  static constexpr uint16_t kEmpty = 0xffff;
+  std::array<uint16_t, 2> key{kEmpty, kEmpty};
+  std::array<uint64_t, 2> value{};
+  void add(uint16_t k, uint64_t v) {
+    if (key[0] == k) {
+      value[0] = std::min(value[0], v);
+      return;
+    }
+    if (key[1] == k) {
+      value[1] = std::min(value[1], v);
+    } else if (key[1] == kEmpty || v < value[1]) {
+      key[1] = k;
+      value[1] = v;
+    } else {
+      return;
+    }
+    if (key[0] == kEmpty || value[1] < value[0]) {
+      std::swap(key[0], key[1]);
+      std::swap(value[0], value[1]);
+    }
+  }
+  void add(const TwoSmallest& o) {
+    for (size_t i = 0; i < 2; ++i)
+      if (o.key[i] != kEmpty) add(o.key[i], o.value[i]);
+  }
+  // The smallest value of a key other than k, if any.
+  std::optional<uint64_t> other_than(uint16_t k) const {
+    for (size_t i = 0; i < 2; ++i)
+      if (key[i] != kEmpty && key[i] != k) return value[i];
+    return std::nullopt;
+  }
+};
+// A buffer with a use of some of its bytes in the group: whether two operations use disjoint bytes of it
+// in different states (then it is planned whole: one_state_buffers). Uses of earlier operations are
+// summarised per signature (access, stages) by their lowest end and highest start; the current
+// operation's are kept apart until the next operation, since pairs inside one operation do not count.
 struct RangedBuffer {
   ResourceId res = 0;
   bool mixed = false;
   bool one_op = false;  // one operation writes some bytes and uses others otherwise: keep the ranges
-};
-// One use of some bytes of a buffer, while one_state_buffers looks for such pairs.
-struct RangedUse {
-  ResourceId res;
-  uint32_t op;
-  uint64_t lo, hi;
-  Access access;
-  Stages stages;
+  uint32_t op = kNone;  // the operation of `cur`
+  AccessMask accesses = 0;  // of the current operation
+  TwoSmallest earlier_end, earlier_start, cur_end, cur_start;  // starts stored as ~start
 };
 
 struct Scratch {
@@ -162,7 +199,6 @@ struct Scratch {
   // index into `ranged`, kNone everywhere between compiles.
   std::vector<uint32_t> ranged_of;
   std::vector<RangedBuffer> ranged;
-  std::vector<RangedUse> ranged_uses;
 };
 
 Scratch& thread_scratch() {
@@ -232,8 +268,9 @@ class GroupCompiler {
   // instance data, upload rings written by copies or UAVs), and so do overlapping uses, which are ordered
   // anyway. Later groups start over: buffers decay. Two states in one operation (one of them a write)
   // have no order to give, and planned whole they would conflict: such a buffer keeps its ranges in the
-  // group, and its D3D12 legacy plan is left to the validated compile. Pairs are compared per buffer,
-  // only for buffers with ranged uses.
+  // group, and its D3D12 legacy plan is left to the validated compile. Linear in the group's ranged
+  // uses: each is compared with per-signature extremes of its buffer's earlier uses (TwoSmallest), not
+  // with every earlier use (a suballocated buffer can have 10^5 ranged uses in one group).
   void one_state_buffers() {
     uint32_t op = 0;
     for (const CommandList* l : g_.lists())
@@ -242,23 +279,35 @@ class GroupCompiler {
           if (!has_bytes(u.range) || u.resource >= rt_.size()) continue;
           if (ranged_of_[u.resource] == kNone) {
             ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
-            ranged_.push_back(RangedBuffer{u.resource});
+            RangedBuffer& nb = ranged_.emplace_back();
+            nb.res = u.resource;
           }
           RangedBuffer& b = ranged_[ranged_of_[u.resource]];
           const uint64_t size = desc(u.resource).size;
           const uint64_t lo = u.range.byte_offset;
           const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
-          for (const RangedUse& x : ranged_uses_) {
-            if (x.res != u.resource) continue;
-            if (x.op == op && conflicts(x.access, u.access)) b.one_op = true;
-            if (x.op != op && (x.access != u.access || x.stages != u.stages) && (x.hi <= lo || hi <= x.lo))
-              b.mixed = true;
+          if (b.op != op) {  // the previous operation's uses become earlier ones
+            b.earlier_end.add(b.cur_end);
+            b.earlier_start.add(b.cur_start);
+            b.cur_end = {};
+            b.cur_start = {};
+            b.accesses = 0;
+            b.op = op;
           }
-          ranged_uses_.push_back(RangedUse{u.resource, op, lo, hi, u.access, u.stages});
+          for (uint32_t a = 0; a < static_cast<uint32_t>(kAccessCount); ++a)
+            if ((b.accesses >> a & 1u) != 0 && conflicts(static_cast<Access>(a), u.access)) b.one_op = true;
+          // Disjoint from an earlier use with another signature: that use ends at or before lo, or
+          // starts at or after hi; the extreme end and start of the other signatures decide.
+          const auto sig = static_cast<uint16_t>(static_cast<unsigned>(u.access) << 8 | u.stages);
+          const std::optional<uint64_t> end = b.earlier_end.other_than(sig);
+          const std::optional<uint64_t> start = b.earlier_start.other_than(sig);
+          if ((end && *end <= lo) || (start && ~*start >= hi)) b.mixed = true;
+          b.cur_end.add(sig, hi);
+          b.cur_start.add(sig, ~lo);
+          b.accesses |= AccessMask{1} << static_cast<unsigned>(u.access);
         }
         ++op;
       }
-    ranged_uses_.clear();
   }
   bool planned_whole(ResourceId r) const {
     if (ranged_of_[r] == kNone) return false;
@@ -903,7 +952,6 @@ class GroupCompiler {
   std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
   std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
   std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
-  std::vector<RangedUse>& ranged_uses_ = scratch_.ranged_uses;
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group
