@@ -6,7 +6,8 @@
 // bounds. The families are built to hit what used to blow up: textures at the subresource limits with
 // partial uses, resource sets of large count, traces with 2^20-subresource resources.
 //
-//   budget_bench [SCALE]   (SCALE multiplies every size, default 1)
+//   budget_bench [SCALE [FILTER]]   (SCALE multiplies every size, default 1; FILTER: only the families
+//                                    whose name contains it)
 //
 // Exit 1 when a memory ratio is over its bound (the heap count is deterministic); time ratios are
 // printed and flagged, not judged (a shared machine).
@@ -211,7 +212,7 @@ std::string trace_mip_ranges(size_t n, bool vulkan) {
   std::string r = fmt::format(R"({{"api":"{}","resources":[)", vulkan ? "vulkan" : "d3d12");
   for (size_t i = 0; i < n; ++i)
     r += fmt::format(R"({}{{"name":"t{}","mips":16,"layers":65536{}}})", i ? "," : "", i,
-                     vulkan ? "" : R"(,"initial":"UNDEFINED")");
+                     vulkan ? "" : R"(,"initial_layout":"UNDEFINED")");
   r += R"(],"lists":[{"name":"l","type":"direct","commands":[)";
   for (size_t i = 0; i < n; ++i) {
     if (vulkan)
@@ -353,7 +354,9 @@ int main(int argc, char** argv) {
       "M(4S)/M(S) |\n");
   fmt::print("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   bool over = false;
+  const std::string filter = argc > 2 ? argv[2] : "";
   for (const Family& f : families) {
+    if (std::string_view(f.name).find(filter) == std::string_view::npos) continue;
     Sample prev;
     for (size_t k = 0; k < 3; ++k) {
       const size_t n = f.n0 * scale << (2 * k);
