@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <baton/core.hpp>
 #include <baton/input.hpp>
+#include <baton/input_deferred.hpp>
 #include <baton/validate.hpp>
 #include <initializer_list>
 #include <map>
@@ -21,7 +22,10 @@ using nlohmann::json;
 
 class Loader {
  public:
-  explicit Loader(std::string_view source) : source_(source) {}
+  // The document's commands were left out as it was read (input::DeferredElements): each is parsed
+  // from its text when the loader reaches it, so one command's JSON value exists at a time.
+  Loader(std::string_view source, std::string_view text, const input::DeferredElements& deferred)
+      : source_(source), text_(text), deferred_(&deferred) {}
 
   Trace load(const json& root) {
     Trace t;
@@ -723,7 +727,7 @@ class Loader {
     l.type = queue_type(j, path);
     const json& cmds = array_field(j, "commands", path);
     for (size_t i = 0; i < cmds.size(); ++i)
-      l.commands.push_back(command(cmds[i], fmt::format("{}.commands[{}]", path, i)));
+      l.commands.push_back(command(element(cmds[i]), fmt::format("{}.commands[{}]", path, i)));
     return l;
   }
 
@@ -850,7 +854,20 @@ class Loader {
   }
 
   static constexpr uint32_t kAllCount = 0xffffffffu;
+  // A command as the document holds it, or (a deferred one) parsed from its text: the next slice, as
+  // the loader reaches commands in document order.
+  const json& element(const json& j) const {
+    if (!j.is_discarded() || !deferred_) return j;
+    const input::DeferredElements::Slice& sl = deferred_->slices.at(next_deferred_++);
+    scratch_ = input::parse(text_.substr(sl.begin, sl.end - sl.begin), source_);
+    return scratch_;
+  }
+
   std::string source_;
+  std::string_view text_;
+  const input::DeferredElements* deferred_ = nullptr;
+  mutable size_t next_deferred_ = 0;
+  mutable json scratch_;
   Api api_ = Api::d3d12;
   std::map<std::string, int, std::less<>> resource_index_, heap_index_;
   const std::vector<TraceResource>* resources_ = nullptr;
@@ -862,9 +879,11 @@ class Loader {
 
 Trace load_trace(std::string_view text, std::string_view source) {
   // The input gate: positioned syntax errors, duplicate keys, NUL bytes and ill-formed UTF-8 refused.
-  const json root = input::parse(text, source);
+  // The commands (most of a trace) are left out of the document and parsed one at a time.
+  input::DeferredElements commands{"lists", "commands", {}};
+  const json root = input::parse(text, source, commands);
   try {
-    return Loader(source).load(root);
+    return Loader(source, text, commands).load(root);
   } catch (const json::exception& e) {  // defensive: a type error the loader did not anticipate
     throw Error(input::one_line(fmt::format("{}: invalid trace: {}", source, e.what())));
   }
