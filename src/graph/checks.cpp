@@ -293,8 +293,7 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
     f.final_state[m].for_each(0, f.final_state[m].size(), [&](uint32_t first, uint32_t, const State& st) {
       if (found || at_rest(st, rest, d.type == ResourceType::buffer)) return;
       out.push_back(fmt::format("{}: resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
-                                member_pointer(t, m), d.name, detail::run_order(d).subresource(first),
-                                to_string(st), to_string(rest)));
+                                member_pointer(t, m), d.name, first, to_string(st), to_string(rest)));
       reported[m] = 1;
       found = true;
     });
@@ -339,8 +338,7 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
       out.push_back(
           fmt::format("{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
                       "after {}, which uses it",
-                      member_pointer(t, m), t.table[m].name, detail::run_order(t.table[m]).subresource(first),
-                      order.name(lb), order.name(*it)));
+                      member_pointer(t, m), t.table[m].name, first, order.name(lb), order.name(*it)));
       found = true;
     });
   }

@@ -1,8 +1,7 @@
 // A replay of the barrier stream, per subresource, in submission order. The checks use it instead
 // of anything the planner computed: it only applies each barrier's after-state. The state of each
-// member is kept as runs of equal states over its run index (baton/runs.hpp, RunOrder: mip-major), so
-// a member costs what its barriers split it into, not its subresource count, and a box of some mips
-// over many layers is one interval per mip, not one per layer.
+// member is kept as runs of equal states over its subresource index (baton/runs.hpp), so a member
+// costs what its barriers split it into, not its subresource count.
 #pragma once
 
 #include <vector>
@@ -16,13 +15,9 @@ struct Replay {
   std::vector<Runs<State>> state;  // per member
 };
 
-// The run order of member d's texture subresources (a buffer's index is its bytes: 1 x 1, the identity).
-inline RunOrder run_order(const ResourceDesc& d) {
-  return d.type == ResourceType::buffer ? RunOrder{} : RunOrder{d.mips, d.layers};
-}
-// The run-index intervals of a box of member d.
+// The subresource-index intervals of a box of member d.
 inline std::vector<std::pair<uint32_t, uint32_t>> intervals(const ResourceDesc& d, const Box& b) {
-  return run_order(d).box(b.m0, b.m1, b.l0, b.l1, b.p0, b.p1);
+  return box_intervals(d.mips, d.layers, b.m0, b.m1, b.l0, b.l1, b.p0, b.p1);
 }
 // The index space of a member's state: a texture's subresources; a buffer's bytes (buffer_extent), so
 // that the checks see byte ranges as the planner does (a buffer used whole is one run all the same).
@@ -45,13 +40,12 @@ inline std::vector<std::pair<uint32_t, uint32_t>> use_intervals(const ResourceDe
   }
   return intervals(d, is_whole(r) ? full_box(d) : resolve(d, r));
 }
-// (mip, layer, plane) of a run index of d.
+// (mip, layer, plane) of a subresource index of d.
 struct Sub3 {
   uint32_t mip, layer, plane;
 };
 inline Sub3 sub3(const ResourceDesc& d, uint32_t i) {
-  const RunOrder o = run_order(d);
-  return {o.mip(i), o.layer(i), o.plane(i)};
+  return {i % d.mips, i / d.mips % d.layers, i / (d.mips * d.layers)};
 }
 
 // Every member's subresources at the start of the frame (touched members at rest, the others

@@ -20,8 +20,6 @@ FinalStates final_states(const Transitions& t) {
       },
       [](uint32_t, uint32_t, detail::Replay&) {});
   f.final_state = std::move(rp.state);
-  f.order.reserve(t.table.size());
-  for (ResourceId m = 0; m < t.table.size(); ++m) f.order.push_back(detail::run_order(t.table[m]));
   return f;
 }
 

@@ -234,13 +234,11 @@ struct Restore {
 };
 struct FinalStates {
   std::vector<Restore> restores;
-  // Per member, by run index (RunOrder, baton/runs.hpp: mip-major), as runs of equal states: a member
-  // costs what its barriers split it into, not its subresource count.
+  // Per member, by subresource index (mip + layer * mips + plane * mips * layers), as runs of equal
+  // states: a member costs what its barriers split it into, not its subresource count.
   std::vector<Runs<State>> final_state;
-  std::vector<RunOrder> order;  // per member
-  // The final state of a subresource (index mip + layer * mips + plane * mips * layers).
   const State& at(ResourceId member, uint32_t subresource) const {
-    return final_state[member].at(order[member].run(subresource));
+    return final_state[member].at(subresource);
   }
 };
 FinalStates final_states(const Transitions& t);
