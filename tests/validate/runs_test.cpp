@@ -78,6 +78,33 @@ TEST(Intervals, WholeIsOneIntervalABoxAtMostOnePerMipAndPlane) {
   EXPECT_EQ(run_order(r).subresource(i[0].first), 41u);
 }
 
+// A use of one subresource by its subresource index finds the state the barrier on that subresource's
+// range left (the shadows are kept by run index: both must convert). Mip 0 of layer 1 is subresource 2.
+TEST(RunIndex, OneSubresourceByIndexIsTheOneARangeNamed) {
+  for (const char* api : {"vulkan", "d3d12"}) {
+    const bool vk = std::string(api) == "vulkan";
+    const std::string barrier =
+        vk ? R"({"barrier":[{"type":"image","resource":"t","range":{"mips":[0,1],"layers":[1,1]},"dst_stage":"COMPUTE_SHADER",)"
+             R"("dst_access":"SHADER_STORAGE_WRITE","old_layout":"UNDEFINED","new_layout":"GENERAL"}]},)"
+           : R"({"barrier":[{"type":"texture","resource":"t","range":{"mips":[0,1],"layers":[1,1]},"sync_before":"NONE",)"
+             R"("sync_after":"COMPUTE_SHADING","access_before":"NO_ACCESS","access_after":"UNORDERED_ACCESS",)"
+             R"("layout_before":"UNDEFINED","layout_after":"UNORDERED_ACCESS"}]},)";
+    const std::string use =
+        vk ? R"({"use":{"resource":"t","subresource":2,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}})"
+           : R"({"use":{"resource":"t","subresource":2,"as":"UNORDERED_ACCESS"}})";
+    const std::string res = vk ? R"({"name":"t","mips":2,"layers":2})"
+                               : R"({"name":"t","mips":2,"layers":2,"initial_layout":"UNDEFINED"})";
+    const ValidationResult ok = validate(load_trace(one_list(api, res, barrier + use)));
+    EXPECT_TRUE(ok.messages.empty()) << api << "\n" << to_text(ok);
+    // Subresource 1 (mip 1, layer 0) was not moved: its use is reported, naming subresource 1.
+    std::string other = use;
+    other.replace(other.find("\"subresource\":2"), 15, "\"subresource\":1");
+    const ValidationResult bad = validate(load_trace(one_list(api, res, barrier + other)));
+    ASSERT_FALSE(bad.messages.empty()) << api;
+    EXPECT_EQ(bad.messages[0].subresource, 1) << api << "\n" << to_text(bad);
+  }
+}
+
 // 2^20 subresources, the documented limit: one message per command and resource still names the
 // first subresource and counts the others; coverage counts every subresource once.
 constexpr const char* kHuge = R"({"name":"t","mips":16,"layers":65536})";
