@@ -6,7 +6,8 @@
 // bounds. The families are built to hit what used to blow up: textures at the subresource limits with
 // partial uses, resource sets of large count, traces with 2^20-subresource resources.
 //
-//   budget_bench [SCALE]   (SCALE multiplies every size, default 1)
+//   budget_bench [SCALE [FILTER]]   (SCALE multiplies every size, default 1; FILTER: only the families
+//                                    whose name contains it)
 //
 // Exit 1 when a memory ratio is over its bound (the heap count is deterministic); time ratios are
 // printed and flagged, not judged (a shared machine).
@@ -203,6 +204,60 @@ std::string trace(size_t n, bool vulkan) {
   return r + "]}";
 }
 
+// n textures of 16 mips x 65,536 layers, mips 1-2 of every layer moved to a read layout (Vulkan) or
+// state (D3D12: legacy transitions name one subresource or all, so the enhanced barrier's range) and
+// read. Kept by subresource index, that range is one run per layer (2 x 65,536 per texture); by run
+// index (RunOrder, mip-major) one run per texture.
+std::string trace_mip_ranges(size_t n, bool vulkan) {
+  std::string r = fmt::format(R"({{"api":"{}","resources":[)", vulkan ? "vulkan" : "d3d12");
+  for (size_t i = 0; i < n; ++i)
+    r += fmt::format(R"({}{{"name":"t{}","mips":16,"layers":65536{}}})", i ? "," : "", i,
+                     vulkan ? "" : R"(,"initial_layout":"UNDEFINED")");
+  r += R"(],"lists":[{"name":"l","type":"direct","commands":[)";
+  for (size_t i = 0; i < n; ++i) {
+    if (vulkan)
+      r += fmt::format(
+          R"({1}{{"barrier":[{{"type":"image","resource":"t{0}","range":{{"mips":[1,2]}},"dst_stage":"FRAGMENT_SHADER",)"
+          R"("dst_access":"SHADER_SAMPLED_READ","old_layout":"UNDEFINED","new_layout":"SHADER_READ_ONLY_OPTIMAL"}}]}},)"
+          R"({{"use":{{"resource":"t{0}","range":{{"mips":[1,2]}},"as":{{"stage":"FRAGMENT_SHADER","access":"SHADER_SAMPLED_READ",)"
+          R"("layout":"SHADER_READ_ONLY_OPTIMAL"}}}}}})",
+          i, i ? "," : "");
+    else
+      r += fmt::format(
+          R"({1}{{"barrier":[{{"type":"texture","resource":"t{0}","range":{{"mips":[1,2]}},"sync_before":"NONE",)"
+          R"("sync_after":"PIXEL_SHADING","access_before":"NO_ACCESS","access_after":"SHADER_RESOURCE",)"
+          R"("layout_before":"UNDEFINED","layout_after":"SHADER_RESOURCE"}}]}},)"
+          R"({{"use":{{"resource":"t{0}","range":{{"mips":[1,2]}},"as":"PIXEL_SHADER_RESOURCE"}}}})",
+          i, i ? "," : "");
+  }
+  return r + R"(]}],"submissions":[{"queue":"q","type":"direct","lists":["l"]}]})";
+}
+
+// n textures of 13 mips x 2,048 layers: a pass renders mips 1-2 of every layer, the next samples them
+// (the graph's checks replay every barrier and use per run of subresources).
+std::string graph_mip_ranges(size_t n) {
+  std::string r = R"({"resources":[{"name":"out","type":"buffer","size":16})";
+  for (size_t i = 0; i < n; ++i)
+    r += fmt::format(
+        R"(,{{"name":"s{}","type":"texture","width":4096,"height":4096,"mips":13,"layers":2048,"usage":["render_target","shader_resource"]}})",
+        i);
+  r += R"(],"passes":[)";
+  for (size_t i = 0; i < n; ++i)
+    r += fmt::format(
+        R"({}{{"name":"w{}","queue":"graphics","uses":[{{"resource":"s{}","access":"render_target","mips":[1,2]}}]}},)"
+        R"({{"name":"r{}","queue":"graphics","uses":[{{"resource":"s{}","access":"shader_resource","stages":"pixel","mips":[1,2]}},)"
+        R"({{"resource":"out","access":"unordered_access","stages":"pixel"}}]}})",
+        i ? "," : "", i, i, i, i);
+  return r + R"(],"outputs":["out"]})";
+}
+// The frame graph as `baton compile --api vulkan` runs it (the checks included; the legacy lowering
+// names every subresource of a partial range, so its output, not its state, is per layer).
+void compile_vulkan(const std::string& text) {
+  const CompiledFrame f = compile_frame(parse_frame_input(text, "bench"));
+  if (!f.findings.empty()) throw Error("graph check failed: " + f.findings.front());
+  if (lower(Api::vulkan, f.rec.resources, f.compiled).empty() && !f.compiled.empty()) throw Error("lost the plan");
+}
+
 // n buffers, each written and then given a barrier, all in one list: before the execution-dependency
 // log (src/validate/exec_log.hpp) every barrier call walked every buffer written so far (quadratic).
 std::string trace_buffer_barriers(size_t n) {
@@ -285,6 +340,11 @@ int main(int argc, char** argv) {
       {"trace vulkan, 2^20-subresource resources", "validate", [](size_t n) { return trace(n, true); },
        validate_trace, 25},
       {"trace vulkan, a barrier per buffer", "validate", trace_buffer_barriers, validate_trace, 1000},
+      {"trace vulkan, mips 1-2 of 65,536 layers", "validate", [](size_t n) { return trace_mip_ranges(n, true); },
+       validate_trace, 16},
+      {"trace d3d12, mips 1-2 of 65,536 layers", "validate", [](size_t n) { return trace_mip_ranges(n, false); },
+       validate_trace, 16},
+      {"graph, mips 1-2 of 2,048 layers", "compile --api vulkan", graph_mip_ranges, compile_vulkan, 16},
       {"recording chain", "view --api d3d12-legacy", recording_chain, view_one, 500},
   };
   fmt::print("Input budget: O(S log S) time, O(S) memory in the input size S (docs/benchmarks.md).\n");
@@ -294,7 +354,9 @@ int main(int argc, char** argv) {
       "M(4S)/M(S) |\n");
   fmt::print("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   bool over = false;
+  const std::string filter = argc > 2 ? argv[2] : "";
   for (const Family& f : families) {
+    if (std::string_view(f.name).find(filter) == std::string_view::npos) continue;
     Sample prev;
     for (size_t k = 0; k < 3; ++k) {
       const size_t n = f.n0 * scale << (2 * k);

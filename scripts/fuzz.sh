@@ -12,6 +12,7 @@
 # Every crash found becomes a regression input under tests/cli/bad/ (or a unit test) and a fix.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/fuzz-args.sh
 
 seconds="${1:-20}"
 shift || true
@@ -32,12 +33,11 @@ for t in "${targets[@]}"; do
   artifacts="build/fuzz/artifacts/${t}/"
   mkdir -p "$artifacts"
   echo "=== ${t}: ${seconds} s on a copy of fuzz/corpus/${name}"
-  # -timeout: one input taking longer than 10 s is a hang; -rss_limit_mb: a blow-up on a huge count.
-  # The structured target reads choices, not JSON: the JSON dictionary means nothing to it.
-  dict=(-dict=fuzz/baton.dict)
-  [ "$t" = fuzz_structured ] && dict=()
-  if ! "build/fuzz/fuzz/${t}" "$work/${name}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-         -max_len=65536 ${dict[@]+"${dict[@]}"} -print_final_stats=1 -artifact_prefix="$artifacts" 2>"$work/${t}.log"; then
+  # fuzz_limits (scripts/fuzz-args.sh): -timeout (a slow input is a failure), -rss_limit_mb and
+  # -malloc_limit_mb (a memory bomb is a failure), -max_len, and the target's format dictionary.
+  mapfile -t args < <(fuzz_limits "$t")
+  if ! "build/fuzz/fuzz/${t}" "$work/${name}" -max_total_time="$seconds" "${args[@]}" \
+         -print_final_stats=1 -artifact_prefix="$artifacts" 2>"$work/${t}.log"; then
     tail -n 60 "$work/${t}.log"
     failed+=("$t")
   else

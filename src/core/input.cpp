@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "baton/core.hpp"
+#include "baton/input_deferred.hpp"
 
 namespace baton::input {
 namespace {
@@ -101,8 +102,9 @@ struct CountingIterator {
 
 class Builder {
  public:
-  Builder(std::string_view text, std::string_view source, const char* const* seen)
-      : text_(text), source_(source), seen_(seen) {}
+  Builder(std::string_view text, std::string_view source, const char* const* seen,
+          DeferredElements* deferred = nullptr)
+      : text_(text), source_(source), seen_(seen), deferred_(deferred) {}
 
   Json take() { return std::move(root_); }
 
@@ -150,8 +152,22 @@ class Builder {
  private:
   struct Frame {
     Json* value;
-    std::string key;  // objects: the key of the value being read
+    std::string key;     // objects: the key of the value being read
+    bool defer = false;  // an element of DeferredElements: replaced by a discarded value when it closes
+    size_t begin = 0;    // its text's first byte ('{')
   };
+  // The byte the lexer read last: the token that made the SAX call ('{' or '}' here).
+  size_t last_read(char token) const {
+    const size_t read = static_cast<size_t>(*seen_ - text_.data());
+    const size_t at = text_.rfind(token, read == 0 ? 0 : read - 1);
+    return at == std::string_view::npos ? 0 : at;
+  }
+  // Whether an object opened now is at /OUTER/i/INNER/j of a root object.
+  bool deferred_here() const {
+    return deferred_ && stack_.size() == 4 && stack_[0].value->is_object() && stack_[0].key == deferred_->outer &&
+           stack_[1].value->is_array() && stack_[2].value->is_object() && stack_[2].key == deferred_->inner &&
+           stack_[3].value->is_array();
+  }
 
   Json* place(Json&& v) {
     if (stack_.empty()) {
@@ -179,12 +195,18 @@ class Builder {
       throw Error(fmt::format("{}:{}:{}: nested deeper than {} arrays and objects", source_, lc.line,
                               lc.column, kMaxDepth));
     }
+    const bool defer = type == Json::value_t::object && deferred_here();
     Json* v = place(Json(type));
-    stack_.push_back({v, {}});
+    stack_.push_back({v, {}, defer, defer ? last_read('{') : 0});
     return true;
   }
   bool close() {
+    const Frame f = std::move(stack_.back());
     stack_.pop_back();
+    if (f.defer) {  // keep its text, drop its value (the parent array keeps its place)
+      deferred_->slices.push_back({f.begin, last_read('}') + 1});
+      *f.value = Json(Json::value_t::discarded);
+    }
     return true;
   }
   std::string path() const {
@@ -202,6 +224,7 @@ class Builder {
   std::string_view text_;
   std::string_view source_;
   const char* const* seen_;
+  DeferredElements* deferred_;
   Json root_;
   std::vector<Frame> stack_;
 };
@@ -293,11 +316,12 @@ std::string read(const std::string& path) {
   return out;
 }
 
-Json parse(std::string_view text, std::string_view source) {
+namespace {
+Json parse_with(std::string_view text, std::string_view source, DeferredElements* deferred) {
   const std::string src = one_line(source);
   check_bytes(text, src);
   const char* seen = text.data();
-  Builder b(text, src, &seen);
+  Builder b(text, src, &seen, deferred);
   CountingIterator first{text.data(), &seen}, last{text.data() + text.size(), &seen};
   try {
     Json::sax_parse(first, last, &b, Json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/false);
@@ -307,6 +331,14 @@ Json parse(std::string_view text, std::string_view source) {
     throw Error(one_line(fmt::format("{}: invalid JSON: {}", src, error_detail(e.what()))));
   }
   return b.take();
+}
+}  // namespace
+
+Json parse(std::string_view text, std::string_view source) {
+  return parse_with(text, source, nullptr);
+}
+Json parse(std::string_view text, std::string_view source, DeferredElements& d) {
+  return parse_with(text, source, &d);
 }
 
 Json load(const std::string& path) {

@@ -25,6 +25,18 @@
 namespace baton::graph {
 namespace {
 
+// Findings start with the JSON pointer of what they concern, as the graph's errors do: the pass
+// ("/passes/P", or its use "/passes/P/uses/U"), or, where no pass is concerned (the frame_start and
+// frame_end transition lists, the end of the frame, shared memory), the resource ("/resources/R").
+std::string pass_pointer(uint32_t p) { return fmt::format("/passes/{}", p); }
+std::string resource_pointer(uint32_t r) { return fmt::format("/resources/{}", r); }
+// The graph resource of member m of the expanded table (first_member is ascending).
+uint32_t resource_of(const Transitions& t, ResourceId m) {
+  const auto it = std::upper_bound(t.first_member.begin(), t.first_member.end(), m);
+  return static_cast<uint32_t>(it - t.first_member.begin()) - 1;
+}
+std::string member_pointer(const Transitions& t, ResourceId m) { return resource_pointer(resource_of(t, m)); }
+
 bool covers(const State& st, Access a, Stages stages, bool buffer) {
   if (!(st.access & bit(a))) return false;
   if (is_write(a) && st.access != bit(a)) return false;
@@ -82,6 +94,11 @@ class HappensBefore {
     return p == kNone ? fmt::format("the {} (graphics queue)", transition_list_name(t_.info[gi].role))
                       : fmt::format("pass '{}' ({} queue)", g_.passes[p].name,
                                     q == Queue::direct ? std::string("graphics") : std::string(to_string(q)));
+  }
+  // Where a finding about `slot` and member m points: the slot's pass, else the member's resource.
+  std::string pointer(uint32_t slot, ResourceId m) const {
+    const uint32_t p = pass(slot);
+    return p == kNone ? member_pointer(t_, m) : pass_pointer(p);
   }
   // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution.
   bool before(uint32_t x, uint32_t y) const {
@@ -165,8 +182,8 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
     reported = {earlier, later};
     out.push_back(
-        fmt::format("{}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
-                    order.name(later), what, t.table[m].name, order.name(earlier)));
+        fmt::format("{}: {}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
+                    order.pointer(later, m), order.name(later), what, t.table[m].name, order.name(earlier)));
   };
   // A barrier or a write: after the last change and every use since; it becomes the last change.
   // (Subresources [lo, hi) of member m.)
@@ -199,7 +216,8 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
     const uint32_t p = t.info[gi].passes[li];
     for (uint32_t i = 0; i < n && out.size() <= 20; ++i)  // one finding per subresource
       out.push_back(
-          fmt::format("pass '{}', resource '{}': barrier starts from layout {} but the resource is in {}",
+          fmt::format("{}: pass '{}', resource '{}': barrier starts from layout {} but the resource is in {}",
+                      p == kNone ? member_pointer(t, b.resource) : pass_pointer(p),
                       p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
                       t.table[b.resource].name, to_string(b.before.layout), to_string(cur.layout)));
   };
@@ -214,8 +232,9 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
               for (uint32_t i = first; i < first + n && out.size() < 20; ++i) {
                 const detail::Sub3 x = detail::sub3(d, i);
                 out.push_back(
-                    fmt::format("{}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                                transition_list_name(t.info[gi].role), d.name, x.mip, x.layer, x.plane,
+                    fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                                member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name,
+                                x.mip, x.layer, x.plane,
                                 to_string(st), to_string(u.access)));
               }
             });
@@ -224,7 +243,8 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
     }
     const uint32_t slot = order.slot(gi, li);
     const Pass& pass = g.passes[p];
-    for (const PassUse& u : pass.uses) {
+    for (size_t ui = 0; ui < pass.uses.size(); ++ui) {
+      const PassUse& u = pass.uses[ui];
       const Resource& res = g.resources[u.resource];
       const bool buffer = res.desc.type == ResourceType::buffer;
       const bool writes = is_write(u.access) || u.access == Access::present;
@@ -245,9 +265,9 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
             for (uint32_t i = first; i < first + n && out.size() < 20; ++i) {
               const detail::Sub3 x = detail::sub3(t.table[id], i);
               out.push_back(
-                  fmt::format("pass '{}', resource '{}' mip {} layer {} plane {}: use {} in {} not covered "
-                              "(state {})",
-                              pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
+                  fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} in {} "
+                              "not covered (state {})",
+                              p, ui, pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
                               u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
             }
           });
@@ -271,8 +291,8 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
     bool found = false;
     f.final_state[m].for_each(0, f.final_state[m].size(), [&](uint32_t first, uint32_t, const State& st) {
       if (found || at_rest(st, rest, d.type == ResourceType::buffer)) return;
-      out.push_back(fmt::format("resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
-                                d.name, first, to_string(st), to_string(rest)));
+      out.push_back(fmt::format("{}: resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
+                                member_pointer(t, m), d.name, first, to_string(st), to_string(rest)));
       reported[m] = 1;
       found = true;
     });
@@ -315,9 +335,9 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
                                    [&](uint32_t x) { return x < lb && !order.before(x, lb); });
       if (it == a.uses.end()) return;
       out.push_back(
-          fmt::format("resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
+          fmt::format("{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
                       "after {}, which uses it",
-                      t.table[m].name, first, order.name(lb), order.name(*it)));
+                      member_pointer(t, m), t.table[m].name, first, order.name(lb), order.name(*it)));
       found = true;
     });
   }
@@ -369,6 +389,10 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
     const uint32_t p = t.info[gi].passes[li];
     return p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name;
   };
+  auto pointer_of = [&](uint32_t gi, uint32_t li, ResourceId m) {
+    const uint32_t p = t.info[gi].passes[li];
+    return p == kNone ? member_pointer(t, m) : pass_pointer(p);
+  };
   auto previous_names = [&](const AliasBarrier& ab) {
     std::string n;
     for (uint32_t p : ab.previous) n += (n.empty() ? "'" : ", '") + g.resources[p].desc.name + "'";
@@ -395,9 +419,9 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
               t.table[b.resource].type == ResourceType::buffer || b.before.layout == Layout::undefined;
           if ((!sync_ok || !access_ok || !layout_ok) && out.size() < 20)
             out.push_back(fmt::format(
-                "pass '{}', resource '{}': takes over the memory of {} but its first barrier "
+                "{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
                 "starts from {}, which does not cover their last accesses ({}){}",
-                name_of(gi, li), t.table[b.resource].name, previous_names(ab), to_string(b.before),
+                pointer_of(gi, li, b.resource), name_of(gi, li), t.table[b.resource].name, previous_names(ab), to_string(b.before),
                 to_string(State{sy, acc, Layout::undefined}), layout_ok ? "" : " from layout undefined"));
         }
       }
@@ -407,9 +431,9 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
         done[u.resource] = 1;
         if (out.size() < 20)
           out.push_back(fmt::format(
-              "pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
+              "{}: pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
               "ordering it after their last accesses",
-              name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
+              pointer_of(gi, li, u.resource), name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
       }
     }
   return out;
@@ -493,8 +517,8 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
     if (!strictly_sorted) std::sort(c, c + n, by_first);
     for (size_t i = 1; i < n; ++i)
       if (!ordered(c[i - 1], c[i])) {
-        out.push_back(fmt::format("resources '{}' and '{}' share memory at offset {} but may be live together",
-                                  g.resources[c[i - 1]].desc.name, g.resources[c[i]].desc.name, cuts[k]));
+        out.push_back(fmt::format("{}: resources '{}' and '{}' share memory at offset {} but may be live together",
+                                  resource_pointer(c[i]), g.resources[c[i - 1]].desc.name, g.resources[c[i]].desc.name, cuts[k]));
         break;
       }
   }
@@ -509,13 +533,15 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   for (uint32_t i = 0; i < s.serial.size(); ++i) {
     const uint32_t p = s.serial[i];
     if (p >= np || !c.live[p] || at[p] != kNone) {
-      out.push_back(fmt::format("serial position {}: pass #{} is culled, unknown or listed twice", i, p));
+      out.push_back(fmt::format("{}: serial position {}: pass #{} is culled, unknown or listed twice",
+                                p < np ? pass_pointer(p) : std::string("/passes"), i, p));
       return out;
     }
     at[p] = i;
   }
   for (uint32_t p = 0; p < np; ++p)
-    if (c.live[p] && at[p] == kNone) out.push_back(fmt::format("pass '{}' is live but not scheduled", g.passes[p].name));
+    if (c.live[p] && at[p] == kNone)
+      out.push_back(fmt::format("{}: pass '{}' is live but not scheduled", pass_pointer(p), g.passes[p].name));
   if (!out.empty()) return out;
   // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
   std::array<uint32_t, kQueues> count{};
@@ -527,8 +553,8 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   std::vector<uint32_t> wait_first(np + 1, 0);
   for (const Sync& y : s.syncs) {
     if (!wait_ok(y)) {
-      out.push_back(fmt::format("wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
-                                g.passes[y.wait].name, g.passes[y.signal].name));
+      out.push_back(fmt::format("{}: wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
+                                pass_pointer(y.wait), g.passes[y.wait].name, g.passes[y.signal].name));
       continue;
     }
     ++wait_first[y.wait + 1];
@@ -553,14 +579,14 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   for (const Edge& e : v.edges) {
     if (!c.live[e.from] || !c.live[e.to]) continue;
     if (at[e.from] >= at[e.to]) {
-      out.push_back(fmt::format("pass '{}' is scheduled before pass '{}' which it depends on ({})",
-                                g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
+      out.push_back(fmt::format("{}: pass '{}' is scheduled before pass '{}' which it depends on ({})",
+                                pass_pointer(e.to), g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
       continue;
     }
     const size_t qf = qi(exec_queue(g.passes[e.from]));
     if (qi(exec_queue(g.passes[e.to])) != qf && done[e.to][qf] <= pos[e.from])
-      out.push_back(fmt::format("pass '{}' on the {} queue may start before pass '{}' on the {} queue completes ({})",
-                                g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
+      out.push_back(fmt::format("{}: pass '{}' on the {} queue may start before pass '{}' on the {} queue completes ({})",
+                                pass_pointer(e.to), g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
                                 to_string(exec_queue(g.passes[e.from])), to_string(e.kind)));
   }
   return out;

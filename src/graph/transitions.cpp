@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "baton/graph.hpp"
+#include "baton/rules.hpp"
 
 namespace baton::graph {
 namespace {
@@ -273,10 +274,15 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
           run.valid = ok = true;
         }
       }
-      if (run.multi && !ok && !one_queue)
-        throw Error(fmt::format("pass '{}', resource '{}': read on several queues with no one read state all of them "
-                                "can hold (pass '{}' reads it too); order the readers with \"after\"",
-                                name_of(entries[i].pass), rname, name_of(entries[run.end - 1].pass)));
+      if (run.multi && !ok && !one_queue) {
+        // Located at the first reader's use of the resource ("/passes/P/uses/U", as the validator's errors).
+        const uint32_t p = entries[i].pass, use = entries[i].first_use;
+        const std::string other = fmt::format("pass '{}'", name_of(entries[run.end - 1].pass));
+        RuleArgs args;
+        args.detail = other;
+        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, use, name_of(p), rname,
+                                rule_message(Rule::reads_without_shared_state, args)));
+      }
       // At the end of the frame the last toucher would return it to rest while readers of other
       // queues not ordered before it may still read: those readers' groups are remembered, and the
       // restore moves to the frame_end group, which waits for them (below).

@@ -144,10 +144,8 @@ Validated validate(const Graph& g) {
       } else if (t.pure_read && ver.last_writer == kNone && g.resources[r].transient) {
         size_t k = 0;
         while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
-        throw Error(
-            fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': transient resource read before any "
-                        "pass writes it",
-                        p, k, pass.name, g.resources[r].desc.name));
+        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
+                                g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
       }
       if (!t.writes) {  // append p to the readers of the current version
         const uint32_t node = static_cast<uint32_t>(reader_pool.size());
@@ -177,8 +175,8 @@ Validated validate(const Graph& g) {
         throw Error(fmt::format("/passes/{}/after/{}: pass '{}': \"after\" names unknown pass #{}", p, k,
                                 pass.name, a));
       if (a == p)
-        throw Error(
-            fmt::format("/passes/{}/after/{}: pass '{}': a pass cannot run after itself", p, k, pass.name));
+        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, k, pass.name,
+                                rule_message(Rule::after_itself, {})));
       backward |= a > p;
       v.edges.push_back({a, p, EdgeKind::explicit_order, kNone});
     }
@@ -235,11 +233,12 @@ Validated validate(const Graph& g) {
       uint32_t at = p;
       for (size_t i = seen[p]; i < path.size(); ++i)
         if (!g.passes[path[i]].after.empty()) at = path[i];
-      throw Error(fmt::format(
-          "/passes/{}/after: pass '{}': dependency cycle {}{}", at, g.passes[p].name, text,
-          resource_edge
-              ? fmt::format(" (through resource '{}')", g.resources[resource_edge->resource].desc.name)
-              : std::string()));
+      if (resource_edge)
+        text += fmt::format(" (through resource '{}')", g.resources[resource_edge->resource].desc.name);
+      RuleArgs args;
+      args.detail = text;
+      throw Error(fmt::format("/passes/{}/after: pass '{}': {}", at, g.passes[p].name,
+                              rule_message(Rule::dependency_cycle, args)));
     }
   }
 
@@ -266,11 +265,13 @@ Validated validate(const Graph& g) {
           stack.push_back(f);
         }
       }
-      if (!found)
-        throw Error(fmt::format(
-            "/passes/{}: pass '{}', resource '{}': ambiguous write order: pass '{}' also writes it "
-            "and no dependency orders the two (read it, or add \"after\")",
-            k.second, g.passes[k.second].name, g.resources[k.resource].desc.name, g.passes[k.first].name));
+      if (!found) {
+        const std::string first = fmt::format("pass '{}'", g.passes[k.first].name);
+        RuleArgs args;
+        args.detail = first;
+        throw Error(fmt::format("/passes/{}: pass '{}', resource '{}': {}", k.second, g.passes[k.second].name,
+                                g.resources[k.resource].desc.name, rule_message(Rule::ambiguous_write_order, args)));
+      }
     }
   }
 
@@ -279,13 +280,11 @@ Validated validate(const Graph& g) {
     if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
     if (version[o].last_writer == kNone)
-      throw Error(fmt::format("/outputs/{}: output '{}': no pass writes it, so the output would be culled",
-                              oi, res.desc.name));
+      throw Error(fmt::format("/outputs/{}: output '{}': {}", oi, res.desc.name,
+                              rule_message(Rule::output_not_written, {})));
     if (res.transient)
-      throw Error(
-          fmt::format("/outputs/{}: pass '{}', output '{}': a transient resource cannot be an output (its "
-                      "memory is reclaimed when the frame ends)",
-                      oi, g.passes[version[o].last_writer].name, res.desc.name));
+      throw Error(fmt::format("/outputs/{}: pass '{}', output '{}': {}", oi, g.passes[version[o].last_writer].name,
+                              res.desc.name, rule_message(Rule::output_transient, {})));
   }
   return v;
 }

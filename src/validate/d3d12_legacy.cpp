@@ -20,7 +20,13 @@ void Replay::legacy_transition(const LegacyTransition& b, std::map<int, Interval
                   "at most one write state, never with a read state", state_name(s));
   }
   if (b.before == b.after) {
-    out_.report(MessageId::barrier_matching_states, b.resource, b.subresource, "", state_name(b.before));
+    // report() takes a run index: the one subresource named, converted (RunOrder is a bijection on
+    // whole mips x layers slices, so an index past the resource comes back unchanged); all: -1.
+    out_.report(MessageId::barrier_matching_states, b.resource,
+                b.subresource < 0 || b.subresource > int64_t{0xffffffff}
+                    ? b.subresource
+                    : run_order(r).run(static_cast<uint32_t>(b.subresource)),
+                "", state_name(b.before));
     return;
   }
   const uint32_t allowed = allowed_states(list_type_);

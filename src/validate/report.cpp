@@ -93,7 +93,7 @@ std::string Reporter::location(int resource, int64_t subresource) const {
     const TraceResource& r = trace_.resources[static_cast<size_t>(resource)];
     where += fmt::format(", resource '{}'", r.name);
     if (subresource >= 0 && !r.buffer) {
-      const auto s = static_cast<uint64_t>(subresource);
+      const auto s = static_cast<uint64_t>(subresource);  // the subresource index (report() converted it)
       where += fmt::format(" subresource {} (mip {} layer {} plane {})", s, s % r.mips, s / r.mips % r.layers,
                            s / (uint64_t{r.mips} * r.layers));
     }
@@ -106,6 +106,9 @@ void Reporter::report(MessageId id, int resource, int64_t subresource, const std
   if (resource >= 0 && subresource >= 0 && trace_.resources[static_cast<size_t>(resource)].buffer) {
     subresource = 0;  // a Vulkan buffer's byte segments: the buffer's one subresource
     count = 1;
+  } else if (resource >= 0 && subresource >= 0) {  // the shadows' run index -> the subresource index
+    const TraceResource& r = trace_.resources[static_cast<size_t>(resource)];
+    subresource = run_order(r).subresource(static_cast<uint32_t>(subresource));
   }
   const auto key = std::make_tuple(number(id), resource);
   {

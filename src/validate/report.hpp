@@ -26,7 +26,8 @@ class Reporter {
   void at_submission(int submission);
   void at_creation();
 
-  // resource: index or kNoResource; subresource: index or -1. `count`: how many subresources
+  // resource: index or kNoResource; subresource: the shadows' run index (RunOrder, runs.hpp; messages
+  // name the subresource index it converts to) or -1. `count`: how many subresources
   // (from `subresource` on, in one run of equal shadow state) have this problem.
   void report(MessageId id, int resource, int64_t subresource, const std::string& expected,
               const std::string& actual, uint32_t count = 1);

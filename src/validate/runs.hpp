@@ -1,5 +1,7 @@
 // The validator's subresource sets as index intervals (the run container itself is
-// include/core/baton/runs.hpp, shared vocabulary).
+// include/core/baton/runs.hpp, shared vocabulary). Shadow state is kept by run index (RunOrder:
+// mip-major), so a range of some mips over many layers costs one interval per mip, not one per layer;
+// the Reporter turns run indices back into subresource indices for messages.
 #pragma once
 
 #include <baton/runs.hpp>
@@ -12,15 +14,17 @@ namespace baton::validate {
 using baton::IntervalSet;
 using baton::Runs;
 
-// The subresource-index intervals of a box over mip x layer x plane given as first + count (ascending).
+// The run order of a trace resource (a buffer: the identity).
+inline RunOrder run_order(const TraceResource& r) { return r.buffer ? RunOrder{} : RunOrder{r.mips, r.layers}; }
+// The run-index intervals of a box over mip x layer x plane given as first + count (ascending).
 inline std::vector<std::pair<uint32_t, uint32_t>> intervals(const TraceResource& r, uint32_t mip0,
                                                             uint32_t mips, uint32_t layer0, uint32_t layers,
                                                             uint32_t plane0, uint32_t planes) {
-  return box_intervals(r.mips, r.layers, mip0, mip0 + mips, layer0, layer0 + layers, plane0, plane0 + planes);
+  return run_order(r).box(mip0, mip0 + mips, layer0, layer0 + layers, plane0, plane0 + planes);
 }
 inline std::vector<std::pair<uint32_t, uint32_t>> intervals(const TraceResource& r, const Subresources& s) {
   if (s.index != kAllSubresources) {
-    const auto i = static_cast<uint32_t>(s.index);
+    const uint32_t i = run_order(r).run(static_cast<uint32_t>(s.index));
     return {{i, i + 1}};
   }
   if (s.range.all) return {{0, r.subresource_count()}};

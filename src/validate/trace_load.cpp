@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <baton/core.hpp>
 #include <baton/input.hpp>
+#include <baton/input_deferred.hpp>
 #include <baton/validate.hpp>
 #include <initializer_list>
 #include <map>
@@ -21,7 +22,10 @@ using nlohmann::json;
 
 class Loader {
  public:
-  explicit Loader(std::string_view source) : source_(source) {}
+  // The document's commands were left out as it was read (input::DeferredElements): each is parsed
+  // from its text when the loader reaches it, so one command's JSON value exists at a time.
+  Loader(std::string_view source, std::string_view text, const input::DeferredElements& deferred)
+      : source_(source), text_(text), deferred_(&deferred) {}
 
   Trace load(const json& root) {
     Trace t;
@@ -70,6 +74,7 @@ class Loader {
     // vkCmdExecuteCommands (spec, "Secondary Command Buffer Execution"): a primary list executes
     // secondary lists of its queue type; a secondary executes none
     // (VUID-vkCmdExecuteCommands-bufferlevel-00024).
+    size_t next_execute = 0;  // execute_names_ holds the executes' names in document order
     for (size_t i = 0; i < t.lists.size(); ++i) {
       for (size_t c = 0; c < t.lists[i].commands.size(); ++c) {
         auto* ex = std::get_if<ExecuteCmd>(&t.lists[i].commands[c]);
@@ -78,9 +83,9 @@ class Loader {
         if (t.lists[i].secondary)
           fail(path,
                "a secondary command buffer cannot execute others (vkCmdExecuteCommands needs a primary)");
-        const json& names = lists[i]["commands"][c]["execute"];
+        const std::vector<std::string>& names = execute_names_.at(next_execute++);
         for (size_t k = 0; k < names.size(); ++k) {
-          const std::string name = names[k].get<std::string>();
+          const std::string& name = names[k];
           const std::string at = fmt::format("{}[{}]", path, k);
           const auto it = list_index.find(name);
           if (it == list_index.end()) fail(at, fmt::format("unknown list {}", input::quote(name)));
@@ -740,8 +745,13 @@ class Loader {
       // vkCmdExecuteCommands(secondaries): the names are resolved once every list is known (load()).
       if (api_ != Api::vulkan) fail(bpath, "execute is a Vulkan command (secondary command buffers)");
       if (!body.is_array() || body.empty()) fail(bpath, "expected a non-empty array of secondary list names");
-      for (size_t i = 0; i < body.size(); ++i)
+      std::vector<std::string> names;
+      for (size_t i = 0; i < body.size(); ++i) {
         if (!body[i].is_string()) fail(fmt::format("{}[{}]", bpath, i), "expected a list name");
+        names.push_back(body[i].get<std::string>());
+      }
+      // Kept in document order: a deferred command's JSON is gone once it is parsed (element()).
+      execute_names_.push_back(std::move(names));
       return ExecuteCmd{};
     }
     if (key == "set_event" || key == "wait_events") {
@@ -890,7 +900,7 @@ class Loader {
     l.secondary = level == "secondary";
     const json& cmds = array_field(j, "commands", path);
     for (size_t i = 0; i < cmds.size(); ++i)
-      l.commands.push_back(command(cmds[i], fmt::format("{}.commands[{}]", path, i)));
+      l.commands.push_back(command(element(cmds[i]), fmt::format("{}.commands[{}]", path, i)));
     rendering_structure(l, path);
     return l;
   }
@@ -1032,7 +1042,21 @@ class Loader {
   }
 
   static constexpr uint32_t kAllCount = 0xffffffffu;
+  // A command as the document holds it, or (a deferred one) parsed from its text: the next slice, as
+  // the loader reaches commands in document order.
+  const json& element(const json& j) const {
+    if (!j.is_discarded() || !deferred_) return j;
+    const input::DeferredElements::Slice& sl = deferred_->slices.at(next_deferred_++);
+    scratch_ = input::parse(text_.substr(sl.begin, sl.end - sl.begin), source_);
+    return scratch_;
+  }
+
   std::string source_;
+  std::string_view text_;
+  const input::DeferredElements* deferred_ = nullptr;
+  mutable size_t next_deferred_ = 0;
+  mutable json scratch_;
+  mutable std::vector<std::vector<std::string>> execute_names_;  // per execute command, document order
   Api api_ = Api::d3d12;
   std::map<std::string, int, std::less<>> resource_index_, heap_index_;
   const std::vector<TraceResource>* resources_ = nullptr;
@@ -1044,9 +1068,11 @@ class Loader {
 
 Trace load_trace(std::string_view text, std::string_view source) {
   // The input gate: positioned syntax errors, duplicate keys, NUL bytes and ill-formed UTF-8 refused.
-  const json root = input::parse(text, source);
+  // The commands (most of a trace) are left out of the document and parsed one at a time.
+  input::DeferredElements commands{"lists", "commands", {}};
+  const json root = input::parse(text, source, commands);
   try {
-    return Loader(source).load(root);
+    return Loader(source, text, commands).load(root);
   } catch (const json::exception& e) {  // defensive: a type error the loader did not anticipate
     throw Error(input::one_line(fmt::format("{}: invalid trace: {}", source, e.what())));
   }

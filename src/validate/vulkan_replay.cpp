@@ -1091,7 +1091,7 @@ void Replay::use(const UseCmd& u) {
   if (r.buffer) {
     subs.push_back(segments(u.resource, u.subresources.bytes));
   } else if (u.subresources.index != kAllSubresources) {
-    const auto i = static_cast<uint32_t>(u.subresources.index);
+    const uint32_t i = run_order(r).run(static_cast<uint32_t>(u.subresources.index));  // shadows' run index
     subs.emplace_back(i, i + 1);
   } else {
     bool in_bounds = true;  // checked by the loader

@@ -108,6 +108,15 @@ const std::vector<BadCase>& bad_cases() {
        {"graph_duplicate_key.json:/passes/0/name:",
         "key 'name' appears twice in one object (line 4, column 19)"}},
       {"graph_nul_byte.json", {"graph_nul_byte.json:3:14:", "NUL byte at offset 34"}},
+      // The graph's own rules (R05xx), from the validator and the transitions phase: file, pointer, id.
+      {"graph_ambiguous_write_order.json",
+       {"graph_ambiguous_write_order.json:/passes/1: pass 'w2', resource 'a'", "ambiguous write order",
+        "[R0503]"}},
+      {"graph_transient_output.json",
+       {"graph_transient_output.json:/outputs/0: pass 'p', output 't'", "[R0506]"}},
+      {"graph_reads_on_two_queues.json",
+       {"graph_reads_on_two_queues.json:/passes/", "/uses/0: pass '", "resource 'a'",
+        "read on several queues", "[R0507]"}},
       {"graph_huge_count.json",
        {"/resources/0/count:", "resource 'emitters'", "2147483647 is outside [1, 4096]"}},
       // API-level traces (docs/trace-format.md).
@@ -203,6 +212,7 @@ TEST(BadInputJson, RuleIdIsTheErrorId) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"conflicting_writes.json", "R0302"},           {"illegal_access_on_queue.json", "R0209"},
       {"graph_depth_resting_on_color.json", "R0204"}, {"graph_use_not_in_usage.json", "R0206"},
+      {"graph_ambiguous_write_order.json", "R0503"},  {"graph_reads_on_two_queues.json", "R0507"},
       {"duplicate_resource.json", "bad_input"},
   };
   for (const auto& [file, id] : cases) {

@@ -344,10 +344,10 @@ TEST(GraphChecks, CoverageFindsAGraphicsTransitionRacingAnAsyncComputeRead) {
   const GraphCompileResult r = compile_graph(g, o);
   // The same transition leaves t at rest: the resting check finds it too.
   EXPECT_EQ(r.findings,
-            (std::vector<std::string>{"coverage: pass 'redraw' (graphics queue): a layout transition on "
+            (std::vector<std::string>{"coverage: /passes/2: pass 'redraw' (graphics queue): a layout transition on "
                                       "resource 't' is not ordered after "
                                       "pass 'sample' (compute queue), which uses it (no wait between them)",
-                                      "resting: resource 't' subresource 0: pass 'redraw' (graphics queue) "
+                                      "resting: /resources/0: resource 't' subresource 0: pass 'redraw' (graphics queue) "
                                       "leaves it in its final state but "
                                       "is not ordered after pass 'sample' (compute queue), which uses it"}))
       << dump(g, r, "checks");
@@ -363,7 +363,8 @@ TEST(GraphChecks, CoverageFindsAReadNotOrderedAfterTheTransitionIntoItsState) {
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(
       r.findings[0],
-      "coverage: pass 'sample' (compute queue): a read on resource 't' is not ordered after pass 'draw' "
+      "coverage: /passes/1: pass 'sample' (compute queue): a read on resource 't' is not ordered after pass "
+      "'draw' "
       "(graphics queue), which uses it (no wait between them)");
 }
 
@@ -399,9 +400,11 @@ TEST(GraphChecks, RestingAndCoverageFindARestoreThatDoesNotWaitForTheLastUser) {
   EXPECT_EQ(
       r.findings,
       (std::vector<std::string>{
-          "coverage: the frame end transitions (graphics queue): a layout transition on resource 'u' is not "
+          "coverage: /resources/0: the frame end transitions (graphics queue): a layout transition on resource "
+          "'u' is not "
           "ordered after pass 'update' (compute queue), which uses it (no wait between them)",
-          "resting: resource 'u' subresource 0: the frame end transitions (graphics queue) leaves it in its "
+          "resting: /resources/0: resource 'u' subresource 0: the frame end transitions (graphics queue) leaves it "
+          "in its "
           "final state but is not ordered after pass 'update' (compute queue), which uses it"}))
       << dump(g, r, "checks");
 }

@@ -341,6 +341,57 @@ TEST(RulesEveryPath, EntryStatesAndLists) {
   }
 }
 
+// A frame graph's own rules (R05xx): its order, its outputs and (R0507) the transitions phase's
+// read states. Each as `baton compile` runs it: loaded, then compiled through every phase.
+std::string graph_compile_id(const std::string& resources, const std::string& passes,
+                             const std::string& outputs = "[]") {
+  const std::string text =
+      R"({"resources": [)" + resources + R"(], "passes": [)" + passes + R"(], "outputs": )" + outputs + "}";
+  return id_of([&] { (void)graph::compile_graph(graph::load_graph_text(text, "graph.json")); });
+}
+
+TEST(RulesEveryPath, FrameGraphOrderAndOutputs) {
+  const char* two = R"({"name": "c", "type": "texture", "width": 8, "height": 8},
+                       {"name": "t", "type": "texture", "width": 8, "height": 8, "transient": true})";
+  const std::string side = R"("side_effect": true, )";
+  // R0501: a pass after itself.
+  expect_id(graph_compile_id(kColor, R"({"name": "p", "after": ["p"], )" + side + R"("uses": [)" +
+                                         u("render_target") + "]}"),
+            "R0501", "graph");
+  // R0502: a cycle, closed by "after".
+  expect_id(graph_compile_id(kColor, R"({"name": "p", "after": ["q"], )" + side + R"("uses": [)" +
+                                         u("render_target") + R"(]}, {"name": "q", )" + side +
+                                         R"("uses": [)" + u("shader_resource", R"(, "stages": "pixel")") + "]}"),
+            "R0502", "graph");
+  // R0503: two blind writes with no path between them.
+  expect_id(graph_compile_id(kColor, R"({"name": "p", )" + side + R"("uses": [)" + u("copy_dest") +
+                                         R"(]}, {"name": "q", )" + side + R"("uses": [)" + u("copy_dest") + "]}"),
+            "R0503", "graph");
+  // R0504: a transient read before any pass writes it.
+  expect_id(graph_compile_id(two, R"({"name": "p", )" + side +
+                                      R"("uses": [{"resource": "t", "access": "shader_resource", "stages": "pixel"}]})"),
+            "R0504", "graph");
+  // R0505: an output nobody writes; R0506: a transient output.
+  expect_id(graph_compile_id(two, R"({"name": "p", )" + side + R"("uses": [)" + u("render_target") + "]}",
+                             R"(["t"])"),
+            "R0505", "graph");
+  expect_id(graph_compile_id(two, R"({"name": "p", "uses": [{"resource": "t", "access": "render_target"}]})",
+                             R"(["t"])"),
+            "R0506", "graph");
+  // R0507: a copy source on the graphics queue and sampling on async compute, unordered: no one read
+  // state holds both (transitions phase).
+  expect_id(graph_compile_id(kColor, R"({"name": "w", "uses": [)" + u("render_target") + R"(]},
+                             {"name": "s", "queue": "compute", "async": true, )" + side + R"("uses": [)" +
+                                         u("shader_resource", R"(, "stages": "compute")") + R"(]},
+                             {"name": "r", )" + side + R"("uses": [)" + u("copy_source") + "]}"),
+            "R0507", "graph");
+  // The same frames, made legal, compile.
+  EXPECT_EQ(graph_compile_id(kColor, R"({"name": "p", )" + side + R"("uses": [)" + u("copy_dest") +
+                                         R"(]}, {"name": "q", "after": ["p"], )" + side + R"("uses": [)" +
+                                         u("copy_dest") + "]}"),
+            "no error");
+}
+
 // Every row of the catalog has a case in this file (ctest runs each test on its own, so the cases
 // are found in the source, as the expect_id calls name them).
 TEST(RulesEveryPath, EveryRuleHasACase) {

@@ -14,6 +14,7 @@
 #include "../../src/plan/uses.hpp"
 #include "baton/core.hpp"
 #include "baton/input.hpp"
+#include "baton/input_deferred.hpp"
 #include "baton/recording.hpp"
 
 namespace baton {
@@ -60,6 +61,51 @@ TEST(InputParse, IllFormedUtf8OutsideStringsIsRefusedWithItsPosition) {
 TEST(InputParse, DuplicateKeyNamesPointerAndPosition) {
   EXPECT_EQ(error_of_parse("{\"a\": [{\"b~/\": 1,\n \"b~/\": 2}]}"),
             "f.json:/a/0/b~0~1: key 'b~/' appears twice in one object (line 2, column 2)");
+}
+
+// The parse for large documents (baton/input_deferred.hpp): the elements of /lists/i/commands are left
+// out of the document, their text kept, in document order; everything else is as parse() gives it.
+TEST(InputDeferred, ElementsAreLeftOutAndTheirTextKept) {
+  const std::string text =
+      R"({"lists": [{"name": "a", "commands": [{"use": {"x": [1, {"y": 2}]}}, 7, {}]},)"
+      R"( {"commands": [ {"z":"}"} ]}], "commands": [{"kept": true}]})";
+  input::DeferredElements d{"lists", "commands", {}};
+  const nlohmann::json j = input::parse(text, "f.json", d);
+  ASSERT_EQ(d.slices.size(), 3u);
+  auto slice = [&](size_t i) { return text.substr(d.slices[i].begin, d.slices[i].end - d.slices[i].begin); };
+  EXPECT_EQ(slice(0), R"({"use": {"x": [1, {"y": 2}]}})");
+  EXPECT_EQ(slice(1), "{}");
+  EXPECT_EQ(slice(2), R"({"z":"}"})");  // a brace inside a string is not the end
+  const nlohmann::json& first = j["lists"][0]["commands"];
+  ASSERT_EQ(first.size(), 3u);  // every element keeps its place
+  EXPECT_TRUE(first[0].is_discarded());
+  EXPECT_EQ(first[1], 7);  // not an object: kept for the loader to report
+  EXPECT_TRUE(first[2].is_discarded());
+  EXPECT_EQ(j["lists"][0]["name"], "a");
+  EXPECT_TRUE(j["lists"][1]["commands"][0].is_discarded());
+  EXPECT_EQ(j["commands"][0]["kept"], true);  // another path: not deferred
+  // The rest of the document is what parse() builds.
+  nlohmann::json whole = input::parse(text, "f.json");
+  whole["lists"][0]["commands"][0] = whole["lists"][0]["commands"][2] = whole["lists"][1]["commands"][0] =
+      nlohmann::json(nlohmann::json::value_t::discarded);
+  EXPECT_EQ(j.dump(), whole.dump());
+}
+
+TEST(InputDeferred, ErrorsInsideDeferredElementsKeepPointerAndPosition) {
+  input::DeferredElements d{"lists", "commands", {}};
+  try {
+    (void)input::parse(R"({"lists": [{"commands": [{}, {"use": {"a": 1,)" "\n" R"( "a": 2}}]}]})", "f.json", d);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "f.json:/lists/0/commands/1/use/a: key 'a' appears twice in one object (line 2, column 2)");
+  }
+  try {
+    (void)input::parse(R"({"lists": [{"commands": [{}, {"use": 1e400}]}]})", "f.json", d);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "f.json:1:42: JSON syntax error: number overflow parsing '1e400'");
+  }
 }
 
 TEST(InputParse, NestingIsBounded) {

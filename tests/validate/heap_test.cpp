@@ -312,15 +312,21 @@ uint64_t visits_of(const std::string& trace) {
   }
   return lo;
 }
-// Image "A" (2 mips x 4096 layers) and buffer "b" share heap bytes [0, 1024); A's mip 0 is written
-// (8192 runs, 4096 of them written), then b is used with no barrier.
+// Image "A" (2 mips x 8192 layers) and buffer "b" share heap bytes [0, 1024); mip 0 of every other
+// layer of A is written, one command each (8192 runs, 4096 of them written: shadows are kept by run
+// index, mip-major, so one command on mip 0 of every layer would be one run), then b is used with no
+// barrier (command kTakenAt).
+constexpr size_t kTakenAt = 4096;
 std::string split_then_taken(std::string_view b_use, int memory_barriers = 0) {
-  std::string cmds =
-      R"({"use":{"resource":"A","range":{"mips":[0,1]},"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"UNDEFINED"}}},)" +
-      std::string(b_use);
+  std::string cmds;
+  for (size_t k = 0; k < kTakenAt; ++k)
+    cmds += fmt::format(
+        R"({{"use":{{"resource":"A","subresource":{},"as":{{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"UNDEFINED"}}}}}},)",
+        2 * (2 * k));  // mip 0 of layer 2k: subresource index 0 + 2k * 2 mips
+  cmds += std::string(b_use);
   for (int i = 0; i < memory_barriers; ++i) cmds += "," + kMemory;
   return heap_trace(
-      "vulkan", placed("A", R"(,"mips":2,"layers":4096)", 0) + "," + placed("b", R"(,"type":"buffer")", 0),
+      "vulkan", placed("A", R"(,"mips":2,"layers":8192)", 0) + "," + placed("b", R"(,"type":"buffer")", 0),
       cmds);
 }
 
@@ -359,8 +365,9 @@ TEST(HeapRuns, GhostsCountIntoTheRunLimit) {
   EXPECT_EQ(error_of(split_then_taken(kWb), o), "");
   EXPECT_EQ(
       error_of(split_then_taken(kRb), o),
-      "t.json:/lists/0/commands/1: the replay needs more than 10000 runs of subresource state at once (a "
-      "hard limit of the validator: docs/trace-format.md, \"Cost and limits\")");
+      fmt::format("t.json:/lists/0/commands/{}: the replay needs more than 10000 runs of subresource state at "
+                  "once (a hard limit of the validator: docs/trace-format.md, \"Cost and limits\")",
+                  kTakenAt));
 }
 
 TEST(HeapRuns, AMemoryBarrierVisitsEveryRunAndEveryGhost) {

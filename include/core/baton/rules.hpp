@@ -1,6 +1,7 @@
 // The legality rules catalog, kept as data: one row per rule about a resource declaration, one use
 // (or entry state, or resting access) of a resource, or one operation. Each row has a stable id
-// (R01xx resources, R02xx uses, R03xx operations, R04xx entry states and lists) and a message
+// (R01xx resources, R02xx uses, R03xx operations, R04xx entry states and lists, R05xx a frame graph's
+// order, outputs and queues) and a message
 // template. The recording loader, the frame-graph loader and validator, and plan() all check
 // through the functions below, so they apply the same rules; each adds only its location (file,
 // JSON pointer, group/list/op or pass, resource). A rule's message ends with its id in brackets
@@ -58,7 +59,20 @@ namespace baton {
   X(entry_not_first_list, "R0402",                                                                           \
     "the resource is first used in the group by list '{list}'; declare its entry state there")               \
   X(entry_twice, "R0403", "entry state declared twice for this resource")                                    \
-  X(list_queue_mismatch, "R0404", "list '{list}' is for the {queue} queue, but its group is not")
+  X(list_queue_mismatch, "R0404", "list '{list}' is for the {queue} queue, but its group is not")       \
+  /* ---- a frame graph's order, outputs and queues (the graph validator and transitions) ---- */            \
+  X(after_itself, "R0501", "a pass cannot run after itself")                                                 \
+  X(dependency_cycle, "R0502", "dependency cycle {detail}")                                                  \
+  X(ambiguous_write_order, "R0503",                                                                          \
+    "ambiguous write order: {detail} also writes it and no dependency orders the two (read it, or add "      \
+    "\"after\")")                                                                                            \
+  X(transient_read_first, "R0504", "transient resource read before any pass writes it")                      \
+  X(output_not_written, "R0505", "no pass writes it, so the output would be culled")                         \
+  X(output_transient, "R0506",                                                                               \
+    "a transient resource cannot be an output (its memory is reclaimed when the frame ends)")                \
+  X(reads_without_shared_state, "R0507",                                                                     \
+    "read on several queues with no one read state all of them can hold ({detail} reads it too); order "     \
+    "the readers with \"after\"")
 
 enum class Rule : uint8_t {
   none,

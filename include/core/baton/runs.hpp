@@ -1,10 +1,14 @@
-// Runs<T>: a value per subresource of one resource as runs of equal values over the subresource
-// index (mip + layer * mips + plane * mips * layers). A resource starts as one run whatever its
+// Runs<T>: a value per subresource of one resource as runs of equal values over an index of its
+// subresources. A resource starts as one run whatever its
 // declared subresource count, an update splits runs only at the edges of what it touches, and equal
 // neighbours merge again, so memory follows what is touched, not the declared extent. Used by the
 // validator's shadow state and the frame graph's checks (each keeps its own rules; this is only the
 // container). IntervalSet: subresource indices as disjoint intervals. box_intervals: the index
-// intervals of a box.
+// intervals of a box in the subresource index (mip + layer * mips + plane * mips * layers, D3D12's
+// order). RunOrder: the run index, the order runs should be kept in: mip-major (layer + mip * layers +
+// plane * mips * layers), in which any box is at most mips x planes intervals (a texture has at most
+// 17 mips) whatever its layer count, where the subresource index needs one interval per layer for a
+// box of some mips over many layers.
 #pragma once
 
 #include <algorithm>
@@ -246,5 +250,41 @@ inline std::vector<std::pair<uint32_t, uint32_t>> box_intervals(uint32_t mips, u
                         [&](uint32_t lo, uint32_t hi) { out.emplace_back(lo, hi); });
   return out;
 }
+
+// The run index of a texture's subresources (see the top): mip-major, so that a box costs at most
+// mips x planes intervals, never one per layer. Converts to and from the subresource index, in which
+// messages and APIs name subresources. A buffer (1 x 1) has the same index in both.
+struct RunOrder {
+  uint32_t mips = 1, layers = 1;
+  // Subresource index (mip + layer * mips + plane * mips * layers) -> run index.
+  uint32_t run(uint32_t subresource) const {
+    const uint32_t slice = mips * layers, plane = subresource / slice, in = subresource % slice;
+    return plane * slice + (in % mips) * layers + in / mips;
+  }
+  // Run index -> subresource index.
+  uint32_t subresource(uint32_t run) const {
+    const uint32_t slice = mips * layers, plane = run / slice, in = run % slice;
+    return plane * slice + (in % layers) * mips + in / layers;
+  }
+  uint32_t mip(uint32_t run) const { return run % (mips * layers) / layers; }
+  uint32_t layer(uint32_t run) const { return run % layers; }
+  uint32_t plane(uint32_t run) const { return run / (mips * layers); }
+  // The run-index intervals [lo, hi) of the box [m0, m1) x [l0, l1) x [p0, p1), ascending: one per
+  // (mip, plane) row, rows that meet merged (all layers of consecutive mips are one interval).
+  std::vector<std::pair<uint32_t, uint32_t>> box(uint32_t m0, uint32_t m1, uint32_t l0, uint32_t l1, uint32_t p0,
+                                                 uint32_t p1) const {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    const uint32_t slice = mips * layers;
+    for (uint32_t p = p0; p < p1; ++p)
+      for (uint32_t m = m0; m < m1; ++m) {
+        const uint32_t lo = p * slice + m * layers + l0, hi = lo + (l1 - l0);
+        if (!out.empty() && out.back().second == lo)
+          out.back().second = hi;
+        else
+          out.emplace_back(lo, hi);
+      }
+    return out;
+  }
+};
 
 }  // namespace baton
