@@ -1,4 +1,4 @@
-// Set-up of resources that start at rest (src/exec/vulkan_at_rest.hpp).
+// Set-up of resources that start at rest (src/exec/vulkan/vulkan_at_rest.hpp).
 #include "vulkan_at_rest.hpp"
 
 #include "baton/lower_vulkan.hpp"
