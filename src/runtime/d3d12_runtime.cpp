@@ -16,6 +16,7 @@
 
 #include "baton/d3d12_legacy_plain.hpp"
 #include "baton/runtime_d3d12.hpp"
+#include "frame_lifecycle.hpp"
 #include "thread_pool.hpp"
 
 namespace baton::runtime::d3d12 {
@@ -249,6 +250,7 @@ struct Runtime::Impl {
       if (f.values[q]) wait_fence(fence[q], f.values[q]);
     retire_front();
   }
+  void frame_error(std::string text) { frame.errors_.push_back(std::move(text)); }
   // Every queue the runtime uses signals its fence once more and the CPU waits for all of them.
   void wait_idle() {
     for (Queue q : {Queue::direct, Queue::compute, Queue::copy}) {
@@ -733,54 +735,11 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const DeviceDesc& device, Runti
   return R(std::unique_ptr<Runtime>(new Runtime(std::move(impl))));
 }
 
-Frame& Runtime::begin_frame() {
-  std::lock_guard lock(impl_->mutex);
-  impl_->frame = Frame{};
-  try {
-    impl_->retire_finished();
-    while (impl_->pending.size() >= impl_->opt.frames_in_flight) impl_->wait_front();
-  } catch (const std::exception& e) {
-    impl_->frame.errors_.push_back(std::string("retiring earlier frames: ") + e.what());
-  }
-  return impl_->frame;
-}
-
-Result<FrameInfo> Runtime::submit() {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    return impl_->submit_frame();
-  } catch (const std::exception& e) {
-    return Result<FrameInfo>::failure(e.what());
-  }
-}
-
-uint64_t Runtime::completed() {
-  std::lock_guard lock(impl_->mutex);
-  impl_->retire_finished();
-  return impl_->completed_ticket;
-}
-
-Status Runtime::wait(uint64_t ticket) {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    if (ticket > impl_->next_ticket) return Status::failure(fmt::format("wait({}): no such frame was submitted", ticket));
-    while (!impl_->pending.empty() && impl_->pending.front().ticket <= ticket) impl_->wait_front();
-  } catch (const std::exception& e) {
-    return Status::failure(e.what());
-  }
-  return Ok{};
-}
-
-Status Runtime::sync() {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    impl_->wait_idle();
-    while (!impl_->pending.empty()) impl_->retire_front();
-  } catch (const std::exception& e) {
-    return Status::failure(e.what());
-  }
-  return Ok{};
-}
+Frame& Runtime::begin_frame() { return lifecycle::begin_frame(*impl_); }
+Result<FrameInfo> Runtime::submit() { return lifecycle::submit(*impl_); }
+uint64_t Runtime::completed() { return lifecycle::completed(*impl_); }
+Status Runtime::wait(uint64_t ticket) { return lifecycle::wait(*impl_, ticket); }
+Status Runtime::sync() { return lifecycle::sync(*impl_); }
 
 size_t Runtime::frames_pending() const { return impl_->pending.size(); }
 

@@ -15,6 +15,7 @@
 #include "baton/runtime.hpp"
 #include "layout_replay.hpp"
 #include "ownership.hpp"
+#include "frame_lifecycle.hpp"
 #include "thread_pool.hpp"
 
 namespace baton::runtime {
@@ -281,6 +282,12 @@ struct Runtime::Impl {
   bool two_families() const { return dev.compute && dev.compute->family != dev.graphics.family; }
   const QueueDesc& queue_of(Queue q) const {
     return q == Queue::direct || !dev.compute ? dev.graphics : *dev.compute;
+  }
+  void frame_error(std::string text) { frame.errors_.push_back(std::move(text)); }
+  // vkQueueWaitIdle (not only a host wait on the timelines): the layer's synchronization validation
+  // retires a queue's accesses at a queue-idle wait.
+  void wait_idle() {
+    for (VkQueue q : distinct_queues()) vk_check(vkQueueWaitIdle(q), "vkQueueWaitIdle");
   }
   std::vector<VkQueue> distinct_queues() const {
     std::vector<VkQueue> v{dev.graphics.queue};
@@ -1138,60 +1145,11 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const DeviceDesc& device, Runti
   return R(std::unique_ptr<Runtime>(new Runtime(std::move(impl))));
 }
 
-Frame& Runtime::begin_frame() {
-  std::lock_guard lock(impl_->mutex);
-  impl_->frame = Frame{};
-  try {
-    impl_->retire_finished();
-    while (impl_->pending.size() >= impl_->opt.frames_in_flight) impl_->wait_front();
-  } catch (const std::exception& e) {
-    impl_->frame.errors_.push_back(std::string("retiring earlier frames: ") + e.what());
-  }
-  return impl_->frame;
-}
-
-Result<FrameInfo> Runtime::submit() {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    return impl_->submit_frame();
-  } catch (const std::exception& e) {
-    return Result<FrameInfo>::failure(e.what());
-  }
-}
-
-uint64_t Runtime::completed() {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    impl_->retire_finished();
-  } catch (const std::exception&) {
-    // A lost device shows in the next wait() or submit(); the watermark just does not move.
-  }
-  return impl_->completed_ticket;
-}
-
-Status Runtime::wait(uint64_t ticket) {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    if (ticket > impl_->next_ticket) return Status::failure(fmt::format("wait({}): no such frame was submitted", ticket));
-    while (!impl_->pending.empty() && impl_->pending.front().ticket <= ticket) impl_->wait_front();
-  } catch (const std::exception& e) {
-    return Status::failure(e.what());
-  }
-  return Ok{};
-}
-
-Status Runtime::sync() {
-  std::lock_guard lock(impl_->mutex);
-  try {
-    // vkQueueWaitIdle (not only a host wait on the timelines): the layer's synchronization
-    // validation retires a queue's accesses at a queue-idle wait.
-    for (VkQueue q : impl_->distinct_queues()) vk_check(vkQueueWaitIdle(q), "vkQueueWaitIdle");
-    while (!impl_->pending.empty()) impl_->retire_front();
-  } catch (const std::exception& e) {
-    return Status::failure(e.what());
-  }
-  return Ok{};
-}
+Frame& Runtime::begin_frame() { return lifecycle::begin_frame(*impl_); }
+Result<FrameInfo> Runtime::submit() { return lifecycle::submit(*impl_); }
+uint64_t Runtime::completed() { return lifecycle::completed(*impl_); }
+Status Runtime::wait(uint64_t ticket) { return lifecycle::wait(*impl_, ticket); }
+Status Runtime::sync() { return lifecycle::sync(*impl_); }
 
 size_t Runtime::frames_pending() const { return impl_->pending.size(); }
 
