@@ -13,14 +13,30 @@
 #include <vector>
 
 // Heap blocks taken through operator new by this test binary (read by OneRunUpdatedWholeAllocatesNothing).
+// Every plain and nothrow form, single and array, is replaced together, so that no block the standard
+// library takes with one form (std::get_temporary_buffer uses the nothrow new) is given back through
+// another allocator's delete (AddressSanitizer reports that as alloc-dealloc-mismatch).
 static uint64_t g_news = 0;
-void* operator new(std::size_t n) {
+static void* counted_new(std::size_t n) noexcept {
   ++g_news;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  return std::malloc(n == 0 ? 1 : n);
+}
+void* operator new(std::size_t n) {
+  if (void* p = counted_new(n)) return p;
   throw std::bad_alloc();
 }
+void* operator new[](std::size_t n) {
+  if (void* p = counted_new(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_new(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_new(n); }
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace baton {
 namespace {
