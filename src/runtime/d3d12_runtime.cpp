@@ -153,20 +153,9 @@ Res Frame::create_resource(std::string name, const D3D12_RESOURCE_DESC& desc) {
   return Res{static_cast<uint32_t>(resources_.size() - 1)};
 }
 
-void Frame::add_pass(PassDesc pass) {
-  for (const Use& u : pass.uses)
-    if (!u.res.valid() || u.res.index >= resources_.size())
-      errors_.push_back(fmt::format("pass '{}' uses a resource that is not of this frame", pass.name));
-  passes_.push_back(std::move(pass));
-}
+void Frame::add_pass(PassDesc pass) { declare_pass(std::move(pass), resources_.size(), passes_, errors_); }
 
-void Frame::output(Res r) {
-  if (!r.valid() || r.index >= resources_.size()) {
-    errors_.push_back("output() names a resource that is not of this frame");
-    return;
-  }
-  outputs_.push_back(r.index);
-}
+void Frame::output(Res r) { declare_output(r, resources_.size(), outputs_, errors_); }
 
 // ---------------------------------------------------------------------------------------------
 struct Runtime::Impl {

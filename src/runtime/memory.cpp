@@ -74,6 +74,20 @@ void check_unique_names(const std::vector<graph::Resource>& resources, const std
     if (!names.insert(p).second) throw Error(fmt::format("pass '{}' declared twice", p));
 }
 
+bool uses_only_resources_of_the_frame(const std::vector<Use>& uses, size_t resources) {
+  for (const Use& u : uses)
+    if (!u.res.valid() || u.res.index >= resources) return false;
+  return true;
+}
+
+void declare_output(Res r, size_t resources, std::vector<uint32_t>& outputs, std::vector<std::string>& errors) {
+  if (!r.valid() || r.index >= resources) {
+    errors.push_back("output() names a resource that is not of this frame");
+    return;
+  }
+  outputs.push_back(r.index);
+}
+
 std::vector<std::vector<uint32_t>> group_waits(const graph::Graph& g, const graph::GraphCompileResult& r) {
   const std::vector<graph::GroupInfo>& info = r.trans.info;
   std::vector<uint32_t> group_of(g.passes.size(), graph::kNone);

@@ -225,20 +225,9 @@ Res Frame::create_buffer(std::string name, const VkBufferCreateInfo& info) {
   return Res{add_resource(resources_, std::move(r))};
 }
 
-void Frame::add_pass(PassDesc pass) {
-  for (const Use& u : pass.uses)
-    if (!u.res.valid() || u.res.index >= resources_.size())
-      errors_.push_back(fmt::format("pass '{}' uses a resource that is not of this frame", pass.name));
-  passes_.push_back(std::move(pass));
-}
+void Frame::add_pass(PassDesc pass) { declare_pass(std::move(pass), resources_.size(), passes_, errors_); }
 
-void Frame::output(Res r) {
-  if (!r.valid() || r.index >= resources_.size()) {
-    errors_.push_back("output() names a resource that is not of this frame");
-    return;
-  }
-  outputs_.push_back(r.index);
-}
+void Frame::output(Res r) { declare_output(r, resources_.size(), outputs_, errors_); }
 
 // ---------------------------------------------------------------------------------------------
 struct Runtime::Impl {

@@ -55,6 +55,17 @@ struct Use {
   SubresourceRange range{};   // whole resource by default
 };
 
+// Frame::add_pass and Frame::output of both backends: a declaration that names a resource the frame
+// does not have is kept as an error of the frame (its submit reports it), never thrown.
+bool uses_only_resources_of_the_frame(const std::vector<Use>& uses, size_t resources);
+template <class PassT>
+void declare_pass(PassT pass, size_t resources, std::vector<PassT>& passes, std::vector<std::string>& errors) {
+  if (!uses_only_resources_of_the_frame(pass.uses, resources))
+    errors.push_back("pass '" + pass.name + "' uses a resource that is not of this frame");
+  passes.push_back(std::move(pass));
+}
+void declare_output(Res r, size_t resources, std::vector<uint32_t>& outputs, std::vector<std::string>& errors);
+
 // The frame graph of one frame's declarations: `resources` in declaration order (Res::index), and
 // the passes (any type with name, queue, async, side_effect and uses, as both backends' PassDesc).
 // Throws Error naming a resource or pass declared twice. Names are checked with a hash set and the
