@@ -1178,7 +1178,7 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   // applies a wait as a barrier on every imported access.)
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
-    if (rd.where.queue == now_.queue) read_barriers |= rd.own;
+    if (rd.where.queue == now_.queue) read_barriers |= rd.own | rd.replaced_own;
     if (const Ordered* o = ordered(rd.where, reach(rd))) read_barriers |= o->exec;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w))
@@ -1186,7 +1186,9 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {
+      const uint64_t replaced = rd.own | rd.replaced_own;
       rd = Read{stage, bits, 0, now_, 0, 0, 0, log_now()};
+      rd.replaced_own = replaced;
       return;
     }
   }

@@ -120,6 +120,22 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"WriteAfterWriteWithoutBarrier", vk(kBuf, {kWriteBuf, kWriteBuf}),
              ids({{M::vk_hazard_write_after_write, 1}})},
         Case{"ReadsDoNotHazard", vk(kBuf, {kReadBuf, kReadBuf, use("buf", "COPY", "TRANSFER_READ")}), {}},
+        // The read-after-read rule (trace-format.md, "Vulkan rules"): a read ordered after an earlier read of
+        // the same write by that read's own barrier is not checked against the write again, and that stays
+        // so when a later read of the same stage replaces the earlier one (one read per stage is kept; the
+        // Khronos layer's read_execution_barriers last until the next write). Seed 1806 of the
+        // multi-submission differential run, reduced: the second storage read was reported.
+        Case{"ReadAfterReadSurvivesAReadOfTheSameStage",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+                       use("buf", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+                       buf("COMPUTE_SHADER", "NONE", "COMPUTE_SHADER", "NONE"), kReadBuf, kReadBuf}),
+             {}},
+        Case{"ReadAfterReadNeedsTheEarlierReadsBarrier",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+                       use("buf", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"), kReadBuf, kReadBuf}),
+             ids({{M::vk_hazard_read_after_write, 2}})},
         Case{"DependencyChain",
              vk(kBuf, {kWriteBuf, buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COPY", "NONE"),
                        buf("COPY", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ"),
