@@ -58,16 +58,19 @@ inline uint32_t kinds_of(const ValidationLog& log) {
 }
 
 // D1 (docs/replay.md): a write-after-write between two writes of the same access at the same stage
-// (two dispatches writing one storage resource), which layer 1.3.239 does not report. True when
-// every WAW the validator reports is of that shape.
-inline bool waw_same_access_only(const validate::ValidationResult& v) {
+// (two dispatches writing one storage resource), which layer 1.3.239 does not report.
+inline bool same_access_waw(const validate::Message& m) {
   static const std::regex two(
       R"(: ([A-Z_|]+) at ([A-Z_|]+) \(list '[^']*' command \d+\) writes over what ([A-Z_|]+) at ([A-Z_|]+) \()");
+  std::smatch g;
+  return m.id == validate::MessageId{100003} && std::regex_search(m.text, g, two) && g[1] == g[3] && g[2] == g[4];
+}
+// True when every WAW the validator reports is of that shape.
+inline bool waw_same_access_only(const validate::ValidationResult& v) {
   bool any = false;
   for (const validate::Message& m : v.messages) {
     if (m.id != validate::MessageId{100003}) continue;
-    std::smatch g;
-    if (!std::regex_search(m.text, g, two) || g[1] != g[3] || g[2] != g[4]) return false;
+    if (!same_access_waw(m)) return false;
     any = true;
   }
   return any;
@@ -106,27 +109,121 @@ inline bool earlier_in_another_list(const validate::Trace& t, const validate::Me
   return other;
 }
 
-// D5 (docs/replay.md): at submit time, layer 1.3.239 does not report a hazard of a command against an
-// earlier submission when a later barrier of the same command buffer has a layout transition (of
-// any image). True when every validator message of a kind only the validator has names an access
-// of another list (an earlier submission) and its own list has such a transition after it.
-inline bool hidden_by_later_transition(const validate::Trace& t, const validate::ValidationResult& v,
-                                       uint32_t layer_kinds) {
+// Whether list `l` (with the secondaries it executes) accesses an image: a use or clear of one, a layout
+// transition, or a render pass instance (its attachments).
+inline bool accesses_an_image(const validate::Trace& t, const validate::TraceList& l) {
+  const auto image = [&](int r) { return r >= 0 && !t.resources[static_cast<size_t>(r)].buffer; };
+  for (const validate::Command& c : l.commands) {
+    if (const auto* u = std::get_if<validate::UseCmd>(&c); u && image(u->resource)) return true;
+    if (const auto* cl = std::get_if<validate::ClearCmd>(&c); cl && image(cl->resource)) return true;
+    if (std::holds_alternative<validate::BeginRenderingCmd>(c)) return true;
+    if (const auto* b = std::get_if<validate::BarrierCmd>(&c))
+      for (const validate::Barrier& any : b->barriers)
+        if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+            vb && vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout)
+          return true;
+    if (const auto* ex = std::get_if<validate::ExecuteCmd>(&c))
+      for (int s : ex->lists)
+        if (accesses_an_image(t, t.lists[static_cast<size_t>(s)])) return true;
+  }
+  return false;
+}
+
+// D5 (docs/replay.md): at submit time, layer 1.3.239 does not report a hazard of a command buffer's
+// access to a *buffer* against an earlier command buffer or submission when that command buffer also
+// accesses an image (a use, or a barrier's layout transition; before or after the buffer access). True
+// when every validator message of a kind only the validator has is on a buffer, names an access of
+// another list, and its own list accesses an image.
+inline bool buffer_hazard_hidden_by_an_image(const validate::Trace& t, const validate::ValidationResult& v,
+                                             uint32_t layer_kinds) {
   const uint32_t extra = kinds_of(v) & ~layer_kinds;
   if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
   for (const validate::Message& m : v.messages) {
     if (!(kind_of(m) & extra)) continue;
     const auto list = message_list(t, m);
-    if (list == t.lists.end() || m.command < 0) return false;
-    const bool other = earlier_in_another_list(t, m);
-    bool later_transition = false;
+    const auto res = std::find_if(t.resources.begin(), t.resources.end(),
+                                  [&](const validate::TraceResource& r) { return r.name == m.resource; });
+    if (list == t.lists.end() || res == t.resources.end() || !res->buffer) return false;
+    if (!earlier_in_another_list(t, m) || !accesses_an_image(t, *list)) return false;
+  }
+  return true;
+}
+
+// Whether command `c` of list `l` writes resource `r` (a write or clear, or a barrier's layout transition of it).
+inline bool writes(const validate::Command& c, int r) {
+  // VK_ACCESS_2_*_WRITE bits: SHADER, COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, TRANSFER, HOST, MEMORY,
+  // SHADER_STORAGE.
+  constexpr uint64_t kWrites = 0x40 | 0x100 | 0x400 | 0x1000 | 0x4000 | 0x10000 | 0x400000000;
+  if (const auto* u = std::get_if<validate::UseCmd>(&c)) return u->resource == r && (u->as.vk_access & kWrites) != 0;
+  if (const auto* cl = std::get_if<validate::ClearCmd>(&c)) return cl->resource == r;
+  if (const auto* b = std::get_if<validate::BarrierCmd>(&c))
+    for (const validate::Barrier& any : b->barriers)
+      if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+          vb && vb->kind == validate::VkBarrierKind::image && vb->resource == r && vb->old_layout != vb->new_layout)
+        return true;
+  return false;
+}
+
+// D5, second form (docs/replay.md): at submit time, layer 1.3.239 does not check a command buffer's reads of
+// a subresource against earlier submissions when the command buffer writes that subresource later (a
+// write, or a layout transition): only the write is. `t` is the trace with secondaries inlined. True when
+// every validator message of a kind only the validator has is a read-after-write on a read of a write of
+// another list, and the read's own list writes the resource after it.
+inline bool read_hidden_by_a_later_write(const validate::Trace& t, const validate::ValidationResult& v,
+                                         uint32_t layer_kinds) {
+  const uint32_t extra = kinds_of(v) & ~layer_kinds;
+  if (extra != kRaw) return false;
+  for (const validate::Message& m : v.messages) {
+    if (!(kind_of(m) & extra)) continue;
+    const auto list = message_list(t, m);
+    if (list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
+    const auto res = std::find_if(t.resources.begin(), t.resources.end(),
+                                  [&](const validate::TraceResource& r) { return r.name == m.resource; });
+    if (res == t.resources.end()) return false;
+    const int r = static_cast<int>(res - t.resources.begin());
+    bool later = false;
     for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
-      if (const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[c]))
-        for (const validate::Barrier& any : b->barriers)
-          if (const auto* vb = std::get_if<validate::VkBarrier>(&any))
-            later_transition |=
-                vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout;
-    if (!other || !later_transition) return false;
+      later |= writes(list->commands[c], r);
+    if (!later) return false;
+  }
+  return true;
+}
+
+// D7 (docs/replay.md), with a wait on ALL_COMMANDS: layer 1.3.239 chains a barrier's first scope of
+// TOP_OF_PIPE with a semaphore wait's second scope of ALL_COMMANDS (or TOP_OF_PIPE), so a layout
+// transition with srcStageMask TOP_OF_PIPE after such a wait is ordered after the waited reads;
+// synchronization2 makes TOP_OF_PIPE in a first scope NONE, so nothing chains and the transition races
+// them. `t` is the trace with secondaries inlined. True when every validator message of a kind only the
+// validator has is a write-after-read of a layout transition whose barrier names the resource with
+// srcStageMask TOP_OF_PIPE, against a read of another list, in a submission that waits on ALL_COMMANDS
+// or TOP_OF_PIPE.
+inline bool top_of_pipe_transition_after_wait(const validate::Trace& t, const validate::ValidationResult& v,
+                                              uint32_t layer_kinds) {
+  constexpr uint64_t kTopOfPipe = 0x1, kAllCommands = 0x10000;
+  const uint32_t extra = kinds_of(v) & ~layer_kinds;
+  if (extra != kWar) return false;
+  for (const validate::Message& m : v.messages) {
+    if (!(kind_of(m) & extra)) continue;
+    const auto list = message_list(t, m);
+    if (list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
+    const std::string me = ": a layout transition (list '" + m.list + "' command " + std::to_string(m.command) + ")";
+    if (m.text.find(me) == std::string::npos) return false;
+    const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[static_cast<size_t>(m.command)]);
+    if (!b) return false;
+    bool top = false;
+    for (const validate::Barrier& any : b->barriers)
+      if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+          vb && vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout &&
+          t.resources[static_cast<size_t>(vb->resource)].name == m.resource)
+        top |= vb->src_stage == kTopOfPipe;
+    if (!top) return false;
+    const int li = static_cast<int>(list - t.lists.begin());
+    bool waits = false;
+    for (const validate::TraceSubmission& s : t.submissions)
+      if (std::find(s.lists.begin(), s.lists.end(), li) != s.lists.end())
+        for (size_t w = 0; w < s.wait.size(); ++w)
+          waits |= (s.wait_stage_of(w) & (kAllCommands | kTopOfPipe)) != 0;
+    if (!waits) return false;
   }
   return true;
 }
@@ -167,13 +264,13 @@ inline uint32_t kind_of(const validate::Message& m) {
 // D3 (docs/replay.md): the layer reports one hazard per command and resource, so a command with
 // different hazards on different subresources shows one kind. True when every validator message of
 // a kind only the validator has sits on a (list, command, resource) where the validator also has a
-// message of a kind the layer reported.
+// message of a kind the layer reported, or is a write-after-write of D1's shape.
 inline bool one_hazard_per_command(const validate::ValidationResult& v, uint32_t layer_kinds) {
   const uint32_t extra = kinds_of(v) & ~layer_kinds;
   if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
   for (const validate::Message& m : v.messages) {
     if (!(kind_of(m) & extra)) continue;
-    bool covered = false;
+    bool covered = same_access_waw(m);  // D1 in the same trace
     for (const validate::Message& o : v.messages)
       covered |= &o != &m && o.list == m.list && o.command == m.command && o.resource == m.resource &&
                  (kind_of(o) & layer_kinds & (kRaw | kWar | kWaw));

@@ -51,7 +51,8 @@ void differential(bool sync, uint64_t n) {
     const validate::Trace trace = validate::load_trace(text, "seed " + std::to_string(seed));
     const ReplayReport rep = player.play(trace);
     const validate::Trace played = rep.queues_merged ? merge_queues(trace) : trace;
-    const validate::ValidationResult v = validate::validate(inline_secondaries(played), layer_1_3_239);
+    const validate::Trace flat = inline_secondaries(played);
+    const validate::ValidationResult v = validate::validate(flat, layer_1_3_239);
     const uint32_t kv = kinds_of(v), kl = kinds_of(rep.log);
     // Executing secondary command buffers is running their commands there: the same verdict.
     EXPECT_EQ(kinds_of(validate::validate(played, layer_1_3_239)), kv) << text;
@@ -70,8 +71,16 @@ void differential(bool sync, uint64_t n) {
       ++explained["D4"];
       continue;
     }
-    if (explain && (kl & ~kv) == 0 && hidden_by_later_transition(trace, v, kl)) {
+    if (explain && (kl & ~kv) == 0 && buffer_hazard_hidden_by_an_image(flat, v, kl)) {
       ++explained["D5"];
+      continue;
+    }
+    if (explain && (kl & ~kv) == 0 && read_hidden_by_a_later_write(flat, v, kl)) {
+      ++explained["D5"];
+      continue;
+    }
+    if (explain && (kl & ~kv) == 0 && top_of_pipe_transition_after_wait(flat, v, kl)) {
+      ++explained["D7"];
       continue;
     }
     if (explain && (kl & ~kv) == 0 && later_read_at_submit(trace, v, kl)) {
