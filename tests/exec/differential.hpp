@@ -76,22 +76,73 @@ inline bool waw_same_access_only(const validate::ValidationResult& v) {
   return any;
 }
 
-// D4 (docs/replay.md): at submit time, layer 1.3.239 reports a write-after-write for a layout
-// transition after a semaphore wait unless the barrier's own source access scope holds the earlier
-// write (the semaphore's memory dependency is not applied to it). True when every WAW the layer
-// reports is such a submit-time transition (all their texts kept).
-inline bool transition_after_wait_only(const ValidationLog& log) {
+inline bool writes(const validate::Command& c, int r);
+
+// The layer's write-after-write messages, each judged by `explained` (all texts are kept).
+template <typename F>
+bool every_layer_waw(const ValidationLog& log, F&& explained) {
   const auto n = log.counts.find("SYNC-HAZARD-WRITE-AFTER-WRITE");
   if (n == log.counts.end()) return false;
   uint32_t seen = 0;
   for (const auto& [id, text] : log.texts) {
     if (id != "SYNC-HAZARD-WRITE-AFTER-WRITE") continue;
-    if (text.find("vkQueueSubmit2") == std::string::npos ||
-        text.find("recorded_usage: SYNC_IMAGE_LAYOUT_TRANSITION") == std::string::npos)
-      return false;
+    if (!explained(text)) return false;
     ++seen;
   }
   return seen == n->second;
+}
+
+// D4 (docs/replay.md): layer 1.3.239 (before Vulkan-ValidationLayers PR #6684) checks a layout transition
+// against an earlier write other than a transition by the barrier's *own* source access scope only: a
+// write made available by a dependency chain (an earlier barrier, a semaphore wait) is still a
+// write-after-write, at record time and at submit time. True for a layer message that is such a
+// transition hazard.
+inline bool transition_own_scope_waw(const std::string& text) {
+  const bool transition = text.find("recorded_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") != std::string::npos ||
+                          text.find("(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") != std::string::npos;
+  return transition && text.find("prior_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") == std::string::npos;
+}
+inline bool transition_after_wait_only(const ValidationLog& log) {
+  return every_layer_waw(log, transition_own_scope_waw);
+}
+
+// D11 (docs/replay.md): at submit time, layer 1.3.239 checks a command buffer's first write of a resource
+// against the last write of earlier submissions even when a read of the command buffer before it is
+// ordered before it (the reads stand in for the write: the layer's record-time rule, and later layers'
+// submit-time one). True for a layer message that is a submit-time write-after-write of a write whose
+// usage (SYNC_<stage>_<access>) is that of a write in `t` (secondaries inlined) on a resource that
+// another list wrote, in a list that reads the resource first.
+inline std::string sync_usage(uint64_t stage, uint64_t access) {
+  const char* st = stage == 0x100000000ull ? "COPY" : stage == 0x800000000ull ? "CLEAR" : stage == 0x800 ? "COMPUTE_SHADER" : nullptr;
+  const char* ac = access == 0x1000 ? "TRANSFER_WRITE" : access == 0x400000000ull ? "SHADER_STORAGE_WRITE" : nullptr;
+  return st && ac ? std::string("SYNC_") + st + "_" + ac : std::string();
+}
+inline bool first_write_after_own_read_waw(const validate::Trace& t, const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos) return false;
+  const auto at = text.find("recorded_usage: ");
+  if (at == std::string::npos) return false;
+  const std::string usage = text.substr(at + 16, text.find(',', at) - at - 16);
+  for (size_t li = 0; li < t.lists.size(); ++li) {
+    const validate::TraceList& l = t.lists[li];
+    for (size_t c = 0; c < l.commands.size(); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&l.commands[c]);
+      if (!u || sync_usage(u->as.vk_stage, u->as.vk_access) != usage) continue;
+      bool read_first = false, seen = false;
+      for (size_t e = 0; e < c && !seen; ++e) {
+        const auto* p = std::get_if<validate::UseCmd>(&l.commands[e]);
+        const bool touches = (p && p->resource == u->resource) || writes(l.commands[e], u->resource);
+        if (!touches) continue;
+        seen = true;
+        read_first = p && !writes(l.commands[e], u->resource);
+      }
+      bool written_elsewhere = false;
+      for (size_t o = 0; o < t.lists.size(); ++o)
+        if (o != li)
+          for (const validate::Command& oc : t.lists[o].commands) written_elsewhere |= writes(oc, u->resource);
+      if (read_first && written_elsewhere) return true;
+    }
+  }
+  return false;
 }
 
 inline uint32_t kind_of(const validate::Message& m);

@@ -60,40 +60,43 @@ void differential(bool sync, uint64_t n) {
       (kv ? agree_hazard : clean) += 1;
       continue;
     }
-    // Documented differences of layer 1.3.239 (docs/replay.md), each counted by name.
-    if (explain && (kv & ~kl) == kWaw && (kl & ~kv) == 0 && waw_same_access_only(v)) {
-      ++explained["D1"];
+    // Documented differences of layer 1.3.239 (docs/replay.md), each counted by name. First the
+    // layer-only write-after-writes D4 and D11 explain (every such layer message of one of their shapes);
+    // then the validator-only kinds, against the layer's kinds less those.
+    uint32_t kl_seen = kl;  // the layer's kinds, less the write-after-writes D4 / D11 explain
+    std::string layer_side;
+    if (explain && (kl & ~kv) == kWaw) {
+      bool d4 = false, d11 = false;
+      if (every_layer_waw(rep.log, [&](const std::string& t) {
+            if (transition_own_scope_waw(t)) return d4 = true;
+            if (first_write_after_own_read_waw(flat, t)) return d11 = true;
+            return false;
+          })) {
+        kl_seen = kl & ~kWaw;
+        layer_side = d4 && d11 ? "D4+D11" : d4 ? "D4" : "D11";
+      }
+    }
+    if (kv == kl_seen) {
+      ++explained[layer_side];
       continue;
     }
-    if (explain && (kl & ~kv) == kWaw && (kv & ~kl) == 0 && transition_after_wait_only(rep.log) &&
-        std::any_of(trace.submissions.begin(), trace.submissions.end(),
-                    [](const validate::TraceSubmission& s) { return !s.wait.empty(); })) {
-      ++explained["D4"];
-      continue;
-    }
-    if (explain && (kl & ~kv) == 0 && buffer_hazard_hidden_by_an_image(flat, v, kl)) {
-      ++explained["D5"];
-      continue;
-    }
-    if (explain && (kl & ~kv) == 0 && read_hidden_by_a_later_write(flat, v, kl)) {
-      ++explained["D5"];
-      continue;
-    }
-    if (explain && (kl & ~kv) == 0 && top_of_pipe_transition_after_wait(flat, v, kl)) {
-      ++explained["D7"];
-      continue;
-    }
-    if (explain && (kl & ~kv) == 0 && later_read_at_submit(trace, v, kl)) {
-      ++explained["D8"];
-      continue;
-    }
-    if (explain && (kl & ~kv) == 0 && one_hazard_per_command(v, kl)) {
-      ++explained["D3"];
-      continue;
-    }
-    if (explain && (kl & kLayout) && (kl & ~kv) == 0 && ((kv & ~kl) & ~(kRaw | kWar | kWaw)) == 0) {
-      ++explained["D2"];
-      continue;
+    // The validator-only kinds, against `kl_seen`.
+    const auto validator_side = [&]() -> const char* {
+      if ((kl_seen & ~kv) != 0) return nullptr;
+      if ((kv & ~kl_seen) == kWaw && waw_same_access_only(v)) return "D1";
+      if (buffer_hazard_hidden_by_an_image(flat, v, kl_seen)) return "D5";
+      if (read_hidden_by_a_later_write(flat, v, kl_seen)) return "D5";
+      if (top_of_pipe_transition_after_wait(flat, v, kl_seen)) return "D7";
+      if (later_read_at_submit(trace, v, kl_seen)) return "D8";
+      if (one_hazard_per_command(v, kl_seen)) return "D3";
+      if ((kl_seen & kLayout) && ((kv & ~kl_seen) & ~(kRaw | kWar | kWaw)) == 0) return "D2";
+      return nullptr;
+    };
+    if (explain) {
+      if (const char* d = validator_side()) {
+        ++explained[layer_side.empty() ? std::string(d) : layer_side + "+" + d];
+        continue;
+      }
     }
     // D10: the layer judges accesses recorded in executed secondaries differently from the same commands
     // recorded inline; recognized when the layer, played the inlined trace, gives the validator's kinds
