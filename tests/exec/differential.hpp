@@ -184,13 +184,13 @@ inline bool accesses_an_image(const validate::Trace& t, const validate::TraceLis
 // access to a *buffer* against an earlier command buffer or submission when that command buffer also
 // accesses an image (a use, or a barrier's layout transition; before or after the buffer access). True
 // when every validator message of a kind only the validator has is on a buffer, names an access of
-// another list, and its own list accesses an image.
+// another list, and its own list accesses an image (or is a write-after-write of D1's shape).
 inline bool buffer_hazard_hidden_by_an_image(const validate::Trace& t, const validate::ValidationResult& v,
                                              uint32_t layer_kinds) {
   const uint32_t extra = kinds_of(v) & ~layer_kinds;
   if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
   for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
+    if (!(kind_of(m) & extra) || same_access_waw(m)) continue;  // (D1 in the same trace)
     const auto list = message_list(t, m);
     const auto res = std::find_if(t.resources.begin(), t.resources.end(),
                                   [&](const validate::TraceResource& r) { return r.name == m.resource; });
@@ -236,6 +236,43 @@ inline bool read_hidden_by_a_later_write(const validate::Trace& t, const validat
     for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
       later |= writes(list->commands[c], r);
     if (!later) return false;
+  }
+  return true;
+}
+
+// D12 (docs/replay.md): when a submitted command buffer's accesses join the queue's state, layer 1.3.239
+// drops its reads of a resource whose last write came from an earlier command buffer (the command buffer
+// wrote none of it), so a later write is not checked against those reads. `t` is the trace with
+// secondaries inlined. True when every validator message of a kind only the validator has is a
+// write-after-read against a read of another list that does not write the resource, which a list
+// submitted before that one wrote.
+inline bool read_dropped_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
+                                   uint32_t layer_kinds) {
+  const uint32_t extra = kinds_of(v) & ~layer_kinds;
+  if (extra != kWar) return false;
+  std::vector<int> order;  // lists in submission order
+  for (const validate::TraceSubmission& s : t.submissions) order.insert(order.end(), s.lists.begin(), s.lists.end());
+  for (const validate::Message& m : v.messages) {
+    if (!(kind_of(m) & extra)) continue;
+    const auto res = std::find_if(t.resources.begin(), t.resources.end(),
+                                  [&](const validate::TraceResource& r) { return r.name == m.resource; });
+    if (res == t.resources.end()) return false;
+    const int r = static_cast<int>(res - t.resources.begin());
+    const auto writes_r = [&](int li) {
+      const auto& cs = t.lists[static_cast<size_t>(li)].commands;
+      return std::any_of(cs.begin(), cs.end(), [&](const validate::Command& c) { return writes(c, r); });
+    };
+    bool explained = false;
+    for (size_t i = 0; i < order.size() && !explained; ++i) {
+      const validate::TraceList& reader = t.lists[static_cast<size_t>(order[i])];
+      if (reader.name == m.list || m.text.find(" may still read") == std::string::npos ||
+          m.text.find("(list '" + reader.name + "' command") == std::string::npos ||
+          m.text.find("(list '" + reader.name + "' command") < m.text.find(" writes while "))
+        continue;
+      if (writes_r(order[i])) return false;
+      for (size_t j = 0; j < i && !explained; ++j) explained = writes_r(order[j]);
+    }
+    if (!explained) return false;
   }
   return true;
 }

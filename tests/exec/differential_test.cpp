@@ -87,6 +87,7 @@ void differential(bool sync, uint64_t n) {
       if (buffer_hazard_hidden_by_an_image(flat, v, kl_seen)) return "D5";
       if (read_hidden_by_a_later_write(flat, v, kl_seen)) return "D5";
       if (top_of_pipe_transition_after_wait(flat, v, kl_seen)) return "D7";
+      if (read_dropped_at_submit(flat, v, kl_seen)) return "D12";
       if (later_read_at_submit(trace, v, kl_seen)) return "D8";
       if (one_hazard_per_command(v, kl_seen)) return "D3";
       if ((kl_seen & kLayout) && ((kv & ~kl_seen) & ~(kRaw | kWar | kWaw)) == 0) return "D2";
