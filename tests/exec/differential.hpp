@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -145,7 +146,11 @@ inline bool first_write_after_own_read_waw(const validate::Trace& t, const std::
   return false;
 }
 
-inline uint32_t kind_of(const validate::Message& m);
+inline uint32_t kind_of(const validate::Message& m) {
+  validate::ValidationResult one;
+  one.counts[static_cast<uint32_t>(m.id)] = 1;
+  return kinds_of(one);
+}
 
 // The list a validator message names, and whether the earlier access it names ("(list 'X' command
 // N)") is in another list.
@@ -158,6 +163,11 @@ inline bool earlier_in_another_list(const validate::Trace& t, const validate::Me
   for (const validate::TraceList& l : t.lists)
     other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
   return other;
+}
+inline int resource_index(const validate::Trace& t, const std::string& name) {
+  const auto r = std::find_if(t.resources.begin(), t.resources.end(),
+                              [&](const validate::TraceResource& x) { return x.name == name; });
+  return r == t.resources.end() ? -1 : static_cast<int>(r - t.resources.begin());
 }
 
 // Whether list `l` (with the secondaries it executes) accesses an image: a use or clear of one, a layout
@@ -180,27 +190,7 @@ inline bool accesses_an_image(const validate::Trace& t, const validate::TraceLis
   return false;
 }
 
-// D5 (docs/replay.md): at submit time, layer 1.3.239 does not report a hazard of a command buffer's
-// access to a *buffer* against an earlier command buffer or submission when that command buffer also
-// accesses an image (a use, or a barrier's layout transition; before or after the buffer access). True
-// when every validator message of a kind only the validator has is on a buffer, names an access of
-// another list, and its own list accesses an image (or is a write-after-write of D1's shape).
-inline bool buffer_hazard_hidden_by_an_image(const validate::Trace& t, const validate::ValidationResult& v,
-                                             uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra) || same_access_waw(m)) continue;  // (D1 in the same trace)
-    const auto list = message_list(t, m);
-    const auto res = std::find_if(t.resources.begin(), t.resources.end(),
-                                  [&](const validate::TraceResource& r) { return r.name == m.resource; });
-    if (list == t.lists.end() || res == t.resources.end() || !res->buffer) return false;
-    if (!earlier_in_another_list(t, m) || !accesses_an_image(t, *list)) return false;
-  }
-  return true;
-}
-
-// Whether command `c` of list `l` writes resource `r` (a write or clear, or a barrier's layout transition of it).
+// Whether command `c` writes resource `r` (a write or clear, or a barrier's layout transition of it).
 inline bool writes(const validate::Command& c, int r) {
   // VK_ACCESS_2_*_WRITE bits: SHADER, COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, TRANSFER, HOST, MEMORY,
   // SHADER_STORAGE.
@@ -215,156 +205,165 @@ inline bool writes(const validate::Command& c, int r) {
   return false;
 }
 
-// D5, second form (docs/replay.md): at submit time, layer 1.3.239 does not check a command buffer's reads of
-// a subresource against earlier submissions when the command buffer writes that subresource later (a
-// write, or a layout transition): only the write is. `t` is the trace with secondaries inlined. True when
-// every validator message of a kind only the validator has is a read-after-write on a read of a write of
-// another list, and the read's own list writes the resource after it.
-inline bool read_hidden_by_a_later_write(const validate::Trace& t, const validate::ValidationResult& v,
-                                         uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (extra != kRaw) return false;
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
-    const auto list = message_list(t, m);
-    if (list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
-    const auto res = std::find_if(t.resources.begin(), t.resources.end(),
-                                  [&](const validate::TraceResource& r) { return r.name == m.resource; });
-    if (res == t.resources.end()) return false;
-    const int r = static_cast<int>(res - t.resources.begin());
-    bool later = false;
-    for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
-      later |= writes(list->commands[c], r);
-    if (!later) return false;
-  }
-  return true;
+// Each explanation below judges one validator message of a kind the layer did not report (in trace `t`,
+// secondaries inlined; `layer_kinds`: the layer's kinds). docs/replay.md has each D-item's cause and test.
+
+// D3: the layer reports one hazard per command and resource: a command with different hazards on one
+// subresource (a write after an unordered read and an unordered write: the layer checks the last write
+// only when no read came since) or on different subresources shows one kind. The message sits on a (list,
+// command, resource) where the validator also has a message of a kind the layer reported.
+inline bool d3_one_hazard_per_command(const validate::ValidationResult& v, const validate::Message& m,
+                                      uint32_t layer_kinds) {
+  for (const validate::Message& o : v.messages)
+    if (&o != &m && o.list == m.list && o.command == m.command && o.resource == m.resource &&
+        (kind_of(o) & layer_kinds & (kRaw | kWar | kWaw)))
+      return true;
+  return false;
 }
 
-// D12 (docs/replay.md): when a submitted command buffer's accesses join the queue's state, layer 1.3.239
-// drops its reads of a resource whose last write came from an earlier command buffer (the command buffer
-// wrote none of it), so a later write is not checked against those reads. `t` is the trace with
-// secondaries inlined. True when every validator message of a kind only the validator has is a
-// write-after-read against a read of another list that does not write the resource, which a list
-// submitted before that one wrote.
-inline bool read_dropped_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
-                                   uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (extra != kWar) return false;
+// D5: at submit time, the layer does not report a hazard of a command buffer's access to a *buffer*
+// against an earlier command buffer when that command buffer also accesses an image (before or after).
+inline bool d5_buffer_hazard_hidden_by_an_image(const validate::Trace& t, const validate::Message& m) {
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  return list != t.lists.end() && r >= 0 && t.resources[static_cast<size_t>(r)].buffer &&
+         earlier_in_another_list(t, m) && accesses_an_image(t, *list);
+}
+
+// D5, second form: at submit time, the layer does not check a command buffer's reads of a resource
+// against earlier command buffers when the command buffer writes it later (a write, or a layout
+// transition): a read-after-write on a write of another list, with a write of the resource after it in
+// its own list.
+inline bool d5_read_hidden_by_a_later_write(const validate::Trace& t, const validate::Message& m) {
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  if (kind_of(m) != kRaw || list == t.lists.end() || r < 0 || m.command < 0 || !earlier_in_another_list(t, m))
+    return false;
+  for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
+    if (writes(list->commands[c], r)) return true;
+  return false;
+}
+
+// D7, with a wait on ALL_COMMANDS: the layer chains a barrier's first scope of TOP_OF_PIPE with a
+// semaphore wait's second scope of ALL_COMMANDS (or TOP_OF_PIPE); synchronization2 makes TOP_OF_PIPE in a
+// first scope NONE, so nothing chains and the layout transition races the waited reads. A write-after-read
+// of a layout transition whose barrier names the resource with srcStageMask TOP_OF_PIPE, against a read
+// of another list, in a submission that waits on ALL_COMMANDS or TOP_OF_PIPE.
+inline bool d7_top_of_pipe_transition_after_wait(const validate::Trace& t, const validate::Message& m) {
+  constexpr uint64_t kTopOfPipe = 0x1, kAllCommands = 0x10000;
+  const auto list = message_list(t, m);
+  if (kind_of(m) != kWar || list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
+  const std::string me = ": a layout transition (list '" + m.list + "' command " + std::to_string(m.command) + ")";
+  if (m.text.find(me) == std::string::npos) return false;
+  const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[static_cast<size_t>(m.command)]);
+  if (!b) return false;
+  bool top = false;
+  for (const validate::Barrier& any : b->barriers)
+    if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+        vb && vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout &&
+        t.resources[static_cast<size_t>(vb->resource)].name == m.resource)
+      top |= vb->src_stage == kTopOfPipe;
+  if (!top) return false;
+  const int li = static_cast<int>(list - t.lists.begin());
+  for (const validate::TraceSubmission& s : t.submissions)
+    if (std::find(s.lists.begin(), s.lists.end(), li) != s.lists.end())
+      for (size_t w = 0; w < s.wait.size(); ++w)
+        if ((s.wait_stage_of(w) & (kAllCommands | kTopOfPipe)) != 0) return true;
+  return false;
+}
+
+// D8: at submit time, the layer checks only a command buffer's first read of a resource against earlier
+// command buffers: a read-after-write of a write in another list, on a read that an earlier read of the
+// same resource in its own list precedes (with no write of it in between).
+inline bool d8_later_read_at_submit(const validate::Trace& t, const validate::Message& m) {
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  if (kind_of(m) != kRaw || list == t.lists.end() || r < 0 || m.command < 0 || !earlier_in_another_list(t, m))
+    return false;
+  bool earlier_read = false;
+  for (size_t c = 0; c < static_cast<size_t>(m.command); ++c) {
+    const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
+    if (!u || u->resource != r) continue;
+    earlier_read = !writes(list->commands[c], r);
+  }
+  return earlier_read;
+}
+
+// D12: when a submitted command buffer's accesses join the queue's state, the layer drops its reads of a
+// resource whose last write came from an earlier command buffer (the command buffer wrote none of it), so
+// a later write is not checked against them: a write-after-read against a read of another list that does
+// not write the resource, which a list submitted before it wrote.
+inline bool d12_read_dropped_at_submit(const validate::Trace& t, const validate::Message& m) {
+  const int r = resource_index(t, m.resource);
+  const auto by = m.text.find(" may still read");
+  if (kind_of(m) != kWar || r < 0 || by == std::string::npos) return false;
   std::vector<int> order;  // lists in submission order
   for (const validate::TraceSubmission& s : t.submissions) order.insert(order.end(), s.lists.begin(), s.lists.end());
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
-    const auto res = std::find_if(t.resources.begin(), t.resources.end(),
-                                  [&](const validate::TraceResource& r) { return r.name == m.resource; });
-    if (res == t.resources.end()) return false;
-    const int r = static_cast<int>(res - t.resources.begin());
-    const auto writes_r = [&](int li) {
-      const auto& cs = t.lists[static_cast<size_t>(li)].commands;
-      return std::any_of(cs.begin(), cs.end(), [&](const validate::Command& c) { return writes(c, r); });
-    };
-    bool explained = false;
-    for (size_t i = 0; i < order.size() && !explained; ++i) {
-      const validate::TraceList& reader = t.lists[static_cast<size_t>(order[i])];
-      if (reader.name == m.list || m.text.find(" may still read") == std::string::npos ||
-          m.text.find("(list '" + reader.name + "' command") == std::string::npos ||
-          m.text.find("(list '" + reader.name + "' command") < m.text.find(" writes while "))
-        continue;
-      if (writes_r(order[i])) return false;
-      for (size_t j = 0; j < i && !explained; ++j) explained = writes_r(order[j]);
-    }
-    if (!explained) return false;
+  const auto writes_r = [&](int li) {
+    const auto& cs = t.lists[static_cast<size_t>(li)].commands;
+    return std::any_of(cs.begin(), cs.end(), [&](const validate::Command& c) { return writes(c, r); });
+  };
+  for (size_t i = 0; i < order.size(); ++i) {
+    const validate::TraceList& reader = t.lists[static_cast<size_t>(order[i])];
+    const auto at = m.text.find("(list '" + reader.name + "' command");
+    if (reader.name == m.list || at == std::string::npos || at > by || at < m.text.find(" writes while "))
+      continue;
+    if (writes_r(order[i])) return false;
+    for (size_t j = 0; j < i; ++j)
+      if (writes_r(order[j])) return true;
   }
-  return true;
+  return false;
 }
 
-// D7 (docs/replay.md), with a wait on ALL_COMMANDS: layer 1.3.239 chains a barrier's first scope of
-// TOP_OF_PIPE with a semaphore wait's second scope of ALL_COMMANDS (or TOP_OF_PIPE), so a layout
-// transition with srcStageMask TOP_OF_PIPE after such a wait is ordered after the waited reads;
-// synchronization2 makes TOP_OF_PIPE in a first scope NONE, so nothing chains and the transition races
-// them. `t` is the trace with secondaries inlined. True when every validator message of a kind only the
-// validator has is a write-after-read of a layout transition whose barrier names the resource with
-// srcStageMask TOP_OF_PIPE, against a read of another list, in a submission that waits on ALL_COMMANDS
-// or TOP_OF_PIPE.
-inline bool top_of_pipe_transition_after_wait(const validate::Trace& t, const validate::ValidationResult& v,
-                                              uint32_t layer_kinds) {
-  constexpr uint64_t kTopOfPipe = 0x1, kAllCommands = 0x10000;
+// D13: at submit time, the layer reports one hazard per command buffer and range between its barriers
+// (the first it finds): a message against another list's access, in a list where another validator
+// message of a kind the layer reported, also against another list, lies in the same range, and the layer
+// did report a hazard at submit time.
+inline bool d13_one_hazard_per_range_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
+                                               const validate::Message& m, uint32_t layer_kinds,
+                                               const ValidationLog& log) {
+  const auto list = message_list(t, m);
+  if (list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
+  const bool at_submit = std::any_of(log.texts.begin(), log.texts.end(), [](const auto& x) {
+    return x.first.rfind("SYNC-HAZARD-", 0) == 0 && x.second.find("vkQueueSubmit2") != std::string::npos;
+  });
+  if (!at_submit) return false;
+  for (const validate::Message& o : v.messages) {
+    if (&o == &m || o.list != m.list || o.command < 0 || !(kind_of(o) & layer_kinds & (kRaw | kWar | kWaw)) ||
+        !earlier_in_another_list(t, o))
+      continue;
+    bool barrier_between = false;
+    for (int c = std::min(o.command, m.command) + 1; c < std::max(o.command, m.command); ++c)
+      barrier_between |= std::holds_alternative<validate::BarrierCmd>(list->commands[static_cast<size_t>(c)]);
+    if (!barrier_between) return true;
+  }
+  return false;
+}
+
+// The documented differences that explain every validator message of a kind not in `layer_kinds`, each
+// message by one of them ("D3+D5" when it takes two), or "" when one message has none.
+inline std::string validator_only_explained(const validate::Trace& t, const validate::ValidationResult& v,
+                                            uint32_t layer_kinds, const ValidationLog& log) {
   const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (extra != kWar) return false;
+  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return "";
+  std::map<std::string, int> names;
   for (const validate::Message& m : v.messages) {
     if (!(kind_of(m) & extra)) continue;
-    const auto list = message_list(t, m);
-    if (list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
-    const std::string me = ": a layout transition (list '" + m.list + "' command " + std::to_string(m.command) + ")";
-    if (m.text.find(me) == std::string::npos) return false;
-    const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[static_cast<size_t>(m.command)]);
-    if (!b) return false;
-    bool top = false;
-    for (const validate::Barrier& any : b->barriers)
-      if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
-          vb && vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout &&
-          t.resources[static_cast<size_t>(vb->resource)].name == m.resource)
-        top |= vb->src_stage == kTopOfPipe;
-    if (!top) return false;
-    const int li = static_cast<int>(list - t.lists.begin());
-    bool waits = false;
-    for (const validate::TraceSubmission& s : t.submissions)
-      if (std::find(s.lists.begin(), s.lists.end(), li) != s.lists.end())
-        for (size_t w = 0; w < s.wait.size(); ++w)
-          waits |= (s.wait_stage_of(w) & (kAllCommands | kTopOfPipe)) != 0;
-    if (!waits) return false;
+    const char* d = same_access_waw(m)                                        ? "D1"
+                    : d3_one_hazard_per_command(v, m, layer_kinds)             ? "D3"
+                    : d5_buffer_hazard_hidden_by_an_image(t, m)                ? "D5"
+                    : d5_read_hidden_by_a_later_write(t, m)                    ? "D5"
+                    : d7_top_of_pipe_transition_after_wait(t, m)               ? "D7"
+                    : d8_later_read_at_submit(t, m)                            ? "D8"
+                    : d12_read_dropped_at_submit(t, m)                         ? "D12"
+                    : d13_one_hazard_per_range_at_submit(t, v, m, layer_kinds, log) ? "D13"
+                                                                               : nullptr;
+    if (!d) return "";
+    names[d] = 1;
   }
-  return true;
-}
-
-// D8 (docs/replay.md): at submit time, layer 1.3.239 checks only a command buffer's first read of a
-// resource against earlier submissions. True when every validator message of a kind only the
-// validator has is a read-after-write of a write in another list, on a read that an earlier read of
-// the same resource in its own list precedes (with no write of it in between).
-inline bool later_read_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
-                                 uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (extra != kRaw) return false;
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
-    const auto list = message_list(t, m);
-    if (list == t.lists.end() || m.command < 0) return false;
-    const bool other = earlier_in_another_list(t, m);
-    bool earlier_read = false;
-    for (size_t c = 0; c < static_cast<size_t>(m.command); ++c) {
-      const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
-      if (!u || t.resources[static_cast<size_t>(u->resource)].name != m.resource) continue;
-      // VK_ACCESS_2_*_WRITE bits: SHADER, COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, TRANSFER, HOST,
-      // MEMORY, SHADER_STORAGE.
-      constexpr uint64_t kWrites = 0x40 | 0x100 | 0x400 | 0x1000 | 0x4000 | 0x10000 | 0x400000000;
-      earlier_read = (u->as.vk_access & kWrites) == 0;
-    }
-    if (!other || !earlier_read) return false;
-  }
-  return true;
-}
-
-inline uint32_t kind_of(const validate::Message& m) {
-  validate::ValidationResult one;
-  one.counts[static_cast<uint32_t>(m.id)] = 1;
-  return kinds_of(one);
-}
-
-// D3 (docs/replay.md): the layer reports one hazard per command and resource, so a command with
-// different hazards on different subresources shows one kind. True when every validator message of
-// a kind only the validator has sits on a (list, command, resource) where the validator also has a
-// message of a kind the layer reported, or is a write-after-write of D1's shape.
-inline bool one_hazard_per_command(const validate::ValidationResult& v, uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
-    bool covered = same_access_waw(m);  // D1 in the same trace
-    for (const validate::Message& o : v.messages)
-      covered |= &o != &m && o.list == m.list && o.command == m.command && o.resource == m.resource &&
-                 (kind_of(o) & layer_kinds & (kRaw | kWar | kWaw));
-    if (!covered) return false;
-  }
-  return true;
+  std::string out;
+  for (const auto& [n, one] : names) out += (out.empty() ? "" : "+") + n;
+  return out;
 }
 
 }  // namespace baton::exec::test

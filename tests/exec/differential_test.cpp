@@ -79,22 +79,13 @@ void differential(bool sync, bool multi, uint64_t n) {
       ++explained[layer_side];
       continue;
     }
-    // The validator-only kinds, against `kl_seen`.
-    const auto validator_side = [&]() -> const char* {
-      if ((kl_seen & ~kv) != 0) return nullptr;
-      if ((kv & ~kl_seen) == kWaw && waw_same_access_only(v)) return "D1";
-      if (buffer_hazard_hidden_by_an_image(flat, v, kl_seen)) return "D5";
-      if (read_hidden_by_a_later_write(flat, v, kl_seen)) return "D5";
-      if (top_of_pipe_transition_after_wait(flat, v, kl_seen)) return "D7";
-      if (read_dropped_at_submit(flat, v, kl_seen)) return "D12";
-      if (later_read_at_submit(trace, v, kl_seen)) return "D8";
-      if (one_hazard_per_command(v, kl_seen)) return "D3";
-      if ((kl_seen & kLayout) && ((kv & ~kl_seen) & ~(kRaw | kWar | kWaw)) == 0) return "D2";
-      return nullptr;
-    };
-    if (explain) {
-      if (const char* d = validator_side()) {
-        ++explained[layer_side.empty() ? std::string(d) : layer_side + "+" + d];
+    // The validator-only kinds, against `kl_seen`: each message by one documented difference, or the
+    // layer's layout error hides the command's hazards (D2).
+    if (explain && (kl_seen & ~kv) == 0) {
+      std::string d = validator_only_explained(flat, v, kl_seen, rep.log);
+      if (d.empty() && (kl_seen & kLayout) && ((kv & ~kl_seen) & ~(kRaw | kWar | kWaw)) == 0) d = "D2";
+      if (!d.empty()) {
+        ++explained[layer_side.empty() ? d : layer_side + "+" + d];
         continue;
       }
     }
