@@ -757,6 +757,29 @@ TEST(TracePlayer, DocumentedDifferenceD12ReadsDroppedAtSubmit) {
   EXPECT_EQ(validator_count(t(true), validate::MessageId::vk_hazard_write_after_read), 1u);
 }
 
+// D13 (seed 12768 of the multi-submission run): two buffers written by the first submission, read and
+// written by the second with no barrier: a read-after-write and a write-after-write, which Baton reports
+// both; at submit time layer 1.3.239 reports the first hazard of each range between the command buffer's
+// barriers: one, and two when a barrier separates the commands.
+TEST(TracePlayer, DocumentedDifferenceD13OneHazardPerRangeAtSubmit) {
+  auto t = [](bool barrier) {
+    return vk_trace(R"({"name":"b1","type":"buffer"},{"name":"b2","type":"buffer"})",
+                    {use_of("b1", "COPY", "TRANSFER_WRITE") + "," + use_of("b2", "COPY", "TRANSFER_WRITE"),
+                     use_of("b1", "COPY", "TRANSFER_READ") +
+                         (barrier ? R"(,{"barrier":[{"type":"memory","src_stage":"NONE","dst_stage":"NONE"}]})" : "") +
+                         "," + use_of("b2", "COPY", "TRANSFER_WRITE")},
+                    kTwoSubmissions);
+  };
+  const ReplayReport one = play(t(false));
+  EXPECT_EQ(one.log.total(), 1u);
+  EXPECT_EQ(one.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  const ReplayReport two = play(t(true));
+  EXPECT_EQ(two.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(two.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(t(false), validate::MessageId::vk_hazard_write_after_write), 1u);
+  EXPECT_EQ(validator_count(t(false), validate::MessageId::vk_hazard_read_after_write), 1u);
+}
+
 }  // namespace
 }  // namespace baton::exec::test
 
