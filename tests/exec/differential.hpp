@@ -81,12 +81,12 @@ inline bool writes(const validate::Command& c, int r);
 
 // The layer's write-after-write messages, each judged by `explained` (all texts are kept).
 template <typename F>
-bool every_layer_waw(const ValidationLog& log, F&& explained) {
-  const auto n = log.counts.find("SYNC-HAZARD-WRITE-AFTER-WRITE");
+bool every_layer(const ValidationLog& log, const std::string& which, F&& explained) {
+  const auto n = log.counts.find(which);
   if (n == log.counts.end()) return false;
   uint32_t seen = 0;
   for (const auto& [id, text] : log.texts) {
-    if (id != "SYNC-HAZARD-WRITE-AFTER-WRITE") continue;
+    if (id != which) continue;
     if (!explained(text)) return false;
     ++seen;
   }
@@ -104,7 +104,7 @@ inline bool transition_own_scope_waw(const std::string& text) {
   return transition && text.find("prior_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") == std::string::npos;
 }
 inline bool transition_after_wait_only(const ValidationLog& log) {
-  return every_layer_waw(log, transition_own_scope_waw);
+  return every_layer(log, "SYNC-HAZARD-WRITE-AFTER-WRITE", transition_own_scope_waw);
 }
 
 // D11 (docs/replay.md): at submit time, layer 1.3.239 checks a command buffer's first write of a resource
@@ -115,7 +115,12 @@ inline bool transition_after_wait_only(const ValidationLog& log) {
 // another list wrote, in a list that reads the resource first.
 inline std::string sync_usage(uint64_t stage, uint64_t access) {
   const char* st = stage == 0x100000000ull ? "COPY" : stage == 0x800000000ull ? "CLEAR" : stage == 0x800 ? "COMPUTE_SHADER" : nullptr;
-  const char* ac = access == 0x1000 ? "TRANSFER_WRITE" : access == 0x400000000ull ? "SHADER_STORAGE_WRITE" : nullptr;
+  const char* ac = access == 0x1000          ? "TRANSFER_WRITE"
+                   : access == 0x400000000ull ? "SHADER_STORAGE_WRITE"
+                   : access == 0x800          ? "TRANSFER_READ"
+                   : access == 0x200000000ull ? "SHADER_STORAGE_READ"
+                   : access == 0x100000000ull ? "SHADER_SAMPLED_READ"
+                                              : nullptr;
   return st && ac ? std::string("SYNC_") + st + "_" + ac : std::string();
 }
 inline bool first_write_after_own_read_waw(const validate::Trace& t, const std::string& text) {
@@ -141,6 +146,47 @@ inline bool first_write_after_own_read_waw(const validate::Trace& t, const std::
         if (o != li)
           for (const validate::Command& oc : t.lists[o].commands) written_elsewhere |= writes(oc, u->resource);
       if (read_first && written_elsewhere) return true;
+    }
+  }
+  return false;
+}
+
+// D12, layer side: a command buffer's reads dropped at submit (D12 below) also leave a later read of the
+// resource in a later command buffer without the earlier read the read-after-read rule orders it after,
+// so the layer checks it against the write again (seed 18590 of the multi-submission run). True for a
+// layer message that is a submit-time read-after-write of a read whose usage is that of a read in `t`
+// (secondaries inlined), the first access of the resource in its list, after a list that read the resource
+// without writing it, after a list that wrote it.
+inline bool later_read_after_dropped_reads_raw(const validate::Trace& t, const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos) return false;
+  const auto at = text.find("recorded_usage: ");
+  if (at == std::string::npos) return false;
+  const std::string usage = text.substr(at + 16, text.find(',', at) - at - 16);
+  std::vector<int> order;  // lists in submission order
+  for (const validate::TraceSubmission& s : t.submissions) order.insert(order.end(), s.lists.begin(), s.lists.end());
+  const auto touches = [&](int li, int r, bool write) {
+    for (const validate::Command& c : t.lists[static_cast<size_t>(li)].commands) {
+      const auto* u = std::get_if<validate::UseCmd>(&c);
+      if (write ? writes(c, r) : (u && u->resource == r && !writes(c, r))) return true;
+    }
+    return false;
+  };
+  for (size_t i = 0; i < order.size(); ++i) {
+    const auto& cmds = t.lists[static_cast<size_t>(order[i])].commands;
+    for (size_t c = 0; c < cmds.size(); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&cmds[c]);
+      if (!u || writes(cmds[c], u->resource) || sync_usage(u->as.vk_stage, u->as.vk_access) != usage) continue;
+      bool first = true;
+      for (size_t e = 0; e < c; ++e) {
+        const auto* p = std::get_if<validate::UseCmd>(&cmds[e]);
+        first = first && !(p && p->resource == u->resource) && !writes(cmds[e], u->resource);
+      }
+      if (!first) continue;
+      for (size_t j = 0; j < i; ++j) {
+        if (!touches(order[j], u->resource, false) || touches(order[j], u->resource, true)) continue;
+        for (size_t k = 0; k < j; ++k)
+          if (touches(order[k], u->resource, true)) return true;
+      }
     }
   }
   return false;

@@ -62,17 +62,21 @@ void differential(bool sync, bool multi, uint64_t n) {
     // Documented differences of layer 1.3.239 (docs/replay.md), each counted by name. First the
     // layer-only write-after-writes D4 and D11 explain (every such layer message of one of their shapes);
     // then the validator-only kinds, against the layer's kinds less those.
-    uint32_t kl_seen = kl;  // the layer's kinds, less the write-after-writes D4 / D11 explain
+    uint32_t kl_seen = kl;  // the layer's kinds, less the layer-only ones D4 / D11 / D12 explain
     std::string layer_side;
-    if (explain && (kl & ~kv) == kWaw) {
-      bool d4 = false, d11 = false;
-      if (every_layer_waw(rep.log, [&](const std::string& t) {
-            if (transition_own_scope_waw(t)) return d4 = true;
-            if (first_write_after_own_read_waw(flat, t)) return d11 = true;
-            return false;
-          })) {
-        kl_seen = kl & ~kWaw;
-        layer_side = d4 && d11 ? "D4+D11" : d4 ? "D4" : "D11";
+    if (const uint32_t lonly = kl & ~kv; explain && lonly != 0 && (lonly & ~(kRaw | kWaw)) == 0) {
+      std::map<std::string, int> names;
+      const bool waw = !(lonly & kWaw) || every_layer(rep.log, "SYNC-HAZARD-WRITE-AFTER-WRITE", [&](const std::string& t) {
+        if (transition_own_scope_waw(t)) return ++names["D4"] > 0;
+        if (first_write_after_own_read_waw(flat, t)) return ++names["D11"] > 0;
+        return false;
+      });
+      const bool raw = !(lonly & kRaw) || every_layer(rep.log, "SYNC-HAZARD-READ-AFTER-WRITE", [&](const std::string& t) {
+        return later_read_after_dropped_reads_raw(flat, t) && ++names["D12"] > 0;
+      });
+      if (waw && raw) {
+        kl_seen = kl & ~lonly;
+        for (const auto& [name, one] : names) layer_side += (layer_side.empty() ? "" : "+") + name;
       }
     }
     if (kv == kl_seen) {

@@ -780,6 +780,31 @@ TEST(TracePlayer, DocumentedDifferenceD13OneHazardPerRangeAtSubmit) {
   EXPECT_EQ(validator_count(t(false), validate::MessageId::vk_hazard_read_after_write), 1u);
 }
 
+// D12, layer side (seed 18590 of the multi-submission run, reduced): a clear, a sampled read it was made
+// visible to (second submission), an execution barrier and a storage read (third). Ordered after the
+// sampled read, the storage read is not checked against the clear again (the read-after-read rule of the
+// layer at record time, and Baton's); layer 1.3.239 dropped the sampled read at submit and reports the
+// storage read. In one command buffer it reports nothing.
+TEST(TracePlayer, DocumentedDifferenceD12LaterReadCheckedAgainAtSubmit) {
+  const std::string clear = use_of("i", "CLEAR", "TRANSFER_WRITE", "GENERAL");
+  const std::string sampled =
+      R"({"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
+          "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"GENERAL","new_layout":"GENERAL"}]},)" +
+      use_of("i", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL");
+  const std::string storage =
+      R"({"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"COMPUTE_SHADER","dst_stage":"COMPUTE_SHADER",
+          "old_layout":"GENERAL","new_layout":"GENERAL"}]},)" +
+      use_of("i", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "GENERAL");
+  const std::string res = R"({"name":"i","type":"texture","initial":"GENERAL"})";
+  const std::string three = vk_trace(res, {clear, sampled, storage},
+                                     R"({"queue":"g","lists":["L0"]},{"queue":"g","lists":["L1"]},{"queue":"g","lists":["L2"]})");
+  const ReplayReport r = play(three);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_TRUE(play(vk_trace(res, {clear + "," + sampled + "," + storage}, R"({"queue":"g","lists":["L0"]})")).log.empty());
+  EXPECT_TRUE(validate::validate(validate::load_trace(three, "t")).clean());
+}
+
 }  // namespace
 }  // namespace baton::exec::test
 
