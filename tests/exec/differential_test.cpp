@@ -2,7 +2,7 @@
 // through the trace player under the Khronos layer on lavapipe; per trace and per kind (RAW, WAR,
 // WAW, layout) both must agree, or the disagreement must be one of the documented differences of
 // layer 1.3.239. BATON_DIFF_TRACES (default 2000) and BATON_DIFF_SEED (default 1) set the run
-// (scripts/differential.sh).
+// (scripts/differential.sh); BATON_DIFF_MULTI_TRACES the multi-submission one.
 #ifdef BATON_HAVE_TRACE_PLAYER
 
 #include "differential.hpp"
@@ -169,8 +169,8 @@ TEST(Differential, RandomTracesAgreeWithTheLayer) {
 }
 
 // Several submissions, a quarter of them on two queues with semaphores (random_vk_trace's `multi`):
-// BATON_DIFF_MULTI_TRACES (default 2000) of them in CI since every disagreement of seeds 1..20000 but
-// four is a documented difference (docs/replay.md).
+// BATON_DIFF_MULTI_TRACES (default 2000) of them in CI since every disagreement of seeds 1..20000 is a
+// documented difference (docs/replay.md).
 TEST(Differential, MultiSubmissionTracesAgreeWithTheLayer) {
   differential(false, true, env_u64("BATON_DIFF_MULTI_TRACES", 2000));
 }
