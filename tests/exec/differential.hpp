@@ -66,20 +66,10 @@ inline bool same_access_waw(const validate::Message& m) {
   std::smatch g;
   return m.id == validate::MessageId{100003} && std::regex_search(m.text, g, two) && g[1] == g[3] && g[2] == g[4];
 }
-// True when every WAW the validator reports is of that shape.
-inline bool waw_same_access_only(const validate::ValidationResult& v) {
-  bool any = false;
-  for (const validate::Message& m : v.messages) {
-    if (m.id != validate::MessageId{100003}) continue;
-    if (!same_access_waw(m)) return false;
-    any = true;
-  }
-  return any;
-}
 
 inline bool writes(const validate::Command& c, int r);
 
-// The layer's write-after-write messages, each judged by `explained` (all texts are kept).
+// True when the layer reported `which` and every such message is `explained` (all texts are kept).
 template <typename F>
 bool every_layer(const ValidationLog& log, const std::string& which, F&& explained) {
   const auto n = log.counts.find(which);
@@ -102,9 +92,6 @@ inline bool transition_own_scope_waw(const std::string& text) {
   const bool transition = text.find("recorded_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") != std::string::npos ||
                           text.find("(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") != std::string::npos;
   return transition && text.find("prior_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") == std::string::npos;
-}
-inline bool transition_after_wait_only(const ValidationLog& log) {
-  return every_layer(log, "SYNC-HAZARD-WRITE-AFTER-WRITE", transition_own_scope_waw);
 }
 
 // D11 (docs/replay.md): at submit time, layer 1.3.239 checks a command buffer's first write of a resource
