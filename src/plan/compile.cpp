@@ -832,7 +832,8 @@ class GroupCompiler {
                                    const State& before, const State& after, Reason why, bool discard = false) {
     if (list != list_) begin_list(list);
     std::vector<BarrierPoint>& points = out_.points;
-    if (points.size() == list_p0_ || points.back().op != op || points.back().where != where) open_point(op, where);
+    if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
+      open_point(op, where);
     out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
                                     why == Reason::takeover ? previous_of(r) : kGlobalResource});
     if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(out_.barriers.back());
@@ -974,8 +975,8 @@ class GroupCompiler {
   uint32_t uses_total_ = 0;  // uses in the group
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
-  uint32_t list_ = 0;                      // the list the forward walk emits into (begin_list)
-  size_t list_b0_ = 0, list_p0_ = 0;       // where its barriers and points start in out_'s arrays
+  uint32_t list_ = 0;                 // the list the forward walk emits into (begin_list)
+  size_t list_b0_ = 0, list_p0_ = 0;  // where its barriers and points start in out_'s arrays
   std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
 };
 

@@ -253,10 +253,10 @@ TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
   bool dropped = false;
   for (CompiledGroup& cg : r.trans.compiled)
     for (Barrier& b : cg.barriers)
-        if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") {
-          b.after = b.before;
-          dropped = true;
-        }
+      if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") {
+        b.after = b.before;
+        dropped = true;
+      }
   ASSERT_TRUE(dropped);
   const FinalStates f = final_states(r.trans);
   EXPECT_FALSE(check_resting(g, r.sched, r.trans, f).empty());
@@ -428,7 +428,7 @@ TEST(GraphChecks, CompileGraphRunsEveryCheck) {
        [](GraphCompileResult& r) {
          for (CompiledGroup& cg : r.trans.compiled)
            for (Barrier& b : cg.barriers)
-               if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") b.after = b.before;
+             if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") b.after = b.before;
          r.finals = final_states(r.trans);
        }},
       {"aliasing: ", false,
@@ -442,7 +442,7 @@ TEST(GraphChecks, CompileGraphRunsEveryCheck) {
          const ResourceId m = r.trans.first_member[r.aliasing.barriers.front().resource];
          for (CompiledGroup& cg : r.trans.compiled)
            for (Barrier& b : cg.barriers)
-               if (b.resource == m) b.before = kFirstTouch;  // waits for nothing
+             if (b.resource == m) b.before = kFirstTouch;  // waits for nothing
        }},
       {"serial-order: ", true,
        [](GraphCompileResult& r) { std::swap(r.sched.serial[2], r.sched.serial[3]); }},

@@ -80,8 +80,8 @@ struct BarrierPoint {
 
 // One list's part of a compiled group: views into the group's two arrays (CompiledGroup::barriers and
 // ::points), which hold every list's barriers and points, list after list. A compile takes two heap
-// blocks per group for them instead of two per list (issue 16). The views are only valid while their
-// group lives and is not written through add_list / set_list: keep the group, not a copied list.
+// blocks per group for them instead of two per list (issue 16). The group keeps its lists' views valid (copy,
+// add_list, set_list relink them); a list copied out of it dangles once the group dies: keep the group.
 struct CompiledList {
   std::string name;
   Queue queue = Queue::direct;
