@@ -236,11 +236,14 @@ struct Restore {
 };
 struct FinalStates {
   std::vector<Restore> restores;
-  // Per member, by subresource index (mip + layer * mips + plane * mips * layers), as runs of equal
-  // states: a member costs what its barriers split it into, not its subresource count.
+  // Per member, by run index (RunOrder, mip-major: a buffer's bytes, a texture's layer + mip * layers +
+  // plane * mips * layers), as runs of equal states: a member costs what its barriers split it into,
+  // not its subresource count, and some mips of many layers are one run per mip.
   std::vector<Runs<State>> final_state;
+  std::vector<RunOrder> order;  // per member
+  // By subresource index (mip + layer * mips + plane * mips * layers).
   const State& at(ResourceId member, uint32_t subresource) const {
-    return final_state[member].at(subresource);
+    return final_state[member].at(order[member].run(subresource));
   }
 };
 FinalStates final_states(const Transitions& t);
