@@ -373,29 +373,35 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   std::vector<SyncMask> need_sync(nr, 0);
   std::vector<uint8_t> phase(nr, 0);            // 0: not met, 1: reads met, 2: done
   std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of one pass
+  std::vector<uint32_t> here_of(nr, kNone);      // per resource: its index in `here` during a pass
+  std::vector<uint8_t> takes(nr, 0);              // per resource: this pass's uses count (phase 0 or 1)
   for (size_t i = s.serial.size(); i-- > 0;) {
     const Pass& pass = g.passes[s.serial[i]];
     here.clear();
     for (const PassUse& u : pass.uses) {
       const bool w = is_write(u.access) || u.access == Access::present;
-      auto it = std::find_if(here.begin(), here.end(), [&](const auto& x) { return x.first == u.resource; });
-      if (it == here.end())
+      if (here_of[u.resource] == kNone) {
+        here_of[u.resource] = static_cast<uint32_t>(here.size());
         here.push_back({u.resource, w});
-      else
-        it->second = it->second || w;
+      } else {
+        here[here_of[u.resource]].second = here[here_of[u.resource]].second || w;
+      }
     }
     for (const auto& [r, w] : here) {
+      here_of[r] = kNone;
       if (phase[r] == 2 || (phase[r] == 1 && w)) {
         phase[r] = 2;
         continue;
       }
-      for (const PassUse& u : pass.uses)
-        if (u.resource == r) {
-          need_access[r] |= bit(u.access);
-          need_sync[r] |= sync_of(u.access, u.stages);
-        }
+      takes[r] = 1;
       phase[r] = w ? 2 : 1;
     }
+    for (const PassUse& u : pass.uses)
+      if (takes[u.resource]) {
+        need_access[u.resource] |= bit(u.access);
+        need_sync[u.resource] |= sync_of(u.access, u.stages);
+      }
+    for (const auto& [r, w] : here) takes[r] = 0;
   }
   // Per member taking over memory, the first barrier or use in submission order must be a barrier.
   std::vector<uint32_t> takes_over(t.table.size(), kNone);  // the alias barrier's index

@@ -294,6 +294,9 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o = {});
 // How many times compile_graph has run in this process (`baton run --format json` reports the
 // calls of one run: a frame graph is compiled once, with the device's real memory sizes).
 uint64_t compile_graph_calls();
+// How many overlap tests of two uses (or of a use and what later uses of one access cover) validate()
+// has made in this thread: the test of its cost (never every pair of a pass's uses).
+uint64_t validate_overlap_queries();
 // Runs every check of phase 8 on the phases' results (what compile_graph does unless run_checks is
 // off). Each finding starts with its check's name: "coverage: ", "resting: ", "aliasing: ",
 // "takeover: " or "serial-order: ".
