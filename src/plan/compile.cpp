@@ -16,14 +16,18 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <map>
 #include <optional>
+#include <queue>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "baton/plan.hpp"
 #include "baton/rules.hpp"
 #include "baton/range_map.hpp"
+#include "merge_barriers.hpp"
 #include "uses.hpp"
 
 namespace baton {
@@ -886,56 +890,20 @@ class GroupCompiler {
     bool shared = false;  // only barriers of one resource can merge
     for (size_t i = 1; i < n && !shared; ++i) shared = b[i - 1].resource == b[i].resource;
     if (!shared) return;
-    auto same = [](const Barrier& x, const Barrier& y) {
-      return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard &&
-             x.previous == y.previous;
-    };
     size_t w = 0;
     for (size_t i = 0; i < n;) {
       size_t e = i;
       while (e < n && b[e].resource == b[i].resource) ++e;
       const size_t start = w;
       for (size_t k = i; k < e; ++k) b[w++] = b[k];
-      for (bool changed = e - i > 1; changed;) {
-        changed = false;
-        for (size_t x = start; x < w && !changed; ++x)
-          for (size_t y = x + 1; y < w; ++y) {
-            Box u;
-            if (same(b[x], b[y]) && join_bytes(b[x], b[y])) {
-              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
-              --w;
-              changed = true;
-              break;
-            }
-            if (same(b[x], b[y]) && b[x].whole_bytes() && b[y].whole_bytes() &&
-                RangeMap<Track>::try_union(b[x].box, b[y].box, u)) {
-              b[x].box = u;
-              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
-              --w;
-              changed = true;
-              break;
-            }
-          }
-      }
+      // Many barriers of one resource (the restores of a texture split per subresource) take the
+      // indexed form of the same merges.
+      w = start + (e - i > 32 ? plan_detail::merge_barriers_many(b + start, e - i)
+                              : plan_detail::merge_barriers_scan(b + start, e - i));
       i = e;
     }
     l.barriers.resize(p.first + w);
     p.count = static_cast<uint32_t>(w);
-  }
-
-  // Merges y's bytes into x when the two byte ranges of one buffer touch.
-  static bool join_bytes(Barrier& x, const Barrier& y) {
-    if (x.whole_bytes() || y.whole_bytes()) return false;
-    if (x.byte_offset + x.byte_size == y.byte_offset) {
-      x.byte_size += y.byte_size;
-      return true;
-    }
-    if (y.byte_offset + y.byte_size == x.byte_offset) {
-      x.byte_offset = y.byte_offset;
-      x.byte_size += y.byte_size;
-      return true;
-    }
-    return false;
   }
 
   const ResourceTable& rt_;
