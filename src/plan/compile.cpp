@@ -21,6 +21,7 @@
 #include <queue>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -635,14 +636,24 @@ class GroupCompiler {
     return own;
   }
 
-  // The sync of every use of `r` with access `a` in the operation: uses of one access merge.
-  static SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
+  // The sync of every use of `r` with access `a` in the operation: uses of one access merge. An
+  // operation of many uses sums them once, per (resource, access), instead of once per write.
+  SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
     if (!op.shared) return sync_of(a, st);  // the only use of r
+    if (op.o.uses.size() > 16) {
+      if (op_syncs_of_ != op.gi) {
+        op_syncs_of_ = op.gi;
+        op_syncs_.clear();
+        for (const Use& u : op.o.uses) op_syncs_[sync_key(u.resource, u.access)] |= sync_of(u.access, u.stages);
+      }
+      return op_syncs_.at(sync_key(r, a));
+    }
     SyncMask m = 0;
     for (const Use& u : op.o.uses)
       if (u.resource == r && u.access == a) m |= sync_of(u.access, u.stages);
     return m;
   }
+  static uint64_t sync_key(ResourceId r, Access a) { return uint64_t{r} << 8 | static_cast<uint64_t>(a); }
 
   // Reads and writes apply one rule (read_one, write_one) to the whole-resource state of a whole slot
   // or to every box of a range map. The rules are forced inline: a call per use costs more than the
@@ -926,6 +937,8 @@ class GroupCompiler {
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
   std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
+  std::unordered_map<uint64_t, SyncMask> op_syncs_;  // op_sync of operation op_syncs_of_ (many uses)
+  uint32_t op_syncs_of_ = kNone;
 };
 
 }  // namespace
