@@ -230,15 +230,17 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
       for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
         const ResourceDesc& d = t.table[u.resource];
         failing.clear();
-        rp.state[u.resource].for_each(
-            0, rp.state[u.resource].size(), [&](uint32_t first, uint32_t n, const State& st) {
-              if (!covers(st, u.access, u.stages, false)) failing.emplace_back(first, first + n, st);
-            });
+        rp.state[u.resource].for_each(0, rp.state[u.resource].size(),
+                                      [&](uint32_t first, uint32_t n, const State& st) {
+                                        if (!covers(st, u.access, u.stages, false))
+                                          failing.emplace_back(first, first + n, st);
+                                      });
         detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& st) {
           const detail::Sub3 x = detail::sub3(d, i);
-          out.push_back(fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                                    member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name,
-                                    x.mip, x.layer, x.plane, to_string(st), to_string(u.access)));
+          out.push_back(
+              fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                          member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name, x.mip,
+                          x.layer, x.plane, to_string(st), to_string(u.access)));
         });
       }
       return;
@@ -269,13 +271,15 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
           rp.state[id].coalesce(lo, hi);
         });
         // Findings per subresource, in subresource index order (the runs are in run order).
-        detail::for_each_subresource_ascending(t.table[id], failing, room(), [&](uint32_t i, const State& st) {
-          const detail::Sub3 x = detail::sub3(t.table[id], i);
-          out.push_back(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
-                                    "in {} not covered (state {})",
-                                    p, ui, pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
-                                    u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
-        });
+        detail::for_each_subresource_ascending(
+            t.table[id], failing, room(), [&](uint32_t i, const State& st) {
+              const detail::Sub3 x = detail::sub3(t.table[id], i);
+              out.push_back(fmt::format(
+                  "/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
+                  "in {} not covered (state {})",
+                  p, ui, pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
+                  u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
+            });
       }
     }
   };
@@ -354,10 +358,10 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
       }
     });
     if (least != kNone)
-      out.push_back(
-          fmt::format("{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
-                      "after {}, which uses it",
-                      member_pointer(t, m), t.table[m].name, least, order.name(least_lb), order.name(least_use)));
+      out.push_back(fmt::format(
+          "{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
+          "after {}, which uses it",
+          member_pointer(t, m), t.table[m].name, least, order.name(least_lb), order.name(least_use)));
   }
   return out;
 }
@@ -373,8 +377,8 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   std::vector<SyncMask> need_sync(nr, 0);
   std::vector<uint8_t> phase(nr, 0);            // 0: not met, 1: reads met, 2: done
   std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of one pass
-  std::vector<uint32_t> here_of(nr, kNone);      // per resource: its index in `here` during a pass
-  std::vector<uint8_t> takes(nr, 0);              // per resource: this pass's uses count (phase 0 or 1)
+  std::vector<uint32_t> here_of(nr, kNone);     // per resource: its index in `here` during a pass
+  std::vector<uint8_t> takes(nr, 0);            // per resource: this pass's uses count (phase 0 or 1)
   for (size_t i = s.serial.size(); i-- > 0;) {
     const Pass& pass = g.passes[s.serial[i]];
     here.clear();

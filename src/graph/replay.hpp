@@ -89,11 +89,13 @@ inline uint32_t least_subresource(const ResourceDesc& d, uint32_t lo, uint32_t h
 // subresource index, stopping after `limit` calls: per-subresource findings come in the order of the
 // subresource index whatever the order of the runs.
 template <class T, class F>
-void for_each_subresource_ascending(const ResourceDesc& d, const std::vector<std::tuple<uint32_t, uint32_t, T>>& runs,
-                                    size_t limit, F&& f) {
+void for_each_subresource_ascending(const ResourceDesc& d,
+                                    const std::vector<std::tuple<uint32_t, uint32_t, T>>& runs, size_t limit,
+                                    F&& f) {
   if (limit == 0) return;
   const RunOrder o = run_order(d);
-  std::vector<std::pair<uint32_t, size_t>> subs;  // the first `limit` subresources of every (mip, plane) row piece
+  std::vector<std::pair<uint32_t, size_t>>
+      subs;  // the first `limit` subresources of every (mip, plane) row piece
   for (size_t k = 0; k < runs.size(); ++k) {
     const auto& [lo, hi, v] = runs[k];
     for (uint32_t a = lo; a < hi;) {

@@ -57,7 +57,8 @@ void for_each_cell_interval(const ResourceDesc& d, const Box& b, F&& f) {
   if (d.type == ResourceType::buffer) return f(b.m0, b.m1);
   const uint32_t slice = d.mips * d.layers;
   for (uint32_t p = b.p0; p < b.p1; ++p)
-    for (uint32_t m = b.m0; m < b.m1; ++m) f(p * slice + m * d.layers + b.l0, p * slice + m * d.layers + b.l1);
+    for (uint32_t m = b.m0; m < b.m1; ++m)
+      f(p * slice + m * d.layers + b.l0, p * slice + m * d.layers + b.l1);
 }
 
 // The first pair (i, j), i < j, of uses of one pass (least i, then least j) that touch a subresource of one
@@ -85,7 +86,8 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   }
   std::vector<uint32_t> idx(n);
   for (uint32_t i = 0; i < n; ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return uses[a].resource < uses[b].resource; });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](uint32_t a, uint32_t b) { return uses[a].resource < uses[b].resource; });
   for (uint32_t lo = 0; lo < n;) {
     uint32_t hi = lo + 1;
     while (hi < n && uses[idx[hi]].resource == uses[idx[lo]].resource) ++hi;
@@ -226,9 +228,9 @@ Validated validate(const Graph& g) {
       const PassUse& a = pass.uses[i];
       const PassUse& b = pass.uses[j];
       const ResourceDesc& d = g.resources[a.resource].desc;
-      throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
-                              conflict_message(i, a.access, j, b.access,
-                                               extent_text(intersect(boxes[i], boxes[j]), d))));
+      throw Error(fmt::format(
+          "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
     }
     for (size_t i = 0; i < pass.uses.size(); ++i) {
       const PassUse& u = pass.uses[i];
@@ -414,6 +416,8 @@ Validated validate(const Graph& g) {
   return v;
 }
 
-uint64_t validate_overlap_queries() { return overlap_queries; }
+uint64_t validate_overlap_queries() {
+  return overlap_queries;
+}
 
 }  // namespace baton::graph

@@ -13,6 +13,8 @@
 // backward pass meets last-first, so the values recorded before that are whole-resource values.
 // Barriers land in the reserved point of the operation that needs them, one batch per point, with
 // contiguous ranges merged (invariant 6).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <exception>
@@ -23,11 +25,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include <fmt/format.h>
-
 #include "baton/plan.hpp"
-#include "baton/rules.hpp"
 #include "baton/range_map.hpp"
+#include "baton/rules.hpp"
 #include "merge_barriers.hpp"
 #include "uses.hpp"
 
@@ -644,7 +644,8 @@ class GroupCompiler {
       if (op_syncs_of_ != op.gi) {
         op_syncs_of_ = op.gi;
         op_syncs_.clear();
-        for (const Use& u : op.o.uses) op_syncs_[sync_key(u.resource, u.access)] |= sync_of(u.access, u.stages);
+        for (const Use& u : op.o.uses)
+          op_syncs_[sync_key(u.resource, u.access)] |= sync_of(u.access, u.stages);
       }
       return op_syncs_.at(sync_key(r, a));
     }
@@ -937,7 +938,7 @@ class GroupCompiler {
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
   std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
-  std::unordered_map<uint64_t, SyncMask> op_syncs_;  // op_sync of operation op_syncs_of_ (many uses)
+  std::unordered_map<uint64_t, SyncMask> op_syncs_;      // op_sync of operation op_syncs_of_ (many uses)
   uint32_t op_syncs_of_ = kNone;
 };
 

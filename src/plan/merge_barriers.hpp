@@ -82,12 +82,13 @@ inline size_t merge_barriers_many(Barrier* b, size_t n, uint64_t* tests = nullpt
   for (uint32_t k = 0; k < n; ++k) order[k] = k;
   auto value = [&](uint32_t k) {
     const Barrier& x = b[k];
-    return std::tuple(x.before.sync, x.before.access, x.before.layout, x.after.sync, x.after.access, x.after.layout,
-                      x.reason, x.discard, x.previous);
+    return std::tuple(x.before.sync, x.before.access, x.before.layout, x.after.sync, x.after.access,
+                      x.after.layout, x.reason, x.discard, x.previous);
   };
   std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return value(x) < value(y); });
   for (size_t k = 0; k < n; ++k)
-    cls[order[k]] = k > 0 && value(order[k]) == value(order[k - 1]) ? cls[order[k - 1]] : static_cast<uint32_t>(k);
+    cls[order[k]] =
+        k > 0 && value(order[k]) == value(order[k - 1]) ? cls[order[k - 1]] : static_cast<uint32_t>(k);
   using Face = std::array<uint64_t, 6>;  // class | axis (3: bytes) | side, the other extents, where
   auto face = [&](uint32_t k, uint32_t axis, bool end, uint64_t at) {
     const Box& x = b[k].box;
@@ -113,7 +114,9 @@ inline size_t merge_barriers_many(Barrier* b, size_t n, uint64_t* tests = nullpt
       f(face(k, a, true, hi(x.box, a)), face(k, a, false, hi(x.box, a)));
     }
   };
-  auto file = [&](uint32_t k) { for_faces(k, [&](const Face& own, const Face&) { faces[own].push_back(k); }); };
+  auto file = [&](uint32_t k) {
+    for_faces(k, [&](const Face& own, const Face&) { faces[own].push_back(k); });
+  };
   auto unfile = [&](uint32_t k) {
     for_faces(k, [&](const Face& own, const Face&) { std::erase(faces[own], k); });
   };
@@ -126,7 +129,9 @@ inline size_t merge_barriers_many(Barrier* b, size_t n, uint64_t* tests = nullpt
     Box u;
     return p.whole_bytes() && q.whole_bytes() && RangeMap<int>::try_union(p.box, q.box, u);
   };
-  std::priority_queue<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>, std::greater<>> heap;
+  std::priority_queue<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>,
+                      std::greater<>>
+      heap;
   std::vector<uint8_t> alive(n, 1);
   auto partners = [&](uint32_t k) {
     for_faces(k, [&](const Face&, const Face& other) {

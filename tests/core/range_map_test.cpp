@@ -299,7 +299,8 @@ TEST(RangeMap, IndexedMapGivesTheBoxesOfTheExhaustiveAlgorithm) {
       indexed += m.indexed();
       ASSERT_EQ(m.entries().size(), ref.entries().size()) << "seed " << seed << " step " << step;
       for (size_t i = 0; i < m.entries().size(); ++i) {
-        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box) << "seed " << seed << " step " << step << " entry " << i;
+        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box)
+            << "seed " << seed << " step " << step << " entry " << i;
         ASSERT_EQ(m.entries()[i].value, ref.entries()[i].value) << "seed " << seed << " step " << step;
       }
       const Box q = small_box();

@@ -43,10 +43,12 @@ std::string every_pair(const Graph& g) {
     for (uint32_t j = i + 1; j < pass.uses.size(); ++j) {
       const PassUse& a = pass.uses[i];
       const PassUse& b = pass.uses[j];
-      if (a.resource != b.resource || !overlaps(boxes[i], boxes[j]) || !conflicts(a.access, b.access)) continue;
+      if (a.resource != b.resource || !overlaps(boxes[i], boxes[j]) || !conflicts(a.access, b.access))
+        continue;
       const ResourceDesc& d = g.resources[a.resource].desc;
-      return fmt::format("/passes/0/uses/{}: pass '{}', resource '{}': {}", j, pass.name, d.name,
-                         conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d)));
+      return fmt::format(
+          "/passes/0/uses/{}: pass '{}', resource '{}': {}", j, pass.name, d.name,
+          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d)));
     }
   return {};
 }
@@ -58,16 +60,19 @@ std::string random_pass(std::mt19937& rng, int uses) {
     const int r = pick(5);  // mostly b and t, where uses can overlap
     std::string use;
     if (r <= 1) {
-      static const char* acc[] = {R"("shader_resource","stages":"pixel")", R"("unordered_access","stages":"pixel")",
-                                  R"("copy_source")", R"("copy_dest")"};
+      static const char* acc[] = {R"("shader_resource","stages":"pixel")",
+                                  R"("unordered_access","stages":"pixel")", R"("copy_source")",
+                                  R"("copy_dest")"};
       // Reads mostly, so that most passes get past their first uses before a conflict.
       const int a = pick(10) < 7 ? (pick(2) ? 0 : 2) : 1 + 2 * pick(2);
       const int off = pick(16) * 16, size = 16 * (1 + pick(3));
-      use = fmt::format(R"({{"resource":"b","access":{}{}}})", acc[a],
-                        pick(6) == 0 ? "" : fmt::format(R"(,"bytes":[{},{}])", off, std::min(size, 256 - off)));
+      use =
+          fmt::format(R"({{"resource":"b","access":{}{}}})", acc[a],
+                      pick(6) == 0 ? "" : fmt::format(R"(,"bytes":[{},{}])", off, std::min(size, 256 - off)));
     } else if (r <= 3) {
       static const char* acc[] = {R"("shader_resource","stages":"pixel")", R"("copy_source")",
-                                  R"("render_target")", R"("unordered_access","stages":"pixel")", R"("copy_dest")"};
+                                  R"("render_target")", R"("unordered_access","stages":"pixel")",
+                                  R"("copy_dest")"};
       const int a = pick(10) < 7 ? pick(2) : 2 + pick(3);
       const int m = pick(4), l = pick(6);
       use = fmt::format(R"({{"resource":"t","access":{},"mips":[{},{}],"layers":[{},{}]}})", acc[a], m,

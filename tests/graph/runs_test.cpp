@@ -42,7 +42,7 @@ TEST(GraphRuns, SomeMipsOfManyLayersAreOneRunPerMipRow) {
              {"name":"r","queue":"graphics","uses":[{"resource":"t","access":"shader_resource","stages":"pixel","mips":[1,2]},
                                                     {"resource":"out","access":"unordered_access","stages":"pixel"}]}],
    "outputs":["out"]})",
-                                    "mips.json");
+                                  "mips.json");
   const GraphCompileResult r = compile_graph(g);
   EXPECT_TRUE(r.findings.empty()) << r.findings.front();
   ASSERT_EQ(r.finals.final_state.size(), 2u);
@@ -64,7 +64,7 @@ TEST(GraphRuns, FindingsNameSubresourcesInSubresourceIndexOrder) {
              {"name":"r","queue":"graphics","uses":[{"resource":"a","access":"shader_resource","stages":"pixel","mips":[1,2]},
                                                     {"resource":"out","access":"unordered_access","stages":"pixel"}]}],
    "outputs":["out"]})",
-                                    "order.json");
+                                  "order.json");
   CompileOptions o;
   o.run_checks = false;
   GraphCompileResult r = compile_graph(g, o);
@@ -80,8 +80,8 @@ TEST(GraphRuns, FindingsNameSubresourcesInSubresourceIndexOrder) {
       const size_t at = f.find(" mip ");
       where.push_back(f.substr(at + 1, f.find(':', at) - at - 1));
     }
-  EXPECT_EQ(where, (std::vector<std::string>{"mip 1 layer 0 plane 0", "mip 2 layer 0 plane 0", "mip 1 layer 1 plane 0",
-                                             "mip 2 layer 1 plane 0"}));
+  EXPECT_EQ(where, (std::vector<std::string>{"mip 1 layer 0 plane 0", "mip 2 layer 0 plane 0",
+                                             "mip 1 layer 1 plane 0", "mip 2 layer 1 plane 0"}));
 }
 
 }  // namespace

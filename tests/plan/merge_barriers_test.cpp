@@ -2,13 +2,13 @@
 // merge into one. The compiler's indexed form (plan_detail::merge_barriers_many, for points with many
 // barriers of one resource) must give exactly what the defining scan gives, barrier for barrier and in
 // the same order, and cost pair tests in proportion to the barriers, not to their square.
+#include "../../src/plan/merge_barriers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <vector>
-
-#include "../../src/plan/merge_barriers.hpp"
 
 namespace baton {
 namespace {
@@ -70,7 +70,8 @@ std::vector<Barrier> random_barriers(std::mt19937& rng) {
         out.push_back(b);
       }
     }
-    if (pick(6) == 0) out.push_back(out[pick(static_cast<uint32_t>(out.size()))]);  // a duplicate, overlapping
+    if (pick(6) == 0)
+      out.push_back(out[pick(static_cast<uint32_t>(out.size()))]);  // a duplicate, overlapping
   }
   std::shuffle(out.begin(), out.end(), rng);
   return out;
@@ -84,7 +85,8 @@ TEST(MergeBarriers, ManyGivesWhatTheScanGives) {
     const size_t na = plan_detail::merge_barriers_scan(a.data(), a.size());
     const size_t nb = plan_detail::merge_barriers_many(b.data(), b.size());
     ASSERT_EQ(na, nb) << "seed " << seed;
-    for (size_t k = 0; k < na; ++k) ASSERT_TRUE(same_barrier(a[k], b[k])) << "seed " << seed << " barrier " << k;
+    for (size_t k = 0; k < na; ++k)
+      ASSERT_TRUE(same_barrier(a[k], b[k])) << "seed " << seed << " barrier " << k;
     merged += a.size() - na;
   }
   EXPECT_GT(merged, 20000u);  // there was much to merge
@@ -103,7 +105,8 @@ TEST(MergeBarriers, ManyCostsPairTestsInProportion) {
   uint64_t tests = 0;
   const size_t left = plan_detail::merge_barriers_many(bs.data(), bs.size(), &tests);
   EXPECT_EQ(left, 2048u);  // one barrier per layer, all its mips
-  for (size_t k = 0; k < left; ++k) EXPECT_EQ(bs[k].box, (Box{0, 17, static_cast<uint32_t>(k), static_cast<uint32_t>(k) + 1, 0, 1}));
+  for (size_t k = 0; k < left; ++k)
+    EXPECT_EQ(bs[k].box, (Box{0, 17, static_cast<uint32_t>(k), static_cast<uint32_t>(k) + 1, 0, 1}));
   EXPECT_LT(tests, uint64_t{40} * 17 * 2048);
 }
 

@@ -118,7 +118,8 @@ class RangeMap {
   template <class F>
   void for_each(const Box& b, F&& f) const {
     if (indexed_) {
-      for (uint32_t id : index_.overlapping(b)) f(intersect(index_.nodes[id].e.box, b), index_.nodes[id].e.value);
+      for (uint32_t id : index_.overlapping(b))
+        f(intersect(index_.nodes[id].e.box, b), index_.nodes[id].e.value);
       return;
     }
     for (const Entry& e : entries_) {
@@ -320,11 +321,11 @@ class RangeMap {
     };
     std::vector<Node> nodes;
     std::vector<uint32_t> free_ids;
-    std::vector<uint32_t> changed;  // nodes with e.dirty, in the order they changed
+    std::vector<uint32_t> changed;      // nodes with e.dirty, in the order they changed
     std::map<uint64_t, uint32_t> rows;  // (row << 32 | start on the axis) -> node
     Box full{};
-    int axis = 0;                  // 0: mips, 1: layers, 2: planes
-    uint32_t tag = 0;              // pieces split off since the last coalesce
+    int axis = 0;      // 0: mips, 1: layers, 2: planes
+    uint32_t tag = 0;  // pieces split off since the last coalesce
     size_t live = 0;
     mutable uint64_t visits = 0;
     mutable std::vector<uint32_t> stamp;  // per node: the query that last met it
@@ -337,7 +338,8 @@ class RangeMap {
     int other1() const { return axis == 0 ? 1 : 0; }
     int other2() const { return axis == 2 ? 1 : 2; }
     uint64_t row(uint32_t c1, uint32_t c2) const {
-      return uint64_t{c1 - lo(full, other1())} * (hi(full, other2()) - lo(full, other2())) + (c2 - lo(full, other2()));
+      return uint64_t{c1 - lo(full, other1())} * (hi(full, other2()) - lo(full, other2())) +
+             (c2 - lo(full, other2()));
     }
     static uint64_t key(uint64_t r, uint32_t x) { return r << 32 | x; }
     static Rank corner(const Box& b) { return Rank{0, b.p0, b.l0, b.m0}; }
@@ -419,14 +421,16 @@ class RangeMap {
       for_rows(c, [&](uint64_t r) {
         auto it = rows.upper_bound(key(r, lo(c, axis)));
         if (it != rows.begin() && (std::prev(it)->first >> 32) == r) --it;
-        for (; it != rows.end() && (it->first >> 32) == r && static_cast<uint32_t>(it->first) < hi(c, axis); ++it) {
+        for (; it != rows.end() && (it->first >> 32) == r && static_cast<uint32_t>(it->first) < hi(c, axis);
+             ++it) {
           ++visits;
           if (stamp[it->second] == query) continue;
           stamp[it->second] = query;
           if (overlaps(nodes[it->second].e.box, b)) out.push_back(it->second);
         }
       });
-      std::sort(out.begin(), out.end(), [&](uint32_t x, uint32_t y) { return nodes[x].rank < nodes[y].rank; });
+      std::sort(out.begin(), out.end(),
+                [&](uint32_t x, uint32_t y) { return nodes[x].rank < nodes[y].rank; });
       return out;
     }
     // RangeMap::split_outside on node id: the pieces outside b come after every box, in the same order.
@@ -511,7 +515,8 @@ class RangeMap {
         ids.reserve(live);
         for (uint32_t id = 0; id < nodes.size(); ++id)
           if (nodes[id].alive) ids.push_back(id);
-        std::sort(ids.begin(), ids.end(), [&](uint32_t x, uint32_t y) { return nodes[x].rank < nodes[y].rank; });
+        std::sort(ids.begin(), ids.end(),
+                  [&](uint32_t x, uint32_t y) { return nodes[x].rank < nodes[y].rank; });
         view_.clear();
         for (uint32_t id : ids) view_.push_back(nodes[id].e);
         view_ok = true;
