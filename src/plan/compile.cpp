@@ -13,17 +13,22 @@
 // backward pass meets last-first, so the values recorded before that are whole-resource values.
 // Barriers land in the reserved point of the operation that needs them, one batch per point, with
 // contiguous ranges merged (invariant 6).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <map>
 #include <optional>
+#include <queue>
 #include <thread>
-
-#include <fmt/format.h>
+#include <tuple>
+#include <unordered_map>
 
 #include "baton/plan.hpp"
-#include "baton/rules.hpp"
 #include "baton/range_map.hpp"
+#include "baton/rules.hpp"
+#include "merge_barriers.hpp"
 #include "uses.hpp"
 
 namespace baton {
@@ -631,14 +636,25 @@ class GroupCompiler {
     return own;
   }
 
-  // The sync of every use of `r` with access `a` in the operation: uses of one access merge.
-  static SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
+  // The sync of every use of `r` with access `a` in the operation: uses of one access merge. An
+  // operation of many uses sums them once, per (resource, access), instead of once per write.
+  SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
     if (!op.shared) return sync_of(a, st);  // the only use of r
+    if (op.o.uses.size() > 16) {
+      if (op_syncs_of_ != op.gi) {
+        op_syncs_of_ = op.gi;
+        op_syncs_.clear();
+        for (const Use& u : op.o.uses)
+          op_syncs_[sync_key(u.resource, u.access)] |= sync_of(u.access, u.stages);
+      }
+      return op_syncs_.at(sync_key(r, a));
+    }
     SyncMask m = 0;
     for (const Use& u : op.o.uses)
       if (u.resource == r && u.access == a) m |= sync_of(u.access, u.stages);
     return m;
   }
+  static uint64_t sync_key(ResourceId r, Access a) { return uint64_t{r} << 8 | static_cast<uint64_t>(a); }
 
   // Reads and writes apply one rule (read_one, write_one) to the whole-resource state of a whole slot
   // or to every box of a range map. The rules are forced inline: a call per use costs more than the
@@ -904,56 +920,20 @@ class GroupCompiler {
     bool shared = false;  // only barriers of one resource can merge
     for (size_t i = 1; i < n && !shared; ++i) shared = b[i - 1].resource == b[i].resource;
     if (!shared) return;
-    auto same = [](const Barrier& x, const Barrier& y) {
-      return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard &&
-             x.previous == y.previous;
-    };
     size_t w = 0;
     for (size_t i = 0; i < n;) {
       size_t e = i;
       while (e < n && b[e].resource == b[i].resource) ++e;
       const size_t start = w;
       for (size_t k = i; k < e; ++k) b[w++] = b[k];
-      for (bool changed = e - i > 1; changed;) {
-        changed = false;
-        for (size_t x = start; x < w && !changed; ++x)
-          for (size_t y = x + 1; y < w; ++y) {
-            Box u;
-            if (same(b[x], b[y]) && join_bytes(b[x], b[y])) {
-              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
-              --w;
-              changed = true;
-              break;
-            }
-            if (same(b[x], b[y]) && b[x].whole_bytes() && b[y].whole_bytes() &&
-                RangeMap<Track>::try_union(b[x].box, b[y].box, u)) {
-              b[x].box = u;
-              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
-              --w;
-              changed = true;
-              break;
-            }
-          }
-      }
+      // Many barriers of one resource (the restores of a texture split per subresource) take the
+      // indexed form of the same merges.
+      w = start + (e - i > 32 ? plan_detail::merge_barriers_many(b + start, e - i)
+                              : plan_detail::merge_barriers_scan(b + start, e - i));
       i = e;
     }
     out_.barriers.resize(list_b0_ + p.first + w);
     p.count = static_cast<uint32_t>(w);
-  }
-
-  // Merges y's bytes into x when the two byte ranges of one buffer touch.
-  static bool join_bytes(Barrier& x, const Barrier& y) {
-    if (x.whole_bytes() || y.whole_bytes()) return false;
-    if (x.byte_offset + x.byte_size == y.byte_offset) {
-      x.byte_size += y.byte_size;
-      return true;
-    }
-    if (y.byte_offset + y.byte_size == x.byte_offset) {
-      x.byte_offset = y.byte_offset;
-      x.byte_size += y.byte_size;
-      return true;
-    }
-    return false;
   }
 
   const ResourceTable& rt_;
@@ -978,6 +958,8 @@ class GroupCompiler {
   uint32_t list_ = 0;                 // the list the forward walk emits into (begin_list)
   size_t list_b0_ = 0, list_p0_ = 0;  // where its barriers and points start in out_'s arrays
   std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
+  std::unordered_map<uint64_t, SyncMask> op_syncs_;      // op_sync of operation op_syncs_of_ (many uses)
+  uint32_t op_syncs_of_ = kNone;
 };
 
 }  // namespace
