@@ -70,9 +70,9 @@ TEST(GraphRuns, FindingsNameSubresourcesInSubresourceIndexOrder) {
   GraphCompileResult r = compile_graph(g, o);
   // The read's transition removed (it ends where it starts): its use is not covered anywhere.
   for (CompiledGroup& cg : r.trans.compiled)
-    for (CompiledList& cl : cg.lists)
-      if (cl.name == "r")
-        for (Barrier& b : cl.barriers)
+    for (size_t li = 0; li < cg.lists.size(); ++li)
+      if (cg.lists[li].name == "r")
+        for (Barrier& b : cg.barriers_of(li))
           if (r.trans.table[b.resource].name == "a") b.after = b.before;
   std::vector<std::string> where;
   for (const std::string& f : check_all(g, r))
