@@ -12,9 +12,11 @@
 
 namespace baton::exec::test {
 
-enum Kind : uint32_t { kRaw = 1, kWar = 2, kWaw = 4, kLayout = 8, kOther = 16 };
-inline constexpr const char* kKindNames[] = {"RAW", "WAR", "WAW", "layout", "other"};
-inline constexpr int kKinds = 5;
+// present: the hazards of the presentation engine's accesses (SYNC-HAZARD-*-AFTER-PRESENT,
+// SYNC-HAZARD-PRESENT-AFTER-*: swapchain acquire and present).
+enum Kind : uint32_t { kRaw = 1, kWar = 2, kWaw = 4, kLayout = 8, kOther = 16, kPresent = 32 };
+inline constexpr const char* kKindNames[] = {"RAW", "WAR", "WAW", "layout", "other", "present"};
+inline constexpr int kKinds = 6;
 
 inline uint32_t kinds_of(const validate::ValidationResult& r) {
   uint32_t k = 0;
@@ -27,6 +29,8 @@ inline uint32_t kinds_of(const validate::ValidationResult& r) {
       k |= kWaw;
     else if (id == 100010 || id == 100011 || id == 100012)
       k |= kLayout;
+    else if (id >= 100004 && id <= 100007)
+      k |= kPresent;
     else
       k |= kOther;
   }
@@ -48,9 +52,14 @@ inline uint32_t kinds_of(const ValidationLog& log) {
       k |= kWar;
     else if (id == "SYNC-HAZARD-WRITE-AFTER-WRITE")
       k |= kWaw;
+    else if (id == "SYNC-HAZARD-WRITE-AFTER-PRESENT" || id == "SYNC-HAZARD-READ-AFTER-PRESENT" ||
+             id == "SYNC-HAZARD-PRESENT-AFTER-WRITE" || id == "SYNC-HAZARD-PRESENT-AFTER-READ")
+      k |= kPresent;
     else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699" ||
-             id == "UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001")
-      k |= kLayout;  // 02699: "see previous error"; 00001: an executed secondary's image in another layout
+             id == "UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001" ||
+             id == "VUID-VkPresentInfoKHR-pImageIndices-01430")
+      k |= kLayout;  // 02699: "see previous error"; 00001: an executed secondary's image in another layout;
+                     // 01430: a present outside PRESENT_SRC_KHR
     else
       k |= kOther;
   }

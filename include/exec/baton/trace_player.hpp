@@ -24,6 +24,7 @@ struct ReplayReport {
   uint32_t secondary_command_buffers = 0;  // recorded for executes (vkCmdExecuteCommands)
   uint32_t host_waits = 0;     // vkWaitForFences, vkWaitSemaphores, vkQueueWaitIdle, vkDeviceWaitIdle made
   uint32_t host_signals = 0;   // vkSignalSemaphore calls made
+  uint32_t acquires = 0, presents = 0;  // vkAcquireNextImageKHR / vkQueuePresentKHR calls made
   uint32_t queues_used = 0;    // distinct VkQueues the submissions went to
   bool queues_merged = false;  // the trace has two queues, the device one: all ran on one VkQueue
 };
