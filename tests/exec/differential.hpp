@@ -100,7 +100,45 @@ inline bool transition_after_wait_only(const ValidationLog& log) {
   return seen == n->second;
 }
 
+// D11 (docs/replay.md): layer 1.3.239 judges a layout transition against the last write by the barrier's
+// own source access scope, not through an earlier barrier's dependency chain: a transition with source
+// stage COMPUTE_SHADER and no source access after a barrier COMPUTE_SHADER / SHADER_STORAGE_WRITE ->
+// COMPUTE_SHADER is its write-after-write. True when every WAW the layer reports is a vkCmdPipelineBarrier2
+// hazard of a layout transition (all their texts kept).
+inline bool barrier_transition_waw_only(const ValidationLog& log) {
+  const auto n = log.counts.find("SYNC-HAZARD-WRITE-AFTER-WRITE");
+  if (n == log.counts.end()) return false;
+  uint32_t seen = 0;
+  for (const auto& [id, text] : log.texts) {
+    if (id != "SYNC-HAZARD-WRITE-AFTER-WRITE") continue;
+    if (text.find("vkCmdPipelineBarrier2") == std::string::npos ||
+        text.find("usage: SYNC_IMAGE_LAYOUT_TRANSITION") == std::string::npos)
+      return false;
+    ++seen;
+  }
+  return seen == n->second;
+}
+
 inline uint32_t kind_of(const validate::Message& m);
+
+// D9 (docs/replay.md): layer 1.3.239 records no access for dynamic rendering's load and store
+// operations, nor checks an attachment's layout against the image's. The trace as the layer sees it:
+// without its begin_rendering / end_rendering commands.
+inline bool has_rendering(const validate::Trace& t) {
+  for (const validate::TraceList& l : t.lists)
+    for (const validate::Command& c : l.commands)
+      if (std::holds_alternative<validate::BeginRenderingCmd>(c)) return true;
+  return false;
+}
+inline validate::Trace without_rendering(const validate::Trace& trace) {
+  validate::Trace t = trace;
+  for (validate::TraceList& l : t.lists)
+    std::erase_if(l.commands, [](const validate::Command& c) {
+      return std::holds_alternative<validate::BeginRenderingCmd>(c) ||
+             std::holds_alternative<validate::EndRenderingCmd>(c);
+    });
+  return t;
+}
 
 // The list a validator message names, and whether the earlier access it names ("(list 'X' command
 // N)") is in another list.

@@ -60,6 +60,26 @@ void differential(bool sync, uint64_t n) {
       continue;
     }
     // Documented differences of layer 1.3.239 (docs/replay.md), each counted by name.
+    // D9: the layer records no access for dynamic rendering's load and store operations and checks no
+    // attachment layout; recognized when the validator, judging the trace without its render pass
+    // instances (the trace as the layer sees it), gives the layer's kinds (or those but D1's
+    // write-after-write). `seen` are those kinds, for D11 and D10 below.
+    uint32_t seen = kv;
+    const bool rendering = has_rendering(trace);
+    if (explain && rendering) {
+      const validate::ValidationResult v9 =
+          validate::validate(inline_secondaries(without_rendering(played)), layer_1_3_239);
+      seen = kinds_of(v9);
+      if (seen == kl || ((seen & ~kl) == kWaw && (kl & ~seen) == 0 && waw_same_access_only(v9))) {
+        ++explained["D9"];
+        continue;
+      }
+    }
+    // D11: a layout transition the layer judges by its barrier's own source access scope only.
+    if (explain && (kl & ~seen) == kWaw && (seen & ~kl) == 0 && barrier_transition_waw_only(rep.log)) {
+      ++explained[rendering ? "D9+D11" : "D11"];
+      continue;
+    }
     if (explain && (kv & ~kl) == kWaw && (kl & ~kv) == 0 && waw_same_access_only(v)) {
       ++explained["D1"];
       continue;
@@ -92,8 +112,8 @@ void differential(bool sync, uint64_t n) {
     if (explain && std::any_of(trace.lists.begin(), trace.lists.end(),
                                [](const validate::TraceList& l) { return l.secondary; })) {
       const uint32_t inlined = kinds_of(player.play(inline_secondaries(trace)).log);
-      if (inlined == kv || ((kv & ~inlined) == kWaw && (inlined & ~kv) == 0 && waw_same_access_only(v))) {
-        ++explained["D10"];
+      if (inlined == seen || ((kv & ~inlined) == kWaw && (inlined & ~kv) == 0 && waw_same_access_only(v))) {
+        ++explained[rendering && seen != kv ? "D9+D10" : "D10"];
         continue;
       }
     }
