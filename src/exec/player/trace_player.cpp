@@ -1130,9 +1130,13 @@ bool TracePlayer::has_second_queue() const {
 
 Trace merge_queues(const Trace& trace) {
   Trace t = trace;
-  if (t.submissions.empty()) return t;
-  const validate::TraceSubmission& first = trace.submissions.front();
+  // The first submission on a queue (an acquire step runs on none).
+  const auto on_queue = std::find_if(trace.submissions.begin(), trace.submissions.end(),
+                                     [](const validate::TraceSubmission& s) { return s.step != validate::Step::acquire; });
+  if (on_queue == trace.submissions.end()) return t;
+  const validate::TraceSubmission& first = *on_queue;
   for (validate::TraceSubmission& s : t.submissions) {
+    if (s.step == validate::Step::acquire) continue;
     s.queue = first.queue;
     s.type = first.type;
     s.family = first.family;
