@@ -998,7 +998,8 @@ class Loader {
     const std::string name = name_field(j, "swapchain", path);
     if (r.buffer) fail(at, "a buffer is not a swapchain image");
     if (r.mips != 1 || r.planes != 1) fail(at, "a swapchain image has one mip level and one plane");
-    if (j.contains("placement")) fail(at, "a swapchain image is not placed in a heap (its memory is the swapchain's)");
+    if (j.contains("placement"))
+      fail(at, "a swapchain image is not placed in a heap (its memory is the swapchain's)");
     const auto [it, added] = swapchain_index_.emplace(name, static_cast<int>(swapchains_.size()));
     if (added) {
       swapchains_.push_back(name);
@@ -1040,8 +1041,9 @@ class Loader {
       }
       if (b.contains("fence")) s.fence = name_field(b, "fence", at);
       if (s.signal.empty() && s.fence.empty())
-        fail(at, "vkAcquireNextImageKHR signals a semaphore, a fence or both "
-                 "(VUID-vkAcquireNextImageKHR-semaphore-01780)");
+        fail(at,
+             "vkAcquireNextImageKHR signals a semaphore, a fence or both "
+             "(VUID-vkAcquireNextImageKHR-semaphore-01780)");
     } else {
       s.step = Step::present;
       keys(b, at, {"image", "queue", "family", "wait"});
@@ -1065,13 +1067,18 @@ class Loader {
   void touched(const Trace& t, int li, std::vector<int>& out) const {
     auto barriers = [&](const std::vector<Barrier>& bs) {
       for (const Barrier& b : bs)
-        if (const auto* v = std::get_if<VkBarrier>(&b); v && v->resource != kNoResource) out.push_back(v->resource);
+        if (const auto* v = std::get_if<VkBarrier>(&b); v && v->resource != kNoResource)
+          out.push_back(v->resource);
     };
     for (const Command& c : t.lists[static_cast<size_t>(li)].commands) {
-      if (const auto* u = std::get_if<UseCmd>(&c)) out.push_back(u->resource);
-      else if (const auto* k = std::get_if<ClearCmd>(&c)) out.push_back(k->resource);
-      else if (const auto* b = std::get_if<BarrierCmd>(&c)) barriers(b->barriers);
-      else if (const auto* se = std::get_if<SetEventCmd>(&c)) barriers(se->barriers);
+      if (const auto* u = std::get_if<UseCmd>(&c))
+        out.push_back(u->resource);
+      else if (const auto* k = std::get_if<ClearCmd>(&c))
+        out.push_back(k->resource);
+      else if (const auto* b = std::get_if<BarrierCmd>(&c))
+        barriers(b->barriers);
+      else if (const auto* se = std::get_if<SetEventCmd>(&c))
+        barriers(se->barriers);
       else if (const auto* we = std::get_if<WaitEventsCmd>(&c)) {
         for (const WaitEventsCmd::Wait& w : we->waits) barriers(w.barriers);
       } else if (const auto* br = std::get_if<BeginRenderingCmd>(&c)) {
@@ -1097,9 +1104,9 @@ class Loader {
     }
     if (s.step == Step::present) {
       if (!acquired[static_cast<size_t>(s.image)])
-        fail(path + ".present.image",
-             fmt::format("swapchain image {} is presented but not acquired (VUID-VkPresentInfoKHR-pImageIndices-01430)",
-                         name(s.image)));
+        fail(path + ".present.image", fmt::format("swapchain image {} is presented but not acquired "
+                                                  "(VUID-VkPresentInfoKHR-pImageIndices-01430)",
+                                                  name(s.image)));
       acquired[static_cast<size_t>(s.image)] = false;
       return;
     }
@@ -1107,7 +1114,8 @@ class Loader {
       std::vector<int> used;
       touched(t, s.lists[i], used);
       for (int r : used)
-        if (t.resources[static_cast<size_t>(r)].swapchain != kNoSwapchain && !acquired[static_cast<size_t>(r)])
+        if (t.resources[static_cast<size_t>(r)].swapchain != kNoSwapchain &&
+            !acquired[static_cast<size_t>(r)])
           fail(fmt::format("{}.lists[{}]", path, i),
                fmt::format("list {} uses swapchain image {}, which is not acquired (vkAcquireNextImageKHR)",
                            input::quote(t.lists[static_cast<size_t>(s.lists[i])].name), name(r)));

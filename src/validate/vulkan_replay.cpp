@@ -1188,7 +1188,7 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     // A read-modify-write access reports the read side first, as the Khronos layer does.
     if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       hazard(against(w, has_read(acc) ? MessageId::vk_hazard_read_after_write
-                                       : MessageId::vk_hazard_write_after_write),
+                                      : MessageId::vk_hazard_write_after_write),
              resource, sub, n, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
     sh.reads.clear();
     sh.write = Write{true, stage, bits, false, now_, {}, 0, log_now()};

@@ -33,7 +33,8 @@ std::string write_then_transition(const std::string& between, const std::string&
     {"barrier":[{"type":"image","resource":"r","src_stage":"NONE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_STORAGE_WRITE","old_layout":"UNDEFINED","new_layout":"GENERAL"}]},
     {"use":{"resource":"r","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}},)" +
          between + R"(
-    {"barrier":[{"type":"image","resource":"r","src_stage":"COMPUTE_SHADER","src_access":")" + src_access +
+    {"barrier":[{"type":"image","resource":"r","src_stage":"COMPUTE_SHADER","src_access":")" +
+         src_access +
          R"(","dst_stage":"COPY","dst_access":"TRANSFER_WRITE","old_layout":"GENERAL","new_layout":"TRANSFER_DST_OPTIMAL"}]},
     {"use":{"resource":"r","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}}]}],
     "submissions":[{"queue":"g","lists":["L"]}]})";
@@ -64,7 +65,8 @@ TEST(LayerDifferences, DocumentedDifferenceD11TransitionChainedByAnEarlierBarrie
 // attachment whose imageLayout (GENERAL) is not the image's (UNDEFINED). Baton: the use of a layout
 // the image is not in (UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout); layer 1.3.239: nothing.
 TEST(LayerDifferences, DocumentedDifferenceD9AttachmentLayoutNotChecked) {
-  const Both b = judge(R"({"api":"vulkan","resources":[{"name":"rt","type":"texture"}],"lists":[{"name":"L","commands":[
+  const Both b =
+      judge(R"({"api":"vulkan","resources":[{"name":"rt","type":"texture"}],"lists":[{"name":"L","commands":[
     {"begin_rendering":{"color":[{"resource":"rt","subresource":0,"layout":"GENERAL","load":"CLEAR","store":"STORE"}]}},
     {"end_rendering":{}}]}],"submissions":[{"queue":"g","lists":["L"]}]})");
   EXPECT_EQ(b.validator, uint32_t{kLayout});

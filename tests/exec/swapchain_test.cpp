@@ -51,8 +51,9 @@ class PresentingEnvironment : public ::testing::Environment {
 #define REQUIRE_PRESENTATION()                                                                       \
   do {                                                                                               \
     if (presenting() == nullptr)                                                                     \
-      GTEST_SKIP() << "no presentation on this device (" << presenting_error()                       \
-                   << "): the verdicts are pinned on a device with VK_EXT_headless_surface (docs/replay.md)"; \
+      GTEST_SKIP()                                                                                   \
+          << "no presentation on this device (" << presenting_error()                                \
+          << "): the verdicts are pinned on a device with VK_EXT_headless_surface (docs/replay.md)"; \
   } while (false)
 
 struct Both {

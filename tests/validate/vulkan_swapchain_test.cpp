@@ -9,9 +9,8 @@
 //   PRESENT-AFTER-READ);
 // - VUID-VkPresentInfoKHR-pImageIndices-01430: the presented image is in PRESENT_SRC_KHR.
 // The same frames are played against the layer by tests/exec/swapchain_test.cpp.
-#include <string>
-
 #include <baton/core.hpp>
+#include <string>
 
 #include "cases.hpp"
 
@@ -43,9 +42,11 @@ std::string trace(std::initializer_list<std::pair<std::string, std::string>> lis
   return fmt::format(R"({{"api":"vulkan","resources":[{}],"lists":[{}],"submissions":[{}]}})", kImage, l, s);
 }
 const std::string kAcquire = R"({"acquire":{"image":"bb","semaphore":"acquired"}})";
-std::string submit(std::string_view list, std::string_view wait_stage, std::string_view signal = R"(["rendered"])") {
+std::string submit(std::string_view list, std::string_view wait_stage,
+                   std::string_view signal = R"(["rendered"])") {
   const std::string wait =
-      wait_stage.empty() ? "" : fmt::format(R"("wait":[{{"semaphore":"acquired","stage":"{}"}}],)", wait_stage);
+      wait_stage.empty() ? ""
+                         : fmt::format(R"("wait":[{{"semaphore":"acquired","stage":"{}"}}],)", wait_stage);
   return fmt::format(R"({{"queue":"g","lists":["{}"],{}"signal":{}}})", list, wait, signal);
 }
 const std::string kPresent = R"({"present":{"queue":"g","image":"bb","wait":["rendered"]}})";
@@ -73,58 +74,70 @@ INSTANTIATE_TEST_SUITE_P(
              ids({{M::vk_hazard_write_after_present, 1}})},
         // A read as the first access after the acquire, unordered (and in the wrong layout: the image is
         // UNDEFINED after its creation).
-        Case{"FirstReadWithoutTheAcquireWait",
-             trace({{"L",
-                     R"({"use":{"resource":"bb","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})"}},
-                   {kAcquire, submit("L", "", "[]")}),
-             ids({{M::vk_hazard_read_after_present, 1}, {M::vk_invalid_image_layout, 1}})},
+        Case{
+            "FirstReadWithoutTheAcquireWait",
+            trace(
+                {{"L",
+                  R"({"use":{"resource":"bb","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})"}},
+                {kAcquire, submit("L", "", "[]")}),
+            ids({{M::vk_hazard_read_after_present, 1}, {M::vk_invalid_image_layout, 1}})},
         // "semaphore and/or fence": a host wait on the acquire's fence orders the presentation engine's
         // reads before every later submission.
         Case{"AcquireFenceWaitedOnTheHost",
              trace({{"L", kFrame}},
                    {R"({"acquire":{"image":"bb","fence":"f"}})",
-                    R"({"queue":"g","lists":["L"],"signal":["rendered"],"host_wait":[{"fence":"f"}]})", kPresent}),
+                    R"({"queue":"g","lists":["L"],"signal":["rendered"],"host_wait":[{"fence":"f"}]})",
+                    kPresent}),
              {}},
         // vkQueuePresentKHR: without a wait on the semaphore the rendering signalled, the presentation
         // engine reads what the transition to PRESENT_SRC_KHR wrote, unordered (queue order does not order
         // a present).
         Case{"PresentWithoutTheRenderingSemaphore",
-             trace({{"L", kFrame}}, {kAcquire, submit("L", "CLEAR", "[]"),
-                                     R"({"present":{"queue":"g","image":"bb"}})"}),
+             trace({{"L", kFrame}},
+                   {kAcquire, submit("L", "CLEAR", "[]"), R"({"present":{"queue":"g","image":"bb"}})"}),
              ids({{M::vk_hazard_present_after_write, 1}})},
         // A signal stage mask (COPY) whose first scope misses the transition (destination NONE): the wait
         // does not order it before the present.
-        Case{"SignalScopeMissesTheTransition",
-             trace({{"L", kFrame}},
-                   {kAcquire, submit("L", "CLEAR", R"([{"semaphore":"rendered","stage":"COPY"}])"), kPresent}),
-             ids({{M::vk_hazard_present_after_write, 1}})},
+        Case{
+            "SignalScopeMissesTheTransition",
+            trace({{"L", kFrame}},
+                  {kAcquire, submit("L", "CLEAR", R"([{"semaphore":"rendered","stage":"COPY"}])"), kPresent}),
+            ids({{M::vk_hazard_present_after_write, 1}})},
         // A read in a later submission the present does not wait for: present-after-read (the read itself
         // is not made visible after the transition either: read-after-write).
-        Case{"ReadAfterTheSignalIsPresentAfterRead",
-             trace({{"L", kFrame},
-                    {"M",
-                     R"({"use":{"resource":"bb","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"PRESENT_SRC_KHR"}}})"}},
-                   {kAcquire, submit("L", "CLEAR"), R"({"queue":"g","lists":["M"]})", kPresent}),
-             ids({{M::vk_hazard_present_after_read, 1}, {M::vk_hazard_read_after_write, 1}})},
+        Case{
+            "ReadAfterTheSignalIsPresentAfterRead",
+            trace(
+                {{"L", kFrame},
+                 {"M",
+                  R"({"use":{"resource":"bb","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"PRESENT_SRC_KHR"}}})"}},
+                {kAcquire, submit("L", "CLEAR"), R"({"queue":"g","lists":["M"]})", kPresent}),
+            ids({{M::vk_hazard_present_after_read, 1}, {M::vk_hazard_read_after_write, 1}})},
         // VUID-VkPresentInfoKHR-pImageIndices-01430: presented outside PRESENT_SRC_KHR.
         Case{"PresentOutsidePresentSrc",
              trace({{"L", to_dst("CLEAR") + "," + kClear + "," + to_present("NONE", "TRANSFER_SRC_OPTIMAL")}},
                    {kAcquire, submit("L", "CLEAR"), kPresent}),
              ids({{M::vk_present_layout, 1}})},
         // Two frames on one image: the second acquire hands the image back after the first present.
-        Case{"TwoFramesOnOneImage",
-             trace({{"L", kFrame},
-                    {"M", R"({"barrier":[{"type":"image","resource":"bb","src_stage":"CLEAR","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
-                              kClear + "," + to_present()}},
-                   {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
-             {}},
+        Case{
+            "TwoFramesOnOneImage",
+            trace(
+                {{"L", kFrame},
+                 {"M",
+                  R"({"barrier":[{"type":"image","resource":"bb","src_stage":"CLEAR","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
+                      kClear + "," + to_present()}},
+                {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
+            {}},
         // ... and the second frame's transition without the wait's chain races the first present's read.
-        Case{"SecondFrameNotOrderedAfterTheAcquire",
-             trace({{"L", kFrame},
-                    {"M", R"({"barrier":[{"type":"image","resource":"bb","src_stage":"NONE","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
-                              kClear + "," + to_present()}},
-                   {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
-             ids({{M::vk_hazard_write_after_present, 1}})}),
+        Case{
+            "SecondFrameNotOrderedAfterTheAcquire",
+            trace(
+                {{"L", kFrame},
+                 {"M",
+                  R"({"barrier":[{"type":"image","resource":"bb","src_stage":"NONE","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
+                      kClear + "," + to_present()}},
+                {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
+            ids({{M::vk_hazard_write_after_present, 1}})}),
     case_name);
 
 // Bad input (exit 2): one line naming the JSON pointer.

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "baton/trace_player.hpp"
 #include "baton/validate.hpp"
@@ -31,8 +31,8 @@ std::string text_report(const std::string& device, const exec::ReplayReport& r) 
                   r.submissions, r.command_buffers, r.commands, r.barriers, r.queues_used,
                   r.queues_merged ? " (two trace queues merged: the device has no compute-only family)" : "");
   if (r.acquires + r.presents != 0)
-    s += fmt::format("swapchain: {} acquires (vkAcquireNextImageKHR), {} presents (vkQueuePresentKHR)\n", r.acquires,
-                     r.presents);
+    s += fmt::format("swapchain: {} acquires (vkAcquireNextImageKHR), {} presents (vkQueuePresentKHR)\n",
+                     r.acquires, r.presents);
   s += fmt::format("validation messages: {} ({} hazards)\n", r.log.total(), r.log.hazards());
   for (const auto& [id, n] : r.log.counts) s += fmt::format("  {} x{}\n", id, n);
   for (const auto& [id, text] : r.log.texts) s += fmt::format("    {}: {}\n", id, text);

@@ -31,9 +31,9 @@ struct ReplayReport {
 
 // Throws baton::Error (one line naming the trace entry) for what the player cannot express: a
 // D3D12 trace, depth attachments, a submission's `present` list (present steps are played, on a context
-// with ContextOptions::presentation), dispatches on swapchain images, discards, a use whose stage/access has no one command, a
-// layout a command cannot take, more than two queues, ownership transfers the device's families
-// cannot carry. Needs no device.
+// with ContextOptions::presentation), dispatches on swapchain images, discards, a use whose stage/access has
+// no one command, a layout a command cannot take, more than two queues, ownership transfers the device's
+// families cannot carry. Needs no device.
 void check_playable(const validate::Trace& trace);
 
 // Plays traces on one context (pipelines are made once; each play creates and destroys its

@@ -224,10 +224,12 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
               fmt::format("{}: dispatches in secondary command buffers are not played (lavapipe of Mesa "
                           "22.3 crashes recording one)",
                           where(t, li, ci)));
-        if (mode_of(op) < kModes && t.resources[static_cast<size_t>(u->resource)].swapchain != validate::kNoSwapchain)
-          throw Error(fmt::format("{}: dispatches on swapchain images are not played (their format is the "
-                                  "surface's; copies, clears and rendering are)",
-                                  where(t, li, ci)));
+        if (mode_of(op) < kModes &&
+            t.resources[static_cast<size_t>(u->resource)].swapchain != validate::kNoSwapchain)
+          throw Error(
+              fmt::format("{}: dispatches on swapchain images are not played (their format is the "
+                          "surface's; copies, clears and rendering are)",
+                          where(t, li, ci)));
       } else if (const auto* k = std::get_if<validate::ClearCmd>(&c)) {
         whole(k->subresources.bytes);
         (void)op_for(t, li, ci, k->resource, k->as);
@@ -377,16 +379,17 @@ void TracePlayer::Impl::create() {
 // Swapchains (docs/replay.md, "Swapchains"): only for a trace with swapchain images, on a context created
 // with ContextOptions::presentation (VK_KHR_surface, VK_EXT_headless_surface, VK_KHR_swapchain). Anything
 // the surface cannot give is a refusal naming the swapchain, never a trace played without its presents.
-std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(const Trace& t, const FamilyMap& fm,
-                                                                         std::vector<VkSurfaceKHR>& surfaces,
-                                                                         std::vector<VkSwapchainKHR>& swapchains) {
+std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
+    const Trace& t, const FamilyMap& fm, std::vector<VkSurfaceKHR>& surfaces,
+    std::vector<VkSwapchainKHR>& swapchains) {
   std::vector<Chain> chains(t.swapchains.size());
   if (chains.empty()) return chains;
   if (!ctx.presentation_enabled())
-    throw Error(fmt::format("{}: the trace has swapchain images, but the Vulkan context was created without "
-                            "presentation (ContextOptions::presentation: VK_KHR_surface, VK_EXT_headless_surface, "
-                            "VK_KHR_swapchain)",
-                            t.source));
+    throw Error(
+        fmt::format("{}: the trace has swapchain images, but the Vulkan context was created without "
+                    "presentation (ContextOptions::presentation: VK_KHR_surface, VK_EXT_headless_surface, "
+                    "VK_KHR_swapchain)",
+                    t.source));
   const auto create_surface = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
       vkGetInstanceProcAddr(c.instance, "vkCreateHeadlessSurfaceEXT"));
   if (!create_surface) throw Error(fmt::format("{}: vkCreateHeadlessSurfaceEXT is not available", t.source));
@@ -403,7 +406,8 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(const T
     VkHeadlessSurfaceCreateInfoEXT hci{VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     const VkResult sr = create_surface(c.instance, &hci, nullptr, &surface);
-    if (sr != VK_SUCCESS) throw refuse(fmt::format("vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(sr)));
+    if (sr != VK_SUCCESS)
+      throw refuse(fmt::format("vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(sr)));
     surfaces.push_back(surface);
     for (const auto& [tf, df] : fm.to_device) {
       VkBool32 ok = VK_FALSE;
@@ -423,11 +427,14 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(const T
     // Copies move 4 bytes a texel (the scratch buffers); clears and rendering take any color format.
     if (format.format != VK_FORMAT_B8G8R8A8_UNORM && format.format != VK_FORMAT_R8G8B8A8_UNORM &&
         format.format != VK_FORMAT_B8G8R8A8_SRGB && format.format != VK_FORMAT_R8G8B8A8_SRGB)
-      throw refuse(fmt::format("no 4-byte color format on the surface (first: {})", static_cast<int>(format.format)));
-    const VkImageUsageFlags usage =
-        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-    if ((caps.supportedUsageFlags & usage) != usage) throw refuse("the surface lacks transfer or color-attachment usage");
-    if (layers > caps.maxImageArrayLayers) throw refuse(fmt::format("{} layers, the surface allows {}", layers, caps.maxImageArrayLayers));
+      throw refuse(
+          fmt::format("no 4-byte color format on the surface (first: {})", static_cast<int>(format.format)));
+    const VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    if ((caps.supportedUsageFlags & usage) != usage)
+      throw refuse("the surface lacks transfer or color-attachment usage");
+    if (layers > caps.maxImageArrayLayers)
+      throw refuse(fmt::format("{} layers, the surface allows {}", layers, caps.maxImageArrayLayers));
     const uint32_t count = std::max(images, caps.minImageCount);
     if (caps.maxImageCount != 0 && count > caps.maxImageCount)
       throw refuse(fmt::format("{} images, the surface allows at most {}", count, caps.maxImageCount));
@@ -447,9 +454,9 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(const T
     sci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     sci.preTransform = caps.currentTransform;
     sci.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
-    for (VkCompositeAlphaFlagBitsKHR a : {VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
-                                          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR,
-                                          VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR})
+    for (VkCompositeAlphaFlagBitsKHR a :
+         {VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
+          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR, VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR})
       if ((caps.supportedCompositeAlpha & static_cast<VkCompositeAlphaFlagsKHR>(a)) != 0) {
         sci.compositeAlpha = a;
         break;
@@ -624,7 +631,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       std::vector<VkImageMemoryBarrier2> ib;
       for (size_t i = 0; i < t.resources.size(); ++i) {
         const validate::TraceResource& r = t.resources[i];
-        if (r.buffer || r.initial == VK_IMAGE_LAYOUT_UNDEFINED || r.swapchain != validate::kNoSwapchain) continue;
+        if (r.buffer || r.initial == VK_IMAGE_LAYOUT_UNDEFINED || r.swapchain != validate::kNoSwapchain)
+          continue;
         VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
         b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
         b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
@@ -943,19 +951,21 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         const Chain& ch = chains[static_cast<size_t>(r.swapchain)];
         uint32_t& n = held[static_cast<size_t>(r.swapchain)];
         if (n + 1 > ch.max_held)
-          throw Error(fmt::format("{}: submissions[{}]: swapchain '{}' has {} images, so at most {} may be held "
-                                  "at once (VUID-vkAcquireNextImageKHR-surface-07783)",
-                                  t.source, step, t.swapchains[static_cast<size_t>(r.swapchain)], ch.images.size(),
-                                  ch.max_held));
+          throw Error(fmt::format(
+              "{}: submissions[{}]: swapchain '{}' has {} images, so at most {} may be held "
+              "at once (VUID-vkAcquireNextImageKHR-surface-07783)",
+              t.source, step, t.swapchains[static_cast<size_t>(r.swapchain)], ch.images.size(), ch.max_held));
         uint32_t index = 0;
-        const VkResult ar = vkAcquireNextImageKHR(c.device, ch.swapchain, UINT64_MAX,
-                                                  s.signal.empty() ? VK_NULL_HANDLE : semaphore(s.signal[0], false),
-                                                  s.fence.empty() ? VK_NULL_HANDLE : fence(s.fence), &index);
+        const VkResult ar =
+            vkAcquireNextImageKHR(c.device, ch.swapchain, UINT64_MAX,
+                                  s.signal.empty() ? VK_NULL_HANDLE : semaphore(s.signal[0], false),
+                                  s.fence.empty() ? VK_NULL_HANDLE : fence(s.fence), &index);
         if (ar != VK_SUCCESS && ar != VK_SUBOPTIMAL_KHR) vk_check(ar, "vkAcquireNextImageKHR");
         ++n;
         if (index != r.image_index)
           throw Error(fmt::format(
-              "{}: submissions[{}]: vkAcquireNextImageKHR returned image {} of swapchain '{}', the trace acquires "
+              "{}: submissions[{}]: vkAcquireNextImageKHR returned image {} of swapchain '{}', the trace "
+              "acquires "
               "image {} ('{}'): the presentation engine picks the image (headless: the lowest one not held)",
               t.source, step, index, t.swapchains[static_cast<size_t>(r.swapchain)], r.image_index, r.name));
         res[static_cast<size_t>(s.image)].image = ch.images[index];
@@ -1131,8 +1141,9 @@ bool TracePlayer::has_second_queue() const {
 Trace merge_queues(const Trace& trace) {
   Trace t = trace;
   // The first submission on a queue (an acquire step runs on none).
-  const auto on_queue = std::find_if(trace.submissions.begin(), trace.submissions.end(),
-                                     [](const validate::TraceSubmission& s) { return s.step != validate::Step::acquire; });
+  const auto on_queue =
+      std::find_if(trace.submissions.begin(), trace.submissions.end(),
+                   [](const validate::TraceSubmission& s) { return s.step != validate::Step::acquire; });
   if (on_queue == trace.submissions.end()) return t;
   const validate::TraceSubmission& first = *on_queue;
   for (validate::TraceSubmission& s : t.submissions) {

@@ -1,11 +1,11 @@
 // Instance, validation messenger and device of the Vulkan executor.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "context_impl.hpp"
 
