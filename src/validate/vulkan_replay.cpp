@@ -1202,7 +1202,7 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     if (rd.where.queue == now_.queue) read_barriers |= rd.own;
     if (const Ordered* o = ordered(rd.where, reach(rd))) read_barriers |= o->exec;
   }
-  if (w.valid && (stage & read_barriers) == 0 && !visible(w))
+  if (w.valid && (stage & read_barriers) == 0 && !visible(w) && !acquire_waited(w))
     hazard(against(w, MessageId::vk_hazard_read_after_write), resource, sub, n, w.where,
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {

@@ -162,8 +162,12 @@ class Replay {
   // vkQueuePresentKHR's access (after its semaphore waits were granted on the present's queue).
   void acquire_image(int submission);
   void present_image(int submission);
-  // A hazard against the presentation engine's acquire has the layer's *-AFTER-PRESENT name.
-  static MessageId against(const Write& w, MessageId id);
+  // A hazard against the presentation engine's acquire: not waited for at all, the layer's *-AFTER-PRESENT
+  // name; waited for (a wait on its semaphore or fence), the acquire is a read of the engine's (the layer's
+  // SYNC_PRESENT_ENGINE_SYNCVAL_PRESENT_ACQUIRE_READ_SYNCVAL): an unordered write is a write-after-read.
+  MessageId against(const Write& w, MessageId id) const;
+  // The acquire was waited for: a read after it is no hazard (two reads).
+  bool acquire_waited(const Write& w) const;
   void commands(int list);  // a list's commands; an ExecuteCmd runs its secondaries' commands there
   // Dynamic rendering: the load operations' accesses at the begin, the store operations' at the end;
   // accesses of one render pass instance to its attachments are ordered among themselves (in_rendering).

@@ -7,7 +7,10 @@
 // So the acquire is an access of the presentation engine that only the acquire's semaphore (a wait on it)
 // or fence (a host wait) orders before the application's first use of the image; the Khronos layer
 // records it as SYNC_PRESENT_ENGINE_SYNCVAL_PRESENT_ACQUIRE_READ_SYNCVAL and reports an unordered first
-// use as SYNC-HAZARD-WRITE-AFTER-PRESENT / READ-AFTER-PRESENT.
+// use as SYNC-HAZARD-WRITE-AFTER-PRESENT / READ-AFTER-PRESENT when the acquire was not waited for at all;
+// once a wait imported it, the acquire is the engine's read (SYNC_PRESENT_ENGINE_SYNCVAL_PRESENT_ACQUIRE_READ):
+// a write not ordered after it is SYNC-HAZARD-WRITE-AFTER-READ, a read no hazard (layer 1.3.239 on lavapipe
+// with an X11 swapchain under Xvfb, scripts/probes/swapchain_probe.cpp).
 //
 // vkQueuePresentKHR: "the presentation engine's read ... happens after the semaphore wait operations"
 // (pWaitSemaphores); it is not ordered after earlier work of its queue by submission order ("semaphores
@@ -27,8 +30,15 @@ namespace {
 constexpr uint32_t kPresentSrc = 1000001002;  // VK_IMAGE_LAYOUT_PRESENT_SRC_KHR
 }  // namespace
 
-MessageId Replay::against(const Write& w, MessageId id) {
+bool Replay::acquire_waited(const Write& w) const {
+  return w.valid && w.stage == kPresentEngine && w.where.list < 0 && w.where.submission >= 0 &&
+         trace_.submissions[static_cast<size_t>(w.where.submission)].step == Step::acquire &&
+         ordered(w.where, Reach{w.signaled}) != nullptr;
+}
+
+MessageId Replay::against(const Write& w, MessageId id) const {
   if (!w.valid || w.stage != kPresentEngine) return id;
+  if (acquire_waited(w)) return id == MessageId::vk_hazard_write_after_write ? MessageId::vk_hazard_write_after_read : id;
   if (id == MessageId::vk_hazard_read_after_write) return MessageId::vk_hazard_read_after_present;
   if (id == MessageId::vk_hazard_write_after_write) return MessageId::vk_hazard_write_after_present;
   return id;

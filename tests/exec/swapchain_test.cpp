@@ -82,7 +82,7 @@ std::string validator_text(const validate::ValidationResult& v) {
 // submission waiting `acquired` at `wait_stage` ("" no wait) and signalling `rendered`, and a present
 // waiting `present_wait` ("" none).
 std::string frame(const std::string& first, const std::string& wait_stage, const std::string& present_wait,
-                  const std::string& final_layout = "PRESENT_SRC_KHR") {
+                  const std::string& final_layout = "PRESENT_SRC_KHR", const std::string& final_dst = "ALL_COMMANDS") {
   const std::string wait =
       wait_stage.empty() ? "" : R"("wait":[{"semaphore":"acquired","stage":")" + wait_stage + R"("}],)";
   const std::string pwait = present_wait.empty() ? "" : R"(,"wait":[")" + present_wait + R"("])";
@@ -93,7 +93,7 @@ std::string frame(const std::string& first, const std::string& wait_stage, const
                    "old_layout":"UNDEFINED","new_layout":"TRANSFER_DST_OPTIMAL"}]},
       {"use":{"resource":"bb","subresource":0,"as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}},
       {"barrier":[{"type":"image","resource":"bb","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
-                   "dst_stage":"NONE","old_layout":"TRANSFER_DST_OPTIMAL","new_layout":")" +
+                   "dst_stage":")" + final_dst + R"(","old_layout":"TRANSFER_DST_OPTIMAL","new_layout":")" +
          final_layout + R"("}]}]}],
     "submissions":[{"acquire":{"image":"bb","semaphore":"acquired"}},
       {"queue":"g","lists":["L"],)" +
@@ -116,12 +116,14 @@ TEST(Swapchain, AcquireRenderPresentIsCleanOnBothSides) {
 // Spec, vkAcquireNextImageKHR: "the application must use semaphore and/or fence to ensure that the image
 // layout and contents are not modified until the presentation engine reads have completed". A transition
 // whose first scope (NONE) does not chain with the acquire wait writes the image unordered.
-TEST(Swapchain, TransitionNotChainedWithTheAcquireWaitIsWriteAfterPresent) {
+// The wait imported the acquire as the presentation engine's read: the unordered transition is a
+// write-after-read (layer 1.3.239 on an X11 swapchain: scripts/probes/swapchain_probe.cpp).
+TEST(Swapchain, TransitionNotChainedWithTheAcquireWaitIsWriteAfterRead) {
   REQUIRE_PRESENTATION();
   const Both b = judge(frame("NONE", "CLEAR", "rendered"));
-  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_write_after_present), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_write_after_read), 1u) << validator_text(b.v);
   EXPECT_EQ(b.v.messages.size(), 1u) << validator_text(b.v);
-  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-PRESENT"), 1u) << layer_text(b.r);
+  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u) << layer_text(b.r);
   EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
 }
 
@@ -153,6 +155,17 @@ TEST(Swapchain, PresentOutsidePresentSrcIsALayoutError) {
   EXPECT_EQ(b.v.count(validate::MessageId::vk_present_layout), 1u) << validator_text(b.v);
   EXPECT_EQ(b.r.log.counts.count("VUID-VkPresentInfoKHR-pImageIndices-01430"), 1u) << layer_text(b.r);
   EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+}
+
+// D12 (docs/replay.md): layer 1.3.239 does not count a layout transition whose barrier has dstStageMask
+// NONE into a semaphore signal's first scope (ALL_COMMANDS): the present after it is its
+// PRESENT-AFTER-WRITE. The spec's signal scope holds every command before it (Baton: clean); with any
+// destination stage (ALL_COMMANDS above, BOTTOM_OF_PIPE, CLEAR) the layer agrees.
+TEST(Swapchain, DocumentedDifferenceD12TransitionToPresentWithNoDestinationStage) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("CLEAR", "CLEAR", "rendered", "PRESENT_SRC_KHR", "NONE"));
+  EXPECT_TRUE(b.v.clean()) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-PRESENT-AFTER-WRITE"), 1u) << layer_text(b.r);
 }
 
 // Without presentation the player refuses a swapchain trace with a named error, never plays it without

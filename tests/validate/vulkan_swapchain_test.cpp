@@ -64,11 +64,13 @@ INSTANTIATE_TEST_SUITE_P(
         // at CLEAR), the present waits what the rendering signalled.
         Case{"AcquireRenderPresent", trace({{"L", kFrame}}, {kAcquire, submit("L", "CLEAR"), kPresent}), {}},
         // vkAcquireNextImageKHR: the first write (the transition) is not ordered after the presentation
-        // engine's reads: its first scope (NONE) does not chain with the wait.
+        // engine's reads: its first scope (NONE) does not chain with the wait. The wait imported the acquire,
+        // a read of the engine's: write-after-read (the layer's name for it; without any wait below, the
+        // layer's WRITE-AFTER-PRESENT).
         Case{"TransitionNotChainedWithTheAcquireWait",
              trace({{"L", to_dst("NONE") + "," + kClear + "," + to_present()}},
                    {kAcquire, submit("L", "CLEAR"), kPresent}),
-             ids({{M::vk_hazard_write_after_present, 1}})},
+             ids({{M::vk_hazard_write_after_read, 1}})},
         // ... nor is it with no wait on the acquire semaphore at all.
         Case{"NoWaitOnTheAcquireSemaphore", trace({{"L", kFrame}}, {kAcquire, submit("L", ""), kPresent}),
              ids({{M::vk_hazard_write_after_present, 1}})},
@@ -81,6 +83,12 @@ INSTANTIATE_TEST_SUITE_P(
                   R"({"use":{"resource":"bb","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})"}},
                 {kAcquire, submit("L", "", "[]")}),
             ids({{M::vk_hazard_read_after_present, 1}, {M::vk_invalid_image_layout, 1}})},
+        // A read after a waited acquire is no hazard (the engine only reads): here only the layout error.
+        Case{"ReadAfterAWaitedAcquire",
+             trace({{"L",
+                     R"({"use":{"resource":"bb","subresource":0,"as":{"stage":"COPY","access":"TRANSFER_READ","layout":"TRANSFER_SRC_OPTIMAL"}}})"}},
+                   {kAcquire, submit("L", "COMPUTE_SHADER", "[]")}),
+             ids({{M::vk_invalid_image_layout, 1}})},
         // "semaphore and/or fence": a host wait on the acquire's fence orders the presentation engine's
         // reads before every later submission.
         Case{"AcquireFenceWaitedOnTheHost",
@@ -137,7 +145,7 @@ INSTANTIATE_TEST_SUITE_P(
                   R"({"barrier":[{"type":"image","resource":"bb","src_stage":"NONE","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
                       kClear + "," + to_present()}},
                 {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
-            ids({{M::vk_hazard_write_after_present, 1}})}),
+            ids({{M::vk_hazard_write_after_read, 1}})}),
     case_name);
 
 // Bad input (exit 2): one line naming the JSON pointer.
