@@ -159,6 +159,43 @@ std::string recording_one_texture(size_t n) {
   return r + "]}]}]}";
 }
 
+// One buffer, n clears of its 16-byte ranges in address order: n differently-stated pieces of one
+// resource in the planner's range maps (each clear is its own operation), no barrier needed.
+std::string recording_one_buffer(size_t n) {
+  std::string r =
+      fmt::format(R"({{"resources":[{{"name":"b","type":"buffer","size":{},"usage":["copy_dest"]}}],)"
+                  R"("groups":[{{"name":"g","queue":"direct","lists":[{{"name":"l","ops":[)",
+                  16 * n);
+  for (size_t i = 0; i < n; ++i)
+    r += fmt::format(
+        R"({}{{"kind":"clear","uses":[{{"resource":"b","access":"copy_dest","bytes":[{},16]}}]}})",
+        i ? "," : "", 16 * i);
+  return r + "]}]}]}";
+}
+
+// A graph whose first pass has n uses: every other one writes 16 bytes of one buffer, the others
+// read buffers of their own (the graph's validation, transitions and the planner see one pass, one
+// operation of n uses); a second pass reads the whole buffer.
+std::string graph_one_pass(size_t n) {
+  std::string r = fmt::format(
+      R"({{"resources":[{{"name":"b","type":"buffer","size":{},"usage":["unordered_access","shader_resource"]}},)"
+      R"({{"name":"o","type":"buffer","size":16,"usage":["unordered_access"]}})",
+      16 * n);
+  for (size_t i = 1; i < n; i += 2)
+    r += fmt::format(
+        R"(,{{"name":"r{}","type":"buffer","size":16,"usage":["shader_resource"],"imported":true}})", i);
+  r += R"(],"passes":[{"name":"p","queue":"compute","uses":[)";
+  for (size_t i = 0; i < n; ++i)
+    r += i % 2 == 0
+             ? fmt::format(
+                   R"({}{{"resource":"b","access":"unordered_access","stages":"compute","bytes":[{},16]}})",
+                   i ? "," : "", 16 * i)
+             : fmt::format(R"(,{{"resource":"r{}","access":"shader_resource","stages":"compute"}})", i);
+  return r +
+         R"(]},{"name":"q","queue":"compute","uses":[{"resource":"b","access":"shader_resource","stages":"compute"},)"
+         R"({"resource":"o","access":"unordered_access","stages":"compute"}]}],"outputs":["o"]})";
+}
+
 // n resource sets of 64 members of 13 x 64 subresources, each written then read.
 std::string graph_sets(size_t n) {
   std::string r = R"({"resources":[{"name":"out","type":"buffer","size":16})";
@@ -334,16 +371,19 @@ int main(int argc, char** argv) {
        50},
       {"recording, one texture, one subresource per op", "compile (3 APIs)", recording_one_texture,
        compile_all_apis, 250},
+      {"recording, one buffer, 16 bytes per clear", "compile (3 APIs)", recording_one_buffer,
+       compile_all_apis, 2500},
       {"graph, sets of 64 members", "compile (3 APIs)", graph_sets, compile_all_apis, 10},
+      {"graph, one pass of many uses", "compile (3 APIs)", graph_one_pass, compile_all_apis, 2500},
       {"trace d3d12, 2^20-subresource resources", "validate", [](size_t n) { return trace(n, false); },
        validate_trace, 100},
       {"trace vulkan, 2^20-subresource resources", "validate", [](size_t n) { return trace(n, true); },
        validate_trace, 25},
       {"trace vulkan, a barrier per buffer", "validate", trace_buffer_barriers, validate_trace, 1000},
-      {"trace vulkan, mips 1-2 of 65,536 layers", "validate", [](size_t n) { return trace_mip_ranges(n, true); },
-       validate_trace, 16},
-      {"trace d3d12, mips 1-2 of 65,536 layers", "validate", [](size_t n) { return trace_mip_ranges(n, false); },
-       validate_trace, 16},
+      {"trace vulkan, mips 1-2 of 65,536 layers", "validate",
+       [](size_t n) { return trace_mip_ranges(n, true); }, validate_trace, 16},
+      {"trace d3d12, mips 1-2 of 65,536 layers", "validate",
+       [](size_t n) { return trace_mip_ranges(n, false); }, validate_trace, 16},
       {"graph, mips 1-2 of 2,048 layers", "compile --api vulkan", graph_mip_ranges, compile_vulkan, 16},
       {"recording chain", "view --api d3d12-legacy", recording_chain, view_one, 500},
   };

@@ -1,10 +1,10 @@
 // Probe (not built with the project): what the Khronos layer (1.3.239 here) reports for swapchain acquire
 // and present, on lavapipe through an X11 swapchain, since lavapipe of Mesa 22.3 has no
-// VK_EXT_headless_surface (docs/replay.md, "Swapchains", D12). Run with an X server of its own:
+// VK_EXT_headless_surface (docs/replay.md, "Swapchains", D14). Run with an X server of its own:
 //   apt-get install xvfb; Xvfb :93 -screen 0 64x64x24 &
 //   g++ scripts/probes/swapchain_probe.cpp -o /tmp/probe -lvulkan -lX11 && DISPLAY=:93 /tmp/probe
 // Each scenario acquires (semaphore), clears the image between two transitions and presents; the layer
-// prints its messages itself. Seen 2026-12-05: "clean dst NONE" PRESENT-AFTER-WRITE (D12), the other
+// prints its messages itself. Seen 2026-12-05: "clean dst NONE" PRESENT-AFTER-WRITE (D14), the other
 // "clean" ones nothing, "transition src NONE" WRITE-AFTER-READ, "no acquire wait" WRITE-AFTER-PRESENT;
 // lavapipe's X11 presentation then crashed (SIGSEGV) on the layout scenario.
 #define VK_USE_PLATFORM_XLIB_KHR

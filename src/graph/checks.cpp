@@ -146,7 +146,7 @@ struct Access1 {
   std::vector<uint32_t> uses;    // slots
   friend bool operator==(const Access1&, const Access1&) = default;
 };
-// Per member, as runs over its subresource index.
+// Per member, as runs over its run index (detail::run_order).
 struct Accesses {
   std::vector<Runs<Access1>> members;
   explicit Accesses(const ResourceTable& rt, bool used = true) {
@@ -221,23 +221,27 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
                       p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
                       t.table[b.resource].name, to_string(b.before.layout), to_string(cur.layout)));
   };
+  // Runs (first, end, state) of one member that a use finds not covered; what room is left for findings.
+  std::vector<std::tuple<uint32_t, uint32_t, State>> failing;
+  auto room = [&] { return out.size() < 20 ? 20 - out.size() : size_t{0}; };
   auto on_use = [&](uint32_t gi, uint32_t li, detail::Replay& rp) {
     const uint32_t p = t.info[gi].passes[li];
     if (p == kNone) {  // a frame_start / frame_end transition list: its own uses, already per member
       for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
         const ResourceDesc& d = t.table[u.resource];
-        rp.state[u.resource].for_each(
-            0, rp.state[u.resource].size(), [&](uint32_t first, uint32_t n, const State& st) {
-              if (covers(st, u.access, u.stages, false)) return;
-              for (uint32_t i = first; i < first + n && out.size() < 20; ++i) {
-                const detail::Sub3 x = detail::sub3(d, i);
-                out.push_back(
-                    fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                                member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name,
-                                x.mip, x.layer, x.plane,
-                                to_string(st), to_string(u.access)));
-              }
-            });
+        failing.clear();
+        rp.state[u.resource].for_each(0, rp.state[u.resource].size(),
+                                      [&](uint32_t first, uint32_t n, const State& st) {
+                                        if (!covers(st, u.access, u.stages, false))
+                                          failing.emplace_back(first, first + n, st);
+                                      });
+        detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& st) {
+          const detail::Sub3 x = detail::sub3(d, i);
+          out.push_back(
+              fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                          member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name, x.mip,
+                          x.layer, x.plane, to_string(st), to_string(u.access)));
+        });
       }
       return;
     }
@@ -250,6 +254,7 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
       const bool writes = is_write(u.access) || u.access == Access::present;
       for (uint32_t m = 0; m < res.count; ++m) {
         const ResourceId id = t.first_member[u.resource] + m;
+        failing.clear();
         detail::for_each_use_interval(res.desc, u.range, [&](uint32_t lo, uint32_t hi) {
           if (writes)
             change(slot, id, lo, hi, "a write");
@@ -261,18 +266,20 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
               st = state_of_use(res.desc, u.access, u.stages);
               return;
             }
-            if (covers(st, u.access, u.stages, buffer)) return;
-            for (uint32_t i = first; i < first + n && out.size() < 20; ++i) {
-              const detail::Sub3 x = detail::sub3(t.table[id], i);
-              out.push_back(
-                  fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} in {} "
-                              "not covered (state {})",
-                              p, ui, pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
-                              u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
-            }
+            if (!covers(st, u.access, u.stages, buffer)) failing.emplace_back(first, first + n, st);
           });
           rp.state[id].coalesce(lo, hi);
         });
+        // Findings per subresource, in subresource index order (the runs are in run order).
+        detail::for_each_subresource_ascending(
+            t.table[id], failing, room(), [&](uint32_t i, const State& st) {
+              const detail::Sub3 x = detail::sub3(t.table[id], i);
+              out.push_back(fmt::format(
+                  "/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
+                  "in {} not covered (state {})",
+                  p, ui, pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
+                  u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
+            });
       }
     }
   };
@@ -288,14 +295,22 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
     if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
     const ResourceDesc& d = t.table[m];
     const State rest = resting_state(d);
-    bool found = false;
-    f.final_state[m].for_each(0, f.final_state[m].size(), [&](uint32_t first, uint32_t, const State& st) {
-      if (found || at_rest(st, rest, d.type == ResourceType::buffer)) return;
-      out.push_back(fmt::format("{}: resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
-                                member_pointer(t, m), d.name, first, to_string(st), to_string(rest)));
-      reported[m] = 1;
-      found = true;
+    // The least subresource index not at rest (the runs are in run order).
+    uint32_t least = kNone;
+    State least_st{};
+    f.final_state[m].for_each(0, f.final_state[m].size(), [&](uint32_t first, uint32_t n, const State& st) {
+      if (at_rest(st, rest, d.type == ResourceType::buffer)) return;
+      const uint32_t i = detail::least_subresource(d, first, first + n);
+      if (i < least) {
+        least = i;
+        least_st = st;
+      }
     });
+    if (least != kNone) {
+      out.push_back(fmt::format("{}: resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
+                                member_pointer(t, m), d.name, least, to_string(least_st), to_string(rest)));
+      reported[m] = 1;
+    }
   }
   // The layout transition that leaves a subresource in its final state must be ordered after every use of it:
   // a use on another queue the restore does not wait for may still run (in the state it left) after it.
@@ -327,19 +342,26 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
       });
   for (ResourceId m = 0; m < t.table.size() && out.size() < 20; ++m) {
     if (t.history_in[m].dies || reported[m]) continue;
-    bool found = false;
-    acc.members[m].for_each(0, acc.members[m].size(), [&](uint32_t first, uint32_t, const Access1& a) {
+    // The least subresource index with a finding (the runs are in run order).
+    uint32_t least = kNone, least_lb = kNone, least_use = kNone;
+    acc.members[m].for_each(0, acc.members[m].size(), [&](uint32_t first, uint32_t n, const Access1& a) {
       const uint32_t lb = a.last_change;
-      if (found || lb == kNone) return;
+      if (lb == kNone) return;
       const auto it = std::find_if(a.uses.begin(), a.uses.end(),
                                    [&](uint32_t x) { return x < lb && !order.before(x, lb); });
       if (it == a.uses.end()) return;
-      out.push_back(
-          fmt::format("{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
-                      "after {}, which uses it",
-                      member_pointer(t, m), t.table[m].name, first, order.name(lb), order.name(*it)));
-      found = true;
+      const uint32_t i = detail::least_subresource(t.table[m], first, first + n);
+      if (i < least) {
+        least = i;
+        least_lb = lb;
+        least_use = *it;
+      }
     });
+    if (least != kNone)
+      out.push_back(fmt::format(
+          "{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
+          "after {}, which uses it",
+          member_pointer(t, m), t.table[m].name, least, order.name(least_lb), order.name(least_use)));
   }
   return out;
 }
@@ -355,29 +377,35 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   std::vector<SyncMask> need_sync(nr, 0);
   std::vector<uint8_t> phase(nr, 0);            // 0: not met, 1: reads met, 2: done
   std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of one pass
+  std::vector<uint32_t> here_of(nr, kNone);     // per resource: its index in `here` during a pass
+  std::vector<uint8_t> takes(nr, 0);            // per resource: this pass's uses count (phase 0 or 1)
   for (size_t i = s.serial.size(); i-- > 0;) {
     const Pass& pass = g.passes[s.serial[i]];
     here.clear();
     for (const PassUse& u : pass.uses) {
       const bool w = is_write(u.access) || u.access == Access::present;
-      auto it = std::find_if(here.begin(), here.end(), [&](const auto& x) { return x.first == u.resource; });
-      if (it == here.end())
+      if (here_of[u.resource] == kNone) {
+        here_of[u.resource] = static_cast<uint32_t>(here.size());
         here.push_back({u.resource, w});
-      else
-        it->second = it->second || w;
+      } else {
+        here[here_of[u.resource]].second = here[here_of[u.resource]].second || w;
+      }
     }
     for (const auto& [r, w] : here) {
+      here_of[r] = kNone;
       if (phase[r] == 2 || (phase[r] == 1 && w)) {
         phase[r] = 2;
         continue;
       }
-      for (const PassUse& u : pass.uses)
-        if (u.resource == r) {
-          need_access[r] |= bit(u.access);
-          need_sync[r] |= sync_of(u.access, u.stages);
-        }
+      takes[r] = 1;
       phase[r] = w ? 2 : 1;
     }
+    for (const PassUse& u : pass.uses)
+      if (takes[u.resource]) {
+        need_access[u.resource] |= bit(u.access);
+        need_sync[u.resource] |= sync_of(u.access, u.stages);
+      }
+    for (const auto& [r, w] : here) takes[r] = 0;
   }
   // Per member taking over memory, the first barrier or use in submission order must be a barrier.
   std::vector<uint32_t> takes_over(t.table.size(), kNone);  // the alias barrier's index

@@ -1,9 +1,13 @@
 // A replay of the barrier stream, per subresource, in submission order. The checks use it instead
 // of anything the planner computed: it only applies each barrier's after-state. The state of each
-// member is kept as runs of equal states over its subresource index (baton/runs.hpp), so a member
-// costs what its barriers split it into, not its subresource count.
+// member is kept as runs of equal states over its run index (baton/runs.hpp, RunOrder: mip-major), so a
+// member costs what its barriers split it into, not its subresource count, and a box of some mips over
+// many layers is one interval per (mip, plane), not one per layer. Messages name subresources by their
+// subresource index (mip + layer * mips + plane * mips * layers), converted back here.
 #pragma once
 
+#include <algorithm>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -16,10 +20,30 @@ struct Replay {
   std::vector<Runs<State>> state;  // per member
 };
 
-// The subresource-index intervals of a box of member d, as f(lo, hi).
+// The run order of member d's state: a texture's (mips, layers); a buffer's bytes are their own order.
+inline RunOrder run_order(const ResourceDesc& d) {
+  return d.type == ResourceType::buffer ? RunOrder{} : RunOrder{d.mips, d.layers};
+}
+// The run-index intervals of a box of texture d, ascending, as f(lo, hi): one per (mip, plane) row,
+// rows that meet joined. No allocation: the checks call it for every use and barrier.
 template <class F>
 void for_each_interval(const ResourceDesc& d, const Box& b, F&& f) {
-  for_each_box_interval(d.mips, d.layers, b.m0, b.m1, b.l0, b.l1, b.p0, b.p1, std::forward<F>(f));
+  const uint32_t layers = d.layers, slice = d.mips * d.layers;
+  uint32_t open_lo = 0, open_hi = 0;
+  bool open = false;
+  for (uint32_t p = b.p0; p < b.p1; ++p)
+    for (uint32_t m = b.m0; m < b.m1; ++m) {
+      const uint32_t lo = p * slice + m * layers + b.l0, hi = lo + (b.l1 - b.l0);
+      if (open && open_hi == lo) {
+        open_hi = hi;
+        continue;
+      }
+      if (open) f(open_lo, open_hi);
+      open_lo = lo;
+      open_hi = hi;
+      open = true;
+    }
+  if (open) f(open_lo, open_hi);
 }
 // The index space of a member's state: a texture's subresources; a buffer's bytes (buffer_extent), so
 // that the checks see byte ranges as the planner does (a buffer used whole is one run all the same).
@@ -51,7 +75,38 @@ struct Sub3 {
 inline Sub3 sub3(const ResourceDesc& d, uint32_t i) {
   return {i % d.mips, i / d.mips % d.layers, i / (d.mips * d.layers)};
 }
-
+// The least subresource index among the run indices [lo, hi) of d (what a message names as "the
+// first" subresource): the first index's, or that of the first whole (mip, plane) row after it, whose
+// layer 0 has the least subresource index of its row.
+inline uint32_t least_subresource(const ResourceDesc& d, uint32_t lo, uint32_t hi) {
+  const RunOrder o = run_order(d);
+  uint32_t best = o.subresource(lo);
+  const uint32_t row = (lo + o.layers - 1) / o.layers * o.layers;
+  if (row < hi) best = std::min(best, o.subresource(row));
+  return best;
+}
+// Calls f(subresource, value) for the subresources of the runs (lo, hi, value) in ascending
+// subresource index, stopping after `limit` calls: per-subresource findings come in the order of the
+// subresource index whatever the order of the runs.
+template <class T, class F>
+void for_each_subresource_ascending(const ResourceDesc& d,
+                                    const std::vector<std::tuple<uint32_t, uint32_t, T>>& runs, size_t limit,
+                                    F&& f) {
+  if (limit == 0) return;
+  const RunOrder o = run_order(d);
+  std::vector<std::pair<uint32_t, size_t>>
+      subs;  // the first `limit` subresources of every (mip, plane) row piece
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const auto& [lo, hi, v] = runs[k];
+    for (uint32_t a = lo; a < hi;) {
+      const uint32_t row_end = std::min(hi, (a / o.layers + 1) * o.layers);
+      for (uint32_t i = a; i < row_end && i - a < limit; ++i) subs.emplace_back(o.subresource(i), k);
+      a = row_end;
+    }
+  }
+  std::sort(subs.begin(), subs.end());
+  for (size_t i = 0; i < subs.size() && i < limit; ++i) f(subs[i].first, std::get<2>(runs[subs[i].second]));
+}
 // Every member's subresources at the start of the frame (touched members at rest, the others
 // untouched).
 Replay replay_start(const Transitions& t);

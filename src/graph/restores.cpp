@@ -20,6 +20,8 @@ FinalStates final_states(const Transitions& t) {
       },
       [](uint32_t, uint32_t, detail::Replay&) {});
   f.final_state = std::move(rp.state);
+  f.order.reserve(t.table.size());
+  for (const ResourceDesc& d : t.table.all()) f.order.push_back(detail::run_order(d));
   return f;
 }
 

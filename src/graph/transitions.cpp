@@ -148,25 +148,30 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 
   // Per resource, its entries in planner order (groups in submission order, passes in order).
   std::vector<uint32_t> count(nr + 1, 0);
+  // One entry per resource a pass touches, in the order of its first use there, summing all its uses
+  // in the pass (per resource the entry's index in `here`: one pass over the uses, not one per use).
+  std::vector<uint32_t> here_of(nr, kNone);
+  std::vector<std::pair<uint32_t, Entry>> here;
   auto for_each_touch = [&](auto&& f) {
     for (uint32_t gi = 0; gi < t.info.size(); ++gi)
       for (uint32_t p : t.info[gi].passes) {
         const Pass& pass = g.passes[p];
+        here.clear();
         for (uint32_t i = 0; i < pass.uses.size(); ++i) {
-          const PassUse& u = pass.uses[i];
-          bool first = true;
-          for (uint32_t j = 0; j < i && first; ++j) first = pass.uses[j].resource != u.resource;
-          if (!first) continue;
-          Entry e{gi, p, i, true, u.access, true, kNoStages, 0};
-          for (uint32_t j = i; j < pass.uses.size(); ++j) {
-            const PassUse& w = pass.uses[j];
-            if (w.resource != u.resource) continue;
-            if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
-            e.single_access &= w.access == u.access;
-            e.accesses |= bit(w.access);
-            e.stages = static_cast<Stages>(e.stages | w.stages);
+          const PassUse& w = pass.uses[i];
+          if (here_of[w.resource] == kNone) {
+            here_of[w.resource] = static_cast<uint32_t>(here.size());
+            here.push_back({w.resource, Entry{gi, p, i, true, w.access, true, kNoStages, 0}});
           }
-          f(u.resource, e);
+          Entry& e = here[here_of[w.resource]].second;
+          if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
+          e.single_access &= w.access == e.read_access;
+          e.accesses |= bit(w.access);
+          e.stages = static_cast<Stages>(e.stages | w.stages);
+        }
+        for (const auto& [r, e] : here) {
+          here_of[r] = kNone;
+          f(r, e);
         }
       }
   };

@@ -4,6 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <utility>
 
 #include "baton/graph.hpp"
 #include "baton/rules.hpp"
@@ -16,6 +21,129 @@ namespace {
 Box whole_extent(const ResourceDesc& d) { return d.type == ResourceType::buffer ? buffer_extent(d) : full_box(d); }
 
 std::string queue_name(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
+
+// Disjoint intervals [lo, hi) of one index space: what later uses of one access cover.
+class Coverage {
+ public:
+  void add(uint32_t lo, uint32_t hi) {
+    auto it = set_.upper_bound(lo);
+    if (it != set_.begin() && std::prev(it)->second >= lo) {
+      --it;
+      lo = it->first;
+      hi = std::max(hi, it->second);
+    }
+    while (it != set_.end() && it->first <= hi) {
+      hi = std::max(hi, it->second);
+      it = set_.erase(it);
+    }
+    set_.emplace(lo, hi);
+  }
+  bool overlaps(uint32_t lo, uint32_t hi) const {
+    auto it = set_.upper_bound(lo);
+    if (it != set_.begin() && std::prev(it)->second > lo) return true;
+    return it != set_.end() && it->first < hi;
+  }
+
+ private:
+  std::map<uint32_t, uint32_t> set_;  // first -> end
+};
+
+thread_local uint64_t overlap_queries = 0;  // validate_overlap_queries()
+
+// The intervals of box b of resource d in one index space, as f(lo, hi): a buffer's bytes; a
+// texture's run index (RunOrder, mip-major: one interval per (mip, plane), whatever its layer count).
+template <class F>
+void for_each_cell_interval(const ResourceDesc& d, const Box& b, F&& f) {
+  if (d.type == ResourceType::buffer) return f(b.m0, b.m1);
+  const uint32_t slice = d.mips * d.layers;
+  for (uint32_t p = b.p0; p < b.p1; ++p)
+    for (uint32_t m = b.m0; m < b.m1; ++m)
+      f(p * slice + m * d.layers + b.l0, p * slice + m * d.layers + b.l1);
+}
+
+// The first pair (i, j), i < j, of uses of one pass (least i, then least j) that touch a subresource of one
+// resource with conflicting accesses, without comparing every pair: uses are grouped by resource; a
+// resource whose accesses cannot conflict (one access, or reads only) is skipped; a few uses are compared
+// pairwise; otherwise a sweep from the last use back finds the least i whose cells a later use of a
+// conflicting access covers (per access, the union of the later uses' intervals), and one scan of the
+// later uses finds its j. O(uses x intervals per use x log) per resource.
+std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, const Pass& pass,
+                                                            const std::vector<Box>& boxes) {
+  const auto n = static_cast<uint32_t>(pass.uses.size());
+  if (n < 2) return std::nullopt;
+  const std::vector<PassUse>& uses = pass.uses;
+  auto clash = [&](uint32_t i, uint32_t j) {
+    ++overlap_queries;
+    return uses[i].resource == uses[j].resource && conflicts(uses[i].access, uses[j].access) &&
+           overlaps(boxes[i], boxes[j]);
+  };
+  std::optional<std::pair<uint32_t, uint32_t>> best;
+  if (n <= 16) {  // the common case: every pair, in order, costs less than any grouping
+    for (uint32_t i = 0; i < n; ++i)
+      for (uint32_t j = i + 1; j < n; ++j)
+        if (clash(i, j)) return std::pair{i, j};
+    return best;
+  }
+  std::vector<uint32_t> idx(n);
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](uint32_t a, uint32_t b) { return uses[a].resource < uses[b].resource; });
+  for (uint32_t lo = 0; lo < n;) {
+    uint32_t hi = lo + 1;
+    while (hi < n && uses[idx[hi]].resource == uses[idx[lo]].resource) ++hi;
+    const uint32_t first = idx[lo];  // idx[lo, hi) is in index order (stable sort)
+    if (hi - lo < 2 || (best && first >= best->first)) {
+      lo = hi;
+      continue;
+    }
+    std::array<int8_t, kAccessCount> slot{};
+    slot.fill(-1);
+    std::vector<Access> present;
+    for (uint32_t k = lo; k < hi; ++k) {
+      const Access a = uses[idx[k]].access;
+      if (slot[static_cast<size_t>(a)] < 0) {
+        slot[static_cast<size_t>(a)] = static_cast<int8_t>(present.size());
+        present.push_back(a);
+      }
+    }
+    bool can_conflict = false;
+    for (size_t x = 0; x < present.size() && !can_conflict; ++x)
+      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y)
+        can_conflict = conflicts(present[x], present[y]);
+    if (!can_conflict) {
+      lo = hi;
+      continue;
+    }
+    const ResourceDesc& d = g.resources[uses[first].resource].desc;
+    // The least i with a conflicting later use: per access, the cells the later uses cover.
+    std::vector<Coverage> later(present.size());
+    uint32_t least = kNone;
+    for (uint32_t k = hi; k-- > lo;) {
+      const uint32_t i = idx[k];
+      const Access a = uses[i].access;
+      bool hit = false;
+      for_each_cell_interval(d, boxes[i], [&](uint32_t a0, uint32_t a1) {
+        for (size_t x = 0; x < present.size() && !hit; ++x) {
+          if (!conflicts(present[x], a)) continue;
+          ++overlap_queries;
+          hit = later[x].overlaps(a0, a1);
+        }
+      });
+      if (hit) least = i;
+      Coverage& mine = later[static_cast<size_t>(slot[static_cast<size_t>(a)])];
+      for_each_cell_interval(d, boxes[i], [&](uint32_t a0, uint32_t a1) { mine.add(a0, a1); });
+    }
+    if (least != kNone && (!best || least < best->first)) {
+      for (uint32_t k = lo; k < hi; ++k)
+        if (idx[k] > least && clash(least, idx[k])) {
+          best = std::pair{least, idx[k]};
+          break;
+        }
+    }
+    lo = hi;
+  }
+  return best;
+}
 
 struct Touch {
   uint32_t resource = 0;
@@ -58,6 +186,7 @@ Validated validate(const Graph& g) {
   std::vector<Candidate> ambiguous;
   std::vector<Box> boxes;
   std::vector<Touch> touches;
+  std::vector<uint32_t> touch_of(nr, kNone);  // per resource: its index in `touches` during a pass
   bool backward = false;
 
   for (uint32_t p = 0; p < np; ++p) {
@@ -93,29 +222,26 @@ Validated validate(const Graph& g) {
       }
     }
     // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
-    // has no order inside the pass.
-    for (size_t i = 0; i < pass.uses.size(); ++i) {
+    // has no order inside the pass. The first such pair (i, j) in use order.
+    if (const auto c = first_conflict(g, pass, boxes)) {
+      const auto [i, j] = *c;
       const PassUse& a = pass.uses[i];
-      for (size_t j = i + 1; j < pass.uses.size(); ++j) {
-        const PassUse& b = pass.uses[j];
-        if (a.resource != b.resource || !overlaps(boxes[i], boxes[j])) continue;
-        if (conflicts(a.access, b.access)) {
-          const ResourceDesc& d = g.resources[a.resource].desc;
-          throw Error(
-              fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
-                          conflict_message(static_cast<uint32_t>(i), a.access, static_cast<uint32_t>(j),
-                                           b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
-        }
-      }
+      const PassUse& b = pass.uses[j];
+      const ResourceDesc& d = g.resources[a.resource].desc;
+      throw Error(fmt::format(
+          "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
     }
     for (size_t i = 0; i < pass.uses.size(); ++i) {
       const PassUse& u = pass.uses[i];
-      auto it = std::find_if(touches.begin(), touches.end(), [&](const Touch& t) { return t.resource == u.resource; });
-      if (it == touches.end()) {
-        it = touches.emplace(touches.end());
-        it->resource = u.resource;
-        it->write_box = Box{0, 0, 0, 0, 0, 0};
+      // The pass's record of u's resource (touch_of: per resource, kNone between passes).
+      if (touch_of[u.resource] == kNone) {
+        touch_of[u.resource] = static_cast<uint32_t>(touches.size());
+        Touch& t = touches.emplace_back();
+        t.resource = u.resource;
+        t.write_box = Box{0, 0, 0, 0, 0, 0};
       }
+      Touch* const it = &touches[touch_of[u.resource]];
       if (is_write(u.access)) {
         // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
         // pass writing the other bytes is neither culled nor unordered against it), as a
@@ -136,6 +262,7 @@ Validated validate(const Graph& g) {
         it->reads = it->pure_read = true;
       }
     }
+    for (const Touch& t : touches) touch_of[t.resource] = kNone;
     for (const Touch& t : touches) {
       const uint32_t r = t.resource;
       Version& ver = version[r];
@@ -287,6 +414,10 @@ Validated validate(const Graph& g) {
                               res.desc.name, rule_message(Rule::output_transient, {})));
   }
   return v;
+}
+
+uint64_t validate_overlap_queries() {
+  return overlap_queries;
 }
 
 }  // namespace baton::graph

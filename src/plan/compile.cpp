@@ -13,17 +13,22 @@
 // backward pass meets last-first, so the values recorded before that are whole-resource values.
 // Barriers land in the reserved point of the operation that needs them, one batch per point, with
 // contiguous ranges merged (invariant 6).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <map>
 #include <optional>
+#include <queue>
 #include <thread>
-
-#include <fmt/format.h>
+#include <tuple>
+#include <unordered_map>
 
 #include "baton/plan.hpp"
-#include "baton/rules.hpp"
 #include "baton/range_map.hpp"
+#include "baton/rules.hpp"
+#include "merge_barriers.hpp"
 #include "uses.hpp"
 
 namespace baton {
@@ -240,19 +245,17 @@ class GroupCompiler {
     out_.lists.reserve(g_.lists().size());
     size_t total = 0;
     for (const CommandList* l : g_.lists()) {
-      CompiledList cl;
+      CompiledList& cl = out_.lists.emplace_back();
       cl.name = l->name();
       cl.queue = l->queue();
-      // Most uses need at most one barrier and most operations at most one point: reserve that much up
-      // front, so the result is written once.
-      size_t uses = 0;
-      for (const Operation& o : l->ops()) uses += o.uses.size();
-      cl.barriers.reserve(uses + 2);
-      cl.points.reserve(l->ops().size() + 2);
-      total += uses;
+      for (const Operation& o : l->ops()) total += o.uses.size();
       ops_ += static_cast<uint32_t>(l->ops().size());
-      out_.lists.push_back(std::move(cl));
     }
+    // The group's two arrays, one heap block each (no block per list). Most uses need at most one
+    // barrier and most operations at most one point: reserve that much up front (and two more per list,
+    // for its restores and hand-ons), so the result is written once.
+    out_.barriers.reserve(total + 2 * g_.lists().size());
+    out_.points.reserve(ops_ + 2 * g_.lists().size());
     uses_total_ = static_cast<uint32_t>(total);
     if (uses_.size() < total) uses_.resize(total);
     if (op_shared_.size() < ops_) op_shared_.resize(ops_);
@@ -538,7 +541,9 @@ class GroupCompiler {
         while (next_exit > 0 && slots_[next_exit - 1].last_op == gi) exit(op, slots_[--next_exit]);
       }
     }
-    for (CompiledList& l : out_.lists) close_point(l);
+    close_point();
+    end_list();
+    out_.relink();
   }
 
   // Numbers the slot in the order of first touch, which the forward pass follows.
@@ -631,14 +636,25 @@ class GroupCompiler {
     return own;
   }
 
-  // The sync of every use of `r` with access `a` in the operation: uses of one access merge.
-  static SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
+  // The sync of every use of `r` with access `a` in the operation: uses of one access merge. An
+  // operation of many uses sums them once, per (resource, access), instead of once per write.
+  SyncMask op_sync(const OpAt& op, ResourceId r, Access a, Stages st) {
     if (!op.shared) return sync_of(a, st);  // the only use of r
+    if (op.o.uses.size() > 16) {
+      if (op_syncs_of_ != op.gi) {
+        op_syncs_of_ = op.gi;
+        op_syncs_.clear();
+        for (const Use& u : op.o.uses)
+          op_syncs_[sync_key(u.resource, u.access)] |= sync_of(u.access, u.stages);
+      }
+      return op_syncs_.at(sync_key(r, a));
+    }
     SyncMask m = 0;
     for (const Use& u : op.o.uses)
       if (u.resource == r && u.access == a) m |= sync_of(u.access, u.stages);
     return m;
   }
+  static uint64_t sync_key(ResourceId r, Access a) { return uint64_t{r} << 8 | static_cast<uint64_t>(a); }
 
   // Reads and writes apply one rule (read_one, write_one) to the whole-resource state of a whole slot
   // or to every box of a range map. The rules are forced inline: a call per use costs more than the
@@ -830,19 +846,37 @@ class GroupCompiler {
   // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
   [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, const Box& box,
                                    const State& before, const State& after, Reason why, bool discard = false) {
-    CompiledList& l = out_.lists[list];
-    if (l.points.empty() || l.points.back().op != op || l.points.back().where != where)
-      open_point(l, op, where);
-    l.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
-                                 why == Reason::takeover ? previous_of(r) : kGlobalResource});
-    if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(l.barriers.back());
-    ++l.points.back().count;
+    if (list != list_) begin_list(list);
+    std::vector<BarrierPoint>& points = out_.points;
+    if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
+      open_point(op, where);
+    out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
+                                    why == Reason::takeover ? previous_of(r) : kGlobalResource});
+    if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(out_.barriers.back());
+    ++points.back().count;
+  }
+
+  // The forward walk emits list after list (every barrier at a point of the operation it is at), so the
+  // group's arrays fill in list order: a list ends when a later one receives its first barrier. Its views
+  // get their sizes here; relink() points them at the arrays' final storage.
+  void end_list() {
+    if (out_.lists.empty()) return;
+    CompiledList& l = out_.lists[list_];
+    l.barriers = std::span<const Barrier>(out_.barriers).subspan(list_b0_);
+    l.points = std::span<const BarrierPoint>(out_.points).subspan(list_p0_);
+  }
+  void begin_list(uint32_t list) {
+    close_point();
+    end_list();
+    list_ = list;
+    list_b0_ = out_.barriers.size();
+    list_p0_ = out_.points.size();
   }
 
   // The barrier just emitted leaves a declared entry state that uses in this group already served
   // (t.last_op is set by them): Barrier::before_used.
-  void mark_entry_used(uint32_t list, const Track& t) {
-    if (t.origin == Origin::entry && t.last_op != kNone) out_.lists[list].barriers.back().before_used = true;
+  void mark_entry_used(uint32_t /*list: emit() just wrote to it*/, const Track& t) {
+    if (t.origin == Origin::entry && t.last_op != kNone) out_.barriers.back().before_used = true;
   }
 
   // A barrier of a buffer with byte ranges: its box (bytes on the mip axis) becomes the byte range,
@@ -857,18 +891,18 @@ class GroupCompiler {
     b.box = full_box(d);
   }
 
-  static void open_point(CompiledList& l, uint32_t op, Where where) {
-    close_point(l);
-    l.points.push_back({op, where, static_cast<uint32_t>(l.barriers.size()), 0});
+  void open_point(uint32_t op, Where where) {
+    close_point();
+    out_.points.push_back({op, where, static_cast<uint32_t>(out_.barriers.size() - list_b0_), 0});
   }
 
   // Orders a point's barriers by resource and merges barriers of one resource that are identical but
   // for contiguous boxes into one (invariant 6).
-  static void close_point(CompiledList& l) {
-    if (l.points.empty()) return;
-    BarrierPoint& p = l.points.back();
+  void close_point() {
+    if (out_.points.size() == list_p0_) return;
+    BarrierPoint& p = out_.points.back();
     if (p.count < 2) return;
-    Barrier* b = l.barriers.data() + p.first;
+    Barrier* b = out_.barriers.data() + list_b0_ + p.first;
     const size_t n = p.count;
     if (n == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
       if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
@@ -886,56 +920,20 @@ class GroupCompiler {
     bool shared = false;  // only barriers of one resource can merge
     for (size_t i = 1; i < n && !shared; ++i) shared = b[i - 1].resource == b[i].resource;
     if (!shared) return;
-    auto same = [](const Barrier& x, const Barrier& y) {
-      return x.before == y.before && x.after == y.after && x.reason == y.reason && x.discard == y.discard &&
-             x.previous == y.previous;
-    };
     size_t w = 0;
     for (size_t i = 0; i < n;) {
       size_t e = i;
       while (e < n && b[e].resource == b[i].resource) ++e;
       const size_t start = w;
       for (size_t k = i; k < e; ++k) b[w++] = b[k];
-      for (bool changed = e - i > 1; changed;) {
-        changed = false;
-        for (size_t x = start; x < w && !changed; ++x)
-          for (size_t y = x + 1; y < w; ++y) {
-            Box u;
-            if (same(b[x], b[y]) && join_bytes(b[x], b[y])) {
-              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
-              --w;
-              changed = true;
-              break;
-            }
-            if (same(b[x], b[y]) && b[x].whole_bytes() && b[y].whole_bytes() &&
-                RangeMap<Track>::try_union(b[x].box, b[y].box, u)) {
-              b[x].box = u;
-              for (size_t z = y + 1; z < w; ++z) b[z - 1] = b[z];
-              --w;
-              changed = true;
-              break;
-            }
-          }
-      }
+      // Many barriers of one resource (the restores of a texture split per subresource) take the
+      // indexed form of the same merges.
+      w = start + (e - i > 32 ? plan_detail::merge_barriers_many(b + start, e - i)
+                              : plan_detail::merge_barriers_scan(b + start, e - i));
       i = e;
     }
-    l.barriers.resize(p.first + w);
+    out_.barriers.resize(list_b0_ + p.first + w);
     p.count = static_cast<uint32_t>(w);
-  }
-
-  // Merges y's bytes into x when the two byte ranges of one buffer touch.
-  static bool join_bytes(Barrier& x, const Barrier& y) {
-    if (x.whole_bytes() || y.whole_bytes()) return false;
-    if (x.byte_offset + x.byte_size == y.byte_offset) {
-      x.byte_size += y.byte_size;
-      return true;
-    }
-    if (y.byte_offset + y.byte_size == x.byte_offset) {
-      x.byte_offset = y.byte_offset;
-      x.byte_size += y.byte_size;
-      return true;
-    }
-    return false;
   }
 
   const ResourceTable& rt_;
@@ -957,7 +955,11 @@ class GroupCompiler {
   uint32_t uses_total_ = 0;  // uses in the group
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
+  uint32_t list_ = 0;                 // the list the forward walk emits into (begin_list)
+  size_t list_b0_ = 0, list_p0_ = 0;  // where its barriers and points start in out_'s arrays
   std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
+  std::unordered_map<uint64_t, SyncMask> op_syncs_;      // op_sync of operation op_syncs_of_ (many uses)
+  uint32_t op_syncs_of_ = kNone;
 };
 
 }  // namespace

@@ -33,16 +33,90 @@ std::string_view to_string(Reason r) {
 
 std::string_view to_string(Where w) { return w == Where::before ? "before" : "after"; }
 
-size_t CompiledGroup::barrier_count() const {
-  size_t n = 0;
-  for (const CompiledList& l : lists) n += l.barriers.size();
-  return n;
+CompiledGroup::CompiledGroup(const CompiledGroup& o)
+    : name(o.name), queue(o.queue), lists(o.lists), barriers(o.barriers), points(o.points) {
+  relink();
 }
 
-size_t CompiledGroup::point_count() const {
-  size_t n = 0;
-  for (const CompiledList& l : lists) n += l.points.size();
-  return n;
+CompiledGroup& CompiledGroup::operator=(const CompiledGroup& o) {
+  if (this != &o) {
+    name = o.name;
+    queue = o.queue;
+    lists = o.lists;
+    barriers = o.barriers;
+    points = o.points;
+    relink();
+  }
+  return *this;
+}
+
+void CompiledGroup::relink() {
+  size_t b = 0, p = 0;
+  for (CompiledList& l : lists) {
+    const size_t nb = l.barriers.size(), np = l.points.size();
+    if (b + nb > barriers.size() || p + np > points.size())
+      throw Error(fmt::format("group '{}': list '{}' views past the group's arrays", name, l.name));
+    l.barriers = std::span<const Barrier>(barriers).subspan(b, nb);
+    l.points = std::span<const BarrierPoint>(points).subspan(p, np);
+    b += nb;
+    p += np;
+  }
+}
+
+// A list's views start where its group's arrays hold its elements; an empty list's start is where the
+// closest earlier non-empty list ends (its views can point anywhere, so that is counted, not read).
+size_t CompiledGroup::barrier_offset(size_t li) const {
+  for (size_t i = li + 1; i-- > 0;) {
+    const std::span<const Barrier> v = lists.at(i).barriers;
+    if (!v.empty()) return static_cast<size_t>(v.data() - barriers.data()) + (i == li ? 0 : v.size());
+  }
+  return 0;
+}
+
+size_t CompiledGroup::point_offset(size_t li) const {
+  for (size_t i = li + 1; i-- > 0;) {
+    const std::span<const BarrierPoint> v = lists.at(i).points;
+    if (!v.empty()) return static_cast<size_t>(v.data() - points.data()) + (i == li ? 0 : v.size());
+  }
+  return 0;
+}
+
+std::span<Barrier> CompiledGroup::barriers_of(size_t li) {
+  return std::span<Barrier>(barriers).subspan(barrier_offset(li), lists.at(li).barriers.size());
+}
+
+std::span<BarrierPoint> CompiledGroup::points_of(size_t li) {
+  return std::span<BarrierPoint>(points).subspan(point_offset(li), lists.at(li).points.size());
+}
+
+CompiledList& CompiledGroup::add_list(std::string list_name, Queue list_queue, std::span<const Barrier> bs,
+                                      std::span<const BarrierPoint> ps) {
+  const std::vector<Barrier> b(bs.begin(), bs.end());  // bs may view this group's own arrays
+  const std::vector<BarrierPoint> p(ps.begin(), ps.end());
+  const size_t b0 = barriers.size(), p0 = points.size();
+  barriers.insert(barriers.end(), b.begin(), b.end());
+  points.insert(points.end(), p.begin(), p.end());
+  CompiledList& l = lists.emplace_back();
+  l.name = std::move(list_name);
+  l.queue = list_queue;
+  l.barriers = std::span<const Barrier>(barriers).subspan(b0, b.size());
+  l.points = std::span<const BarrierPoint>(points).subspan(p0, p.size());
+  relink();
+  return l;
+}
+
+void CompiledGroup::set_list(size_t li, std::vector<Barrier> bs, std::vector<BarrierPoint> ps) {
+  const size_t b0 = barrier_offset(li), p0 = point_offset(li);
+  const size_t nb = lists[li].barriers.size(), np = lists[li].points.size();
+  barriers.erase(barriers.begin() + static_cast<std::ptrdiff_t>(b0),
+                 barriers.begin() + static_cast<std::ptrdiff_t>(b0 + nb));
+  barriers.insert(barriers.begin() + static_cast<std::ptrdiff_t>(b0), bs.begin(), bs.end());
+  points.erase(points.begin() + static_cast<std::ptrdiff_t>(p0), points.begin() + static_cast<std::ptrdiff_t>(p0 + np));
+  points.insert(points.begin() + static_cast<std::ptrdiff_t>(p0), ps.begin(), ps.end());
+  // Only the sizes matter to relink(), which points every view at the arrays again.
+  lists[li].barriers = std::span<const Barrier>(barriers).subspan(b0, bs.size());
+  lists[li].points = std::span<const BarrierPoint>(points).subspan(p0, ps.size());
+  relink();
 }
 
 History fresh_history(const ResourceTable& t) { return History(t.size()); }

@@ -51,13 +51,14 @@ size_t mark_split_barriers(const CommandListGroup& group, CompiledGroup& compile
   std::unordered_map<ResourceId, LastTouch> last;
   for (uint32_t li = 0; li < lists; ++li) {
     const std::vector<Operation>& ops = group.lists()[li]->ops();
-    CompiledList& cl = compiled.lists[li];
+    const CompiledList& cl = compiled.lists[li];
+    const std::span<Barrier> marks = compiled.barriers_of(li);  // cl.barriers, writable
     size_t pi = 0;
     for (uint32_t k = 0; k < ops.size(); ++k) {
       if (pi < cl.points.size() && cl.points[pi].op == k && cl.points[pi].where == Where::before) {
         const BarrierPoint& p = cl.points[pi];
         for (uint32_t i = p.first; i < p.first + p.count; ++i) {
-          Barrier& b = cl.barriers[i];
+          Barrier& b = marks[i];
           if (!splittable(b)) continue;
           const auto it = last.find(b.resource);
           if (it == last.end() || it->second.barrier_after) continue;

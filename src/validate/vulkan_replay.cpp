@@ -955,7 +955,6 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
     const Ordered* o = ordered(where, from);
     return o && (o->host || (s.src_exec & o->exec) != 0);  // host-waited work is done before the submission
   };
-  bool reads_ok = true;
   for (const Read& r : sh.reads) {
     if (waited(r.where, reach(r))) continue;
     const Read* then = read_at_set(sh, r);
@@ -964,19 +963,19 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
     if (!ordered) {
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, r.where,
              describe(r.where, r.stage, r.access, false), describe(now_, 0, 0, true));
-      reads_ok = false;
       break;
     }
   }
   // The reads stand in for the write when this barrier orders each of them by its own scope or
-  // through barriers naming the subresource (see Read::own).
+  // through barriers naming the subresource (see Read::own); otherwise the write is checked as well,
+  // after a write-after-read too (as in access()).
   const bool checked_by_reads =
       !sh.reads.empty() && std::all_of(sh.reads.begin(), sh.reads.end(), [&](const Read& r) {
         const Read* then = read_at_set(sh, r);
         return waited(r.where, reach(r)) ||
                (then && ((then->stage & s.src_exec) != 0 || (then->own & s.src_exec) != 0));
       });
-  if (reads_ok && !checked_by_reads && w.valid && !waited(w.where, reach(w))) {
+  if (!checked_by_reads && w.valid && !waited(w.where, reach(w))) {
     const bool ordered = write_in_scope(sh, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
       hazard(against(w, MessageId::vk_hazard_write_after_write), resource, sub, n, w.where,
@@ -1173,20 +1172,20 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     return (wr.where.queue == now_.queue || ordered(wr.where, reach(wr))) && covers(wr.visible, stage, bits);
   };
   if (has_write(acc)) {
-    bool war = false;
     for (const Read& rd : sh.reads) {
       if (sem_exec(rd.where, reach(rd), stage) ||
           ((rd.where.queue == now_.queue || ordered(rd.where, reach(rd))) && (stage & ~rd.barriers) == 0))
         continue;
       hazard(MessageId::vk_hazard_write_after_read, resource, sub, n, rd.where,
              describe(rd.where, rd.stage, rd.access, false), me);
-      war = true;
       break;
     }
     // With reads since the write that this write is ordered after by their own barriers, only WAR
-    // is checked (the reads were checked against the write).
+    // is checked (the reads were checked against the write). Otherwise the write is checked too, even
+    // after a write-after-read: unordered with the read, it can be unordered with the write as well
+    // (seed 345 of the submission-sync run: the layer reports that write-after-write at submit time).
     // A read-modify-write access reports the read side first, as the Khronos layer does.
-    if (!war && !write_checked_by_reads(sh, stage) && w.valid && !visible(w))
+    if (!write_checked_by_reads(sh, stage) && w.valid && !visible(w))
       hazard(against(w, has_read(acc) ? MessageId::vk_hazard_read_after_write
                                       : MessageId::vk_hazard_write_after_write),
              resource, sub, n, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
@@ -1199,7 +1198,7 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
   // applies a wait as a barrier on every imported access.)
   uint64_t read_barriers = 0;
   for (const Read& rd : sh.reads) {
-    if (rd.where.queue == now_.queue) read_barriers |= rd.own;
+    if (rd.where.queue == now_.queue) read_barriers |= rd.own | rd.replaced_own;
     if (const Ordered* o = ordered(rd.where, reach(rd))) read_barriers |= o->exec;
   }
   if (w.valid && (stage & read_barriers) == 0 && !visible(w) && !acquire_waited(w))
@@ -1207,7 +1206,9 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {
+      const uint64_t replaced = rd.own | rd.replaced_own;
       rd = Read{stage, bits, 0, now_, 0, 0, 0, log_now()};
+      rd.replaced_own = replaced;
       return;
     }
   }

@@ -54,6 +54,10 @@ struct Read {
   uint64_t own = 0, pending_own = 0;
   uint64_t log_pos = 0;  // its queue's ExecLog calls up to here are in `barriers` (catch_up)
   uint64_t signaled = 0;  // bit i: in the first scope of partial signal i (Replay::mark_signal)
+  // The `own` stages of the earlier reads of its stage that this read replaced (one read per stage is
+  // kept): a later read in those stages is still ordered after a read of the write, so it is not checked
+  // against the write again (read-after-read only; a write must be ordered after this read itself).
+  uint64_t replaced_own = 0;
   friend bool operator==(const Read&, const Read&) = default;
 };
 inline constexpr uint32_t kNoOwner = 0xffffffffu;

@@ -49,6 +49,7 @@ TEST(RangeMap, MatchesFlatArrayOnRandomAssignments) {
     const uint32_t layers = std::uniform_int_distribution<uint32_t>(1, 5)(rng);
     const uint32_t planes = std::uniform_int_distribution<uint32_t>(1, 2)(rng);
     RangeMap<int> m(Box{0, mips, 0, layers, 0, planes}, 0);
+    if (seed % 2) m.set_index_threshold(2);  // the indexed form too
     Flat f{mips, layers, planes, std::vector<int>(size_t{mips} * layers * planes, 0)};
     for (int step = 0; step < 25; ++step) {
       const Box b = random_box(rng, mips, layers, planes);
@@ -253,6 +254,84 @@ TEST(RangeMap, CoalesceGivesTheBoxesOfTheExhaustiveAlgorithm) {
     }
   }
   EXPECT_EQ(compared, 18000);
+}
+
+// The indexed form (a map of many boxes, RangeMap::set_index_threshold) against the original algorithm:
+// the same boxes, values and storage order after every coalesce, the same pieces in the same order from
+// for_each, and the same values from at(), over textures and over a buffer's bytes (one long axis).
+TEST(RangeMap, IndexedMapGivesTheBoxesOfTheExhaustiveAlgorithm) {
+  int compared = 0, indexed = 0;
+  for (uint32_t seed = 1; seed <= 400; ++seed) {
+    std::mt19937 rng(seed);
+    const bool bytes = seed % 4 == 0;
+    const uint32_t mips = bytes ? 512 : std::uniform_int_distribution<uint32_t>(1, 8)(rng);
+    const uint32_t layers = bytes ? 1 : std::uniform_int_distribution<uint32_t>(1, 12)(rng);
+    const uint32_t planes = bytes ? 1 : std::uniform_int_distribution<uint32_t>(1, 3)(rng);
+    const Box full{0, mips, 0, layers, 0, planes};
+    RangeMap<int> m(full, 0);
+    m.set_index_threshold(seed % 3 == 0 ? 0 : 3);  // from the start, or once there are a few boxes
+    OldRangeMap<int> ref(full, 0);
+    auto small_box = [&] {  // mostly small boxes, so that the maps grow many
+      Box b = random_box(rng, mips, layers, planes);
+      if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) {
+        b.m1 = std::min(b.m1, b.m0 + (bytes ? 16u : 1u));
+        b.l1 = std::min(b.l1, b.l0 + 1);
+      }
+      return b;
+    };
+    for (int step = 0; step < 80; ++step) {
+      for (int k = 0, n = std::uniform_int_distribution<int>(1, 3)(rng); k < n; ++k) {
+        const Box b = small_box();
+        const int v = std::uniform_int_distribution<int>(0, step % 3 == 0 ? 1 : 6)(rng);
+        std::vector<std::pair<Box, int>> got, want;
+        m.update(b, [&](const Box& x, int& y) {
+          got.emplace_back(x, y);
+          y = v;
+        });
+        ref.update(b, [&](const Box& x, int& y) {
+          want.emplace_back(x, y);
+          y = v;
+        });
+        ASSERT_EQ(got, want) << "update order, seed " << seed << " step " << step;
+      }
+      m.coalesce();
+      ref.coalesce();
+      indexed += m.indexed();
+      ASSERT_EQ(m.entries().size(), ref.entries().size()) << "seed " << seed << " step " << step;
+      for (size_t i = 0; i < m.entries().size(); ++i) {
+        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box)
+            << "seed " << seed << " step " << step << " entry " << i;
+        ASSERT_EQ(m.entries()[i].value, ref.entries()[i].value) << "seed " << seed << " step " << step;
+      }
+      const Box q = small_box();
+      std::vector<std::pair<Box, int>> got, want;
+      m.for_each(q, [&](const Box& x, const int& y) { got.emplace_back(x, y); });
+      ref.for_each(q, [&](const Box& x, const int& y) { want.emplace_back(x, y); });
+      ASSERT_EQ(got, want) << "for_each, seed " << seed << " step " << step;
+      const uint32_t pm = q.m0, pl = q.l0, pp = q.p0;
+      ASSERT_EQ(m.at(pm, pl, pp), ref.at(pm, pl, pp)) << "seed " << seed << " step " << step;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 32000);
+  EXPECT_GT(indexed, 25000);  // the indexed form was the one compared, nearly always
+}
+
+// N writes of disjoint 16-byte ranges of one buffer, each its own value (as a list of clears gives the
+// planner): an indexed map looks at O(log boxes) index entries per update, where scanning looks at
+// every box (N^2 / 2 in all).
+TEST(RangeMap, ManyPiecesOfOneBufferCostLogarithmicVisits) {
+  constexpr uint32_t kN = 20000;
+  RangeMap<int> m(Box{0, 16 * kN, 0, 1, 0, 1}, -1);
+  for (uint32_t i = 0; i < kN; ++i) {
+    const uint32_t at = (i * 7919u) % kN * 16;  // scattered, not in address order
+    m.update(Box{at, at + 16, 0, 1, 0, 1}, [&](const Box&, int& x) { x = static_cast<int>(i); });
+    m.coalesce();
+  }
+  EXPECT_TRUE(m.indexed());
+  EXPECT_EQ(m.box_count(), size_t{kN});
+  EXPECT_LT(m.visits(), uint64_t{100} * kN);
+  EXPECT_EQ(m.at(16 * ((5 * 7919u) % kN), 0, 0), 5);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -67,59 +68,131 @@ inline uint32_t kinds_of(const ValidationLog& log) {
 }
 
 // D1 (docs/replay.md): a write-after-write between two writes of the same access at the same stage
-// (two dispatches writing one storage resource), which layer 1.3.239 does not report. True when
-// every WAW the validator reports is of that shape.
-inline bool waw_same_access_only(const validate::ValidationResult& v) {
+// (two dispatches writing one storage resource), which layer 1.3.239 does not report.
+inline bool same_access_waw(const validate::Message& m) {
   static const std::regex two(
       R"(: ([A-Z_|]+) at ([A-Z_|]+) \(list '[^']*' command \d+\) writes over what ([A-Z_|]+) at ([A-Z_|]+) \()");
-  bool any = false;
-  for (const validate::Message& m : v.messages) {
-    if (m.id != validate::MessageId{100003}) continue;
-    std::smatch g;
-    if (!std::regex_search(m.text, g, two) || g[1] != g[3] || g[2] != g[4]) return false;
-    any = true;
-  }
-  return any;
+  std::smatch g;
+  return m.id == validate::MessageId{100003} && std::regex_search(m.text, g, two) && g[1] == g[3] && g[2] == g[4];
 }
 
-// D4 (docs/replay.md): at submit time, layer 1.3.239 reports a write-after-write for a layout
-// transition after a semaphore wait unless the barrier's own source access scope holds the earlier
-// write (the semaphore's memory dependency is not applied to it). True when every WAW the layer
-// reports is such a submit-time transition (all their texts kept).
-inline bool transition_after_wait_only(const ValidationLog& log) {
-  const auto n = log.counts.find("SYNC-HAZARD-WRITE-AFTER-WRITE");
+inline bool writes(const validate::Command& c, int r);
+
+// True when the layer reported `which` and every such message is `explained` (all texts are kept).
+template <typename F>
+bool every_layer(const ValidationLog& log, const std::string& which, F&& explained) {
+  const auto n = log.counts.find(which);
   if (n == log.counts.end()) return false;
   uint32_t seen = 0;
   for (const auto& [id, text] : log.texts) {
-    if (id != "SYNC-HAZARD-WRITE-AFTER-WRITE") continue;
-    if (text.find("vkQueueSubmit2") == std::string::npos ||
-        text.find("recorded_usage: SYNC_IMAGE_LAYOUT_TRANSITION") == std::string::npos)
-      return false;
+    if (id != which) continue;
+    if (!explained(text)) return false;
     ++seen;
   }
   return seen == n->second;
 }
 
-// D11 (docs/replay.md): layer 1.3.239 judges a layout transition against the last write by the barrier's
-// own source access scope, not through an earlier barrier's dependency chain: a transition with source
-// stage COMPUTE_SHADER and no source access after a barrier COMPUTE_SHADER / SHADER_STORAGE_WRITE ->
-// COMPUTE_SHADER is its write-after-write. True when every WAW the layer reports is a vkCmdPipelineBarrier2
-// hazard of a layout transition (all their texts kept).
-inline bool barrier_transition_waw_only(const ValidationLog& log) {
-  const auto n = log.counts.find("SYNC-HAZARD-WRITE-AFTER-WRITE");
-  if (n == log.counts.end()) return false;
-  uint32_t seen = 0;
-  for (const auto& [id, text] : log.texts) {
-    if (id != "SYNC-HAZARD-WRITE-AFTER-WRITE") continue;
-    if (text.find("vkCmdPipelineBarrier2") == std::string::npos ||
-        text.find("usage: SYNC_IMAGE_LAYOUT_TRANSITION") == std::string::npos)
-      return false;
-    ++seen;
-  }
-  return seen == n->second;
+// D4 (docs/replay.md): layer 1.3.239 (before Vulkan-ValidationLayers PR #6684) checks a layout transition
+// against an earlier write other than a transition by the barrier's *own* source access scope only: a
+// write made available by a dependency chain (an earlier barrier, a semaphore wait) is still a
+// write-after-write, at record time and at submit time. True for a layer message that is such a
+// transition hazard.
+inline bool transition_own_scope_waw(const std::string& text) {
+  const bool transition = text.find("recorded_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") != std::string::npos ||
+                          text.find("(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") != std::string::npos;
+  return transition && text.find("prior_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") == std::string::npos;
 }
 
-inline uint32_t kind_of(const validate::Message& m);
+// D11 (docs/replay.md): at submit time, layer 1.3.239 checks a command buffer's first write of a resource
+// against the last write of earlier submissions even when a read of the command buffer before it is
+// ordered before it (the reads stand in for the write: the layer's record-time rule, and later layers'
+// submit-time one). True for a layer message that is a submit-time write-after-write of a write whose
+// usage (SYNC_<stage>_<access>) is that of a write in `t` (secondaries inlined) on a resource that
+// another list wrote, in a list that reads the resource first.
+inline std::string sync_usage(uint64_t stage, uint64_t access) {
+  const char* st = stage == 0x100000000ull ? "COPY" : stage == 0x800000000ull ? "CLEAR" : stage == 0x800 ? "COMPUTE_SHADER" : nullptr;
+  const char* ac = access == 0x1000          ? "TRANSFER_WRITE"
+                   : access == 0x400000000ull ? "SHADER_STORAGE_WRITE"
+                   : access == 0x800          ? "TRANSFER_READ"
+                   : access == 0x200000000ull ? "SHADER_STORAGE_READ"
+                   : access == 0x100000000ull ? "SHADER_SAMPLED_READ"
+                                              : nullptr;
+  return st && ac ? std::string("SYNC_") + st + "_" + ac : std::string();
+}
+inline bool first_write_after_own_read_waw(const validate::Trace& t, const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos) return false;
+  const auto at = text.find("recorded_usage: ");
+  if (at == std::string::npos) return false;
+  const std::string usage = text.substr(at + 16, text.find(',', at) - at - 16);
+  for (size_t li = 0; li < t.lists.size(); ++li) {
+    const validate::TraceList& l = t.lists[li];
+    for (size_t c = 0; c < l.commands.size(); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&l.commands[c]);
+      if (!u || sync_usage(u->as.vk_stage, u->as.vk_access) != usage) continue;
+      bool read_first = false, seen = false;
+      for (size_t e = 0; e < c && !seen; ++e) {
+        const auto* p = std::get_if<validate::UseCmd>(&l.commands[e]);
+        const bool touches = (p && p->resource == u->resource) || writes(l.commands[e], u->resource);
+        if (!touches) continue;
+        seen = true;
+        read_first = p && !writes(l.commands[e], u->resource);
+      }
+      bool written_elsewhere = false;
+      for (size_t o = 0; o < t.lists.size(); ++o)
+        if (o != li)
+          for (const validate::Command& oc : t.lists[o].commands) written_elsewhere |= writes(oc, u->resource);
+      if (read_first && written_elsewhere) return true;
+    }
+  }
+  return false;
+}
+
+// D12, layer side: a command buffer's reads dropped at submit (D12 below) also leave a later read of the
+// resource in a later command buffer without the earlier read the read-after-read rule orders it after,
+// so the layer checks it against the write again (seed 18590 of the multi-submission run). True for a
+// layer message that is a submit-time read-after-write of a read whose usage is that of a read in `t`
+// (secondaries inlined), the first access of the resource in its list, after a list that read the resource
+// without writing it, after a list that wrote it.
+inline bool later_read_after_dropped_reads_raw(const validate::Trace& t, const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos) return false;
+  const auto at = text.find("recorded_usage: ");
+  if (at == std::string::npos) return false;
+  const std::string usage = text.substr(at + 16, text.find(',', at) - at - 16);
+  std::vector<int> order;  // lists in submission order
+  for (const validate::TraceSubmission& s : t.submissions) order.insert(order.end(), s.lists.begin(), s.lists.end());
+  const auto touches = [&](int li, int r, bool write) {
+    for (const validate::Command& c : t.lists[static_cast<size_t>(li)].commands) {
+      const auto* u = std::get_if<validate::UseCmd>(&c);
+      if (write ? writes(c, r) : (u && u->resource == r && !writes(c, r))) return true;
+    }
+    return false;
+  };
+  for (size_t i = 0; i < order.size(); ++i) {
+    const auto& cmds = t.lists[static_cast<size_t>(order[i])].commands;
+    for (size_t c = 0; c < cmds.size(); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&cmds[c]);
+      if (!u || writes(cmds[c], u->resource) || sync_usage(u->as.vk_stage, u->as.vk_access) != usage) continue;
+      bool first = true;
+      for (size_t e = 0; e < c; ++e) {
+        const auto* p = std::get_if<validate::UseCmd>(&cmds[e]);
+        first = first && !(p && p->resource == u->resource) && !writes(cmds[e], u->resource);
+      }
+      if (!first) continue;
+      for (size_t j = 0; j < i; ++j) {
+        if (!touches(order[j], u->resource, false) || touches(order[j], u->resource, true)) continue;
+        for (size_t k = 0; k < j; ++k)
+          if (touches(order[k], u->resource, true)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+inline uint32_t kind_of(const validate::Message& m) {
+  validate::ValidationResult one;
+  one.counts[static_cast<uint32_t>(m.id)] = 1;
+  return kinds_of(one);
+}
 
 // D9 (docs/replay.md): layer 1.3.239 records no access for dynamic rendering's load and store
 // operations, nor checks an attachment's layout against the image's. The trace as the layer sees it:
@@ -152,81 +225,206 @@ inline bool earlier_in_another_list(const validate::Trace& t, const validate::Me
     other |= l.name != m.list && m.text.find("(list '" + l.name + "' command") != std::string::npos;
   return other;
 }
-
-// D5 (docs/replay.md): at submit time, layer 1.3.239 does not report a hazard of a command against an
-// earlier submission when a later barrier of the same command buffer has a layout transition (of
-// any image). True when every validator message of a kind only the validator has names an access
-// of another list (an earlier submission) and its own list has such a transition after it.
-inline bool hidden_by_later_transition(const validate::Trace& t, const validate::ValidationResult& v,
-                                       uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
-    const auto list = message_list(t, m);
-    if (list == t.lists.end() || m.command < 0) return false;
-    const bool other = earlier_in_another_list(t, m);
-    bool later_transition = false;
-    for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
-      if (const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[c]))
-        for (const validate::Barrier& any : b->barriers)
-          if (const auto* vb = std::get_if<validate::VkBarrier>(&any))
-            later_transition |=
-                vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout;
-    if (!other || !later_transition) return false;
-  }
-  return true;
+inline int resource_index(const validate::Trace& t, const std::string& name) {
+  const auto r = std::find_if(t.resources.begin(), t.resources.end(),
+                              [&](const validate::TraceResource& x) { return x.name == name; });
+  return r == t.resources.end() ? -1 : static_cast<int>(r - t.resources.begin());
 }
 
-// D8 (docs/replay.md): at submit time, layer 1.3.239 checks only a command buffer's first read of a
-// resource against earlier submissions. True when every validator message of a kind only the
-// validator has is a read-after-write of a write in another list, on a read that an earlier read of
-// the same resource in its own list precedes (with no write of it in between).
-inline bool later_read_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
-                                 uint32_t layer_kinds) {
-  const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (extra != kRaw) return false;
-  for (const validate::Message& m : v.messages) {
-    if (!(kind_of(m) & extra)) continue;
-    const auto list = message_list(t, m);
-    if (list == t.lists.end() || m.command < 0) return false;
-    const bool other = earlier_in_another_list(t, m);
-    bool earlier_read = false;
-    for (size_t c = 0; c < static_cast<size_t>(m.command); ++c) {
-      const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
-      if (!u || t.resources[static_cast<size_t>(u->resource)].name != m.resource) continue;
-      // VK_ACCESS_2_*_WRITE bits: SHADER, COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, TRANSFER, HOST,
-      // MEMORY, SHADER_STORAGE.
-      constexpr uint64_t kWrites = 0x40 | 0x100 | 0x400 | 0x1000 | 0x4000 | 0x10000 | 0x400000000;
-      earlier_read = (u->as.vk_access & kWrites) == 0;
-    }
-    if (!other || !earlier_read) return false;
+// Whether list `l` (with the secondaries it executes) accesses an image: a use or clear of one, a layout
+// transition, or a render pass instance (its attachments).
+inline bool accesses_an_image(const validate::Trace& t, const validate::TraceList& l) {
+  const auto image = [&](int r) { return r >= 0 && !t.resources[static_cast<size_t>(r)].buffer; };
+  for (const validate::Command& c : l.commands) {
+    if (const auto* u = std::get_if<validate::UseCmd>(&c); u && image(u->resource)) return true;
+    if (const auto* cl = std::get_if<validate::ClearCmd>(&c); cl && image(cl->resource)) return true;
+    if (std::holds_alternative<validate::BeginRenderingCmd>(c)) return true;
+    if (const auto* b = std::get_if<validate::BarrierCmd>(&c))
+      for (const validate::Barrier& any : b->barriers)
+        if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+            vb && vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout)
+          return true;
+    if (const auto* ex = std::get_if<validate::ExecuteCmd>(&c))
+      for (int s : ex->lists)
+        if (accesses_an_image(t, t.lists[static_cast<size_t>(s)])) return true;
   }
-  return true;
+  return false;
 }
 
-inline uint32_t kind_of(const validate::Message& m) {
-  validate::ValidationResult one;
-  one.counts[static_cast<uint32_t>(m.id)] = 1;
-  return kinds_of(one);
+// Whether command `c` writes resource `r` (a write or clear, or a barrier's layout transition of it).
+inline bool writes(const validate::Command& c, int r) {
+  // VK_ACCESS_2_*_WRITE bits: SHADER, COLOR_ATTACHMENT, DEPTH_STENCIL_ATTACHMENT, TRANSFER, HOST, MEMORY,
+  // SHADER_STORAGE.
+  constexpr uint64_t kWrites = 0x40 | 0x100 | 0x400 | 0x1000 | 0x4000 | 0x10000 | 0x400000000;
+  if (const auto* u = std::get_if<validate::UseCmd>(&c)) return u->resource == r && (u->as.vk_access & kWrites) != 0;
+  if (const auto* cl = std::get_if<validate::ClearCmd>(&c)) return cl->resource == r;
+  if (const auto* b = std::get_if<validate::BarrierCmd>(&c))
+    for (const validate::Barrier& any : b->barriers)
+      if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+          vb && vb->kind == validate::VkBarrierKind::image && vb->resource == r && vb->old_layout != vb->new_layout)
+        return true;
+  return false;
 }
 
-// D3 (docs/replay.md): the layer reports one hazard per command and resource, so a command with
-// different hazards on different subresources shows one kind. True when every validator message of
-// a kind only the validator has sits on a (list, command, resource) where the validator also has a
-// message of a kind the layer reported.
-inline bool one_hazard_per_command(const validate::ValidationResult& v, uint32_t layer_kinds) {
+// Each explanation below judges one validator message of a kind the layer did not report (in trace `t`,
+// secondaries inlined; `layer_kinds`: the layer's kinds). docs/replay.md has each D-item's cause and test.
+
+// D3: the layer reports one hazard per command and resource: a command with different hazards on one
+// subresource (a write after an unordered read and an unordered write: the layer checks the last write
+// only when no read came since) or on different subresources shows one kind. The message sits on a (list,
+// command, resource) where the validator also has a message of a kind the layer reported.
+inline bool d3_one_hazard_per_command(const validate::ValidationResult& v, const validate::Message& m,
+                                      uint32_t layer_kinds) {
+  for (const validate::Message& o : v.messages)
+    if (&o != &m && o.list == m.list && o.command == m.command && o.resource == m.resource &&
+        (kind_of(o) & layer_kinds & (kRaw | kWar | kWaw)))
+      return true;
+  return false;
+}
+
+// D5: at submit time, the layer does not report a hazard of a command buffer's access to a *buffer*
+// against an earlier command buffer when that command buffer also accesses an image (before or after).
+inline bool d5_buffer_hazard_hidden_by_an_image(const validate::Trace& t, const validate::Message& m) {
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  return list != t.lists.end() && r >= 0 && t.resources[static_cast<size_t>(r)].buffer &&
+         earlier_in_another_list(t, m) && accesses_an_image(t, *list);
+}
+
+// D5, second form: at submit time, the layer does not check a command buffer's reads of a resource
+// against earlier command buffers when the command buffer writes it later (a write, or a layout
+// transition): a read-after-write on a write of another list, with a write of the resource after it in
+// its own list.
+inline bool d5_read_hidden_by_a_later_write(const validate::Trace& t, const validate::Message& m) {
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  if (kind_of(m) != kRaw || list == t.lists.end() || r < 0 || m.command < 0 || !earlier_in_another_list(t, m))
+    return false;
+  for (size_t c = static_cast<size_t>(m.command) + 1; c < list->commands.size(); ++c)
+    if (writes(list->commands[c], r)) return true;
+  return false;
+}
+
+// D7, with a wait on ALL_COMMANDS: the layer chains a barrier's first scope of TOP_OF_PIPE with a
+// semaphore wait's second scope of ALL_COMMANDS (or TOP_OF_PIPE); synchronization2 makes TOP_OF_PIPE in a
+// first scope NONE, so nothing chains and the layout transition races the waited reads. A write-after-read
+// of a layout transition whose barrier names the resource with srcStageMask TOP_OF_PIPE, against a read
+// of another list, in a submission that waits on ALL_COMMANDS or TOP_OF_PIPE.
+inline bool d7_top_of_pipe_transition_after_wait(const validate::Trace& t, const validate::Message& m) {
+  constexpr uint64_t kTopOfPipe = 0x1, kAllCommands = 0x10000;
+  const auto list = message_list(t, m);
+  if (kind_of(m) != kWar || list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
+  const std::string me = ": a layout transition (list '" + m.list + "' command " + std::to_string(m.command) + ")";
+  if (m.text.find(me) == std::string::npos) return false;
+  const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[static_cast<size_t>(m.command)]);
+  if (!b) return false;
+  bool top = false;
+  for (const validate::Barrier& any : b->barriers)
+    if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+        vb && vb->kind == validate::VkBarrierKind::image && vb->old_layout != vb->new_layout &&
+        t.resources[static_cast<size_t>(vb->resource)].name == m.resource)
+      top |= vb->src_stage == kTopOfPipe;
+  if (!top) return false;
+  const int li = static_cast<int>(list - t.lists.begin());
+  for (const validate::TraceSubmission& s : t.submissions)
+    if (std::find(s.lists.begin(), s.lists.end(), li) != s.lists.end())
+      for (size_t w = 0; w < s.wait.size(); ++w)
+        if ((s.wait_stage_of(w) & (kAllCommands | kTopOfPipe)) != 0) return true;
+  return false;
+}
+
+// D8: at submit time, the layer checks only a command buffer's first read of a resource against earlier
+// command buffers: a read-after-write of a write in another list, on a read that an earlier read of the
+// same resource in its own list precedes (with no write of it in between).
+inline bool d8_later_read_at_submit(const validate::Trace& t, const validate::Message& m) {
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  if (kind_of(m) != kRaw || list == t.lists.end() || r < 0 || m.command < 0 || !earlier_in_another_list(t, m))
+    return false;
+  bool earlier_read = false;
+  for (size_t c = 0; c < static_cast<size_t>(m.command); ++c) {
+    const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
+    if (!u || u->resource != r) continue;
+    earlier_read = !writes(list->commands[c], r);
+  }
+  return earlier_read;
+}
+
+// D12: when a submitted command buffer's accesses join the queue's state, the layer drops its reads of a
+// resource whose last write came from an earlier command buffer (the command buffer wrote none of it), so
+// a later write is not checked against them: a write-after-read against a read of another list that does
+// not write the resource, which a list submitted before it wrote.
+inline bool d12_read_dropped_at_submit(const validate::Trace& t, const validate::Message& m) {
+  const int r = resource_index(t, m.resource);
+  const auto by = m.text.find(" may still read");
+  if (kind_of(m) != kWar || r < 0 || by == std::string::npos) return false;
+  std::vector<int> order;  // lists in submission order
+  for (const validate::TraceSubmission& s : t.submissions) order.insert(order.end(), s.lists.begin(), s.lists.end());
+  const auto writes_r = [&](int li) {
+    const auto& cs = t.lists[static_cast<size_t>(li)].commands;
+    return std::any_of(cs.begin(), cs.end(), [&](const validate::Command& c) { return writes(c, r); });
+  };
+  for (size_t i = 0; i < order.size(); ++i) {
+    const validate::TraceList& reader = t.lists[static_cast<size_t>(order[i])];
+    const auto at = m.text.find("(list '" + reader.name + "' command");
+    if (reader.name == m.list || at == std::string::npos || at > by || at < m.text.find(" writes while "))
+      continue;
+    if (writes_r(order[i])) return false;
+    for (size_t j = 0; j < i; ++j)
+      if (writes_r(order[j])) return true;
+  }
+  return false;
+}
+
+// D13: at submit time, the layer reports one hazard per command buffer and range between its barriers
+// (the first it finds): a message against another list's access, in a list where another validator
+// message of a kind the layer reported, also against another list, lies in the same range, and the layer
+// did report a hazard at submit time.
+inline bool d13_one_hazard_per_range_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
+                                               const validate::Message& m, uint32_t layer_kinds,
+                                               const ValidationLog& log) {
+  const auto list = message_list(t, m);
+  if (list == t.lists.end() || m.command < 0 || !earlier_in_another_list(t, m)) return false;
+  const bool at_submit = std::any_of(log.texts.begin(), log.texts.end(), [](const auto& x) {
+    return x.first.rfind("SYNC-HAZARD-", 0) == 0 && x.second.find("vkQueueSubmit2") != std::string::npos;
+  });
+  if (!at_submit) return false;
+  for (const validate::Message& o : v.messages) {
+    if (&o == &m || o.list != m.list || o.command < 0 || !(kind_of(o) & layer_kinds & (kRaw | kWar | kWaw)) ||
+        !earlier_in_another_list(t, o))
+      continue;
+    bool barrier_between = false;
+    for (int c = std::min(o.command, m.command) + 1; c < std::max(o.command, m.command); ++c)
+      barrier_between |= std::holds_alternative<validate::BarrierCmd>(list->commands[static_cast<size_t>(c)]);
+    if (!barrier_between) return true;
+  }
+  return false;
+}
+
+// The documented differences that explain every validator message of a kind not in `layer_kinds`, each
+// message by one of them ("D3+D5" when it takes two), or "" when one message has none.
+inline std::string validator_only_explained(const validate::Trace& t, const validate::ValidationResult& v,
+                                            uint32_t layer_kinds, const ValidationLog& log) {
   const uint32_t extra = kinds_of(v) & ~layer_kinds;
-  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return false;
+  if (!extra || (extra & ~(kRaw | kWar | kWaw))) return "";
+  std::map<std::string, int> names;
   for (const validate::Message& m : v.messages) {
     if (!(kind_of(m) & extra)) continue;
-    bool covered = false;
-    for (const validate::Message& o : v.messages)
-      covered |= &o != &m && o.list == m.list && o.command == m.command && o.resource == m.resource &&
-                 (kind_of(o) & layer_kinds & (kRaw | kWar | kWaw));
-    if (!covered) return false;
+    const char* d = same_access_waw(m)                                        ? "D1"
+                    : d3_one_hazard_per_command(v, m, layer_kinds)             ? "D3"
+                    : d5_buffer_hazard_hidden_by_an_image(t, m)                ? "D5"
+                    : d5_read_hidden_by_a_later_write(t, m)                    ? "D5"
+                    : d7_top_of_pipe_transition_after_wait(t, m)               ? "D7"
+                    : d8_later_read_at_submit(t, m)                            ? "D8"
+                    : d12_read_dropped_at_submit(t, m)                         ? "D12"
+                    : d13_one_hazard_per_range_at_submit(t, v, m, layer_kinds, log) ? "D13"
+                                                                               : nullptr;
+    if (!d) return "";
+    names[d] = 1;
   }
-  return true;
+  std::string out;
+  for (const auto& [n, one] : names) out += (out.empty() ? "" : "+") + n;
+  return out;
 }
 
 }  // namespace baton::exec::test

@@ -1,5 +1,5 @@
 // Documented differences of layer 1.3.239 found by the differential run with dynamic rendering in the
-// generator (docs/replay.md, D9 and D11): each stream is judged by Baton's validator and played on
+// generator (docs/replay.md, D9 and D4): each stream is judged by Baton's validator and played on
 // lavapipe, and both verdicts are pinned, so a test fails when a layer stops doing it.
 #ifdef BATON_HAVE_TRACE_PLAYER
 
@@ -42,12 +42,12 @@ std::string write_then_transition(const std::string& between, const std::string&
 const std::string kMadeAvailable =
     R"({"barrier":[{"type":"image","resource":"r","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE","dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"GENERAL","new_layout":"GENERAL"}]},)";
 
-// D11 (seed 12351 of the one-submission run with rendering, reduced): the write is made available and
+// D4 (seed 12351 of the one-submission run with rendering, reduced): the write is made available and
 // chained to COMPUTE_SHADER by the first barrier; the transition's first execution scope (COMPUTE_SHADER)
 // chains with it, so by the spec ("Execution Dependencies": dependency chains; "Image Layout
 // Transitions": after the availability operations) it is ordered after the write. Layer 1.3.239 judges
 // the transition by its own source access scope only: write-after-write.
-TEST(LayerDifferences, DocumentedDifferenceD11TransitionChainedByAnEarlierBarrier) {
+TEST(LayerDifferences, DocumentedDifferenceD4TransitionChainedByAnEarlierBarrier) {
   const Both chained = judge(write_then_transition(kMadeAvailable, "NONE"));
   EXPECT_EQ(chained.validator, 0u);
   EXPECT_EQ(chained.layer, uint32_t{kWaw}) << chained.layer_text;

@@ -157,11 +157,11 @@ TEST(Swapchain, PresentOutsidePresentSrcIsALayoutError) {
   EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
 }
 
-// D12 (docs/replay.md): layer 1.3.239 does not count a layout transition whose barrier has dstStageMask
+// D14 (docs/replay.md): layer 1.3.239 does not count a layout transition whose barrier has dstStageMask
 // NONE into a semaphore signal's first scope (ALL_COMMANDS): the present after it is its
 // PRESENT-AFTER-WRITE. The spec's signal scope holds every command before it (Baton: clean); with any
 // destination stage (ALL_COMMANDS above, BOTTOM_OF_PIPE, CLEAR) the layer agrees.
-TEST(Swapchain, DocumentedDifferenceD12TransitionToPresentWithNoDestinationStage) {
+TEST(Swapchain, DocumentedDifferenceD14TransitionToPresentWithNoDestinationStage) {
   REQUIRE_PRESENTATION();
   const Both b = judge(frame("CLEAR", "CLEAR", "rendered", "PRESENT_SRC_KHR", "NONE"));
   EXPECT_TRUE(b.v.clean()) << validator_text(b.v);

@@ -610,6 +610,201 @@ TEST(TracePlayer, WhatItCannotExpressIsBadInputNamingTheEntry) {
                "t: lists[0] 'L' commands[0]: buffer byte ranges are not played yet");
 }
 
+// The differences below were found by the multi-submission and submission-sync differential runs
+// (docs/replay.md, D4 to D12). Each test pins what layer 1.3.239 does, next to Baton's verdict; when one
+// fails, the layer changed: update docs/replay.md and the classifier in differential.hpp.
+std::string vk_trace(const std::string& resources, const std::vector<std::string>& lists,
+                     const std::string& submissions) {
+  std::string l;
+  for (size_t i = 0; i < lists.size(); ++i)
+    l += (i ? "," : "") + std::string(R"({"name":"L)") + std::to_string(i) + R"(","commands":[)" + lists[i] + "]}";
+  return R"({"api":"vulkan","resources":[)" + resources + R"(],"lists":[)" + l + R"(],"submissions":[)" +
+         submissions + "]}";
+}
+std::string use_of(const std::string& r, const std::string& stage, const std::string& access,
+                   const std::string& layout = "", const std::string& sub = R"("all")") {
+  return R"({"use":{"resource":")" + r + R"(","subresource":)" + sub + R"(,"as":{"stage":")" + stage +
+         R"(","access":")" + access + (layout.empty() ? "" : R"(","layout":")" + layout) + R"("}}})";
+}
+constexpr const char* kTwoSubmissions = R"({"queue":"g","lists":["L0"]},{"queue":"g","lists":["L1"]})";
+uint32_t validator_count(const std::string& t, validate::MessageId id) {
+  validate::ValidateOptions layer_1_3_239;
+  layer_1_3_239.vk_barrier_orders_all_resources = false;
+  return validate::validate(validate::load_trace(t, "t"), layer_1_3_239).count(id);
+}
+
+// D4 at record time (seed 14221 of the multi-submission run, reduced): a clear, a barrier that makes it
+// available (and visible to clears), then a layout transition whose own source access scope is NONE but
+// whose first execution scope chains with that barrier. The write is available and ordered before the
+// transition (spec, "Image Layout Transitions"); layer 1.3.239 checks only the barrier's own access
+// scope (fixed by Vulkan-ValidationLayers PR #6684, 2023): write-after-write.
+TEST(TracePlayer, DocumentedDifferenceD4TransitionAfterAChainedAvailableWrite) {
+  const std::string t = vk_trace(
+      R"({"name":"i","type":"texture","initial":"GENERAL"})",
+      {use_of("i", "CLEAR", "TRANSFER_WRITE", "GENERAL") +
+       R"(,{"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
+            "dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"GENERAL","new_layout":"GENERAL"}]},
+          {"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"CLEAR","dst_stage":"COMPUTE_SHADER",
+            "dst_access":"SHADER_SAMPLED_READ","old_layout":"GENERAL","new_layout":"SHADER_READ_ONLY_OPTIMAL"}]})"},
+      R"({"queue":"g","lists":["L0"]})");
+  const ReplayReport r = play(t);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_TRUE(validate::validate(validate::load_trace(t, "t")).clean());
+}
+
+// D5 (seed 1041 of the multi-submission run, reduced): a copy reads what the previous submission's copy
+// wrote, no barrier: read-after-write, reported by both; layer 1.3.239 misses it when the reading command
+// buffer also uses an image, before the read as after it (the later transition of D5's first test).
+TEST(TracePlayer, DocumentedDifferenceD5BufferHazardHiddenByAnImageUse) {
+  const std::string res = R"({"name":"b","type":"buffer"},{"name":"i","type":"texture","initial":"GENERAL"})";
+  const std::string write = use_of("b", "COPY", "TRANSFER_WRITE"), read = use_of("b", "COPY", "TRANSFER_READ");
+  const std::string alone = vk_trace(res, {write, read}, kTwoSubmissions);
+  const std::string with_image =
+      vk_trace(res, {write, use_of("i", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "GENERAL") + "," + read},
+               kTwoSubmissions);
+  EXPECT_EQ(play(alone).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_TRUE(play(with_image).log.empty());
+  EXPECT_EQ(validator_count(with_image, validate::MessageId::vk_hazard_read_after_write), 1u);
+}
+
+// D5, second form (seed 14031 of the multi-submission run, reduced): a sampled read of an image whose
+// transition (previous submission) was made visible to storage reads only: read-after-write, reported by
+// both; layer 1.3.239 misses it when the reading command buffer later transitions that image (another
+// image's transition does not hide it).
+TEST(TracePlayer, DocumentedDifferenceD5ReadHiddenByALaterWriteOfIt) {
+  const std::string res = R"({"name":"r1","type":"texture"},{"name":"r2","type":"texture","initial":"GENERAL"})";
+  const std::string first =
+      R"({"barrier":[{"type":"image","resource":"r1","range":"all","src_stage":"NONE","dst_stage":"COMPUTE_SHADER",
+          "dst_access":"SHADER_STORAGE_READ","old_layout":"UNDEFINED","new_layout":"GENERAL"}]})";
+  const std::string read = use_of("r1", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL");
+  auto then_transition = [&](const char* r, const char* old_layout) {
+    return vk_trace(res,
+                    {first, read + R"(,{"barrier":[{"type":"image","resource":")" + r +
+                                R"(","range":"all","src_stage":"COMPUTE_SHADER","dst_stage":"COMPUTE_SHADER",
+                                "dst_access":"SHADER_STORAGE_WRITE","old_layout":")" +
+                                old_layout + R"(","new_layout":"TRANSFER_DST_OPTIMAL"}]})"},
+                    kTwoSubmissions);
+  };
+  const std::string own = then_transition("r1", "GENERAL"), other = then_transition("r2", "GENERAL");
+  EXPECT_EQ(play(vk_trace(res, {first, read}, kTwoSubmissions)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(play(other).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_TRUE(play(own).log.empty());
+  EXPECT_EQ(validator_count(own, validate::MessageId::vk_hazard_read_after_write), 1u);
+}
+
+// D7 with a semaphore wait on ALL_COMMANDS (seed 9970 of the multi-submission run, reduced): a copy
+// read, then after a wait on ALL_COMMANDS a layout transition with srcStageMask TOP_OF_PIPE. In a first
+// scope synchronization2 makes TOP_OF_PIPE NONE, so the transition races the read (write-after-read);
+// layer 1.3.239 chains it with the wait's second scope. With NONE, or a wait on COPY, it reports it.
+TEST(TracePlayer, DocumentedDifferenceD7TopOfPipeChainsWithAnAllCommandsWait) {
+  auto t = [](const char* src, const char* wait_stage) {
+    return vk_trace(
+        R"({"name":"r0","type":"texture","initial":"GENERAL"})",
+        {R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"NONE","dst_stage":"COPY",
+             "dst_access":"TRANSFER_READ","old_layout":"GENERAL","new_layout":"TRANSFER_SRC_OPTIMAL"}]},)" +
+             use_of("r0", "COPY", "TRANSFER_READ", "TRANSFER_SRC_OPTIMAL"),
+         R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":")" + std::string(src) +
+             R"(","dst_stage":"COPY","dst_access":"TRANSFER_WRITE","old_layout":"TRANSFER_SRC_OPTIMAL",
+             "new_layout":"TRANSFER_DST_OPTIMAL"}]})"},
+        R"({"queue":"g","lists":["L0"],"signal":["s"]},{"queue":"g","lists":["L1"],"wait":[{"semaphore":"s","stage":")" +
+            std::string(wait_stage) + R"("}]})");
+  };
+  const std::string top = t("TOP_OF_PIPE", "ALL_COMMANDS");
+  EXPECT_TRUE(play(top).log.empty());
+  EXPECT_EQ(play(t("NONE", "ALL_COMMANDS")).log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u);
+  EXPECT_EQ(play(t("TOP_OF_PIPE", "COPY")).log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u);
+  EXPECT_EQ(validator_count(top, validate::MessageId::vk_hazard_write_after_read), 1u);
+}
+
+// D11 (seed 13225 of the multi-submission run, reduced): the second submission reads the buffer (made
+// visible), orders the read before a copy write by an execution barrier, then writes. Ordered after the
+// read that is ordered after the first write, the write is ordered after that write (the layer's own
+// record-time rule, and Baton's); layer 1.3.239 checks the command buffer's first write against the first
+// submission's write at submit time anyway. Recorded in one command buffer, it reports nothing.
+TEST(TracePlayer, DocumentedDifferenceD11FirstWriteAfterAnOrderedReadAtSubmit) {
+  const std::string res = R"({"name":"b","type":"buffer"})";
+  const std::string write = use_of("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE");
+  const std::string read_then_write =
+      R"({"barrier":[{"type":"buffer","resource":"b","src_stage":"COMPUTE_SHADER","src_access":"SHADER_STORAGE_WRITE",
+          "dst_stage":"COPY","dst_access":"TRANSFER_READ"}]},)" +
+      use_of("b", "COPY", "TRANSFER_READ") +
+      R"(,{"barrier":[{"type":"buffer","resource":"b","src_stage":"COPY","dst_stage":"COPY"}]},)" +
+      use_of("b", "COPY", "TRANSFER_WRITE");
+  const std::string two = vk_trace(res, {write, read_then_write}, kTwoSubmissions);
+  const ReplayReport r = play(two);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_TRUE(play(vk_trace(res, {write + "," + read_then_write}, R"({"queue":"g","lists":["L0"]})")).log.empty());
+  EXPECT_TRUE(validate::validate(validate::load_trace(two, "t")).clean());
+}
+
+// D12 (seeds 3677 and 12633 of the multi-submission run, merged onto lavapipe's one queue, reduced): a
+// write, then (after a wait that makes it visible) a read in the next submission, then a write in a third
+// with nothing ordering it after the read: write-after-read. Layer 1.3.239 reports nothing: the reading
+// command buffer wrote nothing of the buffer, and its reads are dropped when its accesses join the
+// queue's state over the earlier write. Without that earlier write it reports the write-after-read.
+TEST(TracePlayer, DocumentedDifferenceD12ReadsDroppedAtSubmit) {
+  auto t = [](bool first_write) {
+    return vk_trace(R"({"name":"b","type":"buffer"})",
+                    {first_write ? use_of("b", "COMPUTE_SHADER", "SHADER_STORAGE_WRITE") : std::string(),
+                     use_of("b", "COPY", "TRANSFER_READ"), use_of("b", "COPY", "TRANSFER_WRITE")},
+                    R"({"queue":"g","lists":["L0"],"signal":["s"]},{"queue":"g","lists":["L1"],"wait":["s"]},
+                       {"queue":"g","lists":["L2"]})");
+  };
+  EXPECT_TRUE(play(t(true)).log.empty());
+  EXPECT_EQ(play(t(false)).log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u);
+  EXPECT_EQ(validator_count(t(true), validate::MessageId::vk_hazard_write_after_read), 1u);
+}
+
+// D13 (seed 12768 of the multi-submission run): two buffers written by the first submission, read and
+// written by the second with no barrier: a read-after-write and a write-after-write, which Baton reports
+// both; at submit time layer 1.3.239 reports the first hazard of each range between the command buffer's
+// barriers: one, and two when a barrier separates the commands.
+TEST(TracePlayer, DocumentedDifferenceD13OneHazardPerRangeAtSubmit) {
+  auto t = [](bool barrier) {
+    return vk_trace(R"({"name":"b1","type":"buffer"},{"name":"b2","type":"buffer"})",
+                    {use_of("b1", "COPY", "TRANSFER_WRITE") + "," + use_of("b2", "COPY", "TRANSFER_WRITE"),
+                     use_of("b1", "COPY", "TRANSFER_READ") +
+                         (barrier ? R"(,{"barrier":[{"type":"memory","src_stage":"NONE","dst_stage":"NONE"}]})" : "") +
+                         "," + use_of("b2", "COPY", "TRANSFER_WRITE")},
+                    kTwoSubmissions);
+  };
+  const ReplayReport one = play(t(false));
+  EXPECT_EQ(one.log.total(), 1u);
+  EXPECT_EQ(one.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  const ReplayReport two = play(t(true));
+  EXPECT_EQ(two.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(two.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(t(false), validate::MessageId::vk_hazard_write_after_write), 1u);
+  EXPECT_EQ(validator_count(t(false), validate::MessageId::vk_hazard_read_after_write), 1u);
+}
+
+// D12, layer side (seed 18590 of the multi-submission run, reduced): a clear, a sampled read it was made
+// visible to (second submission), an execution barrier and a storage read (third). Ordered after the
+// sampled read, the storage read is not checked against the clear again (the read-after-read rule of the
+// layer at record time, and Baton's); layer 1.3.239 dropped the sampled read at submit and reports the
+// storage read. In one command buffer it reports nothing.
+TEST(TracePlayer, DocumentedDifferenceD12LaterReadCheckedAgainAtSubmit) {
+  const std::string clear = use_of("i", "CLEAR", "TRANSFER_WRITE", "GENERAL");
+  const std::string sampled =
+      R"({"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
+          "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"GENERAL","new_layout":"GENERAL"}]},)" +
+      use_of("i", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL");
+  const std::string storage =
+      R"({"barrier":[{"type":"image","resource":"i","range":"all","src_stage":"COMPUTE_SHADER","dst_stage":"COMPUTE_SHADER",
+          "old_layout":"GENERAL","new_layout":"GENERAL"}]},)" +
+      use_of("i", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "GENERAL");
+  const std::string res = R"({"name":"i","type":"texture","initial":"GENERAL"})";
+  const std::string three = vk_trace(res, {clear, sampled, storage},
+                                     R"({"queue":"g","lists":["L0"]},{"queue":"g","lists":["L1"]},{"queue":"g","lists":["L2"]})");
+  const ReplayReport r = play(three);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.log.total(), 1u);
+  EXPECT_TRUE(play(vk_trace(res, {clear + "," + sampled + "," + storage}, R"({"queue":"g","lists":["L0"]})")).log.empty());
+  EXPECT_TRUE(validate::validate(validate::load_trace(three, "t")).clean());
+}
+
 }  // namespace
 }  // namespace baton::exec::test
 

@@ -71,13 +71,12 @@ TEST(GraphBytes, CoverageSeesABarrierOnTooFewBytes) {
     o.before_checks = [&](GraphCompileResult& r) {
       if (!shrink) return;
       for (CompiledGroup& g : r.trans.compiled)
-        for (CompiledList& l : g.lists)
-          for (Barrier& b : l.barriers)
-            if (r.trans.table[b.resource].name == "objects" && (b.after.access & bit(Access::shader_resource)) &&
-                b.byte_offset == 0) {
-              ASSERT_EQ(b.byte_size, 49152u);
-              b.byte_size = 16384;
-            }
+        for (Barrier& b : g.barriers)
+          if (r.trans.table[b.resource].name == "objects" &&
+              (b.after.access & bit(Access::shader_resource)) && b.byte_offset == 0) {
+            ASSERT_EQ(b.byte_size, 49152u);
+            b.byte_size = 16384;
+          }
     };
     const GraphCompileResult r = compile_graph(load_graph_text(graph("[0,32768]", "[16384,32768]")), o);
     if (!shrink) {

@@ -203,9 +203,9 @@ TEST(GraphErrorLocations, Checks) {
   CompileOptions o;
   o.before_checks = [](GraphCompileResult& r) {
     for (CompiledGroup& cg : r.trans.compiled)
-      for (CompiledList& cl : cg.lists)
-        if (cl.name == "r")
-          for (Barrier& b : cl.barriers)
+      for (size_t li = 0; li < cg.lists.size(); ++li)
+        if (cg.lists[li].name == "r")
+          for (Barrier& b : cg.barriers_of(li))
             if (r.trans.table[b.resource].name == "a") b.after = b.before;
   };
   const std::string e = compile_error(

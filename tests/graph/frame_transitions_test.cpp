@@ -92,8 +92,7 @@ TEST(GraphFrameTransitions, CoverageCheckNamesTheTransitionList) {
   const Graph g = frame_graph();
   GraphCompileResult r = compile_graph(g);
   ASSERT_FALSE(r.trans.compiled[0].lists[0].barriers.empty());
-  r.trans.compiled[0].lists[0].barriers.clear();
-  r.trans.compiled[0].lists[0].points.clear();
+  r.trans.compiled[0].set_list(0, {}, {});
   const std::vector<std::string> f = check_coverage(g, r.sched, r.trans);
   ASSERT_FALSE(f.empty());
   EXPECT_NE(f.front().find("frame start transitions, resource 'history'"), std::string::npos) << f.front();

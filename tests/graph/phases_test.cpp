@@ -233,11 +233,11 @@ TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
   bool dropped = false;
   for (CompiledGroup& cg : r.trans.compiled)
     for (size_t li = 0; li < cg.lists.size() && !dropped; ++li) {
-      CompiledList& cl = cg.lists[li];
-      if (cl.name != "p3") continue;
-      for (size_t b = 0; b < cl.barriers.size(); ++b)
-        if (r.trans.table[cl.barriers[b].resource].name == "r2") {
-          cl.barriers[b].after = cl.barriers[b].before;  // the transition into the read state is gone
+      if (cg.lists[li].name != "p3") continue;
+      const std::span<Barrier> barriers = cg.barriers_of(li);
+      for (size_t b = 0; b < barriers.size(); ++b)
+        if (r.trans.table[barriers[b].resource].name == "r2") {
+          barriers[b].after = barriers[b].before;  // the transition into the read state is gone
           dropped = true;
           break;
         }
@@ -252,12 +252,11 @@ TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
   ASSERT_TRUE(check_resting(g, r.sched, r.trans, r.finals).empty());
   bool dropped = false;
   for (CompiledGroup& cg : r.trans.compiled)
-    for (CompiledList& cl : cg.lists)
-      for (Barrier& b : cl.barriers)
-        if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") {
-          b.after = b.before;
-          dropped = true;
-        }
+    for (Barrier& b : cg.barriers)
+      if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") {
+        b.after = b.before;
+        dropped = true;
+      }
   ASSERT_TRUE(dropped);
   const FinalStates f = final_states(r.trans);
   EXPECT_FALSE(check_resting(g, r.sched, r.trans, f).empty());
@@ -420,17 +419,16 @@ TEST(GraphChecks, CompileGraphRunsEveryCheck) {
       {"coverage: ", false,
        [](GraphCompileResult& r) {
          for (CompiledGroup& cg : r.trans.compiled)
-           for (CompiledList& cl : cg.lists)
-             if (cl.name == "p3")
-               for (Barrier& b : cl.barriers)
+           for (size_t li = 0; li < cg.lists.size(); ++li)
+             if (cg.lists[li].name == "p3")
+               for (Barrier& b : cg.barriers_of(li))
                  if (r.trans.table[b.resource].name == "r2") b.after = b.before;
        }},
       {"resting: ", false,
        [](GraphCompileResult& r) {
          for (CompiledGroup& cg : r.trans.compiled)
-           for (CompiledList& cl : cg.lists)
-             for (Barrier& b : cl.barriers)
-               if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") b.after = b.before;
+           for (Barrier& b : cg.barriers)
+             if (b.reason == Reason::restore && r.trans.table[b.resource].name == "out") b.after = b.before;
          r.finals = final_states(r.trans);
        }},
       {"aliasing: ", false,
@@ -443,9 +441,8 @@ TEST(GraphChecks, CompileGraphRunsEveryCheck) {
          ASSERT_FALSE(r.aliasing.barriers.empty());
          const ResourceId m = r.trans.first_member[r.aliasing.barriers.front().resource];
          for (CompiledGroup& cg : r.trans.compiled)
-           for (CompiledList& cl : cg.lists)
-             for (Barrier& b : cl.barriers)
-               if (b.resource == m) b.before = kFirstTouch;  // waits for nothing
+           for (Barrier& b : cg.barriers)
+             if (b.resource == m) b.before = kFirstTouch;  // waits for nothing
        }},
       {"serial-order: ", true,
        [](GraphCompileResult& r) { std::swap(r.sched.serial[2], r.sched.serial[3]); }},

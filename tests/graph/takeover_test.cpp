@@ -76,10 +76,10 @@ Frame frame() {
 // The first barrier of member `r` in submission order (nullptr when none).
 Barrier* first_barrier(GraphCompileResult& r, ResourceId m, std::string* list = nullptr) {
   for (CompiledGroup& cg : r.trans.compiled)
-    for (CompiledList& cl : cg.lists)
-      for (Barrier& b : cl.barriers)
+    for (size_t li = 0; li < cg.lists.size(); ++li)
+      for (Barrier& b : cg.barriers_of(li))
         if (b.resource == m) {
-          if (list) *list = cl.name;
+          if (list) *list = cg.lists[li].name;
           return &b;
         }
   return nullptr;
@@ -244,11 +244,8 @@ TEST(Takeover, CheckFindsATakeoverBarrierThatWaitsForNothing) {
     // The barrier removed: the buffer's first use has nothing ordering it.
     GraphCompileResult m = compile_graph(f.g);
     for (CompiledGroup& cg : m.trans.compiled)
-      for (CompiledList& cl : cg.lists)
-        if (cl.name == "write_x") {
-          cl.barriers.clear();
-          cl.points.clear();
-        }
+      for (size_t li = 0; li < cg.lists.size(); ++li)
+        if (cg.lists[li].name == "write_x") cg.set_list(li, {}, {});
     const std::vector<std::string> v = check_takeover(f.g, m.sched, m.aliasing, m.trans);
     ASSERT_EQ(v.size(), 1u);
     EXPECT_NE(v[0].find("resource 'x': takes over the memory of 'a' but is used with no barrier"),

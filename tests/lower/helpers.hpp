@@ -31,8 +31,16 @@ struct PointSpec {
   std::vector<Barrier> barriers;
 };
 
-inline CompiledList list(std::string name, Queue q, std::vector<PointSpec> points) {
-  CompiledList l;
+// A hand-written list, before group() puts its barriers and points into the group's arrays.
+struct ListSpec {
+  std::string name;
+  Queue queue = Queue::direct;
+  std::vector<Barrier> barriers;
+  std::vector<BarrierPoint> points;
+};
+
+inline ListSpec list(std::string name, Queue q, std::vector<PointSpec> points) {
+  ListSpec l;
   l.name = std::move(name);
   l.queue = q;
   for (PointSpec& p : points) {
@@ -47,11 +55,11 @@ inline CompiledList list(std::string name, Queue q, std::vector<PointSpec> point
   return l;
 }
 
-inline CompiledGroup group(std::string name, Queue q, std::vector<CompiledList> lists) {
+inline CompiledGroup group(std::string name, Queue q, std::vector<ListSpec> lists) {
   CompiledGroup g;
   g.name = std::move(name);
   g.queue = q;
-  g.lists = std::move(lists);
+  for (ListSpec& l : lists) g.add_list(std::move(l.name), l.queue, l.barriers, l.points);
   return g;
 }
 

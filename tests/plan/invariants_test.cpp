@@ -120,7 +120,7 @@ TEST(Invariant2, MemoryTakenOverWaitsForThePreviousOccupants) {
   h[t].dies = true;  // its memory goes on to another resource: no restore to rest after its last use
   const std::vector<CommandListGroup*> gs = r.ptrs();
   const CompileResult res = compile_all(r.rt, gs, h);
-  const std::vector<Barrier>& bs = res.groups[0].lists[0].barriers;
+  const std::span<const Barrier> bs = res.groups[0].lists[0].barriers;
   ASSERT_EQ(bs.size(), 2u);  // the fresh buffer's first touch needs none, the dying texture no restore
   EXPECT_EQ(bs[0].resource, t);
   EXPECT_EQ(bs[0].reason, Reason::takeover);
@@ -143,7 +143,7 @@ TEST(Invariant2, MemoryTakenOverWaitsForThePreviousOccupants) {
   EXPECT_TRUE(check_plan(r.rt, cgs, res.groups, o).empty());
   // Back to a first touch that waits for nothing: a violation of invariant 2 for both.
   std::vector<CompiledGroup> mutated = res.groups;
-  for (Barrier& x : mutated[0].lists[0].barriers) {
+  for (Barrier& x : mutated[0].barriers_of(0)) {
     x.before = x.resource == t ? kFirstTouch : kFirstTouchBuffer;
     x.reason = x.resource == t ? Reason::discard : Reason::first_touch;
   }

@@ -64,9 +64,12 @@ struct Hand {
   }
   // Appends a barrier point to the last group's list.
   void point(uint32_t op, Where w, std::vector<Barrier> bs) {
-    CompiledList& l = plans.back().lists[0];
-    l.points.push_back({op, w, static_cast<uint32_t>(l.barriers.size()), static_cast<uint32_t>(bs.size())});
-    l.barriers.insert(l.barriers.end(), bs.begin(), bs.end());
+    CompiledGroup& g = plans.back();
+    std::vector<Barrier> barriers(g.barriers);  // the group's one list
+    std::vector<BarrierPoint> points(g.points);
+    points.push_back({op, w, static_cast<uint32_t>(barriers.size()), static_cast<uint32_t>(bs.size())});
+    barriers.insert(barriers.end(), bs.begin(), bs.end());
+    g.set_list(0, std::move(barriers), std::move(points));
   }
   std::vector<std::string> check() {
     std::vector<const CommandListGroup*> g;

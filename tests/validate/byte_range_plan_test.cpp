@@ -167,8 +167,9 @@ TEST(BytePlan, DisjointBytesInDifferentStatesArePlannedAsOneBuffer) {
   const CompileResult r = compile_text(rec);
   const CompiledList& l = r.groups.at(0).lists.at(0);
   ASSERT_EQ(l.barriers.size(), 2u);
-  EXPECT_EQ(l.points.at(0).op, 1u);
-  EXPECT_EQ(l.points.at(1).op, 2u);
+  ASSERT_EQ(l.points.size(), 2u);
+  EXPECT_EQ(l.points[0].op, 1u);
+  EXPECT_EQ(l.points[1].op, 2u);
   for (const Barrier& b : l.barriers) {
     EXPECT_EQ(b.reason, Reason::state_change);
     EXPECT_TRUE(b.whole_bytes());

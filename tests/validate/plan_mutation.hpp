@@ -25,9 +25,11 @@ inline std::vector<ResourceId> taking_over(const std::vector<CompiledGroup>& gro
 inline std::vector<CompiledGroup> drop_takeover(std::vector<CompiledGroup> groups, ResourceId r,
                                                 bool buffer) {
   for (CompiledGroup& g : groups)
-    for (CompiledList& l : g.lists) {
-      for (size_t i = l.barriers.size(); i-- > 0;) {
-        Barrier& b = l.barriers[i];
+    for (size_t li = 0; li < g.lists.size(); ++li) {
+      std::vector<Barrier> barriers(g.lists[li].barriers.begin(), g.lists[li].barriers.end());
+      std::vector<BarrierPoint> points(g.lists[li].points.begin(), g.lists[li].points.end());
+      for (size_t i = barriers.size(); i-- > 0;) {
+        Barrier& b = barriers[i];
         if (b.resource != r || b.reason != Reason::takeover) continue;
         if (!buffer) {
           b.before = kFirstTouch;
@@ -35,17 +37,16 @@ inline std::vector<CompiledGroup> drop_takeover(std::vector<CompiledGroup> group
           b.previous = kGlobalResource;
           continue;
         }
-        l.barriers.erase(l.barriers.begin() + static_cast<std::ptrdiff_t>(i));
-        for (BarrierPoint& p : l.points) {
+        barriers.erase(barriers.begin() + static_cast<std::ptrdiff_t>(i));
+        for (BarrierPoint& p : points) {
           if (i >= p.first && i < p.first + p.count)
             --p.count;
           else if (p.first > i)
             --p.first;
         }
       }
-      l.points.erase(std::remove_if(l.points.begin(), l.points.end(),
-                                    [](const BarrierPoint& p) { return p.count == 0; }),
-                     l.points.end());
+      std::erase_if(points, [](const BarrierPoint& p) { return p.count == 0; });
+      g.set_list(li, std::move(barriers), std::move(points));
     }
   return groups;
 }

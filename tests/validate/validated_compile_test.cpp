@@ -84,18 +84,21 @@ struct Broken {
     groups.assign(g.begin(), g.end());
     compiled = compile_all(rec.resources, g, fresh_history(rec.resources));
     const ResourceId scene = *rec.resources.find("scene");
-    CompiledList& l = compiled.groups[0].lists[0];
-    for (uint32_t i = 0; i < l.barriers.size(); ++i) {
-      if (l.barriers[i].resource != scene || (l.barriers[i].after.access & bit(Access::shader_resource)) == 0)
+    CompiledGroup& cg = compiled.groups[0];
+    std::vector<Barrier> barriers(cg.lists[0].barriers.begin(), cg.lists[0].barriers.end());
+    std::vector<BarrierPoint> points(cg.lists[0].points.begin(), cg.lists[0].points.end());
+    for (uint32_t i = 0; i < barriers.size(); ++i) {
+      if (barriers[i].resource != scene || (barriers[i].after.access & bit(Access::shader_resource)) == 0)
         continue;
-      l.barriers.erase(l.barriers.begin() + i);
-      for (BarrierPoint& p : l.points) {
+      barriers.erase(barriers.begin() + i);
+      for (BarrierPoint& p : points) {
         if (i >= p.first && i < p.first + p.count)
           --p.count;
         else if (p.first > i)
           --p.first;
       }
-      std::erase_if(l.points, [](const BarrierPoint& p) { return p.count == 0; });
+      std::erase_if(points, [](const BarrierPoint& p) { return p.count == 0; });
+      cg.set_list(0, std::move(barriers), std::move(points));
       return;
     }
     ADD_FAILURE() << "no shader-resource barrier on 'scene' to delete";

@@ -119,7 +119,46 @@ INSTANTIATE_TEST_SUITE_P(
              {}},
         Case{"WriteAfterWriteWithoutBarrier", vk(kBuf, {kWriteBuf, kWriteBuf}),
              ids({{M::vk_hazard_write_after_write, 1}})},
+        // A write after a read it is not ordered after races that read (WAR) and, when it is not ordered
+        // after the write before the read either, that write too (WAW): the spec's scopes know no "reads
+        // stand in for the write" when the reads are not ordered before it. Seed 345 of the
+        // submission-sync run, reduced: the layer reports the write-after-write at vkQueueSubmit2 (the
+        // write came from an earlier submission); Baton reported only the write-after-read.
+        Case{"WriteAfterAnUnorderedReadAndAnUnorderedWrite",
+             vk(kBuf, {use("buf", "COPY", "TRANSFER_WRITE"),
+                       buf("COPY", "TRANSFER_WRITE", "COMPUTE_SHADER", "SHADER_STORAGE_READ"), kReadBuf,
+                       use("buf", "COPY", "TRANSFER_WRITE")}),
+             ids({{M::vk_hazard_write_after_read, 1}, {M::vk_hazard_write_after_write, 1}})},
+        Case{"TransitionAfterAnUnorderedReadAndAnUnorderedWrite",
+             vk(kImg, {img("NONE", "NONE", "CLEAR", "TRANSFER_WRITE", "UNDEFINED", "GENERAL"),
+                       use("img", "CLEAR", "TRANSFER_WRITE", "GENERAL"),
+                       img("CLEAR", "TRANSFER_WRITE", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL", "GENERAL"),
+                       use("img", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL"),
+                       img("NONE", "NONE", "COPY", "TRANSFER_READ", "GENERAL", "TRANSFER_SRC_OPTIMAL")}),
+             ids({{M::vk_hazard_write_after_read, 1}, {M::vk_hazard_write_after_write, 1}})},
+        // Ordered after the read that is ordered after the write: only the read is checked (no WAW).
+        Case{"WriteOrderedAfterTheReadsIsOrderedAfterTheWrite",
+             vk(kBuf, {use("buf", "COPY", "TRANSFER_WRITE"),
+                       buf("COPY", "TRANSFER_WRITE", "COMPUTE_SHADER", "SHADER_STORAGE_READ"), kReadBuf,
+                       buf("COMPUTE_SHADER", "NONE", "COPY", "NONE"), use("buf", "COPY", "TRANSFER_WRITE")}),
+             {}},
         Case{"ReadsDoNotHazard", vk(kBuf, {kReadBuf, kReadBuf, use("buf", "COPY", "TRANSFER_READ")}), {}},
+        // The read-after-read rule (trace-format.md, "Vulkan rules"): a read ordered after an earlier read of
+        // the same write by that read's own barrier is not checked against the write again, and that stays
+        // so when a later read of the same stage replaces the earlier one (one read per stage is kept; the
+        // Khronos layer's read_execution_barriers last until the next write). Seed 1806 of the
+        // multi-submission differential run, reduced: the second storage read was reported.
+        Case{"ReadAfterReadSurvivesAReadOfTheSameStage",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+                       use("buf", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+                       buf("COMPUTE_SHADER", "NONE", "COMPUTE_SHADER", "NONE"), kReadBuf, kReadBuf}),
+             {}},
+        Case{"ReadAfterReadNeedsTheEarlierReadsBarrier",
+             vk(kBuf, {kWriteBuf,
+                       buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+                       use("buf", "COMPUTE_SHADER", "SHADER_SAMPLED_READ"), kReadBuf, kReadBuf}),
+             ids({{M::vk_hazard_read_after_write, 2}})},
         Case{"DependencyChain",
              vk(kBuf, {kWriteBuf, buf("COMPUTE_SHADER", "SHADER_STORAGE_WRITE", "COPY", "NONE"),
                        buf("COPY", "NONE", "FRAGMENT_SHADER", "SHADER_SAMPLED_READ"),

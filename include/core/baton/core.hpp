@@ -148,14 +148,23 @@ constexpr bool is_write(Access a) { return (kWriteAccesses & bit(a)) != 0; }
 // The accesses an operation kind can perform (what the API commands behind it can touch): from the
 // table's op-kinds column; external (work Baton does not see) and transition (no work, only states
 // to be in) ops any access.
-constexpr AccessMask op_kind_accesses(OpKind k) {
+namespace core_detail {
+constexpr AccessMask walk_op_kind_accesses(OpKind k) {
   if (k == OpKind::external || k == OpKind::transition) return ~AccessMask{0};
   AccessMask m = 0;
   for (int i = 0; i < kAccessCount; ++i)
-    if (core_detail::kAccessOpKinds[static_cast<size_t>(i)] & (1u << static_cast<unsigned>(k)))
+    if (kAccessOpKinds[static_cast<size_t>(i)] & (1u << static_cast<unsigned>(k)))
       m |= AccessMask{1} << static_cast<unsigned>(i);
   return m;
 }
+// Per kind, walked once at compile time: the planner asks for every operation (issue 16).
+inline constexpr std::array<AccessMask, kOpKindCount> kOpKindAccesses = [] {
+  std::array<AccessMask, kOpKindCount> a{};
+  for (int k = 0; k < kOpKindCount; ++k) a[static_cast<size_t>(k)] = walk_op_kind_accesses(static_cast<OpKind>(k));
+  return a;
+}();
+}  // namespace core_detail
+constexpr AccessMask op_kind_accesses(OpKind k) { return core_detail::kOpKindAccesses[static_cast<size_t>(k)]; }
 
 std::string_view to_string(Access a);
 std::optional<Access> parse_access(std::string_view s);

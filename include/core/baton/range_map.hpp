@@ -1,11 +1,20 @@
 // RangeMap<T>: a value per subresource of one resource, stored as non-overlapping boxes in
 // mip x layer x plane space that always cover the whole resource. Most resources are used whole,
-// so the common case is a single box and every operation on it is O(1).
+// so the common case is a single box and every operation on it is O(1). A map of many boxes (one
+// resource split into many differently-stated pieces: 10^5 byte ranges of one buffer, every
+// subresource of a texture) is indexed (RangeIndex below), so that an update costs O(log boxes) per
+// box it touches instead of a scan of every box, with exactly the boxes and the storage order of the
+// scanning algorithm (plans are made of them).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <queue>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -71,6 +80,9 @@ class RangeMap {
     bool dirty = false;
   };
 
+  // A map with more boxes than this after a coalesce() keeps an index over them (set_index_threshold).
+  static constexpr size_t kIndexAt = 32;
+
   RangeMap() = default;
   RangeMap(const Box& full, T def) : full_(full) { entries_.push_back({full, std::move(def)}); }
 
@@ -78,17 +90,40 @@ class RangeMap {
   void reset(const Box& full, T def) {
     full_ = full;
     entries_.clear();
+    index_.clear();
+    indexed_ = false;
     entries_.push_back({full, std::move(def)});
   }
 
+  // Index the boxes once there are more than n of them (0: always), from now on. For tests: the
+  // indexed and the scanning forms give the same boxes in the same order. Call on a coalesced map.
+  void set_index_threshold(size_t n) {
+    index_at_ = n;
+    if (!indexed_ && entries_.size() > n) build_index();
+  }
+  bool indexed() const { return indexed_; }
+  // Boxes (or index entries) looked at by the calls so far: the cost an index saves, for tests.
+  uint64_t visits() const { return visits_ + index_.visits; }
+
   const Box& full() const { return full_; }
-  std::span<const Entry> entries() const { return {entries_.data(), entries_.size()}; }
-  size_t box_count() const { return entries_.size(); }
+  // Every box, in storage order: sorted by (plane, layer, mip) after coalesce(); a box an update split
+  // keeps its place, and the pieces it split off follow all boxes, in the order they were made.
+  std::span<const Entry> entries() const {
+    if (!indexed_) return {entries_.data(), entries_.size()};
+    return index_.view();
+  }
+  size_t box_count() const { return indexed_ ? index_.live : entries_.size(); }
 
   // Calls f(piece, value) for every stored box overlapping b, clipped to b, in storage order.
   template <class F>
   void for_each(const Box& b, F&& f) const {
+    if (indexed_) {
+      for (uint32_t id : index_.overlapping(b))
+        f(intersect(index_.nodes[id].e.box, b), index_.nodes[id].e.value);
+      return;
+    }
     for (const Entry& e : entries_) {
+      ++visits_;
       if (overlaps(e.box, b)) f(intersect(e.box, b), e.value);
     }
   }
@@ -97,17 +132,32 @@ class RangeMap {
   // faces so that the change stays inside b. Call coalesce() afterwards to merge equal neighbours.
   template <class F>
   void update(const Box& b, F&& f) {
+    if (indexed_) {
+      // The boxes b overlaps, in storage order: split in that order (the pieces are appended in it),
+      // then each changed in that order.
+      const std::vector<uint32_t> ids = index_.overlapping(b);
+      for (uint32_t id : ids)
+        if (!contains(b, index_.nodes[id].e.box)) index_.split_outside(id, b);
+      for (uint32_t id : ids) {
+        Entry& e = index_.nodes[id].e;
+        f(e.box, e.value);
+        index_.mark(id);
+      }
+      return;
+    }
     if (entries_.size() == 1 && contains(b, entries_[0].box)) {
       f(entries_[0].box, entries_[0].value);
       entries_[0].dirty = true;
       return;
     }
     const size_t n = entries_.size();
+    visits_ += n;
     for (size_t i = 0; i < n; ++i) {
       if (!overlaps(entries_[i].box, b)) continue;
       if (contains(b, entries_[i].box)) continue;  // handled below without splitting
       split_outside(i, b);
     }
+    visits_ += entries_.size();
     for (Entry& e : entries_) {
       if (contains(b, e.box)) {
         f(e.box, e.value);
@@ -122,7 +172,14 @@ class RangeMap {
   }
 
   const T& at(uint32_t mip, uint32_t layer, uint32_t plane) const {
+    if (indexed_) {
+      if (mip < full_.m0 || mip >= full_.m1 || layer < full_.l0 || layer >= full_.l1 || plane < full_.p0 ||
+          plane >= full_.p1)
+        throw Error("RangeMap::at: subresource outside the resource");
+      return index_.nodes[index_.locate(mip, layer, plane)].e.value;
+    }
     for (const Entry& e : entries_) {
+      ++visits_;
       const Box& b = e.box;
       if (mip >= b.m0 && mip < b.m1 && layer >= b.l0 && layer < b.l1 && plane >= b.p0 && plane < b.p1)
         return e.value;
@@ -136,13 +193,19 @@ class RangeMap {
   // entries unchanged since the last coalesce did not merge then and does not now, and after a merge
   // into entry i every earlier pair that failed still fails unless it involves i. So after a merge
   // only the pairs (a, i), a < i, are checked before going on from i; the result is the same as
-  // restarting the whole scan, at O(entries) per changed entry and per merge.
+  // restarting the whole scan, at O(entries) per changed entry and per merge. (Indexed: the same
+  // pairs in the same order from a heap of the changed entries' at most six neighbours, RangeIndex.)
   void coalesce() {
+    if (indexed_) {
+      index_.coalesce();
+      return;
+    }
     if (entries_.size() < 2) {
       if (entries_.size() == 1) entries_[0].dirty = false;
       return;
     }
     auto mergeable = [&](size_t a, size_t b, Box& u) {
+      ++visits_;
       return (entries_[a].dirty || entries_[b].dirty) && entries_[a].value == entries_[b].value &&
              try_union(entries_[a].box, entries_[b].box, u);
     };
@@ -209,6 +272,7 @@ class RangeMap {
     std::sort(mid, entries_.end(), key);
     std::inplace_merge(first, mid, entries_.end(), key);
     for (Entry& e : entries_) e.dirty = false;
+    if (entries_.size() > index_at_) build_index();
   }
 
   // Two boxes form one box when they agree on two axes and touch on the third.
@@ -235,6 +299,232 @@ class RangeMap {
   }
 
  private:
+  // The boxes of a map with many of them: a pool of nodes, each with its place in the storage order
+  // (Rank), and an index of the boxes by rows. The index runs along the resource's longest axis (a
+  // buffer's bytes; a texture's layers, or its mips when it has few layers); a row is one coordinate
+  // of each other axis (at most 17 mips x 3 planes), and a box is in every row it crosses, keyed by
+  // (row, its start on the axis). Boxes tile the resource, so the box holding a point is the last one
+  // starting at or before it in its row, and the boxes a box b overlaps are found from b's rows in
+  // O(log boxes) each.
+  struct RangeIndex {
+    // Place in the storage order: after a coalesce every box is sorted by its corner (p0, l0, m0)
+    // (tag 0); a box an update splits keeps its place, and each piece split off comes after all of
+    // them, in order (tag 1, 2, ...). Unique: corners of disjoint boxes differ.
+    struct Rank {
+      uint32_t tag = 0, p = 0, l = 0, m = 0;
+      friend auto operator<=>(const Rank&, const Rank&) = default;
+    };
+    struct Node {
+      Entry e;
+      Rank rank;
+      bool alive = false;
+    };
+    std::vector<Node> nodes;
+    std::vector<uint32_t> free_ids;
+    std::vector<uint32_t> changed;      // nodes with e.dirty, in the order they changed
+    std::map<uint64_t, uint32_t> rows;  // (row << 32 | start on the axis) -> node
+    Box full{};
+    int axis = 0;      // 0: mips, 1: layers, 2: planes
+    uint32_t tag = 0;  // pieces split off since the last coalesce
+    size_t live = 0;
+    mutable uint64_t visits = 0;
+    mutable std::vector<uint32_t> stamp;  // per node: the query that last met it
+    mutable uint32_t query = 0;
+    mutable std::vector<Entry> view_;
+    mutable bool view_ok = false;
+
+    static uint32_t lo(const Box& b, int a) { return a == 0 ? b.m0 : a == 1 ? b.l0 : b.p0; }
+    static uint32_t hi(const Box& b, int a) { return a == 0 ? b.m1 : a == 1 ? b.l1 : b.p1; }
+    int other1() const { return axis == 0 ? 1 : 0; }
+    int other2() const { return axis == 2 ? 1 : 2; }
+    uint64_t row(uint32_t c1, uint32_t c2) const {
+      return uint64_t{c1 - lo(full, other1())} * (hi(full, other2()) - lo(full, other2())) +
+             (c2 - lo(full, other2()));
+    }
+    static uint64_t key(uint64_t r, uint32_t x) { return r << 32 | x; }
+    static Rank corner(const Box& b) { return Rank{0, b.p0, b.l0, b.m0}; }
+
+    void clear() {
+      nodes.clear();
+      free_ids.clear();
+      changed.clear();
+      rows.clear();
+      stamp.clear();
+      tag = 0;
+      live = 0;
+      view_ok = false;
+    }
+    void init(const Box& f, const OneInlineVec<Entry>& sorted) {
+      clear();
+      full = f;
+      const uint32_t em = f.m1 - f.m0, el = f.l1 - f.l0, ep = f.p1 - f.p0;
+      axis = em >= el && em >= ep ? 0 : el >= ep ? 1 : 2;
+      for (const Entry& e : sorted) add(e, corner(e.box));
+    }
+    template <class F>
+    void for_rows(const Box& b, F&& f) const {
+      for (uint32_t c1 = lo(b, other1()); c1 < hi(b, other1()); ++c1)
+        for (uint32_t c2 = lo(b, other2()); c2 < hi(b, other2()); ++c2) f(row(c1, c2));
+    }
+    void enter(uint32_t id) {
+      const Box& b = nodes[id].e.box;
+      for_rows(b, [&](uint64_t r) { rows.emplace(key(r, lo(b, axis)), id); });
+    }
+    void leave(uint32_t id) {
+      const Box& b = nodes[id].e.box;
+      for_rows(b, [&](uint64_t r) { rows.erase(key(r, lo(b, axis))); });
+    }
+    uint32_t add(const Entry& e, Rank r) {
+      uint32_t id;
+      if (!free_ids.empty()) {
+        id = free_ids.back();
+        free_ids.pop_back();
+      } else {
+        id = static_cast<uint32_t>(nodes.size());
+        nodes.emplace_back();
+        stamp.push_back(0);
+      }
+      nodes[id] = Node{e, r, true};
+      ++live;
+      enter(id);
+      if (e.dirty) changed.push_back(id);
+      view_ok = false;
+      return id;
+    }
+    void remove(uint32_t id) {
+      leave(id);
+      nodes[id].alive = false;
+      free_ids.push_back(id);
+      --live;
+      view_ok = false;
+    }
+    void mark(uint32_t id) {
+      if (!nodes[id].e.dirty) {
+        nodes[id].e.dirty = true;
+        changed.push_back(id);
+      }
+      view_ok = false;
+    }
+    // The node whose box holds the point (coordinates inside `full`).
+    uint32_t locate(uint32_t m, uint32_t l, uint32_t p) const {
+      const uint32_t c[3] = {m, l, p};
+      const uint64_t r = row(c[other1()], c[other2()]);
+      ++visits;
+      return std::prev(rows.upper_bound(key(r, c[axis])))->second;
+    }
+    // The nodes whose boxes overlap b, in storage order.
+    std::vector<uint32_t> overlapping(const Box& b) const {
+      std::vector<uint32_t> out;
+      ++query;
+      const Box c = intersect(b, full);
+      if (c.empty()) return out;
+      for_rows(c, [&](uint64_t r) {
+        auto it = rows.upper_bound(key(r, lo(c, axis)));
+        if (it != rows.begin() && (std::prev(it)->first >> 32) == r) --it;
+        for (; it != rows.end() && (it->first >> 32) == r && static_cast<uint32_t>(it->first) < hi(c, axis);
+             ++it) {
+          ++visits;
+          if (stamp[it->second] == query) continue;
+          stamp[it->second] = query;
+          if (overlaps(nodes[it->second].e.box, b)) out.push_back(it->second);
+        }
+      });
+      std::sort(out.begin(), out.end(),
+                [&](uint32_t x, uint32_t y) { return nodes[x].rank < nodes[y].rank; });
+      return out;
+    }
+    // RangeMap::split_outside on node id: the pieces outside b come after every box, in the same order.
+    void split_outside(uint32_t id, const Box& b) {
+      const Box e = nodes[id].e.box;
+      leave(id);
+      auto push = [&](const Box& piece) {
+        if (!piece.empty()) add(Entry{piece, nodes[id].e.value, true}, Rank{++tag, 0, 0, 0});
+      };
+      push({e.m0, std::min(e.m1, b.m0), e.l0, e.l1, e.p0, e.p1});
+      push({std::max(e.m0, b.m1), e.m1, e.l0, e.l1, e.p0, e.p1});
+      const uint32_t m0 = std::max(e.m0, b.m0), m1 = std::min(e.m1, b.m1);
+      push({m0, m1, e.l0, std::min(e.l1, b.l0), e.p0, e.p1});
+      push({m0, m1, std::max(e.l0, b.l1), e.l1, e.p0, e.p1});
+      const uint32_t l0 = std::max(e.l0, b.l0), l1 = std::min(e.l1, b.l1);
+      push({m0, m1, l0, l1, e.p0, std::min(e.p1, b.p0)});
+      push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
+      nodes[id].e.box = intersect(e, b);
+      enter(id);
+      mark(id);
+    }
+    // The scanning coalesce's merges: repeatedly the mergeable pair first in storage order. A box can
+    // merge only with the box across one of its six faces that has the same extents on the other two
+    // axes (boxes tile the resource, so that box holds the point just across the face), and only pairs
+    // with a changed box can merge; so a heap of such pairs, refilled with the neighbours of each merged
+    // box, gives the same merges in the same order. Then every changed box takes its sorted place.
+    void coalesce() {
+      using Pair = std::tuple<Rank, Rank, uint32_t, uint32_t>;
+      std::priority_queue<Pair, std::vector<Pair>, std::greater<>> heap;
+      auto mergeable = [&](uint32_t a, uint32_t b, Box& u) {
+        ++visits;
+        return nodes[a].e.value == nodes[b].e.value && RangeMap::try_union(nodes[a].e.box, nodes[b].e.box, u);
+      };
+      auto neighbours = [&](uint32_t id) {
+        const Box x = nodes[id].e.box;
+        const uint32_t at[3] = {x.m0, x.l0, x.p0};
+        for (int d = 0; d < 3; ++d)
+          for (int side = 0; side < 2; ++side) {
+            uint32_t c[3] = {at[0], at[1], at[2]};
+            if (side == 0) {
+              if (hi(x, d) >= hi(full, d)) continue;
+              c[d] = hi(x, d);
+            } else {
+              if (lo(x, d) <= lo(full, d)) continue;
+              c[d] = lo(x, d) - 1;
+            }
+            const uint32_t n = locate(c[0], c[1], c[2]);
+            Box u;
+            if (n == id || !mergeable(id, n, u)) continue;
+            if (nodes[id].rank < nodes[n].rank)
+              heap.emplace(nodes[id].rank, nodes[n].rank, id, n);
+            else
+              heap.emplace(nodes[n].rank, nodes[id].rank, n, id);
+          }
+      };
+      for (size_t k = 0; k < changed.size(); ++k)
+        if (nodes[changed[k]].alive) neighbours(changed[k]);
+      while (!heap.empty()) {
+        const auto [ra, rb, a, b] = heap.top();
+        heap.pop();
+        Box u;
+        if (!nodes[a].alive || !nodes[b].alive || !mergeable(a, b, u)) continue;
+        remove(b);
+        leave(a);
+        nodes[a].e.box = u;
+        enter(a);
+        mark(a);
+        neighbours(a);
+      }
+      for (uint32_t id : changed)
+        if (nodes[id].alive) {
+          nodes[id].rank = corner(nodes[id].e.box);
+          nodes[id].e.dirty = false;
+        }
+      changed.clear();
+      tag = 0;
+      view_ok = false;
+    }
+    std::span<const Entry> view() const {
+      if (!view_ok) {
+        std::vector<uint32_t> ids;
+        ids.reserve(live);
+        for (uint32_t id = 0; id < nodes.size(); ++id)
+          if (nodes[id].alive) ids.push_back(id);
+        std::sort(ids.begin(), ids.end(),
+                  [&](uint32_t x, uint32_t y) { return nodes[x].rank < nodes[y].rank; });
+        view_.clear();
+        for (uint32_t id : ids) view_.push_back(nodes[id].e);
+        view_ok = true;
+      }
+      return {view_.data(), view_.size()};
+    }
+  };
+
   // Replaces entry i by the part of it inside b plus up to six slabs outside b.
   void split_outside(size_t i, const Box& b) {
     Box e = entries_[i].box;
@@ -255,8 +545,19 @@ class RangeMap {
     entries_[i].dirty = true;
   }
 
+  // The sorted, coalesced entries into the index.
+  void build_index() {
+    index_.init(full_, entries_);
+    entries_.clear();
+    indexed_ = true;
+  }
+
   Box full_{};
-  OneInlineVec<Entry> entries_;
+  OneInlineVec<Entry> entries_;  // while not indexed
+  RangeIndex index_;             // while indexed
+  bool indexed_ = false;
+  size_t index_at_ = kIndexAt;
+  mutable uint64_t visits_ = 0;
 };
 
 }  // namespace baton

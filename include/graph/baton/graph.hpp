@@ -236,11 +236,14 @@ struct Restore {
 };
 struct FinalStates {
   std::vector<Restore> restores;
-  // Per member, by subresource index (mip + layer * mips + plane * mips * layers), as runs of equal
-  // states: a member costs what its barriers split it into, not its subresource count.
+  // Per member, by run index (RunOrder, mip-major: a buffer's bytes, a texture's layer + mip * layers +
+  // plane * mips * layers), as runs of equal states: a member costs what its barriers split it into,
+  // not its subresource count, and some mips of many layers are one run per mip.
   std::vector<Runs<State>> final_state;
+  std::vector<RunOrder> order;  // per member
+  // By subresource index (mip + layer * mips + plane * mips * layers).
   const State& at(ResourceId member, uint32_t subresource) const {
-    return final_state[member].at(subresource);
+    return final_state[member].at(order[member].run(subresource));
   }
 };
 FinalStates final_states(const Transitions& t);
@@ -291,6 +294,9 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o = {});
 // How many times compile_graph has run in this process (`baton run --format json` reports the
 // calls of one run: a frame graph is compiled once, with the device's real memory sizes).
 uint64_t compile_graph_calls();
+// How many overlap tests of two uses (or of a use and what later uses of one access cover) validate()
+// has made in this thread: the test of its cost (never every pair of a pass's uses).
+uint64_t validate_overlap_queries();
 // Runs every check of phase 8 on the phases' results (what compile_graph does unless run_checks is
 // off). Each finding starts with its check's name: "coverage: ", "resting: ", "aliasing: ",
 // "takeover: " or "serial-order: ".

@@ -75,25 +75,54 @@ std::string_view to_string(Where w);
 struct BarrierPoint {
   uint32_t op = 0;
   Where where = Where::before;
-  uint32_t first = 0, count = 0;  // into CompiledList::barriers
+  uint32_t first = 0, count = 0;  // into CompiledList::barriers (counted from the list's first barrier)
 };
 
+// One list's part of a compiled group: views into the group's two arrays (CompiledGroup::barriers and
+// ::points), which hold every list's barriers and points, list after list. A compile takes two heap
+// blocks per group for them instead of two per list (issue 16). The group keeps its lists' views valid (copy,
+// add_list, set_list relink them); a list copied out of it dangles once the group dies: keep the group.
 struct CompiledList {
   std::string name;
   Queue queue = Queue::direct;
-  std::vector<Barrier> barriers;     // in point order
-  std::vector<BarrierPoint> points;  // non-empty points, in (op, where) order
-  std::span<const Barrier> barriers_at(const BarrierPoint& p) const {
-    return std::span<const Barrier>(barriers).subspan(p.first, p.count);
-  }
+  std::span<const Barrier> barriers;     // in point order
+  std::span<const BarrierPoint> points;  // non-empty points, in (op, where) order
+  std::span<const Barrier> barriers_at(const BarrierPoint& p) const { return barriers.subspan(p.first, p.count); }
 };
 
 struct CompiledGroup {
   std::string name;
   Queue queue = Queue::direct;
   std::vector<CompiledList> lists;
-  size_t barrier_count() const;
-  size_t point_count() const;
+  // Every list's barriers and points, in list order: list i's views cover the elements after list i-1's.
+  // Writers keep that order (compile appends list after list; add_list, set_list) and call relink() after
+  // changing the arrays' sizes directly.
+  std::vector<Barrier> barriers;
+  std::vector<BarrierPoint> points;
+
+  CompiledGroup() = default;
+  // A copy's lists view the copy's arrays; a move keeps the arrays' storage, so their views stay valid.
+  CompiledGroup(const CompiledGroup& o);
+  CompiledGroup& operator=(const CompiledGroup& o);
+  CompiledGroup(CompiledGroup&&) noexcept = default;
+  CompiledGroup& operator=(CompiledGroup&&) noexcept = default;
+
+  size_t barrier_count() const { return barriers.size(); }
+  size_t point_count() const { return points.size(); }
+  // Where list li's barriers and points start in the group's arrays.
+  size_t barrier_offset(size_t li) const;
+  size_t point_offset(size_t li) const;
+  // List li's barriers and points, writable (split marks, tests that corrupt a plan on purpose).
+  std::span<Barrier> barriers_of(size_t li);
+  std::span<BarrierPoint> points_of(size_t li);
+  // Appends a list with these barriers and points (BarrierPoint::first counted from its first barrier).
+  CompiledList& add_list(std::string list_name, Queue list_queue, std::span<const Barrier> bs = {},
+                         std::span<const BarrierPoint> ps = {});
+  // Replaces list li's barriers and points (the other lists keep theirs).
+  void set_list(size_t li, std::vector<Barrier> bs, std::vector<BarrierPoint> ps);
+  // Points every list's views at the arrays again, keeping each list's sizes, list after list (after
+  // the arrays were reallocated or copied).
+  void relink();
 };
 
 // The memory a resource takes over from resources used earlier in the submission (aliasing): the
