@@ -117,9 +117,14 @@ class Loader {
                                 "timeline semaphore, everywhere)",
                                 input::quote(sem), it->second ? "timeline" : "binary"));
     };
+    // Swapchain images the application holds (acquired, not presented since): only those may be
+    // presented or used by a submission's commands.
+    std::vector<bool> acquired(t.resources.size(), false);
     for (size_t i = 0; i < subs.size(); ++i) {
       const std::string path = fmt::format("submissions[{}]", i);
-      TraceSubmission s = submission(subs[i], path, list_index, t.lists);
+      TraceSubmission s =
+          is_step(subs[i]) ? step(subs[i], path) : submission(subs[i], path, list_index, t.lists);
+      swapchain_ownership(t, s, path, acquired);
       for (size_t h = 0; h < s.host_wait.size(); ++h) {
         const HostWait& hw = s.host_wait[h];
         const std::string where = fmt::format("{}.host_wait[{}]", path, h);
@@ -198,10 +203,11 @@ class Loader {
                                             input::quote(s.fence)));
         fence_pending[s.fence] = true;
       }
-      queue_used[s.queue] = true;
+      if (s.step != Step::acquire) queue_used[s.queue] = true;
       t.submissions.push_back(std::move(s));
     }
     t.events = events_;
+    t.swapchains = swapchains_;
     return t;
   }
 
@@ -349,7 +355,7 @@ class Loader {
     require_object(j, path);
     keys(j, path,
          {"name", "type", "mips", "layers", "planes", "flags", "heap", "initial", "initial_layout",
-          "placement"});
+          "placement", "swapchain"});
     TraceResource r;
     r.name = name_field(j, "name", path);
     const std::string type = optional_string(j, "type", path, "texture");
@@ -397,9 +403,12 @@ class Loader {
         fail(path + ".placement", "upload and readback resources are not placed");
       r.placement = placement(*pl, path + ".placement");
     }
+    if (j.contains("swapchain")) swapchain_image(j, path, r);
     if (api_ == Api::vulkan) {
       r.initial = enum_field(j, "initial", path, names::vk_layouts(), "VkImageLayout", 0u);
       r.initial_is_layout = true;
+      if (r.swapchain != kNoSwapchain && r.initial != 0)
+        fail(path + ".initial", "a swapchain image starts in UNDEFINED (the presentation engine creates it)");
     } else if (j.contains("initial_layout")) {
       if (j.contains("initial"))
         fail(path, "give \"initial\" (legacy state) or \"initial_layout\", not both");
@@ -981,6 +990,138 @@ class Loader {
     return h;
   }
 
+  // "swapchain": "NAME" on a Vulkan image: one of NAME's presentable images (VkSwapchainKHR images have
+  // one mip level and plane, and memory of the presentation engine's: not placed in a heap).
+  void swapchain_image(const json& j, const std::string& path, TraceResource& r) const {
+    const std::string at = path + ".swapchain";
+    if (api_ != Api::vulkan) fail(at, "swapchain images are Vulkan only (D3D12: the \"swapchain\" flag)");
+    const std::string name = name_field(j, "swapchain", path);
+    if (r.buffer) fail(at, "a buffer is not a swapchain image");
+    if (r.mips != 1 || r.planes != 1) fail(at, "a swapchain image has one mip level and one plane");
+    if (j.contains("placement"))
+      fail(at, "a swapchain image is not placed in a heap (its memory is the swapchain's)");
+    const auto [it, added] = swapchain_index_.emplace(name, static_cast<int>(swapchains_.size()));
+    if (added) {
+      swapchains_.push_back(name);
+      swapchain_images_.push_back(0);
+      swapchain_layers_.push_back(r.layers);
+    }
+    if (swapchain_layers_[static_cast<size_t>(it->second)] != r.layers)
+      fail(path + ".layers", fmt::format("the images of swapchain {} have one layer count (imageArrayLayers)",
+                                         input::quote(name)));
+    r.swapchain = it->second;
+    r.image_index = swapchain_images_[static_cast<size_t>(it->second)]++;
+    r.flags |= flag::swapchain;
+  }
+
+  // A swapchain step in "submissions": {"acquire": {...}} or {"present": {...}} (an object; a
+  // submission's own "present" is an array of names).
+  static bool is_step(const json& j) {
+    if (!j.is_object() || j.size() != 1) return false;
+    const auto it = j.begin();
+    return it.key() == "acquire" || (it.key() == "present" && it->is_object());
+  }
+  // vkAcquireNextImageKHR: {"image", "semaphore", "fence"}, host-side; vkQueuePresentKHR: {"image",
+  // "queue", "family", "wait"}.
+  TraceSubmission step(const json& j, const std::string& path) const {
+    TraceSubmission s;
+    const bool acquire = j.contains("acquire");
+    const std::string at = path + (acquire ? ".acquire" : ".present");
+    if (api_ != Api::vulkan)
+      fail(at, "acquire and present steps are Vulkan only (vkAcquireNextImageKHR, vkQueuePresentKHR)");
+    const json& b = *j.begin();
+    require_object(b, at);
+    if (acquire) {
+      s.step = Step::acquire;
+      keys(b, at, {"image", "semaphore", "fence"});
+      if (b.contains("semaphore")) {
+        s.signal.push_back(name_field(b, "semaphore", at));
+        s.signal_value.push_back(std::nullopt);
+        s.signal_stage.push_back(kVkAllCommands);
+      }
+      if (b.contains("fence")) s.fence = name_field(b, "fence", at);
+      if (s.signal.empty() && s.fence.empty())
+        fail(at,
+             "vkAcquireNextImageKHR signals a semaphore, a fence or both "
+             "(VUID-vkAcquireNextImageKHR-semaphore-01780)");
+    } else {
+      s.step = Step::present;
+      keys(b, at, {"image", "queue", "family", "wait"});
+      s.queue = optional_string(b, "queue", at, "queue0");
+      check_name(s.queue, at + ".queue");
+      s.family = uint_field(b, "family", at, 0);
+      // VkPresentInfoKHR::pWaitSemaphores: binary semaphores, no stage mask (the presentation engine waits).
+      const std::vector<std::string> waits = strings(b, "wait", at);
+      for (size_t w = 0; w < waits.size(); ++w) {
+        check_name(waits[w], fmt::format("{}.wait[{}]", at, w));
+        s.wait.push_back(waits[w]);
+      }
+    }
+    s.image = resource_ref(b, "image", at, false);
+    if ((*resources_)[static_cast<size_t>(s.image)].swapchain == kNoSwapchain)
+      fail(at + ".image", fmt::format("{} is not a swapchain image (give the resource \"swapchain\": NAME)",
+                                      input::quote((*resources_)[static_cast<size_t>(s.image)].name)));
+    return s;
+  }
+  // The resources a list's commands touch (an execute: its secondaries'), into `out`.
+  void touched(const Trace& t, int li, std::vector<int>& out) const {
+    auto barriers = [&](const std::vector<Barrier>& bs) {
+      for (const Barrier& b : bs)
+        if (const auto* v = std::get_if<VkBarrier>(&b); v && v->resource != kNoResource)
+          out.push_back(v->resource);
+    };
+    for (const Command& c : t.lists[static_cast<size_t>(li)].commands) {
+      if (const auto* u = std::get_if<UseCmd>(&c))
+        out.push_back(u->resource);
+      else if (const auto* k = std::get_if<ClearCmd>(&c))
+        out.push_back(k->resource);
+      else if (const auto* b = std::get_if<BarrierCmd>(&c))
+        barriers(b->barriers);
+      else if (const auto* se = std::get_if<SetEventCmd>(&c))
+        barriers(se->barriers);
+      else if (const auto* we = std::get_if<WaitEventsCmd>(&c)) {
+        for (const WaitEventsCmd::Wait& w : we->waits) barriers(w.barriers);
+      } else if (const auto* br = std::get_if<BeginRenderingCmd>(&c)) {
+        for (const RenderingAttachment& a : br->attachments) out.push_back(a.resource);
+      } else if (const auto* ex = std::get_if<ExecuteCmd>(&c)) {
+        for (int sl : ex->lists) touched(t, sl, out);
+      }
+    }
+  }
+  // The application holds a swapchain image from its acquire to its present: an image is acquired only
+  // when not held (vkAcquireNextImageKHR returns one the presentation engine owns), presented only when
+  // held (VUID-VkPresentInfoKHR-pImageIndices-01430), and a submission's commands touch only held images.
+  void swapchain_ownership(const Trace& t, const TraceSubmission& s, const std::string& path,
+                           std::vector<bool>& acquired) const {
+    if (swapchains_.empty()) return;
+    const auto name = [&](int r) { return input::quote(t.resources[static_cast<size_t>(r)].name); };
+    if (s.step == Step::acquire) {
+      if (acquired[static_cast<size_t>(s.image)])
+        fail(path + ".acquire.image",
+             fmt::format("swapchain image {} is already acquired (not presented since)", name(s.image)));
+      acquired[static_cast<size_t>(s.image)] = true;
+      return;
+    }
+    if (s.step == Step::present) {
+      if (!acquired[static_cast<size_t>(s.image)])
+        fail(path + ".present.image", fmt::format("swapchain image {} is presented but not acquired "
+                                                  "(VUID-VkPresentInfoKHR-pImageIndices-01430)",
+                                                  name(s.image)));
+      acquired[static_cast<size_t>(s.image)] = false;
+      return;
+    }
+    for (size_t i = 0; i < s.lists.size(); ++i) {
+      std::vector<int> used;
+      touched(t, s.lists[i], used);
+      for (int r : used)
+        if (t.resources[static_cast<size_t>(r)].swapchain != kNoSwapchain &&
+            !acquired[static_cast<size_t>(r)])
+          fail(fmt::format("{}.lists[{}]", path, i),
+               fmt::format("list {} uses swapchain image {}, which is not acquired (vkAcquireNextImageKHR)",
+                           input::quote(t.lists[static_cast<size_t>(s.lists[i])].name), name(r)));
+    }
+  }
+
   TraceSubmission submission(const json& j, const std::string& path,
                              const std::map<std::string, int, std::less<>>& index,
                              const std::vector<TraceList>& lists) const {
@@ -1063,6 +1204,9 @@ class Loader {
   const std::vector<TraceHeap>* heaps_ = nullptr;
   mutable std::map<std::string, int, std::less<>> event_index_;
   mutable std::vector<std::string> events_;
+  mutable std::map<std::string, int, std::less<>> swapchain_index_;
+  mutable std::vector<std::string> swapchains_;
+  mutable std::vector<uint32_t> swapchain_images_, swapchain_layers_;  // per swapchain
 };
 }  // namespace
 

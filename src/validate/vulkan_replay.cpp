@@ -59,6 +59,10 @@ void Replay::run() {
 
 void Replay::execute(int submission) {
   const TraceSubmission& sub = trace_.submissions[static_cast<size_t>(submission)];
+  if (sub.step == Step::acquire) {
+    acquire_image(submission);
+    return;
+  }
   const auto q = queues_.try_emplace(sub.queue, static_cast<int>(queues_.size())).first->second;
   if (logs_.size() <= static_cast<size_t>(q)) logs_.resize(static_cast<size_t>(q) + 1);
   family_ = sub.family;
@@ -75,14 +79,24 @@ void Replay::execute(int submission) {
   for (const HostWait& h : sub.host_wait) host_wait(h, submission);
   const uint64_t all_accesses = expand_accesses(kAllAccesses);
   for (const Grant& g : host_) add(ordered_, g.queue, g.upto, g.o, g.partial);
+  // A present's waits order only the presentation engine's read, not later work of its queue.
+  const OrderedSet before_waits = sub.step == Step::present ? ordered_ : OrderedSet{};
   for (size_t w = 0; w < sub.wait.size(); ++w) {
     const Signal t = signaler(sub.wait[w], sub.wait_value_of(w), submission, true);
     if (t.submission < 0) continue;  // the initial value or a host signal: orders no device work
     const uint64_t mask = sub.wait_stage_of(w);
-    wait_for(t, dst_exec_scope(mask), expand_stages(mask), all_accesses);
+    if (sub.step == Step::present)
+      wait_for(t, kPresentEngine, kPresentEngine, kPresentEngine);
+    else
+      wait_for(t, dst_exec_scope(mask), expand_stages(mask), all_accesses);
   }
   now_.queue = q;
   now_.submission = submission;
+  if (sub.step == Step::present) {
+    present_image(submission);
+    ordered_end_[static_cast<size_t>(submission)] = before_waits;
+    return;
+  }
   for (int li : sub.lists) commands(li);
   out_.at_submission(submission);
   mark_signals(submission);
@@ -480,6 +494,12 @@ void Replay::chain_waits(const OrderedSet& before,
 }
 
 std::string Replay::describe(const Where& w, uint64_t stage, uint64_t access, bool layout_transition) const {
+  if (stage == kPresentEngine && w.list < 0 && w.submission >= 0) {
+    const TraceSubmission& step = trace_.submissions[static_cast<size_t>(w.submission)];
+    return fmt::format("the presentation engine ({} of '{}', submissions[{}])",
+                       step.step == Step::acquire ? "vkAcquireNextImageKHR" : "vkQueuePresentKHR",
+                       res(step.image).name, w.submission);
+  }
   std::string what = layout_transition ? "a layout transition"
                                        : fmt::format("{} at {}", access_name(access), stage_name(stage));
   if (w.list >= 0)
@@ -958,7 +978,7 @@ void Replay::transition(int resource, uint32_t sub, uint32_t n, Shadow& sh, cons
   if (!checked_by_reads && w.valid && !waited(w.where, reach(w))) {
     const bool ordered = write_in_scope(sh, s) || (w.layout_transition && w.where.queue == now_.queue);
     if (!ordered)
-      hazard(MessageId::vk_hazard_write_after_write, resource, sub, n, w.where,
+      hazard(against(w, MessageId::vk_hazard_write_after_write), resource, sub, n, w.where,
              describe(w.where, w.stage, w.access, w.layout_transition), describe(now_, 0, 0, true));
   }
   pend(sh);
@@ -1166,7 +1186,8 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     // (seed 345 of the submission-sync run: the layer reports that write-after-write at submit time).
     // A read-modify-write access reports the read side first, as the Khronos layer does.
     if (!write_checked_by_reads(sh, stage) && w.valid && !visible(w))
-      hazard(has_read(acc) ? MessageId::vk_hazard_read_after_write : MessageId::vk_hazard_write_after_write,
+      hazard(against(w, has_read(acc) ? MessageId::vk_hazard_read_after_write
+                                      : MessageId::vk_hazard_write_after_write),
              resource, sub, n, w.where, describe(w.where, w.stage, w.access, w.layout_transition), me);
     sh.reads.clear();
     sh.write = Write{true, stage, bits, false, now_, {}, 0, log_now()};
@@ -1180,8 +1201,8 @@ void Replay::access(int resource, uint32_t sub, uint32_t n, Shadow& sh, uint64_t
     if (rd.where.queue == now_.queue) read_barriers |= rd.own | rd.replaced_own;
     if (const Ordered* o = ordered(rd.where, reach(rd))) read_barriers |= o->exec;
   }
-  if (w.valid && (stage & read_barriers) == 0 && !visible(w))
-    hazard(MessageId::vk_hazard_read_after_write, resource, sub, n, w.where,
+  if (w.valid && (stage & read_barriers) == 0 && !visible(w) && !acquire_waited(w))
+    hazard(against(w, MessageId::vk_hazard_read_after_write), resource, sub, n, w.where,
            describe(w.where, w.stage, w.access, w.layout_transition), me);
   for (Read& rd : sh.reads) {
     if (rd.stage == stage && rd.where.queue == now_.queue) {

@@ -144,6 +144,12 @@ struct EventState {
   OrderedSet ordered;                  // the semaphore orderings at the set (a chain with a wait)
 };
 
+// The presentation engine's accesses to a swapchain image, a pseudo stage and access of their own (bit 62,
+// unused by VkPipelineStageFlags2 / VkAccessFlags2; the Khronos layer's SYNC_PRESENT_ENGINE_SYNCVAL_*):
+// vkAcquireNextImageKHR hands the image over after the engine's reads (a write for hazard purposes, as in
+// the layer), vkQueuePresentKHR reads it (checked as a write: ordered after every access).
+inline constexpr uint64_t kPresentEngine = uint64_t{1} << 62;
+
 class Replay {
  public:
   Replay(const Trace& t, Reporter& out, const ValidateOptions& options = {});
@@ -156,6 +162,16 @@ class Replay {
     uint64_t src_exec, src_stages, src_access, dst_exec, dst_stages, dst_access;
   };
   void execute(int submission);
+  // Swapchain steps (vulkan_swapchain.cpp): vkAcquireNextImageKHR (host-side, on a queue of its own) and
+  // vkQueuePresentKHR's access (after its semaphore waits were granted on the present's queue).
+  void acquire_image(int submission);
+  void present_image(int submission);
+  // A hazard against the presentation engine's acquire: not waited for at all, the layer's *-AFTER-PRESENT
+  // name; waited for (a wait on its semaphore or fence), the acquire is a read of the engine's (the layer's
+  // SYNC_PRESENT_ENGINE_SYNCVAL_PRESENT_ACQUIRE_READ_SYNCVAL): an unordered write is a write-after-read.
+  MessageId against(const Write& w, MessageId id) const;
+  // The acquire was waited for: a read after it is no hazard (two reads).
+  bool acquire_waited(const Write& w) const;
   void commands(int list);  // a list's commands; an ExecuteCmd runs its secondaries' commands there
   // Dynamic rendering: the load operations' accesses at the begin, the store operations' at the end;
   // accesses of one render pass instance to its attachments are ordered among themselves (in_rendering).

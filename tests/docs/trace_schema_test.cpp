@@ -93,5 +93,32 @@ TEST(TraceSchema, SignalsSecondariesAndRenderingValidateAndLoad) {
   }
 }
 
+// Swapchains (docs/trace-format.md, "Swapchains"): swapchain images, acquire and present steps.
+TEST(TraceSchema, SwapchainStepsValidateAndLoad) {
+  const Json doc =
+      Json::parse(R"({"api":"vulkan","resources":[{"name":"bb","type":"texture","swapchain":"sc"}],
+    "lists":[{"name":"L","commands":[]}],"submissions":[
+    {"acquire":{"image":"bb","semaphore":"a","fence":"f"}},
+    {"queue":"g","lists":["L"],"wait":[{"semaphore":"a","stage":"CLEAR"}],"signal":["r"]},
+    {"present":{"queue":"g","image":"bb","wait":["r"]}}]})");
+  EXPECT_TRUE(schema().validate(doc).empty()) << joined(schema().validate(doc));
+  const validate::Trace t = validate::load_trace(doc.dump(), "t");
+  ASSERT_EQ(t.submissions.size(), 3u);
+  EXPECT_EQ(t.submissions[0].step, validate::Step::acquire);
+  EXPECT_EQ(t.submissions[2].step, validate::Step::present);
+  EXPECT_EQ(t.resources[0].swapchain, 0);
+  EXPECT_EQ(t.swapchains, std::vector<std::string>{"sc"});
+  for (const char* refused :
+       {R"({"acquire":{"image":"bb"}})", R"({"acquire":{"image":"bb","fence":"f","x":1}})",
+        R"({"present":{"image":"bb","wait":[{"semaphore":"r"}]}})"}) {
+    const Json one = Json::parse(
+        std::string(
+            R"({"api":"vulkan","resources":[{"name":"bb","swapchain":"sc"}],"lists":[],"submissions":[)") +
+        refused + "]}");
+    EXPECT_FALSE(schema().validate(one).empty()) << refused;
+    EXPECT_THROW((void)validate::load_trace(one.dump(), "t"), Error) << refused;
+  }
+}
+
 }  // namespace
 }  // namespace baton

@@ -13,9 +13,11 @@
 
 namespace baton::exec::test {
 
-enum Kind : uint32_t { kRaw = 1, kWar = 2, kWaw = 4, kLayout = 8, kOther = 16 };
-inline constexpr const char* kKindNames[] = {"RAW", "WAR", "WAW", "layout", "other"};
-inline constexpr int kKinds = 5;
+// present: the hazards of the presentation engine's accesses (SYNC-HAZARD-*-AFTER-PRESENT,
+// SYNC-HAZARD-PRESENT-AFTER-*: swapchain acquire and present).
+enum Kind : uint32_t { kRaw = 1, kWar = 2, kWaw = 4, kLayout = 8, kOther = 16, kPresent = 32 };
+inline constexpr const char* kKindNames[] = {"RAW", "WAR", "WAW", "layout", "other", "present"};
+inline constexpr int kKinds = 6;
 
 inline uint32_t kinds_of(const validate::ValidationResult& r) {
   uint32_t k = 0;
@@ -28,6 +30,8 @@ inline uint32_t kinds_of(const validate::ValidationResult& r) {
       k |= kWaw;
     else if (id == 100010 || id == 100011 || id == 100012)
       k |= kLayout;
+    else if (id >= 100004 && id <= 100007)
+      k |= kPresent;
     else
       k |= kOther;
   }
@@ -49,9 +53,14 @@ inline uint32_t kinds_of(const ValidationLog& log) {
       k |= kWar;
     else if (id == "SYNC-HAZARD-WRITE-AFTER-WRITE")
       k |= kWaw;
+    else if (id == "SYNC-HAZARD-WRITE-AFTER-PRESENT" || id == "SYNC-HAZARD-READ-AFTER-PRESENT" ||
+             id == "SYNC-HAZARD-PRESENT-AFTER-WRITE" || id == "SYNC-HAZARD-PRESENT-AFTER-READ")
+      k |= kPresent;
     else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699" ||
-             id == "UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001")
-      k |= kLayout;  // 02699: "see previous error"; 00001: an executed secondary's image in another layout
+             id == "UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001" ||
+             id == "VUID-VkPresentInfoKHR-pImageIndices-01430")
+      k |= kLayout;  // 02699: "see previous error"; 00001: an executed secondary's image in another layout;
+                     // 01430: a present outside PRESENT_SRC_KHR
     else
       k |= kOther;
   }
@@ -183,6 +192,25 @@ inline uint32_t kind_of(const validate::Message& m) {
   validate::ValidationResult one;
   one.counts[static_cast<uint32_t>(m.id)] = 1;
   return kinds_of(one);
+}
+
+// D9 (docs/replay.md): layer 1.3.239 records no access for dynamic rendering's load and store
+// operations, nor checks an attachment's layout against the image's. The trace as the layer sees it:
+// without its begin_rendering / end_rendering commands.
+inline bool has_rendering(const validate::Trace& t) {
+  for (const validate::TraceList& l : t.lists)
+    for (const validate::Command& c : l.commands)
+      if (std::holds_alternative<validate::BeginRenderingCmd>(c)) return true;
+  return false;
+}
+inline validate::Trace without_rendering(const validate::Trace& trace) {
+  validate::Trace t = trace;
+  for (validate::TraceList& l : t.lists)
+    std::erase_if(l.commands, [](const validate::Command& c) {
+      return std::holds_alternative<validate::BeginRenderingCmd>(c) ||
+             std::holds_alternative<validate::EndRenderingCmd>(c);
+    });
+  return t;
 }
 
 // The list a validator message names, and whether the earlier access it names ("(list 'X' command

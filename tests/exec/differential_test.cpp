@@ -59,37 +59,51 @@ void differential(bool sync, bool multi, uint64_t n) {
       (kv ? agree_hazard : clean) += 1;
       continue;
     }
-    // Documented differences of layer 1.3.239 (docs/replay.md), each counted by name. First the
-    // layer-only write-after-writes D4 and D11 explain (every such layer message of one of their shapes);
-    // then the validator-only kinds, against the layer's kinds less those.
+    const auto plus = [](const std::string& a, const std::string& b) {
+      return a.empty() ? b : b.empty() ? a : a + "+" + b;
+    };
+    // Documented differences of layer 1.3.239 (docs/replay.md), each counted by name.
+    // D9: the layer records no access for dynamic rendering's load and store operations and checks no
+    // attachment layout. With render pass instances, the validator's verdict below is that on the trace as
+    // the layer sees it (without them: `fl`, `vd`, `kd`), and D9 is named when that changes the verdict.
+    const bool rendering = explain && has_rendering(trace);
+    const validate::Trace flat9 = rendering ? inline_secondaries(without_rendering(played)) : validate::Trace{};
+    const validate::Trace& fl = rendering ? flat9 : flat;
+    const validate::ValidationResult v9 = rendering ? validate::validate(flat9, layer_1_3_239) : validate::ValidationResult{};
+    const validate::ValidationResult& vd = rendering ? v9 : v;
+    const uint32_t kd = kinds_of(vd);
+    const std::string d9 = rendering && kd != kv ? "D9" : "";
+    // First the layer-only write-after-writes D4 and D11 explain and the read-after-writes D12 explains
+    // (every such layer message of one of their shapes); then the validator-only kinds, against the
+    // layer's kinds less those.
     uint32_t kl_seen = kl;  // the layer's kinds, less the layer-only ones D4 / D11 / D12 explain
     std::string layer_side;
-    if (const uint32_t lonly = kl & ~kv; explain && lonly != 0 && (lonly & ~(kRaw | kWaw)) == 0) {
+    if (const uint32_t lonly = kl & ~kd; explain && lonly != 0 && (lonly & ~(kRaw | kWaw)) == 0) {
       std::map<std::string, int> names;
       const bool waw = !(lonly & kWaw) || every_layer(rep.log, "SYNC-HAZARD-WRITE-AFTER-WRITE", [&](const std::string& t) {
         if (transition_own_scope_waw(t)) return ++names["D4"] > 0;
-        if (first_write_after_own_read_waw(flat, t)) return ++names["D11"] > 0;
+        if (first_write_after_own_read_waw(fl, t)) return ++names["D11"] > 0;
         return false;
       });
       const bool raw = !(lonly & kRaw) || every_layer(rep.log, "SYNC-HAZARD-READ-AFTER-WRITE", [&](const std::string& t) {
-        return later_read_after_dropped_reads_raw(flat, t) && ++names["D12"] > 0;
+        return later_read_after_dropped_reads_raw(fl, t) && ++names["D12"] > 0;
       });
       if (waw && raw) {
         kl_seen = kl & ~lonly;
         for (const auto& [name, one] : names) layer_side += (layer_side.empty() ? "" : "+") + name;
       }
     }
-    if (kv == kl_seen) {
-      ++explained[layer_side];
+    if (explain && kd == kl_seen) {
+      ++explained[plus(d9, layer_side)];
       continue;
     }
     // The validator-only kinds, against `kl_seen`: each message by one documented difference, or the
     // layer's layout error hides the command's hazards (D2).
-    if (explain && (kl_seen & ~kv) == 0) {
-      std::string d = validator_only_explained(flat, v, kl_seen, rep.log);
-      if (d.empty() && (kl_seen & kLayout) && ((kv & ~kl_seen) & ~(kRaw | kWar | kWaw)) == 0) d = "D2";
+    if (explain && (kl_seen & ~kd) == 0) {
+      std::string d = validator_only_explained(fl, vd, kl_seen, rep.log);
+      if (d.empty() && (kl_seen & kLayout) && ((kd & ~kl_seen) & ~(kRaw | kWar | kWaw)) == 0) d = "D2";
       if (!d.empty()) {
-        ++explained[layer_side.empty() ? d : layer_side + "+" + d];
+        ++explained[plus(plus(d9, layer_side), d)];
         continue;
       }
     }
@@ -100,13 +114,13 @@ void differential(bool sync, bool multi, uint64_t n) {
                                [](const validate::TraceList& l) { return l.secondary; })) {
       const ReplayReport inl = player.play(inline_secondaries(trace));
       const uint32_t inlined = kinds_of(inl.log);
-      if (inlined == kv) {
-        ++explained["D10"];
+      if (inlined == kd) {
+        ++explained[plus(d9, "D10")];
         continue;
       }
-      if ((inlined & ~kv) == 0) {
-        if (const std::string d = validator_only_explained(flat, v, inlined, inl.log); !d.empty()) {
-          ++explained["D10+" + d];
+      if ((inlined & ~kd) == 0) {
+        if (const std::string d = validator_only_explained(fl, vd, inlined, inl.log); !d.empty()) {
+          ++explained[plus(d9, "D10+" + d)];
           continue;
         }
       }
@@ -127,8 +141,8 @@ void differential(bool sync, bool multi, uint64_t n) {
         }
         l.commands = std::move(cmds);
       }
-      if (several && kinds_of(player.play(split).log) == kv) {
-        ++explained["D10"];
+      if (several && kinds_of(player.play(split).log) == kd) {
+        ++explained[plus(d9, "D10")];
         continue;
       }
     }

@@ -29,6 +29,9 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
   // Signal stage masks and host signals (sync traces) from a stream of their own, so the traces' other
   // choices stay those of the seed before they existed.
   std::mt19937_64 signal_rng(seed ^ 0x2545f491u);
+  // Dynamic rendering (features), from a stream of its own: some image uses in GENERAL (a layout both
+  // the use and a color attachment take) become a render pass instance on that subresource instead.
+  std::mt19937_64 render_rng(seed ^ 0x68e31da4u);
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
   auto pick = [&](size_t n) {
     return static_cast<size_t>(std::uniform_int_distribution<size_t>(0, n - 1)(rng));
@@ -192,7 +195,25 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
         use["subresource"] = "all";
       else
         use["subresource"] = sub;
-      lists[s].push_back({{"use", use}});
+      // A render pass instance instead of the use (one subresource the generator believes in GENERAL, the
+      // use's layout): its load operation reads
+      // (LOAD) or writes (CLEAR, DONT_CARE), its store writes (STORE, DONT_CARE) or accesses nothing (NONE).
+      // The barriers stay those for the use: the generator's other choices are the seed's as before.
+      if (features && !r.buffer && want == "GENERAL" && (sub >= 0 || r.layout.size() == 1) &&
+          r.layout[sub < 0 ? 0 : static_cast<size_t>(sub)] == "GENERAL" &&
+          std::uniform_int_distribution<int>(0, 3)(render_rng) == 0) {
+        static constexpr const char* kLoads[] = {"LOAD", "CLEAR", "DONT_CARE"};
+        static constexpr const char* kStores[] = {"STORE", "DONT_CARE", "NONE"};
+        const json att{{"resource", name},
+                       {"subresource", sub < 0 ? 0 : sub},
+                       {"layout", "GENERAL"},
+                       {"load", kLoads[std::uniform_int_distribution<int>(0, 2)(render_rng)]},
+                       {"store", kStores[std::uniform_int_distribution<int>(0, 2)(render_rng)]}};
+        lists[s].push_back({{"begin_rendering", {{"color", json::array({att})}}}});
+        lists[s].push_back({{"end_rendering", json::object()}});
+      } else {
+        lists[s].push_back({{"use", use}});
+      }
       r.last = static_cast<int>(ai);
     }
   }
@@ -280,8 +301,9 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
     // No dispatches in secondaries: lavapipe of Mesa 22.3 crashes recording one (docs/replay.md).
     bool dispatch = false;
     for (size_t c = first; c < first + count; ++c)
-      dispatch |= cmds[c].contains("use") && cmds[c]["use"]["as"]["stage"] == "COMPUTE_SHADER";
-    if (dispatch) continue;
+      dispatch |= (cmds[c].contains("use") && cmds[c]["use"]["as"]["stage"] == "COMPUTE_SHADER") ||
+                  cmds[c].contains("begin_rendering") || cmds[c].contains("end_rendering");
+    if (dispatch) continue;  // (render pass instances stay in their primary list, whole)
     const size_t parts = count >= 2 ? 1 + draw(2) : 1;
     json names = json::array();
     for (size_t p = 0; p < parts; ++p) {

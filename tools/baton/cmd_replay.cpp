@@ -7,6 +7,7 @@
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "baton/trace_player.hpp"
 #include "baton/validate.hpp"
@@ -29,6 +30,9 @@ std::string text_report(const std::string& device, const exec::ReplayReport& r) 
       fmt::format("played {} submissions ({} command buffers), {} commands, {} barriers on {} queue(s){}\n",
                   r.submissions, r.command_buffers, r.commands, r.barriers, r.queues_used,
                   r.queues_merged ? " (two trace queues merged: the device has no compute-only family)" : "");
+  if (r.acquires + r.presents != 0)
+    s += fmt::format("swapchain: {} acquires (vkAcquireNextImageKHR), {} presents (vkQueuePresentKHR)\n",
+                     r.acquires, r.presents);
   s += fmt::format("validation messages: {} ({} hazards)\n", r.log.total(), r.log.hazards());
   for (const auto& [id, n] : r.log.counts) s += fmt::format("  {} x{}\n", id, n);
   for (const auto& [id, text] : r.log.texts) s += fmt::format("    {}: {}\n", id, text);
@@ -45,6 +49,8 @@ nlohmann::json json_report(const std::string& device, const exec::ReplayReport& 
   j["barriers"] = r.barriers;
   j["queues_used"] = r.queues_used;
   j["queues_merged"] = r.queues_merged;
+  j["acquires"] = r.acquires;
+  j["presents"] = r.presents;
   j["hazards"] = r.log.hazards();
   j["counts"] = nlohmann::json::object();
   for (const auto& [id, n] : r.log.counts) j["counts"][id] = n;
@@ -66,7 +72,15 @@ int run_replay(const ReplayCliOptions& o) {
   exec::ContextOptions co;
   co.device = *device;
   co.async_compute = true;  // a second trace queue runs on a compute-only family when there is one
-  exec::VulkanContext ctx(co);
+  co.presentation = !trace.swapchains.empty();  // headless surface + swapchain only when the trace presents
+  std::optional<exec::VulkanContext> made;
+  try {
+    made.emplace(co);
+  } catch (const std::exception& e) {
+    if (!co.presentation) throw;
+    return report_error(e.what());  // no presentation on this device: the trace cannot be played (exit 2)
+  }
+  exec::VulkanContext& ctx = *made;
   const exec::CanaryResult canary = exec::run_canary(ctx);
   if (!canary_live_or_report(canary)) return 1;
   exec::ReplayReport report;

@@ -33,6 +33,10 @@ struct ContextOptions {
   // there. Resources are then created VK_SHARING_MODE_CONCURRENT over both families (see
   // docs/executor.md, "Async compute"). Without such a family this changes nothing.
   bool async_compute = false;
+  // Presentation without a window (the trace player's swapchains): the instance extensions
+  // VK_KHR_surface + VK_EXT_headless_surface and the device extension VK_KHR_swapchain, or Error when the
+  // implementation lacks one. Off by default: only a trace with swapchain images asks for it.
+  bool presentation = false;
 };
 
 // VALIDATION-type messages of the layer, counted by message id (other types are ignored: the
@@ -200,6 +204,7 @@ class VulkanContext {
   std::string device_name() const;
   DeviceKind device_kind() const;
   bool validation_enabled() const;
+  bool presentation_enabled() const;  // ContextOptions::presentation
   // Messages received since the last take (setup messages included in the first).
   ValidationLog take_messages();
 

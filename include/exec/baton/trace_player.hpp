@@ -24,14 +24,16 @@ struct ReplayReport {
   uint32_t secondary_command_buffers = 0;  // recorded for executes (vkCmdExecuteCommands)
   uint32_t host_waits = 0;     // vkWaitForFences, vkWaitSemaphores, vkQueueWaitIdle, vkDeviceWaitIdle made
   uint32_t host_signals = 0;   // vkSignalSemaphore calls made
+  uint32_t acquires = 0, presents = 0;  // vkAcquireNextImageKHR / vkQueuePresentKHR calls made
   uint32_t queues_used = 0;    // distinct VkQueues the submissions went to
   bool queues_merged = false;  // the trace has two queues, the device one: all ran on one VkQueue
 };
 
 // Throws baton::Error (one line naming the trace entry) for what the player cannot express: a
-// D3D12 trace, attachments, presents, discards, a use whose stage/access has no one command, a
-// layout a command cannot take, more than two queues, ownership transfers the device's families
-// cannot carry. Needs no device.
+// D3D12 trace, depth attachments, a submission's `present` list (present steps are played, on a context
+// with ContextOptions::presentation), dispatches on swapchain images, discards, a use whose stage/access has
+// no one command, a layout a command cannot take, more than two queues, ownership transfers the device's
+// families cannot carry. Needs no device.
 void check_playable(const validate::Trace& trace);
 
 // Plays traces on one context (pipelines are made once; each play creates and destroys its

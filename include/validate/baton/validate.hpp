@@ -47,6 +47,7 @@ struct TracePlacement {
   uint64_t offset = 0, bytes = 0;
 };
 
+inline constexpr int kNoSwapchain = -1;
 struct TraceResource {
   std::string name;
   bool buffer = false;
@@ -58,6 +59,11 @@ struct TraceResource {
   uint32_t initial = 0;
   bool initial_is_layout = false;
   TracePlacement placement;
+  // Vulkan: a swapchain image ("swapchain": "name"): index into Trace::swapchains (kNoSwapchain: none)
+  // and its index among that swapchain's images (the order of the resources naming it). Its memory is
+  // the presentation engine's: acquire and present steps hand it over (docs/trace-format.md, "Swapchains").
+  int swapchain = kNoSwapchain;
+  uint32_t image_index = 0;
   uint32_t subresource_count() const { return mips * layers * planes; }
 };
 
@@ -222,7 +228,14 @@ struct HostSignal {
   uint64_t value = 0;
   friend bool operator==(const HostSignal&, const HostSignal&) = default;
 };
+// An entry of "submissions": a vkQueueSubmit2 / ExecuteCommandLists, or a swapchain step (Vulkan):
+// `acquire` is vkAcquireNextImageKHR of `image` (host-side, signalling the binary semaphore in `signal`
+// and/or the fence in `fence`); `present` is vkQueuePresentKHR of `image` on `queue`, waiting the binary
+// semaphores in `wait`. A step has no lists.
+enum class Step : uint8_t { submit, acquire, present };
 struct TraceSubmission {
+  Step step = Step::submit;
+  int image = -1;  // acquire / present: the swapchain image (a resource index)
   std::string queue;
   QueueType type = QueueType::direct;
   uint32_t family = 0;  // Vulkan queue family (default: direct 0, compute 1, copy 2)
@@ -262,6 +275,7 @@ struct Trace {
   std::vector<TraceList> lists;
   std::vector<TraceSubmission> submissions;
   std::vector<std::string> events;  // Vulkan: names of the VkEvents set and waited on, in first-use order
+  std::vector<std::string> swapchains;  // Vulkan: names of the swapchains, in first-use order
 };
 
 // Parses a trace. Throws baton::Error with one line (naming `source` and the JSON path) on

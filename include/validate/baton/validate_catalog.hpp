@@ -81,6 +81,14 @@ enum class Severity : uint8_t { error, warning };
     "{actual} writes while {expected} may still read, with no barrier ordering them")                        \
   X(vk_hazard_write_after_write, 100003, "SYNC-HAZARD-WRITE-AFTER-WRITE", error,                             \
     "{actual} writes over what {expected} wrote, with no barrier ordering them")                             \
+  X(vk_hazard_write_after_present, 100004, "SYNC-HAZARD-WRITE-AFTER-PRESENT", error,                         \
+    "{actual} writes a swapchain image that {expected} may still read, with no wait on its semaphore")       \
+  X(vk_hazard_read_after_present, 100005, "SYNC-HAZARD-READ-AFTER-PRESENT", error,                           \
+    "{actual} reads a swapchain image that {expected} may still hold, with no wait on its semaphore")        \
+  X(vk_hazard_present_after_write, 100006, "SYNC-HAZARD-PRESENT-AFTER-WRITE", error,                         \
+    "{actual} reads what {expected} wrote, with no semaphore wait making it visible")                        \
+  X(vk_hazard_present_after_read, 100007, "SYNC-HAZARD-PRESENT-AFTER-READ", error,                           \
+    "{actual} while {expected} may still read, with no semaphore wait ordering them")                        \
   X(vk_barrier_old_layout, 100010, "VUID-VkImageMemoryBarrier2-oldLayout-01197", error,                      \
     "oldLayout {actual} does not match the current layout {expected}")                                       \
   X(vk_invalid_image_layout, 100011, "UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout", error,        \

@@ -153,6 +153,7 @@ FamilyMap map_families(const Trace& t, std::optional<uint32_t> main, std::option
   FamilyMap m;
   for (size_t si = 0; si < t.submissions.size(); ++si) {
     const validate::TraceSubmission& s = t.submissions[si];
+    if (s.step == validate::Step::acquire) continue;  // host-side: no queue
     if (!m.queue_slot.count(s.queue)) {
       if (m.queue_slot.size() == 2)
         throw Error(fmt::format("{}: submissions[{}]: a third queue '{}' (the player runs at most two)",
@@ -181,8 +182,9 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
     };
     if (r.planes != 1) throw bad("multi-plane / depth-stencil images are not played");
     if (r.flags & validate::flag::depth_stencil) throw bad("depth/stencil images are not played");
-    if (r.flags & (validate::flag::swapchain | validate::flag::placed))
-      throw bad("swap-chain and placed resources are not played");
+    if (r.flags & validate::flag::placed) throw bad("placed resources are not played");
+    if ((r.flags & validate::flag::swapchain) && r.swapchain == validate::kNoSwapchain)
+      throw bad("a \"swapchain\" flag without a named swapchain is not played (give \"swapchain\": NAME)");
     if (r.placement.heap != validate::kNotPlaced)
       throw bad("resources placed in heaps are not played (no memory aliasing in the player yet)");
     if (!r.buffer && r.mips > kMaxMips) throw bad(fmt::format("more than {} mips", kMaxMips));
@@ -221,6 +223,12 @@ void check_trace(const Trace& t, std::optional<uint32_t> main, std::optional<uin
           throw Error(
               fmt::format("{}: dispatches in secondary command buffers are not played (lavapipe of Mesa "
                           "22.3 crashes recording one)",
+                          where(t, li, ci)));
+        if (mode_of(op) < kModes &&
+            t.resources[static_cast<size_t>(u->resource)].swapchain != validate::kNoSwapchain)
+          throw Error(
+              fmt::format("{}: dispatches on swapchain images are not played (their format is the "
+                          "surface's; copies, clears and rendering are)",
                           where(t, li, ci)));
       } else if (const auto* k = std::get_if<validate::ClearCmd>(&c)) {
         whole(k->subresources.bytes);
@@ -314,6 +322,16 @@ struct TracePlayer::Impl {
   VkCommandPool pool = VK_NULL_HANDLE, compute_pool = VK_NULL_HANDLE;
 
   explicit Impl(VulkanContext& x) : ctx(x), c(x.impl()) {}
+  // A headless surface and a swapchain per trace swapchain (created into `surfaces` / `swapchains`).
+  struct Chain {
+    VkSwapchainKHR swapchain = VK_NULL_HANDLE;
+    std::vector<VkImage> images;
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    uint32_t side = 4;
+    uint32_t max_held = 1;  // images - minImageCount + 1 may be held at once
+  };
+  std::vector<Chain> make_swapchains(const Trace& t, const FamilyMap& fm, std::vector<VkSurfaceKHR>& surfaces,
+                                     std::vector<VkSwapchainKHR>& swapchains);
   void create();
   void destroy();
   ReplayReport play(const Trace& t);
@@ -358,6 +376,109 @@ void TracePlayer::Impl::create() {
   }
 }
 
+// Swapchains (docs/replay.md, "Swapchains"): only for a trace with swapchain images, on a context created
+// with ContextOptions::presentation (VK_KHR_surface, VK_EXT_headless_surface, VK_KHR_swapchain). Anything
+// the surface cannot give is a refusal naming the swapchain, never a trace played without its presents.
+std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
+    const Trace& t, const FamilyMap& fm, std::vector<VkSurfaceKHR>& surfaces,
+    std::vector<VkSwapchainKHR>& swapchains) {
+  std::vector<Chain> chains(t.swapchains.size());
+  if (chains.empty()) return chains;
+  if (!ctx.presentation_enabled())
+    throw Error(
+        fmt::format("{}: the trace has swapchain images, but the Vulkan context was created without "
+                    "presentation (ContextOptions::presentation: VK_KHR_surface, VK_EXT_headless_surface, "
+                    "VK_KHR_swapchain)",
+                    t.source));
+  const auto create_surface = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
+      vkGetInstanceProcAddr(c.instance, "vkCreateHeadlessSurfaceEXT"));
+  if (!create_surface) throw Error(fmt::format("{}: vkCreateHeadlessSurfaceEXT is not available", t.source));
+  for (size_t k = 0; k < chains.size(); ++k) {
+    auto refuse = [&](const std::string& why) {
+      return Error(fmt::format("{}: swapchain '{}': {}", t.source, t.swapchains[k], why));
+    };
+    uint32_t images = 0, layers = 1;
+    for (const validate::TraceResource& r : t.resources)
+      if (r.swapchain == static_cast<int>(k)) {
+        ++images;
+        layers = r.layers;
+      }
+    VkHeadlessSurfaceCreateInfoEXT hci{VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    const VkResult sr = create_surface(c.instance, &hci, nullptr, &surface);
+    if (sr != VK_SUCCESS)
+      throw refuse(fmt::format("vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(sr)));
+    surfaces.push_back(surface);
+    for (const auto& [tf, df] : fm.to_device) {
+      VkBool32 ok = VK_FALSE;
+      BATON_VK(vkGetPhysicalDeviceSurfaceSupportKHR(c.physical, df, surface, &ok));
+      if (!ok) throw refuse(fmt::format("queue family {} cannot present to a headless surface", df));
+    }
+    VkSurfaceCapabilitiesKHR caps;
+    BATON_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c.physical, surface, &caps));
+    uint32_t nf = 0;
+    BATON_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(c.physical, surface, &nf, nullptr));
+    std::vector<VkSurfaceFormatKHR> formats(nf);
+    BATON_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(c.physical, surface, &nf, formats.data()));
+    if (formats.empty()) throw refuse("the headless surface has no format");
+    VkSurfaceFormatKHR format = formats.front();
+    for (const VkSurfaceFormatKHR& f : formats)
+      if (f.format == VK_FORMAT_B8G8R8A8_UNORM) format = f;
+    // Copies move 4 bytes a texel (the scratch buffers); clears and rendering take any color format.
+    if (format.format != VK_FORMAT_B8G8R8A8_UNORM && format.format != VK_FORMAT_R8G8B8A8_UNORM &&
+        format.format != VK_FORMAT_B8G8R8A8_SRGB && format.format != VK_FORMAT_R8G8B8A8_SRGB)
+      throw refuse(
+          fmt::format("no 4-byte color format on the surface (first: {})", static_cast<int>(format.format)));
+    const VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    if ((caps.supportedUsageFlags & usage) != usage)
+      throw refuse("the surface lacks transfer or color-attachment usage");
+    if (layers > caps.maxImageArrayLayers)
+      throw refuse(fmt::format("{} layers, the surface allows {}", layers, caps.maxImageArrayLayers));
+    const uint32_t count = std::max(images, caps.minImageCount);
+    if (caps.maxImageCount != 0 && count > caps.maxImageCount)
+      throw refuse(fmt::format("{} images, the surface allows at most {}", count, caps.maxImageCount));
+    VkExtent2D extent = caps.currentExtent;
+    if (extent.width == 0xffffffffu) {
+      extent.width = std::clamp(4u, caps.minImageExtent.width, caps.maxImageExtent.width);
+      extent.height = std::clamp(4u, caps.minImageExtent.height, caps.maxImageExtent.height);
+    }
+    VkSwapchainCreateInfoKHR sci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+    sci.surface = surface;
+    sci.minImageCount = count;
+    sci.imageFormat = format.format;
+    sci.imageColorSpace = format.colorSpace;
+    sci.imageExtent = extent;
+    sci.imageArrayLayers = layers;
+    sci.imageUsage = usage;
+    sci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    sci.preTransform = caps.currentTransform;
+    sci.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    for (VkCompositeAlphaFlagBitsKHR a :
+         {VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
+          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR, VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR})
+      if ((caps.supportedCompositeAlpha & static_cast<VkCompositeAlphaFlagsKHR>(a)) != 0) {
+        sci.compositeAlpha = a;
+        break;
+      }
+    sci.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // every implementation supports it
+    sci.clipped = VK_TRUE;
+    Chain& ch = chains[k];
+    const VkResult cr = vkCreateSwapchainKHR(c.device, &sci, nullptr, &ch.swapchain);
+    if (cr != VK_SUCCESS) throw refuse(fmt::format("vkCreateSwapchainKHR failed ({})", static_cast<int>(cr)));
+    swapchains.push_back(ch.swapchain);
+    uint32_t ni = 0;
+    BATON_VK(vkGetSwapchainImagesKHR(c.device, ch.swapchain, &ni, nullptr));
+    ch.images.resize(ni);
+    BATON_VK(vkGetSwapchainImagesKHR(c.device, ch.swapchain, &ni, ch.images.data()));
+    if (ni < images) throw refuse(fmt::format("the swapchain has {} images, the trace names {}", ni, images));
+    ch.format = format.format;
+    ch.side = std::min(extent.width, extent.height);
+    ch.max_held = ni - std::min(ni, caps.minImageCount) + 1;
+  }
+  return chains;
+}
+
 void TracePlayer::Impl::destroy() {
   if (!c.device) return;
   vkDeviceWaitIdle(c.device);
@@ -389,6 +510,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     std::vector<VkEvent> events;  // by Trace::events index, created unsignaled for this replay
     std::vector<VkCommandBuffer> cbs, compute_cbs;
     VkDescriptorPool dpool = VK_NULL_HANDLE;
+    std::vector<VkSwapchainKHR> swapchains;  // destroyed before their surfaces
+    std::vector<VkSurfaceKHR> surfaces;
   } o;
   auto cleanup = [&] {
     vkDeviceWaitIdle(c.device);
@@ -401,6 +524,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     for (VkEvent e : o.events)
       if (e) vkDestroyEvent(c.device, e, nullptr);
     if (o.dpool) vkDestroyDescriptorPool(c.device, o.dpool, nullptr);
+    for (VkSwapchainKHR sc : o.swapchains) vkDestroySwapchainKHR(c.device, sc, nullptr);
+    for (VkSurfaceKHR sf : o.surfaces) vkDestroySurfaceKHR(c.instance, sf, nullptr);
     // Freed, not only reset: the layer tracks every allocated command buffer (a pool that grows by
     // each trace made 4,000 traces take 13 times as long as 1,000).
     if (!o.cbs.empty())
@@ -445,10 +570,13 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     // Resources, each in its own memory.
     struct Res {
       VkBuffer buffer = VK_NULL_HANDLE;
-      VkImage image = VK_NULL_HANDLE;
+      VkImage image = VK_NULL_HANDLE;  // a swapchain image: the one its last acquire returned
       uint32_t side = 0;
+      VkFormat format = kFormat;
     };
     std::vector<Res> res(t.resources.size());
+    const std::vector<Chain> chains = make_swapchains(t, fm, o.surfaces, o.swapchains);
+    std::vector<uint32_t> held(chains.size(), 0);  // images acquired, not presented since
     bool any_initial = false;
     std::set<int> attachments;  // images rendered to (COLOR_ATTACHMENT usage)
     for (const validate::TraceList& l : t.lists)
@@ -458,6 +586,11 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     for (size_t i = 0; i < t.resources.size(); ++i) {
       const validate::TraceResource& r = t.resources[i];
       const bool concurrent = (r.flags & validate::flag::concurrent) != 0;
+      if (r.swapchain != validate::kNoSwapchain) {
+        res[i].side = chains[static_cast<size_t>(r.swapchain)].side;
+        res[i].format = chains[static_cast<size_t>(r.swapchain)].format;
+        continue;
+      }
       if (r.buffer) {
         res[i].buffer = make_buffer(kBufferBytes,
                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -498,7 +631,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       std::vector<VkImageMemoryBarrier2> ib;
       for (size_t i = 0; i < t.resources.size(); ++i) {
         const validate::TraceResource& r = t.resources[i];
-        if (r.buffer || r.initial == VK_IMAGE_LAYOUT_UNDEFINED) continue;
+        if (r.buffer || r.initial == VK_IMAGE_LAYOUT_UNDEFINED || r.swapchain != validate::kNoSwapchain)
+          continue;
         VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
         b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
         b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
@@ -736,7 +870,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
         vi.image = res[static_cast<size_t>(a.resource)].image;
         vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vi.format = kFormat;
+        vi.format = res[static_cast<size_t>(a.resource)].format;
         vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, layer, 1};
         VkImageView view;
         BATON_VK(vkCreateImageView(c.device, &vi, nullptr, &view));
@@ -808,10 +942,57 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       return fm.queue_slot.at(name) == 1 && c.compute_family ? c.compute_queue : c.queue;
     };
     std::set<VkQueue> queues;
-    for (const validate::TraceSubmission& s : t.submissions) {
+    for (size_t step = 0; step < t.submissions.size(); ++step) {
+      const validate::TraceSubmission& s = t.submissions[step];
+      if (s.step == validate::Step::acquire) {
+        // vkAcquireNextImageKHR: the presentation engine picks the image; the trace's must be the one it
+        // returns (headless: the lowest one not held), or the trace is refused: never another image.
+        const validate::TraceResource& r = t.resources[static_cast<size_t>(s.image)];
+        const Chain& ch = chains[static_cast<size_t>(r.swapchain)];
+        uint32_t& n = held[static_cast<size_t>(r.swapchain)];
+        if (n + 1 > ch.max_held)
+          throw Error(fmt::format(
+              "{}: submissions[{}]: swapchain '{}' has {} images, so at most {} may be held "
+              "at once (VUID-vkAcquireNextImageKHR-surface-07783)",
+              t.source, step, t.swapchains[static_cast<size_t>(r.swapchain)], ch.images.size(), ch.max_held));
+        uint32_t index = 0;
+        const VkResult ar =
+            vkAcquireNextImageKHR(c.device, ch.swapchain, UINT64_MAX,
+                                  s.signal.empty() ? VK_NULL_HANDLE : semaphore(s.signal[0], false),
+                                  s.fence.empty() ? VK_NULL_HANDLE : fence(s.fence), &index);
+        if (ar != VK_SUCCESS && ar != VK_SUBOPTIMAL_KHR) vk_check(ar, "vkAcquireNextImageKHR");
+        ++n;
+        if (index != r.image_index)
+          throw Error(fmt::format(
+              "{}: submissions[{}]: vkAcquireNextImageKHR returned image {} of swapchain '{}', the trace "
+              "acquires "
+              "image {} ('{}'): the presentation engine picks the image (headless: the lowest one not held)",
+              t.source, step, index, t.swapchains[static_cast<size_t>(r.swapchain)], r.image_index, r.name));
+        res[static_cast<size_t>(s.image)].image = ch.images[index];
+        ++rep.acquires;
+        continue;
+      }
       const bool second = fm.queue_slot.at(s.queue) == 1 && c.compute_family;
       const VkQueue q = second ? c.compute_queue : c.queue;
       queues.insert(q);
+      if (s.step == validate::Step::present) {
+        // vkQueuePresentKHR: waits binary semaphores (no stage mask), one image.
+        const validate::TraceResource& r = t.resources[static_cast<size_t>(s.image)];
+        const Chain& ch = chains[static_cast<size_t>(r.swapchain)];
+        std::vector<VkSemaphore> waits;
+        for (const std::string& w : s.wait) waits.push_back(semaphore(w, false));
+        VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+        pi.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
+        pi.pWaitSemaphores = waits.data();
+        pi.swapchainCount = 1;
+        pi.pSwapchains = &ch.swapchain;
+        pi.pImageIndices = &r.image_index;
+        const VkResult pr = vkQueuePresentKHR(q, &pi);
+        if (pr != VK_SUCCESS && pr != VK_SUBOPTIMAL_KHR) vk_check(pr, "vkQueuePresentKHR");
+        --held[static_cast<size_t>(r.swapchain)];
+        ++rep.presents;
+        continue;
+      }
       // Host waits, made before this submission (the loader checked that each has something to wait for).
       for (const validate::HostWait& h : s.host_wait) {
         switch (h.kind) {
@@ -959,9 +1140,14 @@ bool TracePlayer::has_second_queue() const {
 
 Trace merge_queues(const Trace& trace) {
   Trace t = trace;
-  if (t.submissions.empty()) return t;
-  const validate::TraceSubmission& first = trace.submissions.front();
+  // The first submission on a queue (an acquire step runs on none).
+  const auto on_queue =
+      std::find_if(trace.submissions.begin(), trace.submissions.end(),
+                   [](const validate::TraceSubmission& s) { return s.step != validate::Step::acquire; });
+  if (on_queue == trace.submissions.end()) return t;
+  const validate::TraceSubmission& first = *on_queue;
   for (validate::TraceSubmission& s : t.submissions) {
+    if (s.step == validate::Step::acquire) continue;
     s.queue = first.queue;
     s.type = first.type;
     s.family = first.family;

@@ -1,4 +1,6 @@
 // Instance, validation messenger and device of the Vulkan executor.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -41,6 +43,15 @@ bool has_device_extension(VkPhysicalDevice d, const char* name) {
   vkEnumerateDeviceExtensionProperties(d, nullptr, &n, nullptr);
   std::vector<VkExtensionProperties> ext(n);
   vkEnumerateDeviceExtensionProperties(d, nullptr, &n, ext.data());
+  return std::any_of(ext.begin(), ext.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+bool has_instance_extension(const char* name) {
+  uint32_t n = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> ext(n);
+  vkEnumerateInstanceExtensionProperties(nullptr, &n, ext.data());
   return std::any_of(ext.begin(), ext.end(),
                      [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
@@ -101,15 +112,23 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
   features.enabledValidationFeatureCount = 1;
   features.pEnabledValidationFeatures = enables;
   const char* layers[] = {kLayer};
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  std::vector<const char*> extensions;
+  if (o.validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  if (o.presentation) {
+    for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME}) {
+      if (!has_instance_extension(name))
+        throw Error(fmt::format("Vulkan: the instance lacks {} (presentation was asked for)", name));
+      extensions.push_back(name);
+    }
+  }
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ici.pApplicationInfo = &app;
+  ici.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  ici.ppEnabledExtensionNames = extensions.data();
   if (o.validation) {
     ici.pNext = &features;
     ici.enabledLayerCount = 1;
     ici.ppEnabledLayerNames = layers;
-    ici.enabledExtensionCount = 1;
-    ici.ppEnabledExtensionNames = extensions;
   }
   const VkResult r = vkCreateInstance(&ici, nullptr, &instance);
   if (r == VK_ERROR_LAYER_NOT_PRESENT)
@@ -181,6 +200,8 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
   std::vector<const char*> device_extensions;
   if (has_device_extension(physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
     device_extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  else if (o.presentation)
+    throw Error("Vulkan: the device lacks VK_KHR_swapchain (presentation was asked for)");
 
   const float priority = 1.0f;
   std::array<VkDeviceQueueCreateInfo, 2> qci{};
@@ -376,6 +397,9 @@ DeviceKind VulkanContext::device_kind() const {
 }
 bool VulkanContext::validation_enabled() const {
   return impl_->options.validation;
+}
+bool VulkanContext::presentation_enabled() const {
+  return impl_->options.presentation;
 }
 
 ValidationLog VulkanContext::take_messages() {

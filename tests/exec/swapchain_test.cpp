@@ -1,0 +1,205 @@
+// Swapchain acquire and present in traces (docs/trace-format.md, "Swapchains"; docs/replay.md): each
+// stream is judged by Baton's validator and played on lavapipe (a headless surface and a swapchain)
+// under the Khronos layer, and both verdicts are pinned. The hazards are canaries: the layer must report
+// them, which proves its presentation checks are live.
+#ifdef BATON_HAVE_TRACE_PLAYER
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "baton/trace_player.hpp"
+#include "baton/validate.hpp"
+#include "differential.hpp"
+#include "exec_fixture.hpp"
+
+namespace baton::exec::test {
+namespace {
+
+// A context with presentation (VK_KHR_surface, VK_EXT_headless_surface, VK_KHR_swapchain), made on first
+// use and dropped by the test environment; nullptr (with the reason in presenting_error()) where the
+// implementation lacks an extension: lavapipe of Mesa 22.3 (Debian 12) does not advertise
+// VK_EXT_headless_surface, the NVIDIA driver does (docs/replay.md, "Swapchains").
+std::string& presenting_error() {
+  static std::string why;
+  return why;
+}
+std::unique_ptr<VulkanContext>& presenting_slot() {
+  static std::unique_ptr<VulkanContext> ctx;
+  return ctx;
+}
+VulkanContext* presenting() {
+  auto& ctx = presenting_slot();
+  if (!ctx && presenting_error().empty()) {
+    ContextOptions o{test_device(), true};
+    o.presentation = true;
+    try {
+      ctx = std::make_unique<VulkanContext>(o);
+    } catch (const Error& e) {
+      presenting_error() = e.what();
+    }
+  }
+  return ctx.get();
+}
+class PresentingEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { presenting_slot().reset(); }
+};
+[[maybe_unused]] ::testing::Environment* const kEnv =
+    ::testing::AddGlobalTestEnvironment(new PresentingEnvironment);
+
+#define REQUIRE_PRESENTATION()                                                                       \
+  do {                                                                                               \
+    if (presenting() == nullptr)                                                                     \
+      GTEST_SKIP()                                                                                   \
+          << "no presentation on this device (" << presenting_error()                                \
+          << "): the verdicts are pinned on a device with VK_EXT_headless_surface (docs/replay.md)"; \
+  } while (false)
+
+struct Both {
+  validate::ValidationResult v;
+  ReplayReport r;
+};
+Both judge(const std::string& json) {
+  const validate::Trace t = validate::load_trace(json, "t");
+  TracePlayer player(*presenting());
+  Both b{validate::validate(t), player.play(t)};
+  return b;
+}
+std::string layer_text(const ReplayReport& r) {
+  std::string s;
+  for (const auto& [id, text] : r.log.texts) s += id + ": " + text.substr(0, 500) + "\n";
+  return s;
+}
+std::string validator_text(const validate::ValidationResult& v) {
+  std::string s;
+  for (const validate::Message& m : v.messages) s += m.text + "\n";
+  return s;
+}
+
+// One frame on image `bb`: acquire (semaphore `acquired`), a transition out of UNDEFINED whose first scope
+// is `first` (the wait's stage must be in it to chain), a clear, the transition to `final_layout`, a
+// submission waiting `acquired` at `wait_stage` ("" no wait) and signalling `rendered`, and a present
+// waiting `present_wait` ("" none).
+std::string frame(const std::string& first, const std::string& wait_stage, const std::string& present_wait,
+                  const std::string& final_layout = "PRESENT_SRC_KHR", const std::string& final_dst = "ALL_COMMANDS") {
+  const std::string wait =
+      wait_stage.empty() ? "" : R"("wait":[{"semaphore":"acquired","stage":")" + wait_stage + R"("}],)";
+  const std::string pwait = present_wait.empty() ? "" : R"(,"wait":[")" + present_wait + R"("])";
+  return R"({"api":"vulkan","resources":[{"name":"bb","type":"texture","swapchain":"sc"}],
+    "lists":[{"name":"L","commands":[
+      {"barrier":[{"type":"image","resource":"bb","src_stage":")" +
+         first + R"(","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE",
+                   "old_layout":"UNDEFINED","new_layout":"TRANSFER_DST_OPTIMAL"}]},
+      {"use":{"resource":"bb","subresource":0,"as":{"stage":"CLEAR","access":"TRANSFER_WRITE","layout":"TRANSFER_DST_OPTIMAL"}}},
+      {"barrier":[{"type":"image","resource":"bb","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
+                   "dst_stage":")" + final_dst + R"(","old_layout":"TRANSFER_DST_OPTIMAL","new_layout":")" +
+         final_layout + R"("}]}]}],
+    "submissions":[{"acquire":{"image":"bb","semaphore":"acquired"}},
+      {"queue":"g","lists":["L"],)" +
+         wait + R"("signal":["rendered"]},
+      {"present":{"queue":"g","image":"bb")" +
+         pwait + R"(}}]})";
+}
+
+// The frame an engine submits: the transition out of UNDEFINED chains with the acquire wait (both at
+// CLEAR), the present waits the semaphore the rendering signalled. Clean on both sides.
+TEST(Swapchain, AcquireRenderPresentIsCleanOnBothSides) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("CLEAR", "CLEAR", "rendered"));
+  EXPECT_TRUE(b.v.clean()) << validator_text(b.v);
+  EXPECT_TRUE(b.r.log.empty()) << layer_text(b.r);
+  EXPECT_EQ(b.r.acquires, 1u);
+  EXPECT_EQ(b.r.presents, 1u);
+}
+
+// Spec, vkAcquireNextImageKHR: "the application must use semaphore and/or fence to ensure that the image
+// layout and contents are not modified until the presentation engine reads have completed". A transition
+// whose first scope (NONE) does not chain with the acquire wait writes the image unordered.
+// The wait imported the acquire as the presentation engine's read: the unordered transition is a
+// write-after-read (layer 1.3.239 on an X11 swapchain: scripts/probes/swapchain_probe.cpp).
+TEST(Swapchain, TransitionNotChainedWithTheAcquireWaitIsWriteAfterRead) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("NONE", "CLEAR", "rendered"));
+  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_write_after_read), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.v.messages.size(), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u) << layer_text(b.r);
+  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+}
+
+// The same with no wait on the acquire semaphore at all.
+TEST(Swapchain, FirstUseWithoutTheAcquireWaitIsWriteAfterPresent) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("CLEAR", "", "rendered"));
+  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_write_after_present), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-PRESENT"), 1u) << layer_text(b.r);
+  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+}
+
+// Spec, vkQueuePresentKHR: "semaphores must be used to ensure that prior rendering and other commands in
+// the specified queue complete before the presentation begins". Without the wait on `rendered`, the
+// presentation engine reads what the transition to PRESENT_SRC_KHR wrote, unordered.
+TEST(Swapchain, PresentWithoutTheRenderingSemaphoreIsPresentAfterWrite) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("CLEAR", "CLEAR", ""));
+  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_present_after_write), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.v.messages.size(), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-PRESENT-AFTER-WRITE"), 1u) << layer_text(b.r);
+  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+}
+
+// VUID-VkPresentInfoKHR-pImageIndices-01430: the presented image must be in PRESENT_SRC_KHR.
+TEST(Swapchain, PresentOutsidePresentSrcIsALayoutError) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("CLEAR", "CLEAR", "rendered", "TRANSFER_SRC_OPTIMAL"));
+  EXPECT_EQ(b.v.count(validate::MessageId::vk_present_layout), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count("VUID-VkPresentInfoKHR-pImageIndices-01430"), 1u) << layer_text(b.r);
+  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+}
+
+// D14 (docs/replay.md): layer 1.3.239 does not count a layout transition whose barrier has dstStageMask
+// NONE into a semaphore signal's first scope (ALL_COMMANDS): the present after it is its
+// PRESENT-AFTER-WRITE. The spec's signal scope holds every command before it (Baton: clean); with any
+// destination stage (ALL_COMMANDS above, BOTTOM_OF_PIPE, CLEAR) the layer agrees.
+TEST(Swapchain, DocumentedDifferenceD14TransitionToPresentWithNoDestinationStage) {
+  REQUIRE_PRESENTATION();
+  const Both b = judge(frame("CLEAR", "CLEAR", "rendered", "PRESENT_SRC_KHR", "NONE"));
+  EXPECT_TRUE(b.v.clean()) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-PRESENT-AFTER-WRITE"), 1u) << layer_text(b.r);
+}
+
+// Without presentation the player refuses a swapchain trace with a named error, never plays it without
+// its acquires and presents: on a context made without ContextOptions::presentation (the suite's), and a
+// presenting context on a device without VK_EXT_headless_surface is refused at creation, naming it.
+TEST(Swapchain, RefusedByNameWithoutPresentation) {
+  TracePlayer player(lavapipe());
+  try {
+    (void)player.play(validate::load_trace(frame("CLEAR", "CLEAR", "rendered"), "t"));
+    FAIL() << "played a swapchain trace on a context without presentation";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ContextOptions::presentation"), std::string::npos) << e.what();
+  }
+  if (presenting() == nullptr) {
+    EXPECT_NE(presenting_error().find("VK_EXT_headless_surface"), std::string::npos) << presenting_error();
+  }
+}
+
+// The player's own refusals: an acquire the presentation engine would not make (headless: it returns
+// the lowest image not held) and dispatches on swapchain images.
+TEST(Swapchain, DispatchOnASwapchainImageIsBadInput) {
+  const std::string t = R"({"api":"vulkan","resources":[{"name":"bb","type":"texture","swapchain":"sc"}],
+    "lists":[{"name":"L","commands":[
+      {"use":{"resource":"bb","subresource":0,"as":{"stage":"COMPUTE_SHADER","access":"SHADER_STORAGE_WRITE","layout":"GENERAL"}}}]}],
+    "submissions":[{"acquire":{"image":"bb","fence":"f"}},{"queue":"g","lists":["L"]}]})";
+  try {
+    check_playable(validate::load_trace(t, "t"));
+    FAIL() << "a dispatch on a swapchain image was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("swapchain images are not played"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace baton::exec::test
+
+#endif  // BATON_HAVE_TRACE_PLAYER
