@@ -69,27 +69,33 @@ Stages allowed_stages(Queue q) {
 std::vector<Takeover> last_accesses(const Graph& g, const Schedule& s) {
   std::vector<Takeover> out(g.resources.size());
   std::vector<uint8_t> state(g.resources.size(), 0);  // 0 not met yet, 1 in the last run of reads, 2 done
+  // Per resource during one pass (zero between passes): the pass writes it, its decision is made (at
+  // its first use), the pass's uses of it count. Three walks over the pass's uses, not one per use.
+  enum : uint8_t { kWrites = 1, kDecided = 2, kTakes = 4 };
+  std::vector<uint8_t> here(g.resources.size(), 0);
   for (size_t i = s.serial.size(); i-- > 0;) {
     const std::vector<PassUse>& uses = g.passes[s.serial[i]].uses;
-    for (size_t k = 0; k < uses.size(); ++k) {
-      const uint32_t r = uses[k].resource;
-      bool first = state[r] != 2;
-      for (size_t j = 0; j < k && first; ++j) first = uses[j].resource != r;
-      if (!first) continue;
-      bool writes = false;
-      for (size_t j = k; j < uses.size(); ++j)
-        writes |= uses[j].resource == r && (is_write(uses[j].access) || uses[j].access == Access::present);
-      if (state[r] == 1 && writes) {  // the writer before the run: ordered by the write -> read barrier
-        state[r] = 2;
-        continue;
-      }
-      for (size_t j = k; j < uses.size(); ++j)
-        if (uses[j].resource == r) {
-          out[r].access |= bit(uses[j].access);
-          out[r].sync |= sync_of(uses[j].access, uses[j].stages);
+    for (const PassUse& u : uses)
+      if (is_write(u.access) || u.access == Access::present) here[u.resource] |= kWrites;
+    for (const PassUse& u : uses) {
+      const uint32_t r = u.resource;
+      uint8_t& f = here[r];
+      if (!(f & kDecided)) {
+        f |= kDecided;
+        const bool writes = (f & kWrites) != 0;
+        if (state[r] == 1 && writes) {
+          state[r] = 2;  // the writer before the run: ordered by the write -> read barrier
+        } else if (state[r] != 2) {
+          f |= kTakes;
+          state[r] = writes ? 2 : 1;
         }
-      state[r] = writes ? 2 : 1;
+      }
+      if (f & kTakes) {
+        out[r].access |= bit(u.access);
+        out[r].sync |= sync_of(u.access, u.stages);
+      }
     }
+    for (const PassUse& u : uses) here[u.resource] = 0;
   }
   return out;
 }
