@@ -69,27 +69,33 @@ Stages allowed_stages(Queue q) {
 std::vector<Takeover> last_accesses(const Graph& g, const Schedule& s) {
   std::vector<Takeover> out(g.resources.size());
   std::vector<uint8_t> state(g.resources.size(), 0);  // 0 not met yet, 1 in the last run of reads, 2 done
+  // Per resource during one pass (zero between passes): the pass writes it, its decision is made (at
+  // its first use), the pass's uses of it count. Three walks over the pass's uses, not one per use.
+  enum : uint8_t { kWrites = 1, kDecided = 2, kTakes = 4 };
+  std::vector<uint8_t> here(g.resources.size(), 0);
   for (size_t i = s.serial.size(); i-- > 0;) {
     const std::vector<PassUse>& uses = g.passes[s.serial[i]].uses;
-    for (size_t k = 0; k < uses.size(); ++k) {
-      const uint32_t r = uses[k].resource;
-      bool first = state[r] != 2;
-      for (size_t j = 0; j < k && first; ++j) first = uses[j].resource != r;
-      if (!first) continue;
-      bool writes = false;
-      for (size_t j = k; j < uses.size(); ++j)
-        writes |= uses[j].resource == r && (is_write(uses[j].access) || uses[j].access == Access::present);
-      if (state[r] == 1 && writes) {  // the writer before the run: ordered by the write -> read barrier
-        state[r] = 2;
-        continue;
-      }
-      for (size_t j = k; j < uses.size(); ++j)
-        if (uses[j].resource == r) {
-          out[r].access |= bit(uses[j].access);
-          out[r].sync |= sync_of(uses[j].access, uses[j].stages);
+    for (const PassUse& u : uses)
+      if (is_write(u.access) || u.access == Access::present) here[u.resource] |= kWrites;
+    for (const PassUse& u : uses) {
+      const uint32_t r = u.resource;
+      uint8_t& f = here[r];
+      if (!(f & kDecided)) {
+        f |= kDecided;
+        const bool writes = (f & kWrites) != 0;
+        if (state[r] == 1 && writes) {
+          state[r] = 2;  // the writer before the run: ordered by the write -> read barrier
+        } else if (state[r] != 2) {
+          f |= kTakes;
+          state[r] = writes ? 2 : 1;
         }
-      state[r] = writes ? 2 : 1;
+      }
+      if (f & kTakes) {
+        out[r].access |= bit(u.access);
+        out[r].sync |= sync_of(u.access, u.stages);
+      }
     }
+    for (const PassUse& u : uses) here[u.resource] = 0;
   }
   return out;
 }
@@ -147,41 +153,46 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   }
 
   // Per resource, its entries in planner order (groups in submission order, passes in order).
-  std::vector<uint32_t> count(nr + 1, 0);
   // One entry per resource a pass touches, in the order of its first use there, summing all its uses
-  // in the pass (per resource the entry's index in `here`: one pass over the uses, not one per use).
+  // in the pass (per resource the entry's index in `touched`: one walk over the uses, not one per use);
+  // the walk is made once, into `touched`, and a counting sort by resource (stable) places them.
+  std::vector<uint32_t> count(nr + 1, 0);
   std::vector<uint32_t> here_of(nr, kNone);
-  std::vector<std::pair<uint32_t, Entry>> here;
-  auto for_each_touch = [&](auto&& f) {
-    for (uint32_t gi = 0; gi < t.info.size(); ++gi)
-      for (uint32_t p : t.info[gi].passes) {
-        const Pass& pass = g.passes[p];
-        here.clear();
-        for (uint32_t i = 0; i < pass.uses.size(); ++i) {
-          const PassUse& w = pass.uses[i];
-          if (here_of[w.resource] == kNone) {
-            here_of[w.resource] = static_cast<uint32_t>(here.size());
-            here.push_back({w.resource, Entry{gi, p, i, true, w.access, true, kNoStages, 0}});
-          }
-          Entry& e = here[here_of[w.resource]].second;
-          if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
-          e.single_access &= w.access == e.read_access;
-          e.accesses |= bit(w.access);
-          e.stages = static_cast<Stages>(e.stages | w.stages);
+  std::vector<std::pair<uint32_t, Entry>> touched;
+  {
+    size_t uses = 0;
+    for (const GroupInfo& info : t.info)
+      for (uint32_t p : info.passes) uses += g.passes[p].uses.size();
+    touched.reserve(uses);
+  }
+  for (uint32_t gi = 0; gi < t.info.size(); ++gi)
+    for (uint32_t p : t.info[gi].passes) {
+      const Pass& pass = g.passes[p];
+      const size_t first = touched.size();
+      for (uint32_t i = 0; i < pass.uses.size(); ++i) {
+        const PassUse& w = pass.uses[i];
+        if (here_of[w.resource] == kNone) {
+          here_of[w.resource] = static_cast<uint32_t>(touched.size() - first);
+          touched.push_back({w.resource, Entry{gi, p, i, true, w.access, true, kNoStages, 0}});
         }
-        for (const auto& [r, e] : here) {
-          here_of[r] = kNone;
-          f(r, e);
-        }
+        Entry& e = touched[first + here_of[w.resource]].second;
+        if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
+        e.single_access &= w.access == e.read_access;
+        e.accesses |= bit(w.access);
+        e.stages = static_cast<Stages>(e.stages | w.stages);
       }
-  };
-  for_each_touch([&](uint32_t r, const Entry&) { ++count[r + 1]; });
+      for (size_t k = first; k < touched.size(); ++k) {
+        here_of[touched[k].first] = kNone;
+        ++count[touched[k].first + 1];
+      }
+    }
   for (size_t r = 0; r < nr; ++r) count[r + 1] += count[r];
   std::vector<Entry> entries(count[nr]);
   {
     std::vector<uint32_t> fill(count.begin(), count.end() - 1);
-    for_each_touch([&](uint32_t r, const Entry& e) { entries[fill[r]++] = e; });
+    for (const auto& [r, e] : touched) entries[fill[r]++] = e;
   }
+  touched = {};
 
   // Transients die after their last use (no restore to rest), and one that takes over memory waits
   // for the previous occupants' last accesses at its first touch (the planner's takeover scope).
