@@ -22,31 +22,6 @@ Box whole_extent(const ResourceDesc& d) { return d.type == ResourceType::buffer 
 
 std::string queue_name(Queue q) { return q == Queue::direct ? "graphics" : std::string(to_string(q)); }
 
-// Disjoint intervals [lo, hi) of one index space: what later uses of one access cover.
-class Coverage {
- public:
-  void add(uint32_t lo, uint32_t hi) {
-    auto it = set_.upper_bound(lo);
-    if (it != set_.begin() && std::prev(it)->second >= lo) {
-      --it;
-      lo = it->first;
-      hi = std::max(hi, it->second);
-    }
-    while (it != set_.end() && it->first <= hi) {
-      hi = std::max(hi, it->second);
-      it = set_.erase(it);
-    }
-    set_.emplace(lo, hi);
-  }
-  bool overlaps(uint32_t lo, uint32_t hi) const {
-    auto it = set_.upper_bound(lo);
-    if (it != set_.begin() && std::prev(it)->second > lo) return true;
-    return it != set_.end() && it->first < hi;
-  }
-
- private:
-  std::map<uint32_t, uint32_t> set_;  // first -> end
-};
 
 thread_local uint64_t overlap_queries = 0;  // validate_overlap_queries()
 
@@ -116,7 +91,7 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
     }
     const ResourceDesc& d = g.resources[uses[first].resource].desc;
     // The least i with a conflicting later use: per access, the cells the later uses cover.
-    std::vector<Coverage> later(present.size());
+    std::vector<IntervalSet> later(present.size());
     uint32_t least = kNone;
     for (uint32_t k = hi; k-- > lo;) {
       const uint32_t i = idx[k];
@@ -130,7 +105,7 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
         }
       });
       if (hit) least = i;
-      Coverage& mine = later[static_cast<size_t>(slot[static_cast<size_t>(a)])];
+      IntervalSet& mine = later[static_cast<size_t>(slot[static_cast<size_t>(a)])];
       for_each_cell_interval(d, boxes[i], [&](uint32_t a0, uint32_t a1) { mine.add(a0, a1); });
     }
     if (least != kNone && (!best || least < best->first)) {

@@ -12,31 +12,7 @@
 #include <utility>
 #include <vector>
 
-// Heap blocks taken through operator new by this test binary (read by OneRunUpdatedWholeAllocatesNothing).
-// Every plain and nothrow form, single and array, is replaced together, so that no block the standard
-// library takes with one form (std::get_temporary_buffer uses the nothrow new) is given back through
-// another allocator's delete (AddressSanitizer reports that as alloc-dealloc-mismatch).
-static uint64_t g_news = 0;
-static void* counted_new(std::size_t n) noexcept {
-  ++g_news;
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* operator new(std::size_t n) {
-  if (void* p = counted_new(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = counted_new(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_new(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#include "../count_heap_blocks.hpp"
 
 namespace baton {
 namespace {
@@ -112,15 +88,15 @@ TEST(Runs, StatsCountTheInlineRunAndTheSplitsAndMergesAfterIt) {
 // every member this way. Heap blocks are counted by this binary's operator new (below).
 TEST(Runs, OneRunUpdatedWholeAllocatesNothing) {
   Runs<int> r(64, 0);
-  const uint64_t before = g_news;
+  const uint64_t before = baton::test::heap_blocks();
   r.update(0, 64, [](uint32_t, uint32_t, int& v) { v = 3; });
   int sum = 0;
   r.for_each(0, 64, [&](uint32_t, uint32_t n, int v) { sum += static_cast<int>(n) * v; });
   r.coalesce(0, 64);
   EXPECT_EQ(sum, 192);
-  EXPECT_EQ(g_news, before);
+  EXPECT_EQ(baton::test::heap_blocks(), before);
   r.update(3, 5, [](uint32_t, uint32_t, int& v) { v = 4; });  // a split does take the map's nodes
-  EXPECT_GT(g_news, before);
+  EXPECT_GT(baton::test::heap_blocks(), before);
 }
 
 // The indices of the box, as maximal runs of consecutive indices.

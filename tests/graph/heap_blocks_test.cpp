@@ -11,30 +11,7 @@
 #include "../../bench/graph_workloads.hpp"
 #include "baton/graph.hpp"
 
-// Heap blocks taken through operator new by this test binary. Every plain and nothrow form, single and
-// array, is replaced together, so that no block taken with one form is given back through another
-// allocator's delete (AddressSanitizer reports that as alloc-dealloc-mismatch).
-static uint64_t g_blocks = 0;
-static void* take_block(std::size_t n) noexcept {
-  ++g_blocks;
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* operator new(std::size_t n) {
-  if (void* p = take_block(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = take_block(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return take_block(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return take_block(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#include "../count_heap_blocks.hpp"
 
 namespace baton::graph {
 namespace {
@@ -45,9 +22,9 @@ uint64_t blocks_per_compile(size_t n) {
   const Graph g = bench::graph_chain(n);
   GraphCompileResult r = compile_graph(g);
   EXPECT_TRUE(r.findings.empty()) << r.findings.front();
-  const uint64_t before = g_blocks;
+  const uint64_t before = baton::test::heap_blocks();
   r = compile_graph(g);
-  const uint64_t blocks = g_blocks - before;
+  const uint64_t blocks = baton::test::heap_blocks() - before;
   EXPECT_TRUE(r.findings.empty());
   EXPECT_EQ(r.trans.compiled.size(), r.trans.groups.size());
   return blocks;

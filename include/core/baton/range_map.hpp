@@ -23,6 +23,24 @@
 namespace baton {
 
 // A vector that keeps one element inline: a resource used whole costs no heap allocation.
+// The pieces of box `e` outside box `b`, as f(piece) in a fixed order (empty pieces skipped): slabs along
+// mips, then along layers within the mips overlap, then along planes within both overlaps. Together with
+// intersect(e, b) they tile e. RangeMap's splits depend on this order (plans are byte-identical).
+template <class F>
+void for_each_box_outside(const Box& e, const Box& b, F&& f) {
+  auto push = [&](const Box& piece) {
+    if (!piece.empty()) f(piece);
+  };
+  push({e.m0, std::min(e.m1, b.m0), e.l0, e.l1, e.p0, e.p1});
+  push({std::max(e.m0, b.m1), e.m1, e.l0, e.l1, e.p0, e.p1});
+  const uint32_t m0 = std::max(e.m0, b.m0), m1 = std::min(e.m1, b.m1);
+  push({m0, m1, e.l0, std::min(e.l1, b.l0), e.p0, e.p1});
+  push({m0, m1, std::max(e.l0, b.l1), e.l1, e.p0, e.p1});
+  const uint32_t l0 = std::max(e.l0, b.l0), l1 = std::min(e.l1, b.l1);
+  push({m0, m1, l0, l1, e.p0, std::min(e.p1, b.p0)});
+  push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
+}
+
 template <class T>
 class OneInlineVec {
  public:
@@ -437,17 +455,7 @@ class RangeMap {
     void split_outside(uint32_t id, const Box& b) {
       const Box e = nodes[id].e.box;
       leave(id);
-      auto push = [&](const Box& piece) {
-        if (!piece.empty()) add(Entry{piece, nodes[id].e.value, true}, Rank{++tag, 0, 0, 0});
-      };
-      push({e.m0, std::min(e.m1, b.m0), e.l0, e.l1, e.p0, e.p1});
-      push({std::max(e.m0, b.m1), e.m1, e.l0, e.l1, e.p0, e.p1});
-      const uint32_t m0 = std::max(e.m0, b.m0), m1 = std::min(e.m1, b.m1);
-      push({m0, m1, e.l0, std::min(e.l1, b.l0), e.p0, e.p1});
-      push({m0, m1, std::max(e.l0, b.l1), e.l1, e.p0, e.p1});
-      const uint32_t l0 = std::max(e.l0, b.l0), l1 = std::min(e.l1, b.l1);
-      push({m0, m1, l0, l1, e.p0, std::min(e.p1, b.p0)});
-      push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
+      for_each_box_outside(e, b, [&](const Box& piece) { add(Entry{piece, nodes[id].e.value, true}, Rank{++tag, 0, 0, 0}); });
       nodes[id].e.box = intersect(e, b);
       enter(id);
       mark(id);
@@ -529,18 +537,7 @@ class RangeMap {
   void split_outside(size_t i, const Box& b) {
     Box e = entries_[i].box;
     const T v = entries_[i].value;
-    auto push = [&](const Box& piece) {
-      if (!piece.empty()) entries_.push_back({piece, v, true});
-    };
-    // Slabs along mips, then layers within the mip overlap, then planes within both overlaps.
-    push({e.m0, std::min(e.m1, b.m0), e.l0, e.l1, e.p0, e.p1});
-    push({std::max(e.m0, b.m1), e.m1, e.l0, e.l1, e.p0, e.p1});
-    const uint32_t m0 = std::max(e.m0, b.m0), m1 = std::min(e.m1, b.m1);
-    push({m0, m1, e.l0, std::min(e.l1, b.l0), e.p0, e.p1});
-    push({m0, m1, std::max(e.l0, b.l1), e.l1, e.p0, e.p1});
-    const uint32_t l0 = std::max(e.l0, b.l0), l1 = std::min(e.l1, b.l1);
-    push({m0, m1, l0, l1, e.p0, std::min(e.p1, b.p0)});
-    push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
+    for_each_box_outside(e, b, [&](const Box& piece) { entries_.push_back({piece, v, true}); });
     entries_[i].box = intersect(e, b);
     entries_[i].dirty = true;
   }

@@ -200,6 +200,12 @@ class IntervalSet {
   void for_each(F&& f) const {
     for (const auto& [a, b] : set_) f(a, b);
   }
+  // Whether any index of [lo, hi) is in the set.
+  bool overlaps(uint32_t lo, uint32_t hi) const {
+    auto it = set_.upper_bound(lo);
+    if (it != set_.begin() && std::prev(it)->second > lo) return true;
+    return it != set_.end() && it->first < hi;
+  }
   uint64_t total() const {
     uint64_t n = 0;
     for (const auto& [a, b] : set_) n += b - a;
