@@ -965,7 +965,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       const validate::TraceSubmission& s = t.submissions[step];
       if (s.step == validate::Step::acquire) {
         // vkAcquireNextImageKHR: the presentation engine picks the image; the trace's must be the one it
-        // returns (headless: the lowest one not held), or the trace is refused: never another image.
+        // returns (headless and lavapipe's X11: the lowest one not held), or the trace is refused: never
+        // another image.
         const validate::TraceResource& r = t.resources[static_cast<size_t>(s.image)];
         const Chain& ch = chains[static_cast<size_t>(r.swapchain)];
         uint32_t& n = held[static_cast<size_t>(r.swapchain)];
@@ -986,7 +987,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
           throw Error(fmt::format(
               "{}: submissions[{}]: vkAcquireNextImageKHR returned image {} of swapchain '{}', the trace "
               "acquires "
-              "image {} ('{}'): the presentation engine picks the image (headless: the lowest one not held)",
+              "image {} ('{}'): the presentation engine picks the image (headless, lavapipe X11: the lowest one "
+              "not held)",
               t.source, step, index, t.swapchains[static_cast<size_t>(r.swapchain)], r.image_index, r.name));
         res[static_cast<size_t>(s.image)].image = ch.images[index];
         ++rep.acquires;
