@@ -1,7 +1,8 @@
 // Swapchain acquire and present in traces (docs/trace-format.md, "Swapchains"; docs/replay.md): each
 // stream is judged by Baton's validator and played on lavapipe (an X11 window's surface under Xvfb; a
-// headless surface where the device has one) and a swapchain under the Khronos layer, and both verdicts are pinned. The hazards are canaries: the layer must report
-// them, which proves its presentation checks are live.
+// headless surface where the device has one) and a swapchain under the Khronos layer, and both verdicts are
+// pinned. The hazards are canaries: the layer must report them, which proves its presentation checks are
+// live.
 #ifdef BATON_HAVE_TRACE_PLAYER
 
 #include <gtest/gtest.h>
@@ -124,16 +125,15 @@ class PresentingEnvironment : public ::testing::Environment {
 // Skips only where presentation cannot exist here: no X server to reach (no DISPLAY, no Xvfb) or a build
 // without libxcb, on a device without VK_EXT_headless_surface. With an X server and libxcb, a context
 // that still fails is a failure: the canaries must not go quiet by skipping.
-#define REQUIRE_PRESENTATION()                                                                         \
-  do {                                                                                                 \
-    if (presenting() == nullptr) {                                                                     \
-      if (x_server_missing().empty() &&                                                                \
-          presenting_error().find("built without libxcb") == std::string::npos)                        \
-        FAIL() << "an X server is reachable, yet no presenting context: " << presenting_error();       \
-      GTEST_SKIP() << "no presentation on this device (" << presenting_error() << "; "                 \
-                   << x_server_missing()                                                               \
-                   << "): the verdicts need VK_EXT_headless_surface or an X server (docs/replay.md)";  \
-    }                                                                                                  \
+#define REQUIRE_PRESENTATION()                                                                               \
+  do {                                                                                                       \
+    if (presenting() == nullptr) {                                                                           \
+      if (x_server_missing().empty() &&                                                                      \
+          presenting_error().find("built without libxcb") == std::string::npos)                              \
+        FAIL() << "an X server is reachable, yet no presenting context: " << presenting_error();             \
+      GTEST_SKIP() << "no presentation on this device (" << presenting_error() << "; " << x_server_missing() \
+                   << "): the verdicts need VK_EXT_headless_surface or an X server (docs/replay.md)";        \
+    }                                                                                                        \
   } while (false)
 
 struct Both {

@@ -411,8 +411,8 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
       VkBool32 ok = VK_FALSE;
       BATON_VK(vkGetPhysicalDeviceSurfaceSupportKHR(c.physical, df, surface, &ok));
       if (!ok)
-        throw refuse(
-            fmt::format("queue family {} cannot present to the {} surface", df, to_string(ctx.present_surface())));
+        throw refuse(fmt::format("queue family {} cannot present to the {} surface", df,
+                                 to_string(ctx.present_surface())));
     }
     VkSurfaceCapabilitiesKHR caps;
     BATON_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c.physical, surface, &caps));
@@ -987,8 +987,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
           throw Error(fmt::format(
               "{}: submissions[{}]: vkAcquireNextImageKHR returned image {} of swapchain '{}', the trace "
               "acquires "
-              "image {} ('{}'): the presentation engine picks the image (headless, lavapipe X11: the lowest one "
-              "not held)",
+              "image {} ('{}'): the presentation engine picks the image (headless, lavapipe X11: the "
+              "lowest one not held)",
               t.source, step, index, t.swapchains[static_cast<size_t>(r.swapchain)], r.image_index, r.name));
         res[static_cast<size_t>(s.image)].image = ch.images[index];
         ++rep.acquires;

@@ -11,7 +11,7 @@
 
 #ifdef BATON_HAVE_XCB
 #include <xcb/xcb.h>
-#include <vulkan/vulkan_xcb.h>
+#include <vulkan/vulkan_xcb.h>  // after xcb.h: it uses its types
 #endif
 
 namespace baton::exec {
@@ -120,7 +120,8 @@ VkSurfaceKHR VulkanContext::Impl::create_surface() {
     if (!create) throw Error("Vulkan: vkCreateHeadlessSurfaceEXT is not available");
     VkHeadlessSurfaceCreateInfoEXT hci{VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
     const VkResult r = create(instance, &hci, nullptr, &surface);
-    if (r != VK_SUCCESS) throw Error(fmt::format("Vulkan: vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(r)));
+    if (r != VK_SUCCESS)
+      throw Error(fmt::format("Vulkan: vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(r)));
     return surface;
   }
 #ifdef BATON_HAVE_XCB
@@ -134,8 +135,8 @@ VkSurfaceKHR VulkanContext::Impl::create_surface() {
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, 0, nullptr);
     xcb_map_window(conn, window);
     xcb_flush(conn);
-    const auto create = reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(
-        vkGetInstanceProcAddr(instance, "vkCreateXcbSurfaceKHR"));
+    const auto create =
+        reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(vkGetInstanceProcAddr(instance, "vkCreateXcbSurfaceKHR"));
     VkXcbSurfaceCreateInfoKHR xci{VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR};
     xci.connection = conn;
     xci.window = window;
