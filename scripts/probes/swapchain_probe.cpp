@@ -6,7 +6,9 @@
 // Each scenario acquires (semaphore), clears the image between two transitions and presents; the layer
 // prints its messages itself. Seen 2026-12-05: "clean dst NONE" PRESENT-AFTER-WRITE (D14), the other
 // "clean" ones nothing, "transition src NONE" WRITE-AFTER-READ, "no acquire wait" WRITE-AFTER-PRESENT;
-// lavapipe's X11 presentation then crashed (SIGSEGV) on the layout scenario.
+// the run then crashed (SIGSEGV) around the layout scenario: inside the layer, in vkDeviceWaitIdle after
+// the "no acquire wait" scenario left its acquire semaphore unwaited (the player drains such semaphores;
+// docs/replay.md, "Swapchains"), printf's buffered output hiding where.
 #define VK_USE_PLATFORM_XLIB_KHR
 #include <vulkan/vulkan.h>
 #include <X11/Xlib.h>

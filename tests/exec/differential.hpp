@@ -58,9 +58,10 @@ inline uint32_t kinds_of(const ValidationLog& log) {
       k |= kPresent;
     else if (is_layout_id(id) || id == "VUID-vkCmdDispatch-None-02699" ||
              id == "UNASSIGNED-vkCmdExecuteCommands-commandBuffer-00001" ||
-             id == "VUID-VkPresentInfoKHR-pImageIndices-01430")
+             id == "VUID-VkPresentInfoKHR-pImageIndices-01430" ||
+             id == "VUID-VkPresentInfoKHR-pImageIndices-01296")
       k |= kLayout;  // 02699: "see previous error"; 00001: an executed secondary's image in another layout;
-                     // 01430: a present outside PRESENT_SRC_KHR
+                     // 01430: a present outside PRESENT_SRC_KHR (01296: its former id, layer 1.3.239's)
     else
       k |= kOther;
   }

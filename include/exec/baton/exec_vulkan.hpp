@@ -33,11 +33,17 @@ struct ContextOptions {
   // there. Resources are then created VK_SHARING_MODE_CONCURRENT over both families (see
   // docs/executor.md, "Async compute"). Without such a family this changes nothing.
   bool async_compute = false;
-  // Presentation without a window (the trace player's swapchains): the instance extensions
-  // VK_KHR_surface + VK_EXT_headless_surface and the device extension VK_KHR_swapchain, or Error when the
-  // implementation lacks one. Off by default: only a trace with swapchain images asks for it.
+  // Presentation (the trace player's swapchains): the instance extension VK_KHR_surface, the device
+  // extension VK_KHR_swapchain, and a surface: VK_EXT_headless_surface, or where the implementation
+  // lacks it (lavapipe of Mesa 22.3) VK_KHR_xcb_surface on a small window of the X server named by
+  // $DISPLAY (built only where libxcb was found). Error, naming what is missing, when neither is there.
+  // Off by default: only a trace with swapchain images asks for it.
   bool presentation = false;
 };
+
+// The surface a presenting context gives its swapchains (none without ContextOptions::presentation).
+enum class PresentSurface : uint8_t { none, headless, xcb };
+std::string_view to_string(PresentSurface s);
 
 // VALIDATION-type messages of the layer, counted by message id (other types are ignored: the
 // loader and the layer report plenty of informational text).
@@ -205,6 +211,7 @@ class VulkanContext {
   DeviceKind device_kind() const;
   bool validation_enabled() const;
   bool presentation_enabled() const;  // ContextOptions::presentation
+  PresentSurface present_surface() const;
   // Messages received since the last take (setup messages included in the first).
   ValidationLog take_messages();
 

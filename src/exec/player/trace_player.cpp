@@ -322,7 +322,7 @@ struct TracePlayer::Impl {
   VkCommandPool pool = VK_NULL_HANDLE, compute_pool = VK_NULL_HANDLE;
 
   explicit Impl(VulkanContext& x) : ctx(x), c(x.impl()) {}
-  // A headless surface and a swapchain per trace swapchain (created into `surfaces` / `swapchains`).
+  // A surface (headless or X11) and a swapchain per trace swapchain (created into `surfaces` / `swapchains`).
   struct Chain {
     VkSwapchainKHR swapchain = VK_NULL_HANDLE;
     std::vector<VkImage> images;
@@ -377,7 +377,7 @@ void TracePlayer::Impl::create() {
 }
 
 // Swapchains (docs/replay.md, "Swapchains"): only for a trace with swapchain images, on a context created
-// with ContextOptions::presentation (VK_KHR_surface, VK_EXT_headless_surface, VK_KHR_swapchain). Anything
+// with ContextOptions::presentation (VK_KHR_surface, a headless or X11 surface, VK_KHR_swapchain). Anything
 // the surface cannot give is a refusal naming the swapchain, never a trace played without its presents.
 std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
     const Trace& t, const FamilyMap& fm, std::vector<VkSurfaceKHR>& surfaces,
@@ -387,12 +387,9 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
   if (!ctx.presentation_enabled())
     throw Error(
         fmt::format("{}: the trace has swapchain images, but the Vulkan context was created without "
-                    "presentation (ContextOptions::presentation: VK_KHR_surface, VK_EXT_headless_surface, "
+                    "presentation (ContextOptions::presentation: VK_KHR_surface, a headless or X11 surface, "
                     "VK_KHR_swapchain)",
                     t.source));
-  const auto create_surface = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
-      vkGetInstanceProcAddr(c.instance, "vkCreateHeadlessSurfaceEXT"));
-  if (!create_surface) throw Error(fmt::format("{}: vkCreateHeadlessSurfaceEXT is not available", t.source));
   for (size_t k = 0; k < chains.size(); ++k) {
     auto refuse = [&](const std::string& why) {
       return Error(fmt::format("{}: swapchain '{}': {}", t.source, t.swapchains[k], why));
@@ -403,16 +400,19 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
         ++images;
         layers = r.layers;
       }
-    VkHeadlessSurfaceCreateInfoEXT hci{VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
     VkSurfaceKHR surface = VK_NULL_HANDLE;
-    const VkResult sr = create_surface(c.instance, &hci, nullptr, &surface);
-    if (sr != VK_SUCCESS)
-      throw refuse(fmt::format("vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(sr)));
+    try {
+      surface = c.create_surface();
+    } catch (const Error& e) {
+      throw refuse(e.what());
+    }
     surfaces.push_back(surface);
     for (const auto& [tf, df] : fm.to_device) {
       VkBool32 ok = VK_FALSE;
       BATON_VK(vkGetPhysicalDeviceSurfaceSupportKHR(c.physical, df, surface, &ok));
-      if (!ok) throw refuse(fmt::format("queue family {} cannot present to a headless surface", df));
+      if (!ok)
+        throw refuse(fmt::format("queue family {} cannot present to the {} surface", df,
+                                 to_string(ctx.present_surface())));
     }
     VkSurfaceCapabilitiesKHR caps;
     BATON_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c.physical, surface, &caps));
@@ -420,7 +420,7 @@ std::vector<TracePlayer::Impl::Chain> TracePlayer::Impl::make_swapchains(
     BATON_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(c.physical, surface, &nf, nullptr));
     std::vector<VkSurfaceFormatKHR> formats(nf);
     BATON_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(c.physical, surface, &nf, formats.data()));
-    if (formats.empty()) throw refuse("the headless surface has no format");
+    if (formats.empty()) throw refuse("the surface has no format");
     VkSurfaceFormatKHR format = formats.front();
     for (const VkSurfaceFormatKHR& f : formats)
       if (f.format == VK_FORMAT_B8G8R8A8_UNORM) format = f;
@@ -512,8 +512,27 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
     VkDescriptorPool dpool = VK_NULL_HANDLE;
     std::vector<VkSwapchainKHR> swapchains;  // destroyed before their surfaces
     std::vector<VkSurfaceKHR> surfaces;
+    std::set<VkSemaphore> unwaited_acquires;  // signalled by an acquire, not waited (yet)
   } o;
   auto cleanup = [&] {
+    // Khronos layer 1.3.239 crashed (SIGSEGV, lavapipe, X11 surface) in vkDeviceWaitIdle while an
+    // acquire's semaphore was never waited: after the trace's last step an empty submission waits such
+    // semaphores, so the device idles with nothing pending (docs/replay.md, "Swapchains"). Its messages,
+    // if any, land in the report like the trace's own.
+    if (!o.unwaited_acquires.empty()) {
+      std::vector<VkSemaphoreSubmitInfo> waits;
+      for (VkSemaphore sem : o.unwaited_acquires) {
+        VkSemaphoreSubmitInfo x{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+        x.semaphore = sem;
+        x.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        waits.push_back(x);
+      }
+      VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+      si.waitSemaphoreInfoCount = static_cast<uint32_t>(waits.size());
+      si.pWaitSemaphoreInfos = waits.data();
+      (void)vkQueueSubmit2(c.queue, 1, &si, VK_NULL_HANDLE);
+      o.unwaited_acquires.clear();
+    }
     vkDeviceWaitIdle(c.device);
     for (VkImageView v : o.views) vkDestroyImageView(c.device, v, nullptr);
     for (VkBuffer b : o.buffers) vkDestroyBuffer(c.device, b, nullptr);
@@ -525,7 +544,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       if (e) vkDestroyEvent(c.device, e, nullptr);
     if (o.dpool) vkDestroyDescriptorPool(c.device, o.dpool, nullptr);
     for (VkSwapchainKHR sc : o.swapchains) vkDestroySwapchainKHR(c.device, sc, nullptr);
-    for (VkSurfaceKHR sf : o.surfaces) vkDestroySurfaceKHR(c.instance, sf, nullptr);
+    for (VkSurfaceKHR sf : o.surfaces) c.destroy_surface(sf);
     // Freed, not only reset: the layer tracks every allocated command buffer (a pool that grows by
     // each trace made 4,000 traces take 13 times as long as 1,000).
     if (!o.cbs.empty())
@@ -946,7 +965,8 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
       const validate::TraceSubmission& s = t.submissions[step];
       if (s.step == validate::Step::acquire) {
         // vkAcquireNextImageKHR: the presentation engine picks the image; the trace's must be the one it
-        // returns (headless: the lowest one not held), or the trace is refused: never another image.
+        // returns (headless and lavapipe's X11: the lowest one not held), or the trace is refused: never
+        // another image.
         const validate::TraceResource& r = t.resources[static_cast<size_t>(s.image)];
         const Chain& ch = chains[static_cast<size_t>(r.swapchain)];
         uint32_t& n = held[static_cast<size_t>(r.swapchain)];
@@ -961,12 +981,14 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
                                   s.signal.empty() ? VK_NULL_HANDLE : semaphore(s.signal[0], false),
                                   s.fence.empty() ? VK_NULL_HANDLE : fence(s.fence), &index);
         if (ar != VK_SUCCESS && ar != VK_SUBOPTIMAL_KHR) vk_check(ar, "vkAcquireNextImageKHR");
+        if (!s.signal.empty()) o.unwaited_acquires.insert(semaphore(s.signal[0], false));
         ++n;
         if (index != r.image_index)
           throw Error(fmt::format(
               "{}: submissions[{}]: vkAcquireNextImageKHR returned image {} of swapchain '{}', the trace "
               "acquires "
-              "image {} ('{}'): the presentation engine picks the image (headless: the lowest one not held)",
+              "image {} ('{}'): the presentation engine picks the image (headless, lavapipe X11: the "
+              "lowest one not held)",
               t.source, step, index, t.swapchains[static_cast<size_t>(r.swapchain)], r.image_index, r.name));
         res[static_cast<size_t>(s.image)].image = ch.images[index];
         ++rep.acquires;
@@ -981,6 +1003,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         const Chain& ch = chains[static_cast<size_t>(r.swapchain)];
         std::vector<VkSemaphore> waits;
         for (const std::string& w : s.wait) waits.push_back(semaphore(w, false));
+        for (VkSemaphore w : waits) o.unwaited_acquires.erase(w);
         VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
         pi.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
         pi.pWaitSemaphores = waits.data();
@@ -1085,6 +1108,7 @@ ReplayReport TracePlayer::Impl::play(const Trace& t) {
         x.value = s.wait_value_of(w).value_or(0);
         x.stageMask = s.wait_stage_of(w);
         waits.push_back(x);
+        o.unwaited_acquires.erase(x.semaphore);
       }
       for (size_t g = 0; g < s.signal.size(); ++g) {
         VkSemaphoreSubmitInfo x{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};

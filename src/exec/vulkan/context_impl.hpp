@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "baton/exec_vulkan.hpp"
@@ -36,6 +37,13 @@ struct VulkanContext::Impl {
   uint32_t memory_type = 0;  // host-visible, host-coherent
   bool separate_depth_stencil_layouts = false;
 
+  // ContextOptions::presentation: which surface the player's swapchains get (docs/replay.md,
+  // "Swapchains"). X11 only where VK_EXT_headless_surface is missing: `xcb` is the connection
+  // (xcb_connection_t*, opened on $DISPLAY) and `windows` the window made for each surface.
+  PresentSurface surface_kind = PresentSurface::none;
+  void* xcb = nullptr;
+  std::map<VkSurfaceKHR, uint32_t> windows;
+
   // The timeline every submission signals; `timeline_value` is the last value submitted.
   VkSemaphore timeline = VK_NULL_HANDLE;
   uint64_t timeline_value = 0;
@@ -52,6 +60,10 @@ struct VulkanContext::Impl {
   ValidationLog log;
 
   void create(const ContextOptions& o);
+  // A new presentation surface (headless, or a small X window's), or Error naming what failed.
+  VkSurfaceKHR create_surface();
+  std::string open_x11();  // "" when connected, else why not
+  void destroy_surface(VkSurfaceKHR s);  // and its X window, if any
   void destroy();
   VkPipeline graphics_pipeline(const GraphicsKey& key);
   VkShaderModule shader(const uint32_t* code, size_t words);

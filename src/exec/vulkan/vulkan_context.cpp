@@ -9,6 +9,11 @@
 
 #include "context_impl.hpp"
 
+#ifdef BATON_HAVE_XCB
+#include <xcb/xcb.h>
+#include <vulkan/vulkan_xcb.h>  // after xcb.h: it uses its types
+#endif
+
 namespace baton::exec {
 namespace {
 
@@ -88,6 +93,77 @@ void VulkanContext::Impl::add_message(const char* id, const char* text) {
   if (n <= kTextsPerId) log.texts.emplace_back(key, text ? text : "");
 }
 
+// Where VK_EXT_headless_surface is missing: connects to the X server of $DISPLAY for VK_KHR_xcb_surface
+// windows. Returns "" on success, else why not.
+std::string VulkanContext::Impl::open_x11() {
+#ifdef BATON_HAVE_XCB
+  if (!has_instance_extension("VK_KHR_xcb_surface")) return "the instance lacks VK_KHR_xcb_surface too";
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') return "DISPLAY is not set (run under an X server, e.g. Xvfb)";
+  xcb_connection_t* conn = xcb_connect(nullptr, nullptr);
+  if (xcb_connection_has_error(conn)) {
+    xcb_disconnect(conn);
+    return fmt::format("cannot connect to the X server of DISPLAY={}", display);
+  }
+  xcb = conn;
+  return "";
+#else
+  return "built without libxcb (apt-get install libxcb1-dev, then reconfigure)";
+#endif
+}
+
+VkSurfaceKHR VulkanContext::Impl::create_surface() {
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  if (surface_kind == PresentSurface::headless) {
+    const auto create = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateHeadlessSurfaceEXT"));
+    if (!create) throw Error("Vulkan: vkCreateHeadlessSurfaceEXT is not available");
+    VkHeadlessSurfaceCreateInfoEXT hci{VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
+    const VkResult r = create(instance, &hci, nullptr, &surface);
+    if (r != VK_SUCCESS)
+      throw Error(fmt::format("Vulkan: vkCreateHeadlessSurfaceEXT failed ({})", static_cast<int>(r)));
+    return surface;
+  }
+#ifdef BATON_HAVE_XCB
+  if (surface_kind == PresentSurface::xcb) {
+    // A 4x4 window (the headless surface's extent in the player), mapped: an unmapped window's
+    // swapchain never gets its images back from the X server.
+    auto* conn = static_cast<xcb_connection_t*>(xcb);
+    const xcb_screen_t* screen = xcb_setup_roots_iterator(xcb_get_setup(conn)).data;
+    const xcb_window_t window = xcb_generate_id(conn);
+    xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, 0, 0, 4, 4, 0,
+                      XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, 0, nullptr);
+    xcb_map_window(conn, window);
+    xcb_flush(conn);
+    const auto create =
+        reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(vkGetInstanceProcAddr(instance, "vkCreateXcbSurfaceKHR"));
+    VkXcbSurfaceCreateInfoKHR xci{VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR};
+    xci.connection = conn;
+    xci.window = window;
+    const VkResult r = create ? create(instance, &xci, nullptr, &surface) : VK_ERROR_EXTENSION_NOT_PRESENT;
+    if (r != VK_SUCCESS) {
+      xcb_destroy_window(conn, window);
+      xcb_flush(conn);
+      throw Error(fmt::format("Vulkan: vkCreateXcbSurfaceKHR failed ({})", static_cast<int>(r)));
+    }
+    windows[surface] = window;
+    return surface;
+  }
+#endif
+  throw Error("Vulkan: the context was created without presentation (ContextOptions::presentation)");
+}
+
+void VulkanContext::Impl::destroy_surface(VkSurfaceKHR s) {
+  vkDestroySurfaceKHR(instance, s, nullptr);
+#ifdef BATON_HAVE_XCB
+  if (auto it = windows.find(s); it != windows.end()) {
+    xcb_destroy_window(static_cast<xcb_connection_t*>(xcb), it->second);
+    xcb_flush(static_cast<xcb_connection_t*>(xcb));
+    windows.erase(it);
+  }
+#endif
+}
+
 void VulkanContext::Impl::create(const ContextOptions& o) {
   options = o;
   if (o.device == DeviceKind::lavapipe) setenv("VK_DRIVER_FILES", kLavapipeIcd, 1);
@@ -115,10 +191,22 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
   std::vector<const char*> extensions;
   if (o.validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   if (o.presentation) {
-    for (const char* name : {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME}) {
-      if (!has_instance_extension(name))
-        throw Error(fmt::format("Vulkan: the instance lacks {} (presentation was asked for)", name));
-      extensions.push_back(name);
+    if (!has_instance_extension(VK_KHR_SURFACE_EXTENSION_NAME))
+      throw Error("Vulkan: the instance lacks VK_KHR_surface (presentation was asked for)");
+    extensions.push_back(VK_KHR_SURFACE_EXTENSION_NAME);
+    if (has_instance_extension(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME)) {
+      extensions.push_back(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME);
+      surface_kind = PresentSurface::headless;
+    } else {
+      // lavapipe of Mesa 22.3 has no headless surface, but presents to X11 windows (docs/replay.md).
+      const std::string why = open_x11();
+      if (!why.empty())
+        throw Error(fmt::format(
+            "Vulkan: the instance lacks VK_EXT_headless_surface (presentation was asked for), and there is "
+            "no X11 surface instead: {}",
+            why));
+      extensions.push_back("VK_KHR_xcb_surface");
+      surface_kind = PresentSurface::xcb;
     }
   }
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -280,6 +368,9 @@ void VulkanContext::Impl::destroy() {
     destroy_messenger(instance, messenger, nullptr);
   }
   if (instance) vkDestroyInstance(instance, nullptr);
+#ifdef BATON_HAVE_XCB
+  if (xcb) xcb_disconnect(static_cast<xcb_connection_t*>(xcb));  // its windows go with it
+#endif
 }
 
 uint32_t VulkanContext::Impl::find_memory(uint32_t bits, bool host_visible) const {
@@ -400,6 +491,17 @@ bool VulkanContext::validation_enabled() const {
 }
 bool VulkanContext::presentation_enabled() const {
   return impl_->options.presentation;
+}
+PresentSurface VulkanContext::present_surface() const {
+  return impl_->surface_kind;
+}
+std::string_view to_string(PresentSurface s) {
+  switch (s) {
+    case PresentSurface::headless: return "headless (VK_EXT_headless_surface)";
+    case PresentSurface::xcb: return "X11 (VK_KHR_xcb_surface)";
+    case PresentSurface::none: break;
+  }
+  return "none";
 }
 
 ValidationLog VulkanContext::take_messages() {
