@@ -333,6 +333,36 @@ inline bool d7_top_of_pipe_transition_after_wait(const validate::Trace& t, const
   return false;
 }
 
+// D7, a wait's second scope: the layer chains a semaphore wait on BOTTOM_OF_PIPE (NONE in a second scope
+// under synchronization2) with a later barrier whose first scope holds BOTTOM_OF_PIPE or ALL_COMMANDS
+// (seed 8022 of the submission-sync run). A read-after-write of another list's write, in a submission
+// that waits on BOTTOM_OF_PIPE, with such a barrier before the read in its list that names the resource
+// (or all memory) and whose second scope holds the read.
+inline bool d7_bottom_of_pipe_wait_chains(const validate::Trace& t, const validate::Message& m) {
+  constexpr uint64_t kBottomOfPipe = 0x2000, kAllCommands = 0x10000;
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  if (kind_of(m) != kRaw || list == t.lists.end() || r < 0 || m.command < 0 || !earlier_in_another_list(t, m))
+    return false;
+  const auto* read = std::get_if<validate::UseCmd>(&list->commands[static_cast<size_t>(m.command)]);
+  if (!read) return false;
+  const int li = static_cast<int>(list - t.lists.begin());
+  bool waits_on_bottom = false;
+  for (const validate::TraceSubmission& s : t.submissions)
+    if (std::find(s.lists.begin(), s.lists.end(), li) != s.lists.end())
+      for (size_t w = 0; w < s.wait.size(); ++w) waits_on_bottom |= (s.wait_stage_of(w) & kBottomOfPipe) != 0;
+  if (!waits_on_bottom) return false;
+  for (size_t c = 0; c < static_cast<size_t>(m.command); ++c)
+    if (const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[c]))
+      for (const validate::Barrier& any : b->barriers)
+        if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+            vb && (vb->kind == validate::VkBarrierKind::memory || vb->resource == r) &&
+            (vb->src_stage & (kBottomOfPipe | kAllCommands)) != 0 &&
+            (vb->dst_stage & (read->as.vk_stage | kAllCommands)) != 0)
+          return true;
+  return false;
+}
+
 // D8: at submit time, the layer checks only a command buffer's first read of a resource against earlier
 // command buffers: a read-after-write of a write in another list, on a read that an earlier read of the
 // same resource in its own list precedes (with no write of it in between).
@@ -415,6 +445,7 @@ inline std::string validator_only_explained(const validate::Trace& t, const vali
                     : d5_buffer_hazard_hidden_by_an_image(t, m)                ? "D5"
                     : d5_read_hidden_by_a_later_write(t, m)                    ? "D5"
                     : d7_top_of_pipe_transition_after_wait(t, m)               ? "D7"
+                    : d7_bottom_of_pipe_wait_chains(t, m)                      ? "D7"
                     : d8_later_read_at_submit(t, m)                            ? "D8"
                     : d12_read_dropped_at_submit(t, m)                         ? "D12"
                     : d13_one_hazard_per_range_at_submit(t, v, m, layer_kinds, log) ? "D13"

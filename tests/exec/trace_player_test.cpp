@@ -717,6 +717,34 @@ TEST(TracePlayer, DocumentedDifferenceD7TopOfPipeChainsWithAnAllCommandsWait) {
   EXPECT_EQ(validator_count(top, validate::MessageId::vk_hazard_write_after_read), 1u);
 }
 
+// D7, the second scope's mirror (seed 8022 of the submission-sync run, reduced): a copy write, then after
+// a wait on BOTTOM_OF_PIPE a buffer barrier BOTTOM_OF_PIPE / NONE -> COPY / TRANSFER_READ and a copy read.
+// Synchronization2 makes BOTTOM_OF_PIPE in a second scope NONE (spec, "Pipeline Stages"), so the wait
+// orders nothing and the barrier (no first access scope) makes nothing visible: read-after-write. Layer
+// 1.3.239 takes the wait's BOTTOM_OF_PIPE as a stage that a first scope of BOTTOM_OF_PIPE or ALL_COMMANDS
+// holds, and chains: clean. With a first scope of COPY, or a wait on COPY, both agree.
+TEST(TracePlayer, DocumentedDifferenceD7BottomOfPipeWaitChains) {
+  auto t = [](const char* wait_stage, const char* src) {
+    return vk_trace(R"({"name":"b","type":"buffer"})",
+                    {use_of("b", "COPY", "TRANSFER_WRITE"),
+                     R"({"barrier":[{"type":"buffer","resource":"b","src_stage":")" + std::string(src) +
+                         R"(","dst_stage":"COPY","dst_access":"TRANSFER_READ"}]},)" + use_of("b", "COPY", "TRANSFER_READ")},
+                    R"({"queue":"g","lists":["L0"],"signal":["s"]},{"queue":"g","lists":["L1"],"wait":[{"semaphore":"s","stage":")" +
+                        std::string(wait_stage) + R"("}]})");
+  };
+  for (const char* src : {"BOTTOM_OF_PIPE", "ALL_COMMANDS"}) {
+    const std::string bottom = t("BOTTOM_OF_PIPE", src);
+    EXPECT_TRUE(play(bottom).log.empty()) << src;
+    EXPECT_EQ(validator_count(bottom, validate::MessageId::vk_hazard_read_after_write), 1u) << src;
+  }
+  const std::string copy_first = t("BOTTOM_OF_PIPE", "COPY");
+  EXPECT_EQ(play(copy_first).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(copy_first, validate::MessageId::vk_hazard_read_after_write), 1u);
+  const std::string copy_wait = t("COPY", "BOTTOM_OF_PIPE");
+  EXPECT_TRUE(play(copy_wait).log.empty());
+  EXPECT_EQ(validator_count(copy_wait, validate::MessageId::vk_hazard_read_after_write), 0u);
+}
+
 // D11 (seed 13225 of the multi-submission run, reduced): the second submission reads the buffer (made
 // visible), orders the read before a copy write by an execution barrier, then writes. Ordered after the
 // read that is ordered after the first write, the write is ordered after that write (the layer's own
