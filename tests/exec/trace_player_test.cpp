@@ -745,6 +745,32 @@ TEST(TracePlayer, DocumentedDifferenceD7BottomOfPipeWaitChains) {
   EXPECT_EQ(validator_count(copy_wait, validate::MessageId::vk_hazard_read_after_write), 0u);
 }
 
+// D15 (seed 7235 of the submission-sync run, reduced): in one command buffer, a dispatch reads layer 0
+// of a two-layer image, an execution barrier orders it before a copy that writes the whole image, and a
+// copy reads layer 1 with no barrier: read-after-write on layer 1 (spec: nothing orders the read after
+// the write). Layer 1.3.239 reports nothing: after the access to layer 0, the whole-image copy's write is
+// not recorded on layer 1. Without the first read, or on an image of two mips and one layer, it reports
+// the read-after-write.
+TEST(TracePlayer, DocumentedDifferenceD15WholeImageWriteAfterALayerAccess) {
+  auto t = [](bool first_read, const char* image) {
+    return vk_trace(image,
+                    {std::string(first_read ? use_of("r0", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "GENERAL", "0") + "," : "") +
+                     R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"COMPUTE_SHADER",
+                         "dst_stage":"COPY","dst_access":"TRANSFER_WRITE","old_layout":"GENERAL","new_layout":"GENERAL"}]},)" +
+                     use_of("r0", "COPY", "TRANSFER_WRITE", "GENERAL") + "," +
+                     use_of("r0", "COPY", "TRANSFER_READ", "GENERAL", "1")},
+                    R"({"queue":"g","lists":["L0"]})");
+  };
+  const char* layers = R"({"name":"r0","type":"texture","initial":"GENERAL","layers":2})";
+  const char* mips = R"({"name":"r0","type":"texture","initial":"GENERAL","mips":2})";
+  const std::string hidden = t(true, layers);
+  EXPECT_TRUE(play(hidden).log.empty());
+  EXPECT_EQ(validator_count(hidden, validate::MessageId::vk_hazard_read_after_write), 1u);
+  EXPECT_EQ(play(t(false, layers)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(play(t(true, mips)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(t(true, mips), validate::MessageId::vk_hazard_read_after_write), 1u);
+}
+
 // D11 (seed 13225 of the multi-submission run, reduced): the second submission reads the buffer (made
 // visible), orders the read before a copy write by an execution barrier, then writes. Ordered after the
 // read that is ordered after the first write, the write is ordered after that write (the layer's own
