@@ -194,6 +194,48 @@ inline uint32_t kind_of(const validate::Message& m) {
   return kinds_of(one);
 }
 
+// D16, layer side: at submit time, after a command accessed one subresource of an image with several mips
+// and layers, an access after a whole-image layout transition of the same command buffer is checked
+// against the earlier submissions' accesses as if the transition were not its last write (seeds 3908 and
+// 9908 of the submission-sync run: a layer-only read-after-write, write-after-read). True for a layer
+// message that is a submit-time hazard whose recorded_usage is that of a use in `t` (secondaries inlined)
+// of such an image, after, in its list, a layout transition of the whole image, after a use of one
+// subresource of it; and the validator reports a write-after-write on the image in that list (the race
+// of the transition, or against it).
+inline bool access_after_a_whole_transition_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
+                                                      const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos) return false;
+  const auto at = text.find("recorded_usage: ");
+  if (at == std::string::npos) return false;
+  const std::string usage = text.substr(at + 16, text.find(',', at) - at - 16);
+  for (const validate::TraceList& l : t.lists) {
+    for (size_t c = 0; c < l.commands.size(); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&l.commands[c]);
+      if (!u || sync_usage(u->as.vk_stage, u->as.vk_access) != usage) continue;
+      const validate::TraceResource& res = t.resources[static_cast<size_t>(u->resource)];
+      if (res.buffer || res.mips < 2 || res.layers < 2) continue;
+      bool transition = false, one_before = false;
+      for (size_t e = c; e-- > 0;) {
+        if (const auto* b = std::get_if<validate::BarrierCmd>(&l.commands[e]); b && !transition) {
+          for (const validate::Barrier& any : b->barriers)
+            if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+                vb && vb->kind == validate::VkBarrierKind::image && vb->resource == u->resource &&
+                vb->old_layout != vb->new_layout && vb->range.all)
+              transition = true;
+        } else if (const auto* p = std::get_if<validate::UseCmd>(&l.commands[e]);
+                   p && transition && p->resource == u->resource && p->subresources.index >= 0) {
+          one_before = true;
+        }
+      }
+      const bool waw = std::any_of(v.messages.begin(), v.messages.end(), [&](const validate::Message& m) {
+        return m.list == l.name && m.resource == res.name && kind_of(m) == kWaw;
+      });
+      if (transition && one_before && waw) return true;
+    }
+  }
+  return false;
+}
+
 // D9 (docs/replay.md): layer 1.3.239 records no access for dynamic rendering's load and store
 // operations, nor checks an attachment's layout against the image's. The trace as the layer sees it:
 // without its begin_rendering / end_rendering commands.

@@ -73,12 +73,12 @@ void differential(bool sync, bool multi, uint64_t n) {
     const validate::ValidationResult& vd = rendering ? v9 : v;
     const uint32_t kd = kinds_of(vd);
     const std::string d9 = rendering && kd != kv ? "D9" : "";
-    // First the layer-only write-after-writes D4 and D11 explain and the read-after-writes D12 explains
-    // (every such layer message of one of their shapes); then the validator-only kinds, against the
+    // First the layer-only write-after-writes D4 and D11 explain, the read-after-writes D12 and D16 explain
+    // and the write-after-reads D16 explains (every such layer message of one of their shapes); then the validator-only kinds, against the
     // layer's kinds less those.
-    uint32_t kl_seen = kl;  // the layer's kinds, less the layer-only ones D4 / D11 / D12 explain
+    uint32_t kl_seen = kl;  // the layer's kinds, less the layer-only ones D4 / D11 / D12 / D16 explain
     std::string layer_side;
-    if (const uint32_t lonly = kl & ~kd; explain && lonly != 0 && (lonly & ~(kRaw | kWaw)) == 0) {
+    if (const uint32_t lonly = kl & ~kd; explain && lonly != 0 && (lonly & ~(kRaw | kWar | kWaw)) == 0) {
       std::map<std::string, int> names;
       const bool waw = !(lonly & kWaw) || every_layer(rep.log, "SYNC-HAZARD-WRITE-AFTER-WRITE", [&](const std::string& t) {
         if (transition_own_scope_waw(t)) return ++names["D4"] > 0;
@@ -86,9 +86,13 @@ void differential(bool sync, bool multi, uint64_t n) {
         return false;
       });
       const bool raw = !(lonly & kRaw) || every_layer(rep.log, "SYNC-HAZARD-READ-AFTER-WRITE", [&](const std::string& t) {
-        return later_read_after_dropped_reads_raw(fl, t) && ++names["D12"] > 0;
+        if (later_read_after_dropped_reads_raw(fl, t)) return ++names["D12"] > 0;
+        return access_after_a_whole_transition_at_submit(fl, vd, t) && ++names["D16"] > 0;
       });
-      if (waw && raw) {
+      const bool war = !(lonly & kWar) || every_layer(rep.log, "SYNC-HAZARD-WRITE-AFTER-READ", [&](const std::string& t) {
+        return access_after_a_whole_transition_at_submit(fl, vd, t) && ++names["D16"] > 0;
+      });
+      if (waw && raw && war) {
         kl_seen = kl & ~lonly;
         for (const auto& [name, one] : names) layer_side += (layer_side.empty() ? "" : "+") + name;
       }

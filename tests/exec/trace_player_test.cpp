@@ -771,6 +771,39 @@ TEST(TracePlayer, DocumentedDifferenceD15WholeImageWriteAfterALayerAccess) {
   EXPECT_EQ(validator_count(t(true, mips), validate::MessageId::vk_hazard_read_after_write), 1u);
 }
 
+// D16 (seed 3908 of the submission-sync run, reduced): an image of two mips and two layers; the first
+// submission transitions it and copies to all of it; the second clears one subresource, transitions the
+// whole image with a first scope of CLEAR (which does not reach the copy: write-after-write, both report
+// it) and reads all of it, ordered after the transition. Layer 1.3.239 also checks the read at submit
+// time against the copy's write (read-after-write), as if the transition were not the last write; the
+// validator, like the layer at record time, checks the read against the transition. With one mip, or
+// without the clear, the layer reports the transition only.
+TEST(TracePlayer, DocumentedDifferenceD16AccessAfterAWholeTransitionAtSubmit) {
+  auto t = [](bool clear, int mips) {
+    return vk_trace(R"({"name":"r0","type":"texture","layers":2,"mips":)" + std::to_string(mips) + "}",
+                    {R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"NONE","dst_stage":"COPY",
+                         "dst_access":"TRANSFER_WRITE","old_layout":"UNDEFINED","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
+                         use_of("r0", "COPY", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                     std::string(clear ? use_of("r0", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL", "1") + "," : "") +
+                         R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
+                             "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"TRANSFER_DST_OPTIMAL",
+                             "new_layout":"GENERAL"}]},)" +
+                         use_of("r0", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL")},
+                    kTwoSubmissions);
+  };
+  const std::string both = t(true, 2);
+  const ReplayReport r = play(both);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(both, validate::MessageId::vk_hazard_read_after_write), 0u);
+  EXPECT_GE(validator_count(both, validate::MessageId::vk_hazard_write_after_write), 1u);
+  for (const std::string& other : {t(true, 1), t(false, 2)}) {
+    const ReplayReport o = play(other);
+    EXPECT_EQ(o.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+    EXPECT_EQ(o.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 0u);
+  }
+}
+
 // D11 (seed 13225 of the multi-submission run, reduced): the second submission reads the buffer (made
 // visible), orders the read before a copy write by an execution barrier, then writes. Ordered after the
 // read that is ordered after the first write, the write is ordered after that write (the layer's own
