@@ -406,25 +406,26 @@ inline bool d7_bottom_of_pipe_wait_chains(const validate::Trace& t, const valida
 }
 
 // D15: after a command accessed one subresource of an image with several layers, the layer does not
-// record a later whole-image copy write on the image's other subresources, so hazards against that write
-// there go unreported (seed 7235 of the submission-sync run). A read-after-write or write-after-write
-// against a write of the whole image (every subresource) at COPY in the message's own list, on an image
-// with several layers, where an earlier command of that list used another single subresource of it.
+// record a later whole-image copy or clear write on the image's other subresources, so hazards against
+// that write there go unreported (seeds 7235 and 3104 of the submission-sync run). A read-after-write or
+// write-after-write against a write of the whole image (every subresource) at COPY or CLEAR, on an image
+// with several layers, where an earlier command of the writing list used another single subresource of it.
 inline bool d15_whole_image_write_after_a_layer_access(const validate::Trace& t, const validate::Message& m) {
   static const std::regex earlier(R"(what [A-Z_|]+ at [A-Z_|]+ \(list '([^']*)' command (\d+)\) wrote)");
-  const auto list = message_list(t, m);
   const int r = resource_index(t, m.resource);
   std::smatch g;
-  if (!(kind_of(m) & (kRaw | kWaw)) || list == t.lists.end() || r < 0 || m.subresource < 0 ||
-      t.resources[static_cast<size_t>(r)].buffer || t.resources[static_cast<size_t>(r)].layers < 2 ||
-      !std::regex_search(m.text, g, earlier) || g[1] != m.list)
+  if (!(kind_of(m) & (kRaw | kWaw)) || r < 0 || m.subresource < 0 || t.resources[static_cast<size_t>(r)].buffer ||
+      t.resources[static_cast<size_t>(r)].layers < 2 || !std::regex_search(m.text, g, earlier))
     return false;
+  const auto list = std::find_if(t.lists.begin(), t.lists.end(),
+                                 [&](const validate::TraceList& l) { return l.name == g[1].str(); });
   const size_t w = std::stoul(g[2]);
-  if (w >= list->commands.size()) return false;
+  if (list == t.lists.end() || w >= list->commands.size()) return false;
   const auto* write = std::get_if<validate::UseCmd>(&list->commands[w]);
-  constexpr uint64_t kCopy = 0x100000000ull;
-  if (!write || write->resource != r || write->as.vk_stage != kCopy || !writes(list->commands[w], r) ||
-      write->subresources.index != validate::kAllSubresources || !write->subresources.range.all)
+  constexpr uint64_t kCopy = 0x100000000ull, kClear = 0x800000000ull;
+  if (!write || write->resource != r || (write->as.vk_stage != kCopy && write->as.vk_stage != kClear) ||
+      !writes(list->commands[w], r) || write->subresources.index != validate::kAllSubresources ||
+      !write->subresources.range.all)
     return false;
   for (size_t c = 0; c < w; ++c)
     if (const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);

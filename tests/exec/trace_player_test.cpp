@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "exec_fixture.hpp"
 
 namespace baton::exec::test {
@@ -745,7 +747,7 @@ TEST(TracePlayer, DocumentedDifferenceD7BottomOfPipeWaitChains) {
   EXPECT_EQ(validator_count(copy_wait, validate::MessageId::vk_hazard_read_after_write), 0u);
 }
 
-// D15 (seed 7235 of the submission-sync run, reduced): in one command buffer, a dispatch reads layer 0
+// D15 (seeds 7235 and 3104 of the submission-sync run, reduced): in one command buffer, a dispatch reads layer 0
 // of a two-layer image, an execution barrier orders it before a copy that writes the whole image, and a
 // copy reads layer 1 with no barrier: read-after-write on layer 1 (spec: nothing orders the read after
 // the write). Layer 1.3.239 reports nothing: after the access to layer 0, the whole-image copy's write is
@@ -769,6 +771,18 @@ TEST(TracePlayer, DocumentedDifferenceD15WholeImageWriteAfterALayerAccess) {
   EXPECT_EQ(play(t(false, layers)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
   EXPECT_EQ(play(t(true, mips)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
   EXPECT_EQ(validator_count(t(true, mips), validate::MessageId::vk_hazard_read_after_write), 1u);
+  // A clear of the whole image instead (seed 3104): the same.
+  auto c = [&](bool first_read) {
+    std::string x = t(first_read, layers);
+    for (std::string from : {R"("dst_stage":"COPY","dst_access":"TRANSFER_WRITE")", R"("stage":"COPY","access":"TRANSFER_WRITE")"}) {
+      const std::string to = std::regex_replace(from, std::regex("COPY"), "CLEAR");
+      x.replace(x.find(from), from.size(), to);
+    }
+    return x;
+  };
+  EXPECT_TRUE(play(c(true)).log.empty());
+  EXPECT_EQ(validator_count(c(true), validate::MessageId::vk_hazard_read_after_write), 1u);
+  EXPECT_EQ(play(c(false)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
 }
 
 // D16 (seed 3908 of the submission-sync run, reduced): an image of two mips and two layers; the first
