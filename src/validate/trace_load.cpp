@@ -881,6 +881,13 @@ class Loader {
       const std::string at = fmt::format("{}.commands[{}]", path, c);
       const Command& cmd = l.commands[c];
       if (std::holds_alternative<BeginRenderingCmd>(cmd)) {
+        // vkCmdBeginRendering records only into command buffers of a graphics queue family
+        // (VUID-vkCmdBeginRendering-commandBuffer-cmdpool).
+        if (l.type != QueueType::direct)
+          fail(at + ".begin_rendering",
+               fmt::format("a render pass instance in a {} list: vkCmdBeginRendering needs a graphics (direct) "
+                           "queue's command buffer (VUID-vkCmdBeginRendering-commandBuffer-cmdpool)",
+                           l.type == QueueType::compute ? "compute" : "copy"));
         if (inside) fail(at + ".begin_rendering", "a render pass instance is already active (no nesting)");
         inside = true;
       } else if (std::holds_alternative<EndRenderingCmd>(cmd)) {

@@ -103,6 +103,29 @@ inline bool transition_own_scope_waw(const std::string& text) {
   return transition && text.find("prior_usage: SYNC_IMAGE_LAYOUT_TRANSITION,") == std::string::npos;
 }
 
+// D14 (docs/replay.md): layer 1.3.239 leaves a layout transition whose barrier has dstStageMask NONE out of
+// a later semaphore signal's first scope, so a command ordered after the transition only through that
+// signal's wait races it (seed 13104 of the multi-submission run with rendering: a submit-time
+// write-after-write of a copy against the transition). True for a layer message that is a vkQueueSubmit2
+// hazard against a prior layout transition, in a trace where a list of a signalling submission has an
+// image barrier that changes the layout with dst_stage NONE.
+inline bool transition_with_no_stage_before_signal(const validate::Trace& t, const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos ||
+      text.find("prior_usage: SYNC_IMAGE_LAYOUT_TRANSITION") == std::string::npos)
+    return false;
+  for (const validate::TraceSubmission& s : t.submissions) {
+    if (s.signal.empty()) continue;
+    for (int li : s.lists)
+      for (const validate::Command& c : t.lists[static_cast<size_t>(li)].commands)
+        if (const auto* b = std::get_if<validate::BarrierCmd>(&c))
+          for (const validate::Barrier& any : b->barriers)
+            if (const auto* vb = std::get_if<validate::VkBarrier>(&any))
+              if (vb->kind == validate::VkBarrierKind::image && vb->dst_stage == 0 && vb->old_layout != vb->new_layout)
+                return true;
+  }
+  return false;
+}
+
 // D11 (docs/replay.md): at submit time, layer 1.3.239 checks a command buffer's first write of a resource
 // against the last write of earlier submissions even when a read of the command buffer before it is
 // ordered before it (the reads stand in for the write: the layer's record-time rule, and later layers'

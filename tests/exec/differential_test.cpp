@@ -74,16 +74,17 @@ void differential(bool sync, bool multi, uint64_t n) {
     const validate::ValidationResult& vd = rendering ? v9 : v;
     const uint32_t kd = kinds_of(vd);
     const std::string d9 = rendering && kd != kv ? "D9" : "";
-    // First the layer-only write-after-writes D4 and D11 explain, the read-after-writes D12 and D16 explain
-    // and the write-after-reads D16 explains (every such layer message of one of their shapes); then the validator-only kinds, against the
-    // layer's kinds less those.
-    uint32_t kl_seen = kl;  // the layer's kinds, less the layer-only ones D4 / D11 / D12 / D16 explain
+    // First the layer-only write-after-writes D4, D11 and D14 explain, the read-after-writes D12 and D16
+    // explain and the write-after-reads D16 explains (every such layer message of one of their shapes); then
+    // the validator-only kinds, against the layer's kinds less those.
+    uint32_t kl_seen = kl;  // the layer's kinds, less the layer-only ones D4 / D11 / D12 / D14 / D16 explain
     std::string layer_side;
     if (const uint32_t lonly = kl & ~kd; explain && lonly != 0 && (lonly & ~(kRaw | kWar | kWaw)) == 0) {
       std::map<std::string, int> names;
       const bool waw = !(lonly & kWaw) || every_layer(rep.log, "SYNC-HAZARD-WRITE-AFTER-WRITE", [&](const std::string& t) {
         if (transition_own_scope_waw(t)) return ++names["D4"] > 0;
         if (first_write_after_own_read_waw(fl, t)) return ++names["D11"] > 0;
+        if (transition_with_no_stage_before_signal(fl, t)) return ++names["D14"] > 0;
         return false;
       });
       const bool raw = !(lonly & kRaw) || every_layer(rep.log, "SYNC-HAZARD-READ-AFTER-WRITE", [&](const std::string& t) {

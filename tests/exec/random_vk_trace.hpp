@@ -199,7 +199,9 @@ inline std::string random_vk_trace(uint64_t seed, bool multi = true, bool sync =
       // use's layout): its load operation reads
       // (LOAD) or writes (CLEAR, DONT_CARE), its store writes (STORE, DONT_CARE) or accesses nothing (NONE).
       // The barriers stay those for the use: the generator's other choices are the seed's as before.
+      // Only on a graphics queue (a compute list cannot render: VUID-vkCmdBeginRendering-commandBuffer-cmdpool).
       if (features && !r.buffer && want == "GENERAL" && (sub >= 0 || r.layout.size() == 1) &&
+          !(two_queues && s % 2 == 1) &&
           r.layout[sub < 0 ? 0 : static_cast<size_t>(sub)] == "GENERAL" &&
           std::uniform_int_distribution<int>(0, 3)(render_rng) == 0) {
         static constexpr const char* kLoads[] = {"LOAD", "CLEAR", "DONT_CARE"};

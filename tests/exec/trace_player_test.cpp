@@ -858,6 +858,27 @@ TEST(TracePlayer, DocumentedDifferenceD12ReadsDroppedAtSubmit) {
   EXPECT_EQ(validator_count(t(true), validate::MessageId::vk_hazard_write_after_read), 1u);
 }
 
+// D14, on a semaphore (seed 13104 of the multi-submission run, reduced): a transition whose barrier has
+// dstStageMask NONE, a signal (ALL_COMMANDS), a wait (ALL_COMMANDS) and a copy write. By the spec the
+// signal's first scope holds every command submitted before it, the transition included: clean (Baton).
+// Layer 1.3.239 reports the copy's write-after-write against the transition; with a destination stage
+// (ALL_COMMANDS) it reports nothing.
+TEST(TracePlayer, DocumentedDifferenceD14TransitionWithNoDestinationStageBeforeASignal) {
+  auto t = [](const std::string& dst) {
+    return vk_trace(R"({"name":"i","type":"texture"})",
+                    {R"({"barrier":[{"type":"image","resource":"i","src_stage":"NONE","dst_stage":")" + dst +
+                         R"(","old_layout":"UNDEFINED","new_layout":"GENERAL"}]})",
+                     use_of("i", "COPY", "TRANSFER_WRITE", "GENERAL")},
+                    R"({"queue":"g","lists":["L0"],"signal":["s"]},{"queue":"g","lists":["L1"],"wait":["s"]})");
+  };
+  const ReplayReport none = play(t("NONE"));
+  EXPECT_EQ(none.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(none.log.total(), 1u);
+  EXPECT_TRUE(play(t("ALL_COMMANDS")).log.empty());
+  EXPECT_TRUE(validate::validate(validate::load_trace(t("NONE"), "t")).clean());
+  EXPECT_TRUE(validate::validate(validate::load_trace(t("ALL_COMMANDS"), "t")).clean());
+}
+
 // D13 (seed 12768 of the multi-submission run): two buffers written by the first submission, read and
 // written by the second with no barrier: a read-after-write and a write-after-write, which Baton reports
 // both; at submit time layer 1.3.239 reports the first hazard of each range between the command buffer's

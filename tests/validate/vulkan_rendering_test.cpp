@@ -153,6 +153,11 @@ TEST(VulkanRendering, LoaderRefusesWhatIsNotModelled) {
   bad(list({kEnd}), "t:/lists/0/commands/0/end_rendering: no render pass instance is active");
   bad(list({begin("CLEAR", "STORE"), begin("CLEAR", "STORE"), kEnd}),
       "t:/lists/0/commands/1/begin_rendering: a render pass instance is already active");
+  // Only a graphics queue's command buffer renders (VUID-vkCmdBeginRendering-commandBuffer-cmdpool).
+  bad(one_list("vulkan", kRt, std::string(begin("CLEAR", "STORE")) + "," + kEnd, "compute"),
+      "t:/lists/0/commands/0/begin_rendering: a render pass instance in a compute list");
+  bad(one_list("vulkan", kRt, std::string(begin("CLEAR", "STORE")) + "," + kEnd, "copy"),
+      "t:/lists/0/commands/0/begin_rendering: a render pass instance in a copy list");
   bad(list({begin("CLEAR", "STORE"), kToAttachment, kEnd}),
       "t:/lists/0/commands/1: only uses (draws) are modelled inside a render pass instance");
   bad(list({begin("CLEAR", "STORE", "TRANSFER_DST_OPTIMAL"), kEnd}),
