@@ -218,6 +218,48 @@ inline uint32_t kind_of(const validate::Message& m) {
   return kinds_of(one);
 }
 
+// D16, layer side: at submit time, after a command accessed one subresource of an image with several mips
+// and layers, an access after a whole-image layout transition of the same command buffer is checked
+// against the earlier submissions' accesses as if the transition were not its last write (seeds 3908 and
+// 9908 of the submission-sync run: a layer-only read-after-write, write-after-read). True for a layer
+// message that is a submit-time hazard whose recorded_usage is that of a use in `t` (secondaries inlined)
+// of such an image, after, in its list, a layout transition of the whole image, after a use of one
+// subresource of it; and the validator reports a write-after-write on the image in that list (the race
+// of the transition, or against it).
+inline bool access_after_a_whole_transition_at_submit(const validate::Trace& t, const validate::ValidationResult& v,
+                                                      const std::string& text) {
+  if (text.find("vkQueueSubmit2") == std::string::npos) return false;
+  const auto at = text.find("recorded_usage: ");
+  if (at == std::string::npos) return false;
+  const std::string usage = text.substr(at + 16, text.find(',', at) - at - 16);
+  for (const validate::TraceList& l : t.lists) {
+    for (size_t c = 0; c < l.commands.size(); ++c) {
+      const auto* u = std::get_if<validate::UseCmd>(&l.commands[c]);
+      if (!u || sync_usage(u->as.vk_stage, u->as.vk_access) != usage) continue;
+      const validate::TraceResource& res = t.resources[static_cast<size_t>(u->resource)];
+      if (res.buffer || res.mips < 2 || res.layers < 2) continue;
+      bool transition = false, one_before = false;
+      for (size_t e = c; e-- > 0;) {
+        if (const auto* b = std::get_if<validate::BarrierCmd>(&l.commands[e]); b && !transition) {
+          for (const validate::Barrier& any : b->barriers)
+            if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+                vb && vb->kind == validate::VkBarrierKind::image && vb->resource == u->resource &&
+                vb->old_layout != vb->new_layout && vb->range.all)
+              transition = true;
+        } else if (const auto* p = std::get_if<validate::UseCmd>(&l.commands[e]);
+                   p && transition && p->resource == u->resource && p->subresources.index >= 0) {
+          one_before = true;
+        }
+      }
+      const bool waw = std::any_of(v.messages.begin(), v.messages.end(), [&](const validate::Message& m) {
+        return m.list == l.name && m.resource == res.name && kind_of(m) == kWaw;
+      });
+      if (transition && one_before && waw) return true;
+    }
+  }
+  return false;
+}
+
 // D9 (docs/replay.md): layer 1.3.239 records no access for dynamic rendering's load and store
 // operations, nor checks an attachment's layout against the image's. The trace as the layer sees it:
 // without its begin_rendering / end_rendering commands.
@@ -357,6 +399,65 @@ inline bool d7_top_of_pipe_transition_after_wait(const validate::Trace& t, const
   return false;
 }
 
+// D7, a wait's second scope: the layer chains a semaphore wait on BOTTOM_OF_PIPE (NONE in a second scope
+// under synchronization2) with a later barrier whose first scope holds BOTTOM_OF_PIPE or ALL_COMMANDS
+// (seed 8022 of the submission-sync run). A read-after-write of another list's write, in a submission
+// that waits on BOTTOM_OF_PIPE, with such a barrier before the read in its list that names the resource
+// (or all memory) and whose second scope holds the read.
+inline bool d7_bottom_of_pipe_wait_chains(const validate::Trace& t, const validate::Message& m) {
+  constexpr uint64_t kBottomOfPipe = 0x2000, kAllCommands = 0x10000;
+  const auto list = message_list(t, m);
+  const int r = resource_index(t, m.resource);
+  if (kind_of(m) != kRaw || list == t.lists.end() || r < 0 || m.command < 0 || !earlier_in_another_list(t, m))
+    return false;
+  const auto* read = std::get_if<validate::UseCmd>(&list->commands[static_cast<size_t>(m.command)]);
+  if (!read) return false;
+  const int li = static_cast<int>(list - t.lists.begin());
+  bool waits_on_bottom = false;
+  for (const validate::TraceSubmission& s : t.submissions)
+    if (std::find(s.lists.begin(), s.lists.end(), li) != s.lists.end())
+      for (size_t w = 0; w < s.wait.size(); ++w) waits_on_bottom |= (s.wait_stage_of(w) & kBottomOfPipe) != 0;
+  if (!waits_on_bottom) return false;
+  for (size_t c = 0; c < static_cast<size_t>(m.command); ++c)
+    if (const auto* b = std::get_if<validate::BarrierCmd>(&list->commands[c]))
+      for (const validate::Barrier& any : b->barriers)
+        if (const auto* vb = std::get_if<validate::VkBarrier>(&any);
+            vb && (vb->kind == validate::VkBarrierKind::memory || vb->resource == r) &&
+            (vb->src_stage & (kBottomOfPipe | kAllCommands)) != 0 &&
+            (vb->dst_stage & (read->as.vk_stage | kAllCommands)) != 0)
+          return true;
+  return false;
+}
+
+// D15: after a command accessed one subresource of an image with several layers, the layer does not
+// record a later whole-image copy or clear write on the image's other subresources, so hazards against
+// that write there go unreported (seeds 7235 and 3104 of the submission-sync run). A read-after-write or
+// write-after-write against a write of the whole image (every subresource) at COPY or CLEAR, on an image
+// with several layers, where an earlier command of the writing list used another single subresource of it.
+inline bool d15_whole_image_write_after_a_layer_access(const validate::Trace& t, const validate::Message& m) {
+  static const std::regex earlier(R"(what [A-Z_|]+ at [A-Z_|]+ \(list '([^']*)' command (\d+)\) wrote)");
+  const int r = resource_index(t, m.resource);
+  std::smatch g;
+  if (!(kind_of(m) & (kRaw | kWaw)) || r < 0 || m.subresource < 0 || t.resources[static_cast<size_t>(r)].buffer ||
+      t.resources[static_cast<size_t>(r)].layers < 2 || !std::regex_search(m.text, g, earlier))
+    return false;
+  const auto list = std::find_if(t.lists.begin(), t.lists.end(),
+                                 [&](const validate::TraceList& l) { return l.name == g[1].str(); });
+  const size_t w = std::stoul(g[2]);
+  if (list == t.lists.end() || w >= list->commands.size()) return false;
+  const auto* write = std::get_if<validate::UseCmd>(&list->commands[w]);
+  constexpr uint64_t kCopy = 0x100000000ull, kClear = 0x800000000ull;
+  if (!write || write->resource != r || (write->as.vk_stage != kCopy && write->as.vk_stage != kClear) ||
+      !writes(list->commands[w], r) || write->subresources.index != validate::kAllSubresources ||
+      !write->subresources.range.all)
+    return false;
+  for (size_t c = 0; c < w; ++c)
+    if (const auto* u = std::get_if<validate::UseCmd>(&list->commands[c]);
+        u && u->resource == r && u->subresources.index >= 0 && u->subresources.index != m.subresource)
+      return true;
+  return false;
+}
+
 // D8: at submit time, the layer checks only a command buffer's first read of a resource against earlier
 // command buffers: a read-after-write of a write in another list, on a read that an earlier read of the
 // same resource in its own list precedes (with no write of it in between).
@@ -439,8 +540,10 @@ inline std::string validator_only_explained(const validate::Trace& t, const vali
                     : d5_buffer_hazard_hidden_by_an_image(t, m)                ? "D5"
                     : d5_read_hidden_by_a_later_write(t, m)                    ? "D5"
                     : d7_top_of_pipe_transition_after_wait(t, m)               ? "D7"
+                    : d7_bottom_of_pipe_wait_chains(t, m)                      ? "D7"
                     : d8_later_read_at_submit(t, m)                            ? "D8"
                     : d12_read_dropped_at_submit(t, m)                         ? "D12"
+                    : d15_whole_image_write_after_a_layer_access(t, m)         ? "D15"
                     : d13_one_hazard_per_range_at_submit(t, v, m, layer_kinds, log) ? "D13"
                                                                                : nullptr;
     if (!d) return "";

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "exec_fixture.hpp"
 
 namespace baton::exec::test {
@@ -715,6 +717,105 @@ TEST(TracePlayer, DocumentedDifferenceD7TopOfPipeChainsWithAnAllCommandsWait) {
   EXPECT_EQ(play(t("NONE", "ALL_COMMANDS")).log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u);
   EXPECT_EQ(play(t("TOP_OF_PIPE", "COPY")).log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u);
   EXPECT_EQ(validator_count(top, validate::MessageId::vk_hazard_write_after_read), 1u);
+}
+
+// D7, the second scope's mirror (seed 8022 of the submission-sync run, reduced): a copy write, then after
+// a wait on BOTTOM_OF_PIPE a buffer barrier BOTTOM_OF_PIPE / NONE -> COPY / TRANSFER_READ and a copy read.
+// Synchronization2 makes BOTTOM_OF_PIPE in a second scope NONE (spec, "Pipeline Stages"), so the wait
+// orders nothing and the barrier (no first access scope) makes nothing visible: read-after-write. Layer
+// 1.3.239 takes the wait's BOTTOM_OF_PIPE as a stage that a first scope of BOTTOM_OF_PIPE or ALL_COMMANDS
+// holds, and chains: clean. With a first scope of COPY, or a wait on COPY, both agree.
+TEST(TracePlayer, DocumentedDifferenceD7BottomOfPipeWaitChains) {
+  auto t = [](const char* wait_stage, const char* src) {
+    return vk_trace(R"({"name":"b","type":"buffer"})",
+                    {use_of("b", "COPY", "TRANSFER_WRITE"),
+                     R"({"barrier":[{"type":"buffer","resource":"b","src_stage":")" + std::string(src) +
+                         R"(","dst_stage":"COPY","dst_access":"TRANSFER_READ"}]},)" + use_of("b", "COPY", "TRANSFER_READ")},
+                    R"({"queue":"g","lists":["L0"],"signal":["s"]},{"queue":"g","lists":["L1"],"wait":[{"semaphore":"s","stage":")" +
+                        std::string(wait_stage) + R"("}]})");
+  };
+  for (const char* src : {"BOTTOM_OF_PIPE", "ALL_COMMANDS"}) {
+    const std::string bottom = t("BOTTOM_OF_PIPE", src);
+    EXPECT_TRUE(play(bottom).log.empty()) << src;
+    EXPECT_EQ(validator_count(bottom, validate::MessageId::vk_hazard_read_after_write), 1u) << src;
+  }
+  const std::string copy_first = t("BOTTOM_OF_PIPE", "COPY");
+  EXPECT_EQ(play(copy_first).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(copy_first, validate::MessageId::vk_hazard_read_after_write), 1u);
+  const std::string copy_wait = t("COPY", "BOTTOM_OF_PIPE");
+  EXPECT_TRUE(play(copy_wait).log.empty());
+  EXPECT_EQ(validator_count(copy_wait, validate::MessageId::vk_hazard_read_after_write), 0u);
+}
+
+// D15 (seeds 7235 and 3104 of the submission-sync run, reduced): in one command buffer, a dispatch reads layer 0
+// of a two-layer image, an execution barrier orders it before a copy that writes the whole image, and a
+// copy reads layer 1 with no barrier: read-after-write on layer 1 (spec: nothing orders the read after
+// the write). Layer 1.3.239 reports nothing: after the access to layer 0, the whole-image copy's write is
+// not recorded on layer 1. Without the first read, or on an image of two mips and one layer, it reports
+// the read-after-write.
+TEST(TracePlayer, DocumentedDifferenceD15WholeImageWriteAfterALayerAccess) {
+  auto t = [](bool first_read, const char* image) {
+    return vk_trace(image,
+                    {std::string(first_read ? use_of("r0", "COMPUTE_SHADER", "SHADER_STORAGE_READ", "GENERAL", "0") + "," : "") +
+                     R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"COMPUTE_SHADER",
+                         "dst_stage":"COPY","dst_access":"TRANSFER_WRITE","old_layout":"GENERAL","new_layout":"GENERAL"}]},)" +
+                     use_of("r0", "COPY", "TRANSFER_WRITE", "GENERAL") + "," +
+                     use_of("r0", "COPY", "TRANSFER_READ", "GENERAL", "1")},
+                    R"({"queue":"g","lists":["L0"]})");
+  };
+  const char* layers = R"({"name":"r0","type":"texture","initial":"GENERAL","layers":2})";
+  const char* mips = R"({"name":"r0","type":"texture","initial":"GENERAL","mips":2})";
+  const std::string hidden = t(true, layers);
+  EXPECT_TRUE(play(hidden).log.empty());
+  EXPECT_EQ(validator_count(hidden, validate::MessageId::vk_hazard_read_after_write), 1u);
+  EXPECT_EQ(play(t(false, layers)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(play(t(true, mips)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(t(true, mips), validate::MessageId::vk_hazard_read_after_write), 1u);
+  // A clear of the whole image instead (seed 3104): the same.
+  auto c = [&](bool first_read) {
+    std::string x = t(first_read, layers);
+    for (std::string from : {R"("dst_stage":"COPY","dst_access":"TRANSFER_WRITE")", R"("stage":"COPY","access":"TRANSFER_WRITE")"}) {
+      const std::string to = std::regex_replace(from, std::regex("COPY"), "CLEAR");
+      x.replace(x.find(from), from.size(), to);
+    }
+    return x;
+  };
+  EXPECT_TRUE(play(c(true)).log.empty());
+  EXPECT_EQ(validator_count(c(true), validate::MessageId::vk_hazard_read_after_write), 1u);
+  EXPECT_EQ(play(c(false)).log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+}
+
+// D16 (seed 3908 of the submission-sync run, reduced): an image of two mips and two layers; the first
+// submission transitions it and copies to all of it; the second clears one subresource, transitions the
+// whole image with a first scope of CLEAR (which does not reach the copy: write-after-write, both report
+// it) and reads all of it, ordered after the transition. Layer 1.3.239 also checks the read at submit
+// time against the copy's write (read-after-write), as if the transition were not the last write; the
+// validator, like the layer at record time, checks the read against the transition. With one mip, or
+// without the clear, the layer reports the transition only.
+TEST(TracePlayer, DocumentedDifferenceD16AccessAfterAWholeTransitionAtSubmit) {
+  auto t = [](bool clear, int mips) {
+    return vk_trace(R"({"name":"r0","type":"texture","layers":2,"mips":)" + std::to_string(mips) + "}",
+                    {R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"NONE","dst_stage":"COPY",
+                         "dst_access":"TRANSFER_WRITE","old_layout":"UNDEFINED","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
+                         use_of("r0", "COPY", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL"),
+                     std::string(clear ? use_of("r0", "CLEAR", "TRANSFER_WRITE", "TRANSFER_DST_OPTIMAL", "1") + "," : "") +
+                         R"({"barrier":[{"type":"image","resource":"r0","range":"all","src_stage":"CLEAR","src_access":"TRANSFER_WRITE",
+                             "dst_stage":"COMPUTE_SHADER","dst_access":"SHADER_SAMPLED_READ","old_layout":"TRANSFER_DST_OPTIMAL",
+                             "new_layout":"GENERAL"}]},)" +
+                         use_of("r0", "COMPUTE_SHADER", "SHADER_SAMPLED_READ", "GENERAL")},
+                    kTwoSubmissions);
+  };
+  const std::string both = t(true, 2);
+  const ReplayReport r = play(both);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+  EXPECT_EQ(r.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 1u);
+  EXPECT_EQ(validator_count(both, validate::MessageId::vk_hazard_read_after_write), 0u);
+  EXPECT_GE(validator_count(both, validate::MessageId::vk_hazard_write_after_write), 1u);
+  for (const std::string& other : {t(true, 1), t(false, 2)}) {
+    const ReplayReport o = play(other);
+    EXPECT_EQ(o.log.counts.count("SYNC-HAZARD-WRITE-AFTER-WRITE"), 1u);
+    EXPECT_EQ(o.log.counts.count("SYNC-HAZARD-READ-AFTER-WRITE"), 0u);
+  }
 }
 
 // D11 (seed 13225 of the multi-submission run, reduced): the second submission reads the buffer (made
