@@ -5,16 +5,18 @@
 // allocator's delete (AddressSanitizer reports that as alloc-dealloc-mismatch).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 
 namespace baton::test {
-inline uint64_t heap_block_count = 0;
+// Atomic: the binaries that count also record frames on several threads (ThreadSanitizer runs them).
+inline std::atomic<uint64_t> heap_block_count{0};
 // Heap blocks taken so far by this binary.
-inline uint64_t heap_blocks() { return heap_block_count; }
+inline uint64_t heap_blocks() { return heap_block_count.load(std::memory_order_relaxed); }
 inline void* take_heap_block(std::size_t n) noexcept {
-  ++heap_block_count;
+  heap_block_count.fetch_add(1, std::memory_order_relaxed);
   return std::malloc(n == 0 ? 1 : n);
 }
 }  // namespace baton::test
