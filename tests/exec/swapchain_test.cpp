@@ -156,6 +156,12 @@ std::string validator_text(const validate::ValidationResult& v) {
   for (const validate::Message& m : v.messages) s += m.text + "\n";
   return s;
 }
+// Both sides report the hazard: the validator `id` once, the layer `layer_id` once, with the same kinds.
+void expect_one_hazard(const Both& b, validate::MessageId id, const std::string& layer_id) {
+  EXPECT_EQ(b.v.count(id), 1u) << validator_text(b.v);
+  EXPECT_EQ(b.r.log.counts.count(layer_id), 1u) << layer_text(b.r);
+  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+}
 
 // One frame on image `bb`: acquire (semaphore `acquired`), a transition out of UNDEFINED whose first scope
 // is `first` (the wait's stage must be in it to chain), a clear, the transition to `final_layout`, a
@@ -201,10 +207,8 @@ TEST(Swapchain, AcquireRenderPresentIsCleanOnBothSides) {
 TEST(Swapchain, TransitionNotChainedWithTheAcquireWaitIsWriteAfterRead) {
   REQUIRE_PRESENTATION();
   const Both b = judge(frame("NONE", "CLEAR", "rendered"));
-  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_write_after_read), 1u) << validator_text(b.v);
+  expect_one_hazard(b, validate::MessageId::vk_hazard_write_after_read, "SYNC-HAZARD-WRITE-AFTER-READ");
   EXPECT_EQ(b.v.messages.size(), 1u) << validator_text(b.v);
-  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-READ"), 1u) << layer_text(b.r);
-  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
 }
 
 // The same with no wait on the acquire semaphore at all, on an image presented before (a clean first
@@ -223,9 +227,7 @@ TEST(Swapchain, FirstUseWithoutTheAcquireWaitIsWriteAfterPresent) {
   const Both b = judge(two);
   EXPECT_EQ(b.r.acquires, 2u);
   EXPECT_EQ(b.r.presents, 2u);
-  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_write_after_present), 1u) << validator_text(b.v);
-  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-WRITE-AFTER-PRESENT"), 1u) << layer_text(b.r);
-  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
+  expect_one_hazard(b, validate::MessageId::vk_hazard_write_after_present, "SYNC-HAZARD-WRITE-AFTER-PRESENT");
 }
 
 // Spec, vkQueuePresentKHR: "semaphores must be used to ensure that prior rendering and other commands in
@@ -234,10 +236,8 @@ TEST(Swapchain, FirstUseWithoutTheAcquireWaitIsWriteAfterPresent) {
 TEST(Swapchain, PresentWithoutTheRenderingSemaphoreIsPresentAfterWrite) {
   REQUIRE_PRESENTATION();
   const Both b = judge(frame("CLEAR", "CLEAR", ""));
-  EXPECT_EQ(b.v.count(validate::MessageId::vk_hazard_present_after_write), 1u) << validator_text(b.v);
+  expect_one_hazard(b, validate::MessageId::vk_hazard_present_after_write, "SYNC-HAZARD-PRESENT-AFTER-WRITE");
   EXPECT_EQ(b.v.messages.size(), 1u) << validator_text(b.v);
-  EXPECT_EQ(b.r.log.counts.count("SYNC-HAZARD-PRESENT-AFTER-WRITE"), 1u) << layer_text(b.r);
-  EXPECT_EQ(kinds_of(b.r.log), kinds_of(b.v)) << layer_text(b.r);
 }
 
 // VUID-VkPresentInfoKHR-pImageIndices-01430: the presented image must be in PRESENT_SRC_KHR (layer 1.3.239

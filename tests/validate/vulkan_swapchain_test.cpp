@@ -51,6 +51,15 @@ std::string submit(std::string_view list, std::string_view wait_stage,
 }
 const std::string kPresent = R"({"present":{"queue":"g","image":"bb","wait":["rendered"]}})";
 const std::string kFrame = to_dst("CLEAR") + "," + kClear + "," + to_present();
+// Two frames on one image: the first frame (kFrame) in list L, the second in list M, whose transition out
+// of PRESENT_SRC_KHR has first scope `first` (it chains with the second acquire's wait at CLEAR or not).
+std::string two_frames(std::string_view first) {
+  const std::string second = fmt::format(
+      R"({{"barrier":[{{"type":"image","resource":"bb","src_stage":"{}","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}}]}},)",
+      first);
+  return trace({{"L", kFrame}, {"M", second + kClear + "," + to_present()}},
+               {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent});
+}
 
 class VulkanSwapchain : public ::testing::TestWithParam<Case> {};
 TEST_P(VulkanSwapchain, Counts) {
@@ -127,25 +136,9 @@ INSTANTIATE_TEST_SUITE_P(
                    {kAcquire, submit("L", "CLEAR"), kPresent}),
              ids({{M::vk_present_layout, 1}})},
         // Two frames on one image: the second acquire hands the image back after the first present.
-        Case{
-            "TwoFramesOnOneImage",
-            trace(
-                {{"L", kFrame},
-                 {"M",
-                  R"({"barrier":[{"type":"image","resource":"bb","src_stage":"CLEAR","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
-                      kClear + "," + to_present()}},
-                {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
-            {}},
+        Case{"TwoFramesOnOneImage", two_frames("CLEAR"), {}},
         // ... and the second frame's transition without the wait's chain races the first present's read.
-        Case{
-            "SecondFrameNotOrderedAfterTheAcquire",
-            trace(
-                {{"L", kFrame},
-                 {"M",
-                  R"({"barrier":[{"type":"image","resource":"bb","src_stage":"NONE","dst_stage":"CLEAR","dst_access":"TRANSFER_WRITE","old_layout":"PRESENT_SRC_KHR","new_layout":"TRANSFER_DST_OPTIMAL"}]},)" +
-                      kClear + "," + to_present()}},
-                {kAcquire, submit("L", "CLEAR"), kPresent, kAcquire, submit("M", "CLEAR"), kPresent}),
-            ids({{M::vk_hazard_write_after_read, 1}})}),
+        Case{"SecondFrameNotOrderedAfterTheAcquire", two_frames("NONE"), ids({{M::vk_hazard_write_after_read, 1}})}),
     case_name);
 
 // Bad input (exit 2): one line naming the JSON pointer.
