@@ -88,6 +88,22 @@ echo
 tail -5 "$OUT/baton_run_demo.err"
 echo "baton run exit code: $rc_run"
 
+echo "== 2b baton run on every example (graphics family + the compute family where the device has one)"
+rc_examples=0
+for f in examples/*.json; do
+  n=$(basename "$f" .json)
+  for sharing in ${BATON_SHARING_MODES:-concurrent}; do
+    extra=()
+    [ "$sharing" != concurrent ] && extra=(--sharing "$sharing")
+    timeout 120 "$BIN/baton" run "$f" --device gpu --format json "${extra[@]}" >"$OUT/run_$n.$sharing.json" 2>"$OUT/run_$n.$sharing.err"
+    rc=$?
+    [ $rc -ne 0 ] && rc_examples=1
+    printf '%-16s %-10s exit %d  %s\n' "$n" "$sharing" "$rc" \
+      "$(grep -o '"\(hazards\|mismatches\|heaps\|heap_bytes\|aliased_bytes\|barriers\)":[0-9]*' "$OUT/run_$n.$sharing.json" | tr '\n' ' ')"
+  done
+done
+echo "examples exit code: $rc_examples"
+
 echo "== 3/3 gpu_barrier_cost --device gpu"
 timeout 150 "$BIN/gpu_barrier_cost" --device gpu --frames 20 --spin "${BATON_SPIN:-4000}" \
   >"$OUT/gpu_barrier_cost.log" 2>&1
@@ -95,5 +111,5 @@ rc_bench=$?
 head -40 "$OUT/gpu_barrier_cost.log"
 echo "gpu_barrier_cost exit code: $rc_bench"
 
-echo "== summary: test_exec $rc_tests, baton run $rc_run, gpu_barrier_cost $rc_bench (0 = clean); logs in $OUT"
-[ $rc_tests -eq 0 ] && [ $rc_run -eq 0 ] && [ $rc_bench -eq 0 ]
+echo "== summary: test_exec $rc_tests, baton run $rc_run, examples $rc_examples, gpu_barrier_cost $rc_bench (0 = clean); logs in $OUT"
+[ $rc_tests -eq 0 ] && [ $rc_run -eq 0 ] && [ $rc_examples -eq 0 ] && [ $rc_bench -eq 0 ]

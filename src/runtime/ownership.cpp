@@ -91,10 +91,21 @@ bool discards_whole(const ResourceDesc& d, const VulkanList& l, ResourceId m) {
 
 }  // namespace
 
-OwnershipPlan plan_ownership(const OwnershipInput& in) {
+namespace {
+
+// plan_ownership and exclusive_blockers: with `blockers`, a member that cannot be handed over by
+// pairs gets the reason and is treated as CONCURRENT from then on; without, the first reason throws.
+OwnershipPlan analyze(const OwnershipInput& in, std::vector<std::string>* blockers) {
   const ResourceTable& table = *in.table;
   const VulkanPlan& plan = *in.plan;
   OwnershipPlan out;
+  std::vector<uint8_t> exclusive = in.exclusive;
+  exclusive.resize(table.size(), 0);
+  auto refuse = [&](ResourceId m, std::string why) {
+    if (!blockers) throw Error(why);
+    if ((*blockers)[m].empty()) (*blockers)[m] = std::move(why);
+    exclusive[m] = 0;
+  };
   const auto clock = group_clocks(in);
   LayoutReplay replay(table, [&](ResourceId m) { return in.initial_layout[m]; });
   struct Last {
@@ -141,21 +152,31 @@ OwnershipPlan plan_ownership(const OwnershipInput& in) {
     for (uint32_t li = 0; li < vg.lists.size(); ++li) {
       const VulkanList& vl = vg.lists[li];
       for (ResourceId m : in.touched[g][li]) {
-        if (!in.exclusive[m]) continue;
+        if (!exclusive[m]) continue;
         const Last prev = last[m];
         const bool first_in_group = prev.group != g;
-        if (first_in_group && prev.group == kNo && in.imported[m] && in.group_family[g] != in.home_family)
-          throw Error(fmt::format("resource '{}' is VK_SHARING_MODE_EXCLUSIVE, owned by queue family {} at the "
-                                  "start of the frame, and first used on family {} (list '{}'): use it on the "
-                                  "graphics queue first, or create it VK_SHARING_MODE_CONCURRENT",
-                                  table[m].name, in.home_family, in.group_family[g], vl.name));
+        // An imported resource first used off its home family: no release was made for it, so it is
+        // refused unless that first list discards all of it (its old contents need no transfer).
+        if (first_in_group && prev.group == kNo && in.imported[m] && in.group_family[g] != in.home_family) {
+          if (discards_whole(table[m], vl, m)) {
+            ++out.skipped;
+            continue;
+          }
+          refuse(m, fmt::format("resource '{}' is VK_SHARING_MODE_EXCLUSIVE, owned by queue family {} at the "
+                                "start of the frame, and first used on family {} (list '{}') with its contents "
+                                "kept: use it on the graphics queue first, or create it VK_SHARING_MODE_CONCURRENT",
+                                table[m].name, in.home_family, in.group_family[g], vl.name));
+          continue;
+        }
         if (!first_in_group || prev.group == kNo || in.group_family[prev.group] == in.group_family[g]) continue;
-        if (clock[g][in.group_queue[prev.group]] < prev.group + 1)
-          throw Error(fmt::format("resource '{}' is VK_SHARING_MODE_EXCLUSIVE and used by '{}' and '{}' on queue "
-                                  "families {} and {} with no order between them: concurrent use needs "
-                                  "VK_SHARING_MODE_CONCURRENT",
-                                  table[m].name, plan.groups[prev.group].lists[prev.list].name, vl.name,
-                                  in.group_family[prev.group], in.group_family[g]));
+        if (clock[g][in.group_queue[prev.group]] < prev.group + 1) {
+          refuse(m, fmt::format("resource '{}' is VK_SHARING_MODE_EXCLUSIVE and used by '{}' and '{}' on queue "
+                                "families {} and {} with no order between them: concurrent use needs "
+                                "VK_SHARING_MODE_CONCURRENT",
+                                table[m].name, plan.groups[prev.group].lists[prev.list].name, vl.name,
+                                in.group_family[prev.group], in.group_family[g]));
+          continue;
+        }
         if (discards_whole(table[m], vl, m)) {
           ++out.skipped;
           continue;
@@ -167,18 +188,33 @@ OwnershipPlan plan_ownership(const OwnershipInput& in) {
     }
   }
   for (ResourceId m = 0; m < table.size(); ++m)
-    if (in.exclusive[m] && in.imported[m] && last[m].group != kNo && in.group_family[last[m].group] != in.home_family)
-      throw Error(fmt::format("resource '{}' is VK_SHARING_MODE_EXCLUSIVE and last used on queue family {} (list "
+    if (exclusive[m] && in.imported[m] && last[m].group != kNo && in.group_family[last[m].group] != in.home_family)
+      refuse(m, fmt::format("resource '{}' is VK_SHARING_MODE_EXCLUSIVE and last used on queue family {} (list "
                               "'{}'), but must end the frame owned by family {}: use it on the graphics queue last, "
                               "or create it VK_SHARING_MODE_CONCURRENT",
                               table[m].name, in.group_family[last[m].group],
                               plan.groups[last[m].group].lists[last[m].list].name, in.home_family));
+  if (blockers) return out;  // the pairs of members refused on the way may be incomplete
   for (auto& [key, t] : acquires) out.transfers.push_back(std::move(t));
   for (auto& [key, t] : releases) out.transfers.push_back(std::move(t));
   std::sort(out.transfers.begin(), out.transfers.end(), [](const TransferBarriers& a, const TransferBarriers& b) {
     return std::tie(a.group, a.list, a.release) < std::tie(b.group, b.list, b.release);
   });
   return out;
+}
+
+}  // namespace
+
+OwnershipPlan plan_ownership(const OwnershipInput& in) {
+  return analyze(in, nullptr);
+}
+
+std::vector<std::string> exclusive_blockers(const OwnershipInput& in) {
+  std::vector<std::string> why(in.table->size());
+  OwnershipInput all = in;
+  all.exclusive.assign(in.table->size(), 1);
+  (void)analyze(all, &why);
+  return why;
 }
 
 }  // namespace baton::runtime

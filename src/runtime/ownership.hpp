@@ -45,7 +45,14 @@ struct OwnershipPlan {
 
 // Throws Error naming the resource when an exclusive resource cannot be handed over by a pair: two
 // families touch it with no order between them (concurrent readers need VK_SHARING_MODE_CONCURRENT),
-// or an imported one is first or last touched off its home family.
+// or an imported one is last touched off its home family, or first touched there with its contents
+// kept (a first list that discards the whole image needs no transfer: counted in `skipped`).
 OwnershipPlan plan_ownership(const OwnershipInput& in);
+
+// Per member, why it could not be VK_SHARING_MODE_EXCLUSIVE in this frame (the text plan_ownership
+// would throw), or empty where pairs can hand it over; `in.exclusive` is ignored (every member is
+// tried). RuntimeOptions::Sharing::automatic and the executor's automatic sharing make the members
+// with a reason CONCURRENT.
+std::vector<std::string> exclusive_blockers(const OwnershipInput& in);
 
 }  // namespace baton::runtime

@@ -272,6 +272,8 @@ struct Runtime::Impl {
   const QueueDesc& queue_of(Queue q) const {
     return q == Queue::direct || !dev.compute ? dev.graphics : *dev.compute;
   }
+  OwnershipInput ownership_input(const Execution& x, const VulkanPlan& plan,
+                                 const std::vector<std::vector<uint32_t>>& waits_of) const;
   void frame_error(std::string text) { frame.errors_.push_back(std::move(text)); }
   // vkQueueWaitIdle (not only a host wait on the timelines): the layer's synchronization validation
   // retires a queue's accesses at a queue-idle wait.
@@ -575,6 +577,52 @@ Placement Runtime::Impl::place_objects(const PlaceRequest& rq) {
   return out;
 }
 
+// The ownership planner's view of an execution: per group its VkQueue's family and logical queue,
+// per list the members its operations use, the waits, and per member the caller's sharing data.
+OwnershipInput Runtime::Impl::ownership_input(const Execution& x, const VulkanPlan& plan,
+                                              const std::vector<std::vector<uint32_t>>& waits_of) const {
+  const auto& groups = *x.groups;
+  const size_t ng = groups.size();
+  const size_t nm = x.table->size();
+  OwnershipInput oi;
+  oi.table = x.table;
+  oi.plan = &plan;
+  oi.home_family = dev.graphics.family;
+  oi.exclusive.assign(nm, 0);
+  oi.imported.assign(nm, 0);
+  oi.initial_layout.assign(nm, VK_IMAGE_LAYOUT_UNDEFINED);
+  std::copy_n(x.exclusive.begin(), std::min(nm, x.exclusive.size()), oi.exclusive.begin());
+  std::copy_n(x.imported.begin(), std::min(nm, x.imported.size()), oi.imported.begin());
+  std::copy_n(x.initial_layout.begin(), std::min(nm, x.initial_layout.size()), oi.initial_layout.begin());
+  oi.touched.resize(ng);
+  oi.group_family.resize(ng);
+  oi.group_queue.resize(ng);
+  oi.waits = waits_of;
+  for (uint32_t gi = 0; gi < ng; ++gi) {
+    oi.group_family[gi] = queue_of(groups[gi]->queue()).family;
+    oi.group_queue[gi] = static_cast<uint32_t>(graph::qi(groups[gi]->queue()));
+    for (const CommandList* l : groups[gi]->lists()) {
+      std::vector<ResourceId> used;
+      for (const Operation& op : l->ops())
+        for (const baton::Use& u : op.uses) used.push_back(u.resource);
+      std::sort(used.begin(), used.end());
+      used.erase(std::unique(used.begin(), used.end()), used.end());
+      oi.touched[gi].push_back(std::move(used));
+    }
+  }
+  return oi;
+}
+
+static std::vector<std::vector<uint32_t>> sorted_waits(const Execution& x, size_t ng) {
+  std::vector<std::vector<uint32_t>> waits_of(ng);
+  for (size_t gi = 0; gi < ng && gi < x.waits.size(); ++gi) {
+    waits_of[gi] = x.waits[gi];
+    std::sort(waits_of[gi].begin(), waits_of[gi].end());
+    waits_of[gi].erase(std::unique(waits_of[gi].begin(), waits_of[gi].end()), waits_of[gi].end());
+  }
+  return waits_of;
+}
+
 FrameInfo Runtime::Impl::record_and_submit(const Execution& x, PendingFrame& pf, const std::function<void()>& after_record) {
   if (!x.table || !x.groups || (!x.barriers && !x.compiled) || !x.record)
     throw Error("execute: the Execution needs a table, groups, compiled groups (or barriers) and a record callback");
@@ -597,12 +645,7 @@ FrameInfo Runtime::Impl::record_and_submit(const Execution& x, PendingFrame& pf,
                               groups[gi]->lists().size(), plan.groups[gi].lists.size()));
   auto queue_of_group = [&](size_t gi) { return groups[gi]->queue(); };
 
-  std::vector<std::vector<uint32_t>> waits_of(ng);
-  for (size_t gi = 0; gi < ng && gi < x.waits.size(); ++gi) {
-    waits_of[gi] = x.waits[gi];
-    std::sort(waits_of[gi].begin(), waits_of[gi].end());
-    waits_of[gi].erase(std::unique(waits_of[gi].begin(), waits_of[gi].end()), waits_of[gi].end());
-  }
+  const std::vector<std::vector<uint32_t>> waits_of = sorted_waits(x, ng);
   std::vector<VkImage> member_image(nm, VK_NULL_HANDLE);
   std::vector<VkBuffer> member_buffer(nm, VK_NULL_HANDLE);
   std::copy_n(x.images.begin(), std::min(nm, x.images.size()), member_image.begin());
@@ -611,33 +654,7 @@ FrameInfo Runtime::Impl::record_and_submit(const Execution& x, PendingFrame& pf,
   // Queue-family ownership: exclusive resources handed between families get release/acquire pairs.
   OwnershipPlan ownership;
   if (std::any_of(x.exclusive.begin(), x.exclusive.end(), [](uint8_t e) { return e != 0; })) {
-    OwnershipInput oi;
-    oi.table = x.table;
-    oi.plan = &plan;
-    oi.home_family = dev.graphics.family;
-    oi.exclusive.assign(nm, 0);
-    oi.imported.assign(nm, 0);
-    oi.initial_layout.assign(nm, VK_IMAGE_LAYOUT_UNDEFINED);
-    std::copy_n(x.exclusive.begin(), std::min(nm, x.exclusive.size()), oi.exclusive.begin());
-    std::copy_n(x.imported.begin(), std::min(nm, x.imported.size()), oi.imported.begin());
-    std::copy_n(x.initial_layout.begin(), std::min(nm, x.initial_layout.size()), oi.initial_layout.begin());
-    oi.touched.resize(ng);
-    oi.group_family.resize(ng);
-    oi.group_queue.resize(ng);
-    oi.waits = waits_of;
-    for (uint32_t gi = 0; gi < ng; ++gi) {
-      oi.group_family[gi] = queue_of(queue_of_group(gi)).family;
-      oi.group_queue[gi] = static_cast<uint32_t>(graph::qi(queue_of_group(gi)));
-      for (const CommandList* l : groups[gi]->lists()) {
-        std::vector<ResourceId> used;
-        for (const Operation& op : l->ops())
-          for (const baton::Use& u : op.uses) used.push_back(u.resource);
-        std::sort(used.begin(), used.end());
-        used.erase(std::unique(used.begin(), used.end()), used.end());
-        oi.touched[gi].push_back(std::move(used));
-      }
-    }
-    ownership = plan_ownership(oi);
+    ownership = plan_ownership(ownership_input(x, plan, waits_of));
     info.ownership_transfers = static_cast<uint32_t>(ownership.pairs);
   }
 
@@ -1166,6 +1183,28 @@ Result<FrameInfo> Runtime::execute(const Execution& frame) {
 }
 
 const QueueDesc& Runtime::queue(Queue q) const { return impl_->queue_of(q); }
+
+Result<std::vector<std::string>> Runtime::exclusive_blockers(const Execution& x) const {
+  using R = Result<std::vector<std::string>>;
+  try {
+    if (!x.table || !x.groups || (!x.barriers && !x.compiled))
+      return R::failure("exclusive_blockers: the Execution needs a table, groups and compiled groups (or barriers)");
+    VulkanPlan lowered;
+    if (!x.barriers) lowered = lower_vulkan(*x.table, *x.compiled);
+    const VulkanPlan& plan = x.barriers ? *x.barriers : lowered;
+    const size_t ng = x.groups->size();
+    if (plan.groups.size() != ng)
+      return R::failure(fmt::format("exclusive_blockers: the barriers have {} groups, the frame {}", plan.groups.size(), ng));
+    for (size_t gi = 0; gi < ng; ++gi)
+      if (plan.groups[gi].lists.size() != (*x.groups)[gi]->lists().size())
+        return R::failure(fmt::format("exclusive_blockers: group '{}' has {} lists, its barriers {}",
+                                      (*x.groups)[gi]->name(), (*x.groups)[gi]->lists().size(),
+                                      plan.groups[gi].lists.size()));
+    return runtime::exclusive_blockers(impl_->ownership_input(x, plan, sorted_waits(x, ng)));
+  } catch (const std::exception& e) {
+    return R::failure(e.what());
+  }
+}
 
 Result<FrameTimings> Runtime::timings(uint64_t ticket) {
   using R = Result<FrameTimings>;

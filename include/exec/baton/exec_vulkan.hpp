@@ -145,6 +145,12 @@ struct RunOptions {
     uint64_t heap_size = 0;
   };
   std::optional<SharedMemory> shared;
+  // Where the device has a compute-only family: every resource the run creates is
+  // VK_SHARING_MODE_CONCURRENT over both families (false), or VK_SHARING_MODE_EXCLUSIVE (true), and
+  // the runtime then moves ownership between the families with release/acquire pairs
+  // (runtime::Execution::exclusive, docs/runtime.md). Every resource starts and ends the frame owned
+  // by the graphics family, where the executor fills and reads it back (`baton run --sharing`).
+  bool exclusive_sharing = false;
 };
 
 // One subresource whose contents differ from the reference model.

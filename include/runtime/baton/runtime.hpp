@@ -268,6 +268,13 @@ class Runtime {
   Result<FrameInfo> execute(const Execution& frame);
   // The VkQueue and family a group of logical queue `q` is submitted to.
   const QueueDesc& queue(Queue q) const;
+  // Per member of `frame`, why it cannot be VK_SHARING_MODE_EXCLUSIVE between this runtime's
+  // families (empty where release/acquire pairs can hand it over): two families use it with no
+  // order between them (concurrent readers), or it is imported and last used off the graphics
+  // family, or first used there with its contents kept. `frame.exclusive` is ignored; imported and
+  // initial_layout count. For choosing each object's sharing mode before creating it (the executor's
+  // automatic sharing, docs/runtime.md); handles and the record callback are not needed.
+  Result<std::vector<std::string>> exclusive_blockers(const Execution& frame) const;
   // The GPU times of the frame of `ticket` (RuntimeOptions::timestamps): waits for that frame. Kept
   // for the last 16 frames retired; an older ticket is an error.
   Result<FrameTimings> timings(uint64_t ticket);

@@ -37,9 +37,11 @@ namespace {
 // With an async-compute queue, every resource is VK_SHARING_MODE_CONCURRENT over the graphics and
 // the compute-only family: Baton's Vulkan lowering leaves queue family indices IGNORED (it plans no
 // ownership transfers), which is valid only for concurrent resources (docs/executor.md).
+// RunOptions::exclusive_sharing: EXCLUSIVE (the create infos' default), ownership moved by the
+// runtime's release/acquire pairs.
 template <class CreateInfo>
-void share(const VulkanContext::Impl& c, CreateInfo& ci, std::array<uint32_t, 2>& families) {
-  if (!c.compute_family) return;
+void share(const VulkanContext::Impl& c, CreateInfo& ci, std::array<uint32_t, 2>& families, bool exclusive) {
+  if (!c.compute_family || exclusive) return;
   families = {c.family, *c.compute_family};
   ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
   ci.queueFamilyIndexCount = 2;
@@ -47,18 +49,20 @@ void share(const VulkanContext::Impl& c, CreateInfo& ci, std::array<uint32_t, 2>
 }
 }  // namespace
 
-VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families) {
+VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families,
+                                      bool exclusive) {
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = bytes;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
              VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
              VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  share(c, bi, families);
+  share(c, bi, families, exclusive);
   return bi;
 }
 
-VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families) {
+VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families,
+                                    bool exclusive) {
   VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   ii.imageType = VK_IMAGE_TYPE_2D;
   ii.format = format_of(g);
@@ -71,22 +75,23 @@ VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry
              (g.depth() ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
                         : VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
   ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  share(c, ii, families);
+  share(c, ii, families, exclusive);
   return ii;
 }
 
-std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const std::vector<Geometry>& geo) {
+std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const std::vector<Geometry>& geo,
+                                                  bool exclusive) {
   std::vector<VkMemoryRequirements> out(geo.size());
   for (size_t r = 0; r < geo.size(); ++r) {
     std::array<uint32_t, 2> families{};
     if (geo[r].buffer) {
-      const VkBufferCreateInfo bi = buffer_create_info(c, VkDeviceSize{geo[r].words} * 4, families);
+      const VkBufferCreateInfo bi = buffer_create_info(c, VkDeviceSize{geo[r].words} * 4, families, exclusive);
       VkBuffer b = VK_NULL_HANDLE;
       BATON_VK(vkCreateBuffer(c.device, &bi, nullptr, &b));
       vkGetBufferMemoryRequirements(c.device, b, &out[r]);
       vkDestroyBuffer(c.device, b, nullptr);
     } else {
-      const VkImageCreateInfo ii = image_create_info(c, geo[r], families);
+      const VkImageCreateInfo ii = image_create_info(c, geo[r], families, exclusive);
       VkImage i = VK_NULL_HANDLE;
       BATON_VK(vkCreateImage(c.device, &ii, nullptr, &i));
       vkGetImageMemoryRequirements(c.device, i, &out[r]);
@@ -97,11 +102,11 @@ std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const 
 }
 
 // `placed`: created only; bound by the runtime (bind_placed), then mapped and given its view.
-GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed) {
+GpuBuffer GpuResources::make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed, bool exclusive) {
   GpuBuffer b;
   b.bytes = bytes;
   std::array<uint32_t, 2> families{};
-  const VkBufferCreateInfo bi = buffer_create_info(c_, bytes, families);
+  const VkBufferCreateInfo bi = buffer_create_info(c_, bytes, families, exclusive);
   BATON_VK(vkCreateBuffer(c_.device, &bi, nullptr, &b.buffer));
   if (placed) return b;
   VkMemoryRequirements mr;
@@ -127,11 +132,11 @@ void GpuResources::finish_buffer(GpuBuffer& b, void* mapped) {
   BATON_VK(vkCreateBufferView(c_.device, &vi, nullptr, &b.view));
 }
 
-GpuImage GpuResources::make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed) {
+GpuImage GpuResources::make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed, bool exclusive) {
   GpuImage im;
   im.format = format_of(g);
   std::array<uint32_t, 2> families{};
-  const VkImageCreateInfo ii = image_create_info(c_, g, families);
+  const VkImageCreateInfo ii = image_create_info(c_, g, families, exclusive);
   BATON_VK(vkCreateImage(c_.device, &ii, nullptr, &im.image));
   if (placed) return im;  // views once the runtime has bound it (bind_placed)
   VkMemoryRequirements mr;
@@ -228,7 +233,7 @@ void GpuResources::bind_placed(const RunOptions::SharedMemory& shared, runtime::
 
 GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
                            bool seed_textures, const RunOptions::SharedMemory* shared, runtime::Runtime* rt,
-                           const ResourceTable* table)
+                           const ResourceTable* table, bool exclusive)
     : c_(c), geo_(geo), uav_slots_(uav_dummy_slots) {
   try {
     buffers_.resize(geo.size());
@@ -240,9 +245,9 @@ GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& 
     };
     for (ResourceId r = 0; r < geo.size(); ++r) {
       if (geo[r].buffer)
-        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4, placed(r));
+        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4, placed(r), exclusive);
       else
-        images_[r] = make_image(geo[r], false, placed(r));
+        images_[r] = make_image(geo[r], false, placed(r), exclusive);
     }
     if (shared) bind_placed(*shared, *rt, table);
     for (ResourceId r = 0; r < geo.size(); ++r)

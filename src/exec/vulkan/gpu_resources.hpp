@@ -33,18 +33,25 @@ VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane);
 
 // The create infos of a resource's object (every usage the work model may need). `families` must
 // outlive the info (concurrent sharing with an async-compute family).
-VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families);
-VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families);
+// `exclusive`: VK_SHARING_MODE_EXCLUSIVE even where the device has a compute-only family
+// (RunOptions::exclusive_sharing); otherwise CONCURRENT over both families there.
+VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families,
+                                      bool exclusive = false);
+VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families,
+                                    bool exclusive = false);
 // Memory requirements of every resource's object, created and destroyed here.
-std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const std::vector<Geometry>& geo);
+std::vector<VkMemoryRequirements> requirements_of(VulkanContext::Impl& c, const std::vector<Geometry>& geo,
+                                                  bool exclusive = false);
 
 class GpuResources {
  public:
   // `shared`: resources with an offset are created unbound and bound by the runtime (`rt`, which
   // owns the heaps: Runtime::place) at those offsets; `table` names them in its messages.
+  // `exclusive`: the work's resources are VK_SHARING_MODE_EXCLUSIVE (RunOptions::exclusive_sharing);
+  // the read-only dummies and the UAV arenas stay CONCURRENT (no transfer plans them).
   GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
                bool seed_textures, const RunOptions::SharedMemory* shared = nullptr, runtime::Runtime* rt = nullptr,
-               const ResourceTable* table = nullptr);
+               const ResourceTable* table = nullptr, bool exclusive = false);
   ~GpuResources();
   GpuResources(const GpuResources&) = delete;
   GpuResources& operator=(const GpuResources&) = delete;
@@ -66,8 +73,9 @@ class GpuResources {
   const RunReport::Memory& memory() const { return memory_; }
 
  private:
-  GpuBuffer make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed = std::nullopt);
-  GpuImage make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed = std::nullopt);
+  GpuBuffer make_buffer(VkDeviceSize bytes, std::optional<uint64_t> placed = std::nullopt, bool exclusive = false);
+  GpuImage make_image(const Geometry& g, bool dummy, std::optional<uint64_t> placed = std::nullopt,
+                      bool exclusive = false);
   void bind_placed(const RunOptions::SharedMemory& shared, runtime::Runtime& rt, const ResourceTable* table);
   void finish_buffer(GpuBuffer& b, void* mapped);
   void views(GpuImage& im, const Geometry& g, bool dummy);

@@ -150,7 +150,8 @@ class Runner {
         shared_(shared_for(opt, geo_)),
         placed_(placed_of(shared_)),
         rt_(make_runtime(c)),
-        res_(c, geo_, slots_.uav_dummies, seeds(c, opt), shared_ ? &*shared_ : nullptr, rt_.get(), &rec.resources),
+        res_(c, geo_, slots_.uav_dummies, seeds(c, opt), shared_ ? &*shared_ : nullptr, rt_.get(), &rec.resources,
+             opt.exclusive_sharing),
         layouts_(geo_),
         model_(geo_, seeds(c, opt), placed_) {
     if (opt.max_side > 16 || opt.max_words > 256) {
@@ -877,7 +878,7 @@ std::string to_string(const Mismatch& m) {
 }
 
 std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const Recording& rec, const RunOptions& options) {
-  return requirements_of(ctx.impl(), make_geometry(rec, options.max_side, options.max_words));
+  return requirements_of(ctx.impl(), make_geometry(rec, options.max_side, options.max_words), options.exclusive_sharing);
 }
 
 void check_executable(const Recording& rec) {
