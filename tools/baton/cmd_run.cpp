@@ -31,6 +31,7 @@ struct RunCliOptions {
   std::string format = "text";
   std::string timestamps;  // --timestamps FILE: per-operation GPU times as trace-event JSON
   std::string split_barriers = "off";  // Vulkan devices: Vulkan events (docs/cli.md)
+  std::string sharing = "concurrent";   // Vulkan devices with a compute-only family (docs/cli.md)
 };
 
 // Chrome / Perfetto trace-event JSON of the per-operation GPU times: one process, one thread per
@@ -81,6 +82,9 @@ std::string text_report(const std::string& device, const exec::CanaryResult& can
         "memory: {} shared heap(s), {} bytes, {} bytes bound to more than one resource; {} transients placed, {} "
         "subresources taken over (not read back)\n",
         r.memory.heaps, r.memory.heap_bytes, r.memory.aliased_bytes, r.memory.placed, r.subresources_taken_over);
+  s += fmt::format("sharing: {}: {} resources exclusive, {} concurrent, {} ownership transfers (release/acquire pairs)\n",
+                   r.sharing.mode, r.sharing.exclusive, r.sharing.concurrent, r.sharing.ownership_transfers);
+  for (const auto& [res, why] : r.sharing.concurrent_why) s += fmt::format("  concurrent '{}': {}\n", res, why);
   s += fmt::format("timings: record {:.2f} ms, gpu {:.2f} ms, check {:.2f} ms\n", r.record_ms, r.gpu_ms,
                    r.check_ms);
   return s;
@@ -136,6 +140,13 @@ nlohmann::json json_report(const std::string& device, const exec::CanaryResult& 
                  {"split_by_kind", r.memory.split_by_kind},
                  {"subresources_taken_over", r.subresources_taken_over}};
   j["graph_compiles"] = graph_compiles;  // frame graphs: 1 (real memory sizes before the one compile)
+  nlohmann::json why = nlohmann::json::array();
+  for (const auto& [res, reason] : r.sharing.concurrent_why) why.push_back({{"resource", res}, {"reason", reason}});
+  j["sharing"] = {{"mode", r.sharing.mode},
+                  {"exclusive", r.sharing.exclusive},
+                  {"concurrent", r.sharing.concurrent},
+                  {"ownership_transfers", r.sharing.ownership_transfers},
+                  {"concurrent_resources", why}};
   return j;
 }
 
@@ -242,6 +253,8 @@ int run_run(const RunCliOptions& o) {
     }
   }
   if (o.device == "d3d12") {
+    if (o.sharing != "concurrent")
+      return report_error("--sharing " + o.sharing + ": Vulkan devices only (lavapipe, gpu)");
     if (o.split_barriers == "on")
       return report_error(
           "--split-barriers on runs on lavapipe or gpu (Vulkan events); the D3D12 executor "
@@ -281,6 +294,9 @@ int run_run(const RunCliOptions& o) {
   exec::RunOptions run_options;
   run_options.sync_queue_switches = in.is_graph();  // a graph's compute groups hand off through the schedule's waits
   run_options.op_timestamps = !o.timestamps.empty();
+  run_options.sharing = o.sharing == "exclusive"   ? exec::RunOptions::Sharing::exclusive
+                        : o.sharing == "automatic" ? exec::RunOptions::Sharing::automatic
+                                                   : exec::RunOptions::Sharing::concurrent;
   // One compile: a graph's transients get the real memory requirements of the objects that run
   // before it is compiled, so the frame's placement is the one bound (docs/runtime.md).
   const uint64_t compiles_before = graph::compile_graph_calls();
@@ -338,6 +354,11 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--split-barriers", opts->split_barriers,
                   "lavapipe or gpu: split barriers into vkCmdSetEvent2 / vkCmdWaitEvents2 (default off)")
       ->check(CLI::IsMember({"on", "off"}));
+  sub->add_option("--sharing", opts->sharing,
+                  "lavapipe or gpu, where the device has a compute-only family: concurrent (default), exclusive "
+                  "(ownership transfers; fails naming a resource they cannot hand over) or automatic (exclusive "
+                  "where transfers can hand a resource over, concurrent with the reason elsewhere)")
+      ->check(CLI::IsMember({"concurrent", "exclusive", "automatic"}));
   sub->callback([opts, &exit_code] { exit_code = run_run(*opts); });
 }
 

@@ -145,12 +145,20 @@ struct RunOptions {
     uint64_t heap_size = 0;
   };
   std::optional<SharedMemory> shared;
-  // Where the device has a compute-only family: every resource the run creates is
-  // VK_SHARING_MODE_CONCURRENT over both families (false), or VK_SHARING_MODE_EXCLUSIVE (true), and
-  // the runtime then moves ownership between the families with release/acquire pairs
-  // (runtime::Execution::exclusive, docs/runtime.md). Every resource starts and ends the frame owned
-  // by the graphics family, where the executor fills and reads it back (`baton run --sharing`).
-  bool exclusive_sharing = false;
+  // Sharing of the resources the run creates, where the device has a compute-only family
+  // (`baton run --sharing`, docs/runtime.md):
+  //   concurrent: VK_SHARING_MODE_CONCURRENT over both families, for every resource;
+  //   exclusive:  VK_SHARING_MODE_EXCLUSIVE for every resource; the runtime moves ownership between
+  //               the families with release/acquire pairs. A resource pairs cannot hand over (two
+  //               families use it with no order between them, or its kept contents would start or
+  //               end the frame off the graphics family, where the executor fills and reads back)
+  //               makes the run fail with the reason (runtime::Runtime::exclusive_blockers);
+  //   automatic:  EXCLUSIVE where pairs can hand the resource over, CONCURRENT with the reason
+  //               otherwise (RunReport::sharing).
+  // Needs the plan's barriers (source plan) for anything but concurrent. One family (lavapipe):
+  // EXCLUSIVE objects, nothing to transfer.
+  enum class Sharing : uint8_t { concurrent, exclusive, automatic };
+  Sharing sharing = Sharing::concurrent;
 };
 
 // One subresource whose contents differ from the reference model.
@@ -200,6 +208,13 @@ struct RunReport {
     bool split_by_kind = false;
   } memory;
   uint32_t subresources_taken_over = 0;  // not read back: a later transient took over their memory
+  // RunOptions::sharing: how many resources were created EXCLUSIVE and CONCURRENT, the release/
+  // acquire pairs recorded, and for each CONCURRENT one in automatic mode the reason.
+  struct Sharing {
+    std::string mode = "concurrent";  // RunOptions::sharing's name
+    uint32_t exclusive = 0, concurrent = 0, ownership_transfers = 0;
+    std::vector<std::pair<std::string, std::string>> concurrent_why;  // resource name, reason
+  } sharing;
   uint32_t queues_used = 0;      // distinct queues the groups were submitted to
   uint32_t semaphore_waits = 0;  // timeline waits between groups on different queues
   bool clean() const { return validation.empty() && mismatches.empty(); }

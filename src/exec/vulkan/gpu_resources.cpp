@@ -233,7 +233,7 @@ void GpuResources::bind_placed(const RunOptions::SharedMemory& shared, runtime::
 
 GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
                            bool seed_textures, const RunOptions::SharedMemory* shared, runtime::Runtime* rt,
-                           const ResourceTable* table, bool exclusive)
+                           const ResourceTable* table, const std::vector<uint8_t>* exclusive)
     : c_(c), geo_(geo), uav_slots_(uav_dummy_slots) {
   try {
     buffers_.resize(geo.size());
@@ -245,9 +245,9 @@ GpuResources::GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& 
     };
     for (ResourceId r = 0; r < geo.size(); ++r) {
       if (geo[r].buffer)
-        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4, placed(r), exclusive);
+        buffers_[r] = make_buffer(VkDeviceSize{geo[r].words} * 4, placed(r), exclusive && (*exclusive)[r]);
       else
-        images_[r] = make_image(geo[r], false, placed(r), exclusive);
+        images_[r] = make_image(geo[r], false, placed(r), exclusive && (*exclusive)[r]);
     }
     if (shared) bind_placed(*shared, *rt, table);
     for (ResourceId r = 0; r < geo.size(); ++r)

@@ -47,11 +47,12 @@ class GpuResources {
  public:
   // `shared`: resources with an offset are created unbound and bound by the runtime (`rt`, which
   // owns the heaps: Runtime::place) at those offsets; `table` names them in its messages.
-  // `exclusive`: the work's resources are VK_SHARING_MODE_EXCLUSIVE (RunOptions::exclusive_sharing);
-  // the read-only dummies and the UAV arenas stay CONCURRENT (no transfer plans them).
+  // `exclusive` (per resource; null: none): those of the work's resources are VK_SHARING_MODE_EXCLUSIVE
+  // (RunOptions::sharing); the read-only dummies and the UAV arenas stay CONCURRENT (no transfer
+  // plans them).
   GpuResources(VulkanContext::Impl& c, const std::vector<Geometry>& geo, uint32_t uav_dummy_slots,
                bool seed_textures, const RunOptions::SharedMemory* shared = nullptr, runtime::Runtime* rt = nullptr,
-               const ResourceTable* table = nullptr, bool exclusive = false);
+               const ResourceTable* table = nullptr, const std::vector<uint8_t>* exclusive = nullptr);
   ~GpuResources();
   GpuResources(const GpuResources&) = delete;
   GpuResources& operator=(const GpuResources&) = delete;

@@ -15,7 +15,7 @@ std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const 
   // Whether a buffer is structural (index / indirect arguments) changes neither its create info nor
   // its requirements, only whether it is placed (RunOptions::shared): none marked here.
   return requirements_of(ctx.impl(), make_geometry(members, {}, options.max_side, options.max_words),
-                         options.exclusive_sharing);
+                         options.sharing != RunOptions::Sharing::concurrent);
 }
 
 std::vector<VkMemoryRequirements> set_real_sizes(VulkanContext& ctx, const graph::Graph& g, const RunOptions& options,

@@ -139,7 +139,8 @@ std::unique_ptr<runtime::Runtime> make_runtime(VulkanContext::Impl& c) {
 
 class Runner {
  public:
-  Runner(VulkanContext::Impl& c, const Recording& rec, const ExecPlan& plan, const RunOptions& opt)
+  Runner(VulkanContext::Impl& c, const Recording& rec, const History& history_in, const ExecPlan& plan,
+         const RunOptions& opt)
       : c_(c),
         rec_(rec),
         plan_(plan),
@@ -150,8 +151,11 @@ class Runner {
         shared_(shared_for(opt, geo_)),
         placed_(placed_of(shared_)),
         rt_(make_runtime(c)),
+        imported_(imported_of()),
+        initial_layout_(initial_layouts(history_in)),
+        exclusive_(choose_sharing()),
         res_(c, geo_, slots_.uav_dummies, seeds(c, opt), shared_ ? &*shared_ : nullptr, rt_.get(), &rec.resources,
-             opt.exclusive_sharing),
+             exclusive_.empty() ? nullptr : &exclusive_),
         layouts_(geo_),
         model_(geo_, seeds(c, opt), placed_) {
     if (opt.max_side > 16 || opt.max_words > 256) {
@@ -194,6 +198,10 @@ class Runner {
 
  private:
   VulkanPlan stream() const;
+  std::vector<std::vector<uint32_t>> group_waits() const;
+  std::vector<uint8_t> imported_of() const;
+  std::vector<VkImageLayout> initial_layouts(const History& history_in) const;
+  std::vector<uint8_t> choose_sharing();
   void record_points(const runtime::ListContext& lc, uint32_t op, Where where);
   void record_list(const runtime::ListContext& lc, RunReport& report);
   void record_reference_barrier(VkCommandBuffer cb, bool setup);
@@ -217,6 +225,13 @@ class Runner {
   std::optional<RunOptions::SharedMemory> shared_;
   std::vector<uint8_t> placed_;  // per resource: bound into the shared heap
   std::unique_ptr<runtime::Runtime> rt_;  // before res_: its heaps outlive the objects bound to them
+  // RunOptions::sharing (empty for concurrent): per resource, whether its objects are EXCLUSIVE, and
+  // what the ownership planner is told (filled and read back on the graphics family; the layout it
+  // starts the frame in).
+  RunReport::Sharing sharing_;  // before exclusive_, which choose_sharing() fills it with
+  std::vector<uint8_t> imported_;
+  std::vector<VkImageLayout> initial_layout_;
+  std::vector<uint8_t> exclusive_;
   GpuResources res_;
   LayoutTracker layouts_;
   Model model_;  // advanced in step with recording
@@ -671,6 +686,81 @@ void Runner::record_list(const runtime::ListContext& lc, RunReport& report) {
   }
 }
 
+std::vector<std::vector<uint32_t>> Runner::group_waits() const {
+  // Groups run in submission order. Consecutive groups on one queue get no semaphore wait (a wait
+  // would be a full dependency and hide missing cross-group barriers). A group on another queue
+  // than the group before it waits for that group (the runtime makes it a timeline + binary
+  // semaphore wait): Baton plans groups serially in submission order, and this wait is what makes
+  // the other queue honour that order. RunOptions::sync_queue_switches: a switch of the groups'
+  // own logical queue counts as a hand-off even when both run on one VkQueue (frame graphs).
+  std::vector<std::vector<uint32_t>> waits(rec_.groups.size());
+  if (opt_.waits) {
+    if (opt_.waits->size() != rec_.groups.size())
+      throw Error(fmt::format("executor: RunOptions::waits has {} groups, the recording {}", opt_.waits->size(),
+                              rec_.groups.size()));
+    waits = *opt_.waits;
+  }
+  for (size_t gi = 1; gi < rec_.groups.size() && !opt_.waits; ++gi) {
+    const Queue a = rec_.groups[gi - 1]->queue(), b = rec_.groups[gi]->queue();
+    if (rt_->queue(a).queue != rt_->queue(b).queue || (opt_.sync_queue_switches && a != b))
+      waits[gi].push_back(static_cast<uint32_t>(gi - 1));
+  }
+  return waits;
+}
+
+// Every resource starts the frame owned by the graphics family (seeded there or by the host) and
+// ends it there (read back there), except those a later transient took over (never read back).
+std::vector<uint8_t> Runner::imported_of() const {
+  std::vector<uint8_t> out(geo_.size(), 1);
+  if (shared_)
+    for (ResourceId r = 0; r < geo_.size() && r < shared_->taken_over.size(); ++r)
+      if (shared_->taken_over[r]) out[r] = 0;
+  return out;
+}
+
+// The layout each image starts the frame in as the plan's first barriers see it: at rest where the
+// history marks it touched (put_at_rest), else UNDEFINED.
+std::vector<VkImageLayout> Runner::initial_layouts(const History& history_in) const {
+  std::vector<VkImageLayout> out(geo_.size(), VK_IMAGE_LAYOUT_UNDEFINED);
+  for (ResourceId r = 0; r < geo_.size() && r < history_in.size(); ++r)
+    if (!geo_[r].buffer && history_in[r].touched)
+      out[r] = lower_vulkan_state(resting_state(rec_.resources[r]), true, true).layout;
+  return out;
+}
+
+// RunOptions::sharing: EXCLUSIVE where the runtime's ownership planner can hand the resource over.
+std::vector<uint8_t> Runner::choose_sharing() {
+  if (opt_.sharing == RunOptions::Sharing::concurrent) {
+    // One family: the objects are EXCLUSIVE (the create infos' default), with nothing to transfer.
+    (c_.compute_family ? sharing_.concurrent : sharing_.exclusive) = static_cast<uint32_t>(geo_.size());
+    return {};
+  }
+  sharing_.mode = opt_.sharing == RunOptions::Sharing::exclusive ? "exclusive" : "automatic";
+  if (opt_.source != BarrierSource::plan)
+    throw Error("executor: exclusive or automatic sharing needs the plan's barriers (the reference sources plan no "
+                "ownership transfers)");
+  const VulkanPlan barriers = stream();
+  runtime::Execution x;
+  x.table = &rec_.resources;
+  x.groups = &rec_.groups;
+  x.barriers = &barriers;
+  x.waits = group_waits();
+  x.imported = imported_;
+  x.initial_layout = initial_layout_;
+  const runtime::Result<std::vector<std::string>> why = rt_->exclusive_blockers(x);
+  if (!why) throw Error("executor: " + why.error());
+  std::vector<uint8_t> out(geo_.size(), 1);
+  for (ResourceId r = 0; r < geo_.size(); ++r) {
+    const std::string& w = why.value()[r];
+    if (w.empty()) continue;
+    if (opt_.sharing == RunOptions::Sharing::exclusive) throw Error("executor: --sharing exclusive: " + w);
+    out[r] = 0;
+    sharing_.concurrent_why.emplace_back(rec_.resources[r].name, w);
+  }
+  for (uint8_t e : out) (e ? sharing_.exclusive : sharing_.concurrent) += 1;
+  return out;
+}
+
 RunReport Runner::run(const History& history_in) {
   RunReport report;
   // Resources the history marks touched start at rest, not untouched (frame graphs).
@@ -682,23 +772,11 @@ RunReport Runner::run(const History& history_in) {
   x.table = &rec_.resources;
   x.groups = &rec_.groups;
   x.barriers = &barriers;
-  // Groups run in submission order. Consecutive groups on one queue get no semaphore wait (a wait
-  // would be a full dependency and hide missing cross-group barriers). A group on another queue
-  // than the group before it waits for that group (the runtime makes it a timeline + binary
-  // semaphore wait): Baton plans groups serially in submission order, and this wait is what makes
-  // the other queue honour that order. RunOptions::sync_queue_switches: a switch of the groups'
-  // own logical queue counts as a hand-off even when both run on one VkQueue (frame graphs).
-  x.waits.resize(rec_.groups.size());
-  if (opt_.waits) {
-    if (opt_.waits->size() != rec_.groups.size())
-      throw Error(fmt::format("executor: RunOptions::waits has {} groups, the recording {}", opt_.waits->size(),
-                              rec_.groups.size()));
-    x.waits = *opt_.waits;
-  }
-  for (size_t gi = 1; gi < rec_.groups.size() && !opt_.waits; ++gi) {
-    const Queue a = rec_.groups[gi - 1]->queue(), b = rec_.groups[gi]->queue();
-    if (rt_->queue(a).queue != rt_->queue(b).queue || (opt_.sync_queue_switches && a != b))
-      x.waits[gi].push_back(static_cast<uint32_t>(gi - 1));
+  x.waits = group_waits();
+  if (!exclusive_.empty()) {
+    x.exclusive = exclusive_;
+    x.imported = imported_;
+    x.initial_layout = initial_layout_;
   }
   x.images.resize(geo_.size(), VK_NULL_HANDLE);
   x.buffers.resize(geo_.size(), VK_NULL_HANDLE);
@@ -721,6 +799,8 @@ RunReport Runner::run(const History& history_in) {
   report.submits = fi.submits;
   report.semaphore_waits = fi.semaphore_waits;
   report.queues_used = fi.queues_used;
+  report.sharing = sharing_;
+  report.sharing.ownership_transfers = fi.ownership_transfers;
   if (const runtime::Result<runtime::FrameTimings> t = rt_->timings(fi.ticket); t && t.value().valid)
     report.frame_gpu_us = t.value().frame_us;
   if (op_timestamps_ && !report.op_times.empty()) {
@@ -878,7 +958,8 @@ std::string to_string(const Mismatch& m) {
 }
 
 std::vector<VkMemoryRequirements> memory_requirements(VulkanContext& ctx, const Recording& rec, const RunOptions& options) {
-  return requirements_of(ctx.impl(), make_geometry(rec, options.max_side, options.max_words), options.exclusive_sharing);
+  return requirements_of(ctx.impl(), make_geometry(rec, options.max_side, options.max_words),
+                         options.sharing != RunOptions::Sharing::concurrent);
 }
 
 void check_executable(const Recording& rec) {
@@ -895,7 +976,7 @@ RunReport run(VulkanContext& ctx, const Recording& rec, const History& history_i
   (void)ctx.take_messages();  // earlier messages belong to earlier runs
   RunReport report;
   {
-    Runner runner(c, rec, plan, options);
+    Runner runner(c, rec, history_in, plan, options);
     report = runner.run(history_in);
   }
   report.validation = ctx.take_messages();
