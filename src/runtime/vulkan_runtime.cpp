@@ -274,6 +274,10 @@ struct Runtime::Impl {
   }
   OwnershipInput ownership_input(const Execution& x, const VulkanPlan& plan,
                                  const std::vector<std::vector<uint32_t>>& waits_of) const;
+  // RuntimeOptions::Sharing::automatic: transient `r`, created EXCLUSIVE and not yet bound, again as
+  // VK_SHARING_MODE_CONCURRENT over both families; its requirements must still fit the plan's.
+  void recreate_concurrent(const Frame::Resource& fr, uint32_t r, HandleTable& handles, PendingFrame& pf,
+                           VkMemoryRequirements& req);
   void frame_error(std::string text) { frame.errors_.push_back(std::move(text)); }
   // vkQueueWaitIdle (not only a host wait on the timelines): the layer's synchronization validation
   // retires a queue's accesses at a queue-idle wait.
@@ -611,6 +615,50 @@ OwnershipInput Runtime::Impl::ownership_input(const Execution& x, const VulkanPl
     }
   }
   return oi;
+}
+
+void Runtime::Impl::recreate_concurrent(const Frame::Resource& fr, uint32_t r, HandleTable& handles, PendingFrame& pf,
+                                        VkMemoryRequirements& req) {
+  std::array<uint32_t, 2> families{dev.graphics.family, dev.compute->family};
+  VkMemoryRequirements now{};
+  if (fr.image) {
+    VkImageCreateInfo ci = fr.image_info;
+    ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
+    ci.queueFamilyIndexCount = 2;
+    ci.pQueueFamilyIndices = families.data();
+    VkImage img = VK_NULL_HANDLE;
+    vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}', concurrent)", fr.name));
+    std::replace(pf.images.begin(), pf.images.end(), handles.images[r], img);
+    vkDestroyImage(dev.device, handles.images[r], nullptr);
+    handles.images[r] = img;
+    name(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(img), fr.name);
+    vkGetImageMemoryRequirements(dev.device, img, &now);
+  } else {
+    VkBufferCreateInfo ci = fr.buffer_info;
+    ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
+    ci.queueFamilyIndexCount = 2;
+    ci.pQueueFamilyIndices = families.data();
+    VkBuffer buf = VK_NULL_HANDLE;
+    vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}', concurrent)", fr.name));
+    std::replace(pf.buffers.begin(), pf.buffers.end(), handles.buffers[r], buf);
+    vkDestroyBuffer(dev.device, handles.buffers[r], nullptr);
+    handles.buffers[r] = buf;
+    name(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buf), fr.name);
+    vkGetBufferMemoryRequirements(dev.device, buf, &now);
+  }
+  // The frame was planned with the EXCLUSIVE object's size and alignment: the concurrent one must fit
+  // them (place() checks the offset and the heap again).
+  if (now.size > req.size || (req.alignment % std::max<VkDeviceSize>(now.alignment, 1)) != 0 ||
+      (now.memoryTypeBits & req.memoryTypeBits) == 0)
+    throw Error(fmt::format("transient '{}': as VK_SHARING_MODE_CONCURRENT it needs {} bytes aligned to {} (memory "
+                            "types {:#x}), the plan gave it {} bytes aligned to {} (types {:#x}); use "
+                            "Sharing::concurrent or Sharing::exclusive",
+                            fr.name, now.size, now.alignment, now.memoryTypeBits, req.size, req.alignment,
+                            req.memoryTypeBits));
+  req.memoryTypeBits &= now.memoryTypeBits;
 }
 
 static std::vector<std::vector<uint32_t>> sorted_waits(const Execution& x, size_t ng) {
@@ -971,6 +1019,8 @@ FrameInfo Runtime::Impl::submit_frame() {
       handles.buffers[r] = fr.vk_buffer;
       continue;
     }
+    // Automatic: EXCLUSIVE first; those the ownership planner cannot hand over are recreated
+    // CONCURRENT below, before memory is bound.
     const bool shared = families_of(r).size() > 1 && opt.transient_sharing == RuntimeOptions::Sharing::concurrent;
     auto share = [&](auto& ci) {
       ci.sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
@@ -1009,24 +1059,6 @@ FrameInfo Runtime::Impl::submit_frame() {
   const graph::Transitions& t = compiled->trans;
   const graph::Aliasing& al = compiled->aliasing;
 
-  // Memory: the placed transients bound into one heap at their planned offsets (place()).
-  // Culled transients were never placed: they stay unbound and are only destroyed.
-  {
-    const MemberPlacement mp = member_placement(*g, *compiled, reqs, co.aliasing);
-    PlaceRequest pr;
-    pr.table = &t.table;
-    pr.images.assign(t.table.size(), VK_NULL_HANDLE);
-    pr.buffers.assign(t.table.size(), VK_NULL_HANDLE);
-    for (const graph::Placement& p : al.placements) {
-      pr.images[t.first_member[p.resource]] = f.resources_[p.resource].image ? handles.images[p.resource] : VK_NULL_HANDLE;
-      pr.buffers[t.first_member[p.resource]] = f.resources_[p.resource].image ? VK_NULL_HANDLE : handles.buffers[p.resource];
-    }
-    pr.offset = mp.offset;
-    pr.heap_size = al.heap_size;
-    place_objects(pr);
-  }
-  staged_memory.unaliased_bytes = staged_memory.heaps ? al.unaliased : 0;
-  staged_memory.alignment = staged_memory.heaps ? co.aliasing.alignment : 0;
   const VulkanPlan plan = lower_vulkan(t.table, t.compiled);
 
   // The execution: the schedule's waits (and the frame_start / frame_end groups' own), handles per
@@ -1056,6 +1088,45 @@ FrameInfo Runtime::Impl::submit_frame() {
     if (fr.image && !fr.transient && !fr.undefined)
       x.initial_layout[m] = lower_vulkan_state(resting_state(t.table[m]), true, true).layout;
   }
+  uint32_t exclusive_transients = 0;
+  std::vector<std::string> concurrent_why;
+  if (opt.transient_sharing == RuntimeOptions::Sharing::automatic && two_families()) {
+    const std::vector<std::string> why =
+        runtime::exclusive_blockers(ownership_input(x, plan, sorted_waits(x, plan.groups.size())));
+    for (uint32_t r = 0; r < nr; ++r) {
+      const Frame::Resource& fr = f.resources_[r];
+      const ResourceId m = t.first_member[r];
+      if (!fr.transient || families_of(r).size() < 2) continue;
+      if (why[m].empty()) {
+        x.exclusive[m] = 1;
+        ++exclusive_transients;
+        continue;
+      }
+      concurrent_why.push_back(why[m]);
+      x.exclusive[m] = 0;
+      recreate_concurrent(fr, r, handles, pf, reqs[r]);
+      x.images[m] = handles.images[r];
+      x.buffers[m] = handles.buffers[r];
+    }
+  }
+  // Memory: the placed transients bound into one heap at their planned offsets (place()).
+  // Culled transients were never placed: they stay unbound and are only destroyed.
+  {
+    const MemberPlacement mp = member_placement(*g, *compiled, reqs, co.aliasing);
+    PlaceRequest pr;
+    pr.table = &t.table;
+    pr.images.assign(t.table.size(), VK_NULL_HANDLE);
+    pr.buffers.assign(t.table.size(), VK_NULL_HANDLE);
+    for (const graph::Placement& p : al.placements) {
+      pr.images[t.first_member[p.resource]] = f.resources_[p.resource].image ? handles.images[p.resource] : VK_NULL_HANDLE;
+      pr.buffers[t.first_member[p.resource]] = f.resources_[p.resource].image ? VK_NULL_HANDLE : handles.buffers[p.resource];
+    }
+    pr.offset = mp.offset;
+    pr.heap_size = al.heap_size;
+    place_objects(pr);
+  }
+  staged_memory.unaliased_bytes = staged_memory.heaps ? al.unaliased : 0;
+  staged_memory.alignment = staged_memory.heaps ? co.aliasing.alignment : 0;
 
   // What each list's pass may touch, and the layout of each subresource of its declared images once
   // its before-barriers ran (PassContext::layout): the barriers' new layouts replayed in submission
@@ -1125,6 +1196,9 @@ FrameInfo Runtime::Impl::submit_frame() {
   cleanup.armed = false;
   pending.push_back(std::move(pf));
   info.compile_ms = compile_ms;
+  info.exclusive_transients = exclusive_transients;
+  info.concurrent_transients = static_cast<uint32_t>(concurrent_why.size());
+  info.concurrent_why = std::move(concurrent_why);
   info.culled = static_cast<uint32_t>(compiled->culled.culled.size());
   info.graph = std::move(g);
   info.compiled = std::move(compiled);

@@ -624,6 +624,65 @@ TEST(Runtime, ExclusiveTransientsGetOwnershipTransfersAcrossFamilies) {
   EXPECT_TRUE(log.empty()) << messages(log);
 }
 
+// Automatic sharing: `t` is read by an async compute pass and a graphics pass with no order between
+// them, which no ownership pair can express: EXCLUSIVE refuses the frame naming it, automatic makes
+// it CONCURRENT (with the reason) and `u` (compute -> graphics) EXCLUSIVE with a pair. On lavapipe
+// (one family) both modes run the frame with nothing to transfer.
+TEST(Runtime, AutomaticSharingKeepsConcurrentReadersConcurrent) {
+  const bool two_families = context().compute_family().has_value();
+  for (const RuntimeOptions::Sharing mode : {RuntimeOptions::Sharing::exclusive, RuntimeOptions::Sharing::automatic}) {
+    RuntimeOptions o;
+    o.transient_sharing = mode;
+    auto rt = Runtime::create(device_desc(), o);
+    ASSERT_TRUE(rt.ok()) << rt.error();
+    (void)context().take_messages();
+    constexpr uint64_t kBytes = 16384;
+    HostBuffer out(kBytes), out2(kBytes);
+    Frame& f = rt.value()->begin_frame();
+    const Res ob = f.import_buffer("out", out.buffer, out.info);
+    const Res ob2 = f.import_buffer("out2", out2.buffer, out2.info);
+    const Res t = f.create_buffer("t", buffer_info(kBytes));
+    const Res u = f.create_buffer("u", buffer_info(kBytes));
+    const Res v = f.create_buffer("v", buffer_info(kBytes));
+    f.add_pass({"fill", Queue::direct, false, false, {{t, Access::copy_dest}},
+                [=](PassContext& c) { vkCmdFillBuffer(c.cmd, c.buffer(t), 0, kBytes, 0x39); }});
+    f.add_pass({"async_copy", Queue::compute, true, false, {{t, Access::copy_source}, {u, Access::copy_dest}},
+                [=](PassContext& c) { copy_buffer(c, t, u, kBytes); }});
+    f.add_pass({"gfx_copy", Queue::direct, false, false, {{t, Access::copy_source}, {v, Access::copy_dest}},
+                [=](PassContext& c) { copy_buffer(c, t, v, kBytes); }});
+    f.add_pass({"back", Queue::direct, false, false,
+                {{u, Access::copy_source}, {v, Access::copy_source}, {ob, Access::copy_dest}, {ob2, Access::copy_dest}},
+                [=](PassContext& c) {
+                  copy_buffer(c, u, ob, kBytes);
+                  copy_buffer(c, v, ob2, kBytes);
+                }});
+    f.output(ob);
+    f.output(ob2);
+    Result<FrameInfo> r = rt.value()->submit();
+    if (mode == RuntimeOptions::Sharing::exclusive && two_families) {
+      ASSERT_FALSE(r.ok()) << "concurrent readers of an EXCLUSIVE transient on two families";
+      EXPECT_NE(r.error().find("resource 't'"), std::string::npos) << r.error();
+      EXPECT_NE(r.error().find("no order between them"), std::string::npos) << r.error();
+      continue;
+    }
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_TRUE(rt.value()->sync().ok());
+    if (mode == RuntimeOptions::Sharing::automatic) {
+      EXPECT_EQ(r.value().concurrent_transients, two_families ? 1u : 0u);
+      EXPECT_EQ(r.value().concurrent_why.size(), r.value().concurrent_transients);
+      if (two_families) {
+        EXPECT_NE(r.value().concurrent_why[0].find("'t'"), std::string::npos) << r.value().concurrent_why[0];
+        EXPECT_EQ(r.value().exclusive_transients, 1u);    // u
+        EXPECT_EQ(r.value().ownership_transfers, 1u);     // u: compute -> graphics
+      }
+    }
+    EXPECT_EQ(out.wrong_words(0x39), 0u);
+    EXPECT_EQ(out2.wrong_words(0x39), 0u);
+    const exec::ValidationLog log = context().take_messages();
+    EXPECT_TRUE(log.empty()) << messages(log);
+  }
+}
+
 TEST(RuntimeErrors, AreValuesNamingPassAndResource) {
   auto rt = Runtime::create(device_desc());
   ASSERT_TRUE(rt.ok()) << rt.error();

@@ -72,8 +72,11 @@ struct RuntimeOptions {
   bool checks = true;        // the frame graph's checks (coverage, resting, aliasing, serial order)
   // Transients used on two queue families: VK_SHARING_MODE_CONCURRENT (the default, run on the
   // H200 in earlier rounds), or EXCLUSIVE with queue-family ownership transfers (release/acquire
-  // pairs, docs/runtime.md). Imported EXCLUSIVE resources always get the pairs.
-  enum class Sharing : uint8_t { concurrent, exclusive };
+  // pairs, docs/runtime.md; a transient pairs cannot hand over fails the frame naming it), or
+  // automatic: EXCLUSIVE where pairs can hand the transient over, CONCURRENT otherwise (two families
+  // use it with no order between them), each such one with its reason in FrameInfo::concurrent_why.
+  // Imported EXCLUSIVE resources always get the pairs.
+  enum class Sharing : uint8_t { concurrent, exclusive, automatic };
   Sharing transient_sharing = Sharing::concurrent;
   // GPU timestamps, read by Runtime::timings (FrameTimings::valid false where a queue family the
   // frame uses has no timestamp bits):
@@ -146,6 +149,10 @@ struct FrameInfo {
   uint32_t groups = 0, submits = 0, command_buffers = 0, barriers = 0, barrier_calls = 0;
   uint32_t semaphore_waits = 0, culled = 0;
   uint32_t ownership_transfers = 0;  // release/acquire pairs recorded (exclusive resources across families)
+  // Sharing::automatic, two families: transients used on both created EXCLUSIVE, and those created
+  // CONCURRENT with the reason for each (Runtime::exclusive_blockers' text).
+  uint32_t exclusive_transients = 0, concurrent_transients = 0;
+  std::vector<std::string> concurrent_why;
   uint32_t queues_used = 0;          // distinct VkQueues the groups were submitted to
   double compile_ms = 0, record_ms = 0, submit_ms = 0;
   // The compiled frame (graph, schedule, aliasing, plan), for printers and tests.
