@@ -238,7 +238,8 @@ TEST(FrameWatermark, EarlyRecycleIsDetected) {
   }
   EXPECT_EQ(caught, kFrames);
   const ValidationLog log = ctx.take_messages();
-  EXPECT_TRUE(log.empty()) << log.total() << " validation messages";
+  EXPECT_TRUE(log.empty()) << log.total() << " validation messages, first: "
+                           << (log.texts.empty() ? std::string() : log.texts.front().second);
 }
 
 }  // namespace

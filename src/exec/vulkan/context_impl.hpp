@@ -41,6 +41,7 @@ struct VulkanContext::Impl {
   // "Swapchains"). X11 only where VK_EXT_headless_surface is missing: `xcb` is the connection
   // (xcb_connection_t*, opened on $DISPLAY) and `windows` the window made for each surface.
   PresentSurface surface_kind = PresentSurface::none;
+  bool surface_extension = false;  // VK_KHR_surface enabled on the instance (VK_KHR_swapchain needs it)
   void* xcb = nullptr;
   std::map<VkSurfaceKHR, uint32_t> windows;
 

@@ -190,10 +190,14 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
   const char* layers[] = {kLayer};
   std::vector<const char*> extensions;
   if (o.validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  // VK_KHR_surface wherever the instance has it: the device enables VK_KHR_swapchain (for the
+  // PRESENT_SRC_KHR layout) whenever it can, and that extension requires this one
+  // (VUID-vkCreateDevice-ppEnabledExtensionNames-01387).
+  surface_extension = has_instance_extension(VK_KHR_SURFACE_EXTENSION_NAME);
+  if (surface_extension) extensions.push_back(VK_KHR_SURFACE_EXTENSION_NAME);
   if (o.presentation) {
-    if (!has_instance_extension(VK_KHR_SURFACE_EXTENSION_NAME))
+    if (!surface_extension)
       throw Error("Vulkan: the instance lacks VK_KHR_surface (presentation was asked for)");
-    extensions.push_back(VK_KHR_SURFACE_EXTENSION_NAME);
     if (has_instance_extension(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME)) {
       extensions.push_back(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME);
       surface_kind = PresentSurface::headless;
@@ -286,7 +290,7 @@ void VulkanContext::Impl::create(const ContextOptions& o) {
 
   // PRESENT_SRC_KHR is a valid layout only with the swapchain extension enabled.
   std::vector<const char*> device_extensions;
-  if (has_device_extension(physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+  if (surface_extension && has_device_extension(physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
     device_extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
   else if (o.presentation)
     throw Error("Vulkan: the device lacks VK_KHR_swapchain (presentation was asked for)");
