@@ -54,7 +54,7 @@ DeviceDesc device_desc(bool with_compute = true) {
 
 std::string messages(const exec::ValidationLog& log) {
   std::string s;
-  for (const auto& [id, text] : log.texts) s += id + ": " + text.substr(0, 700) + "\n";
+  for (const auto& [id, text] : log.texts) s += id + ": " + text.substr(0, 2500) + "\n";
   return s;
 }
 

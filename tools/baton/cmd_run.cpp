@@ -288,7 +288,9 @@ int run_run(const RunCliOptions& o) {
   } catch (const std::exception& e) {
     return report_error(o.file + ": " + e.what());
   }
-  exec::VulkanContext ctx(exec::ContextOptions{*device, true});
+  // Compute groups on a compute-only family where the device has one (the H200): the async compute
+  // the frame graph scheduled runs there for real (docs/executor.md, "Async compute").
+  exec::VulkanContext ctx(exec::ContextOptions{*device, true, /*async_compute=*/true});
   const exec::CanaryResult canary = exec::run_canary(ctx);
   if (!canary_live_or_report(canary)) return 1;
   exec::RunOptions run_options;

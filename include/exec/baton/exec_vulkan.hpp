@@ -30,8 +30,8 @@ struct ContextOptions {
   DeviceKind device = DeviceKind::lavapipe;
   bool validation = true;  // the Khronos layer with synchronization validation + submit-time checks
   // Also create a queue of a compute-only family (when the device has one) and run compute groups
-  // there. Resources are then created VK_SHARING_MODE_CONCURRENT over both families (see
-  // docs/executor.md, "Async compute"). Without such a family this changes nothing.
+  // there. Resources are then created as RunOptions::sharing says (CONCURRENT over both families by
+  // default; docs/executor.md, "Async compute"). Without such a family this changes nothing.
   bool async_compute = false;
   // Presentation (the trace player's swapchains): the instance extension VK_KHR_surface, the device
   // extension VK_KHR_swapchain, and a surface: VK_EXT_headless_surface, or where the implementation
