@@ -13,6 +13,9 @@
 # Runs: the whole test_exec suite with BATON_VK_DEVICE=gpu (includes AsyncCompute.*), `baton run
 # demo --device gpu --format json`, and gpu_barrier_cost (a, b, c interleaved, then a under the
 # layer). Logs go to $OUT; a summary goes to stdout. Each step has a timeout; all together < 8 min.
+# BATON_SKIP_TEST_EXEC / BATON_SKIP_BENCH (non-empty) leave out steps 1 and 3; BATON_REPEAT (20) and
+# BATON_SAMPLE_REPEAT (5) repeat test_runtime and the sample; BATON_SHARING_MODES (all three) picks the
+# `baton run --sharing` modes of step 2b.
 set -u
 if [ $# -lt 1 ] || [ -z "${OUT:-}" ]; then
   echo "usage: OUT=/path/to/logs $0 BIN_DIR" >&2
@@ -52,10 +55,15 @@ if grep -q "not found" "$OUT/env.log"; then
 fi
 
 echo "== 1/3 test_exec (BATON_VK_DEVICE=gpu)"
-timeout 330 "$BIN/test_exec" --gtest_output="xml:$OUT/test_exec.xml" >"$OUT/test_exec.log" 2>&1
-rc_tests=$?
-grep -E "^test_exec device:|^\[  (PASSED|FAILED|  SKIPPED) |^demo|^async compute|detection|^\[==========\]" \
-  "$OUT/test_exec.log" | sort -u | head -40
+rc_tests=0
+if [ -n "${BATON_SKIP_TEST_EXEC:-}" ]; then
+  echo "skipped (BATON_SKIP_TEST_EXEC set)"
+else
+  timeout 330 "$BIN/test_exec" --gtest_output="xml:$OUT/test_exec.xml" >"$OUT/test_exec.log" 2>&1
+  rc_tests=$?
+  grep -E "^test_exec device:|^\[  (PASSED|FAILED|  SKIPPED) |^demo|^async compute|detection|^\[==========\]" \
+    "$OUT/test_exec.log" | sort -u | head -40
+fi
 echo "test_exec exit code: $rc_tests"
 
 echo "== 1b test_runtime (BATON_VK_DEVICE=gpu): runtime frames, shared heaps, exclusive sharing with ownership transfers"
@@ -117,11 +125,16 @@ done
 echo "examples exit code: $rc_examples"
 
 echo "== 3/3 gpu_barrier_cost --device gpu"
-timeout 150 "$BIN/gpu_barrier_cost" --device gpu --frames 20 --spin "${BATON_SPIN:-4000}" \
-  >"$OUT/gpu_barrier_cost.log" 2>&1
-rc_bench=$?
-head -40 "$OUT/gpu_barrier_cost.log"
-echo "gpu_barrier_cost exit code: $rc_bench"
+rc_bench=0
+if [ -n "${BATON_SKIP_BENCH:-}" ]; then
+  echo "skipped (BATON_SKIP_BENCH set)"
+else
+  timeout 150 "$BIN/gpu_barrier_cost" --device gpu --frames 20 --spin "${BATON_SPIN:-4000}" \
+    >"$OUT/gpu_barrier_cost.log" 2>&1
+  rc_bench=$?
+  head -40 "$OUT/gpu_barrier_cost.log"
+  echo "gpu_barrier_cost exit code: $rc_bench"
+fi
 
 echo "== summary: test_exec $rc_tests, baton run $rc_run, examples $rc_examples, gpu_barrier_cost $rc_bench (0 = clean); logs in $OUT"
 [ $rc_tests -eq 0 ] && [ $rc_run -eq 0 ] && [ $rc_examples -eq 0 ] && [ $rc_bench -eq 0 ]

@@ -630,7 +630,9 @@ TEST(Runtime, ExclusiveTransientsGetOwnershipTransfersAcrossFamilies) {
 // (one family) both modes run the frame with nothing to transfer.
 TEST(Runtime, AutomaticSharingKeepsConcurrentReadersConcurrent) {
   const bool two_families = context().compute_family().has_value();
-  for (const RuntimeOptions::Sharing mode : {RuntimeOptions::Sharing::exclusive, RuntimeOptions::Sharing::automatic}) {
+  for (const RuntimeOptions::Sharing mode :
+       {RuntimeOptions::Sharing::concurrent, RuntimeOptions::Sharing::exclusive, RuntimeOptions::Sharing::automatic}) {
+    SCOPED_TRACE(static_cast<int>(mode));
     RuntimeOptions o;
     o.transient_sharing = mode;
     auto rt = Runtime::create(device_desc(), o);
@@ -667,6 +669,12 @@ TEST(Runtime, AutomaticSharingKeepsConcurrentReadersConcurrent) {
     }
     ASSERT_TRUE(r.ok()) << r.error();
     ASSERT_TRUE(rt.value()->sync().ok());
+    std::printf("automatic sharing frame: %u groups, %u semaphore waits, %u queues, %u ownership transfers, %u "
+                "exclusive / %u concurrent transients, heap %llu bytes (%llu aliased)\n",
+                r.value().groups, r.value().semaphore_waits, r.value().queues_used, r.value().ownership_transfers,
+                r.value().exclusive_transients, r.value().concurrent_transients,
+                static_cast<unsigned long long>(r.value().memory.heap_bytes),
+                static_cast<unsigned long long>(r.value().memory.aliased_bytes));
     if (mode == RuntimeOptions::Sharing::automatic) {
       EXPECT_EQ(r.value().concurrent_transients, two_families ? 1u : 0u);
       EXPECT_EQ(r.value().concurrent_why.size(), r.value().concurrent_transients);
