@@ -687,7 +687,18 @@ TEST(Runtime, AutomaticSharingKeepsConcurrentReadersConcurrent) {
     EXPECT_EQ(out.wrong_words(0x39), 0u);
     EXPECT_EQ(out2.wrong_words(0x39), 0u);
     const exec::ValidationLog log = context().take_messages();
-    EXPECT_TRUE(log.empty()) << messages(log);
+    if (!two_families) {
+      EXPECT_TRUE(log.empty()) << messages(log);
+      continue;
+    }
+    // `gfx_copy` reads t on the graphics queue after fill's barrier there, the compute queue having
+    // waited on graphics in between: layer 1.3.239's known false positive, pinned by
+    // RuntimeOracle.SameQueueReadAfterAnotherQueueWaited (docs/benchmarks.md). Nothing else.
+    EXPECT_LE(log.total(), 1u) << messages(log);
+    for (const auto& [id, text] : log.texts) {
+      EXPECT_EQ(id, "SYNC-HAZARD-READ-RACING-WRITE") << text;
+      EXPECT_NE(text.find("[graphics#2/gfx_copy]"), std::string::npos) << text;
+    }
   }
 }
 
