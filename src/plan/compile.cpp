@@ -139,9 +139,9 @@ State use_state(bool buffer, Access a, Stages s) {
 // Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
 // every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
 // A buffer some use of which names bytes, and whether two of its uses in the group hold different
-// states on disjoint bytes (then it is planned whole: one_state_buffers).
+// states on disjoint bytes (then it is planned whole: ranged_use).
 // The two smallest values seen for distinct keys (a key's value only ever decreases), so "the
-// smallest value of any key but k" is one lookup: one_state_buffers keeps, per buffer, the lowest end
+// smallest value of any key but k" is one lookup: ranged_use() keeps, per buffer, the lowest end
 // and the highest start (stored as ~start) of each use signature's ranges this way.
 struct TwoSmallest {
   static constexpr uint16_t kEmpty = 0xffff;
@@ -177,7 +177,7 @@ struct TwoSmallest {
   }
 };
 // A buffer with a use of some of its bytes in the group: whether two operations use disjoint bytes of it
-// in different states (then it is planned whole: one_state_buffers). Uses of earlier operations are
+// in different states (then it is planned whole: ranged_use). Uses of earlier operations are
 // summarised per signature (access, stages) by their lowest end and highest start; the current
 // operation's are kept apart until the next operation, since pairs inside one operation do not count.
 struct RangedBuffer {
@@ -200,10 +200,13 @@ struct Scratch {
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadRun>> runs;
-  // Buffers with a use of some of their bytes in the group (one_state_buffers): per resource id the
+  // Buffers with a use of some of their bytes in the group (ranged_use): per resource id the
   // index into `ranged`, kNone everywhere between compiles.
   std::vector<uint32_t> ranged_of;
   std::vector<RangedBuffer> ranged;
+  // Per resource id: 1 while the group's facts retire it (GroupFacts::retire), 0 everywhere between
+  // compiles; one store per retired resource instead of a binary search per slot.
+  std::vector<uint8_t> retiring;
 };
 
 Scratch& thread_scratch() {
@@ -220,10 +223,15 @@ class GroupCompiler {
     if (slot_of_.size() < rt.size()) slot_of_.resize(rt.size(), kNone);
     if (ranged_of_.size() < rt.size()) ranged_of_.resize(rt.size(), kNone);
     ranged_.clear();
+    if (retiring_.size() < rt.size()) retiring_.resize(rt.size(), 0);
+    for (const ResourceId r : f.retire)
+      if (r < rt.size()) retiring_[r] = 1;
   }
   ~GroupCompiler() {
     for (const Slot& s : slots_) slot_of_[s.res] = kNone;
     for (const RangedBuffer& b : ranged_) ranged_of_[b.res] = kNone;
+    for (const ResourceId r : f_.retire)
+      if (r < retiring_.size()) retiring_[r] = 0;
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
@@ -243,13 +251,18 @@ class GroupCompiler {
     out_.name = g_.name();
     out_.queue = g_.queue();
     out_.lists.reserve(g_.lists().size());
+    // One walk over the group's uses: their number, and the buffers used in byte ranges.
     size_t total = 0;
     for (const CommandList* l : g_.lists()) {
       CompiledList& cl = out_.lists.emplace_back();
       cl.name = l->name();
       cl.queue = l->queue();
-      for (const Operation& o : l->ops()) total += o.uses.size();
-      ops_ += static_cast<uint32_t>(l->ops().size());
+      for (const Operation& o : l->ops()) {
+        total += o.uses.size();
+        for (const Use& u : o.uses)
+          if (has_bytes(u.range)) ranged_use(u, ops_);
+        ++ops_;
+      }
     }
     // The group's two arrays, one heap block each (no block per list). Most uses need at most one
     // barrier and most operations at most one point: reserve that much up front (and two more per list,
@@ -259,7 +272,6 @@ class GroupCompiler {
     uses_total_ = static_cast<uint32_t>(total);
     if (uses_.size() < total) uses_.resize(total);
     if (op_shared_.size() < ops_) op_shared_.resize(ops_);
-    one_state_buffers();
   }
 
   // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
@@ -274,43 +286,37 @@ class GroupCompiler {
   // group, and its D3D12 legacy plan is left to the validated compile. Linear in the group's ranged
   // uses: each is compared with per-signature extremes of its buffer's earlier uses (TwoSmallest), not
   // with every earlier use (a suballocated buffer can have 10^5 ranged uses in one group).
-  void one_state_buffers() {
-    uint32_t op = 0;
-    for (const CommandList* l : g_.lists())
-      for (const Operation& o : l->ops()) {
-        for (const Use& u : o.uses) {
-          if (!has_bytes(u.range) || u.resource >= rt_.size()) continue;
-          if (ranged_of_[u.resource] == kNone) {
-            ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
-            RangedBuffer& nb = ranged_.emplace_back();
-            nb.res = u.resource;
-          }
-          RangedBuffer& b = ranged_[ranged_of_[u.resource]];
-          const uint64_t size = desc(u.resource).size;
-          const uint64_t lo = u.range.byte_offset;
-          const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
-          if (b.op != op) {  // the previous operation's uses become earlier ones
-            b.earlier_end.add(b.cur_end);
-            b.earlier_start.add(b.cur_start);
-            b.cur_end = {};
-            b.cur_start = {};
-            b.accesses = 0;
-            b.op = op;
-          }
-          for (uint32_t a = 0; a < static_cast<uint32_t>(kAccessCount); ++a)
-            if ((b.accesses >> a & 1u) != 0 && conflicts(static_cast<Access>(a), u.access)) b.one_op = true;
-          // Disjoint from an earlier use with another signature: that use ends at or before lo, or
-          // starts at or after hi; the extreme end and start of the other signatures decide.
-          const auto sig = static_cast<uint16_t>(static_cast<unsigned>(u.access) << 8 | u.stages);
-          const std::optional<uint64_t> end = b.earlier_end.other_than(sig);
-          const std::optional<uint64_t> start = b.earlier_start.other_than(sig);
-          if ((end && *end <= lo) || (start && ~*start >= hi)) b.mixed = true;
-          b.cur_end.add(sig, hi);
-          b.cur_start.add(sig, ~lo);
-          b.accesses |= AccessMask{1} << static_cast<unsigned>(u.access);
-        }
-        ++op;
-      }
+  // ranged_use() is called by prepare() for every use with a byte range, `op` its operation's index.
+  void ranged_use(const Use& u, uint32_t op) {
+    if (u.resource >= rt_.size()) return;
+    if (ranged_of_[u.resource] == kNone) {
+      ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
+      RangedBuffer& nb = ranged_.emplace_back();
+      nb.res = u.resource;
+    }
+    RangedBuffer& b = ranged_[ranged_of_[u.resource]];
+    const uint64_t size = desc(u.resource).size;
+    const uint64_t lo = u.range.byte_offset;
+    const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
+    if (b.op != op) {  // the previous operation's uses become earlier ones
+      b.earlier_end.add(b.cur_end);
+      b.earlier_start.add(b.cur_start);
+      b.cur_end = {};
+      b.cur_start = {};
+      b.accesses = 0;
+      b.op = op;
+    }
+    for (uint32_t a = 0; a < static_cast<uint32_t>(kAccessCount); ++a)
+      if ((b.accesses >> a & 1u) != 0 && conflicts(static_cast<Access>(a), u.access)) b.one_op = true;
+    // Disjoint from an earlier use with another signature: that use ends at or before lo, or
+    // starts at or after hi; the extreme end and start of the other signatures decide.
+    const auto sig = static_cast<uint16_t>(static_cast<unsigned>(u.access) << 8 | u.stages);
+    const std::optional<uint64_t> end = b.earlier_end.other_than(sig);
+    const std::optional<uint64_t> start = b.earlier_start.other_than(sig);
+    if ((end && *end <= lo) || (start && ~*start >= hi)) b.mixed = true;
+    b.cur_end.add(sig, hi);
+    b.cur_start.add(sig, ~lo);
+    b.accesses |= AccessMask{1} << static_cast<unsigned>(u.access);
   }
   bool planned_whole(ResourceId r) const {
     if (ranged_of_[r] == kNone) return false;
@@ -613,7 +619,7 @@ class GroupCompiler {
     } else {
       s.handed_on = false;
       // A resource that dies after this group (its memory goes to a later resource) need not rest.
-      s.has_exit = !s.buffer && !std::binary_search(f_.retire.begin(), f_.retire.end(), r);
+      s.has_exit = !s.buffer && !retiring_[r];
       if (s.has_exit) s.exit = t.origin == Origin::rest ? t.state : resting_state(d);
     }
     if (s.whole)
@@ -704,7 +710,7 @@ class GroupCompiler {
 
   void write(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
     State target = use_state(s.buffer, u.access, u.stages);
-    target.sync = op_sync(op, u.resource, u.access, u.stages);
+    if (op.shared) target.sync = op_sync(op, u.resource, u.access, u.stages);  // else sync_of(): as is
     if (s.whole) {
       write_one(op, u, s, target, full_box(desc(u.resource)), s.t);
       return;
@@ -950,6 +956,7 @@ class GroupCompiler {
   std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
   std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
   std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
+  std::vector<uint8_t>& retiring_ = scratch_.retiring;
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group
