@@ -418,12 +418,14 @@ class GroupCompiler {
           backward_shared(uses, recs);
           continue;
         }
-        // Each resource has one use here: join, record and end the run in one step.
-        for (size_t i = 0; i < uses.size(); ++i) {
-          const Use& u = uses[i];
+        // Each resource has one use here: join, record and end the run in one step. (Pointers with the
+        // end read once: the stores below could alias the vector, so an index loop reloads its size.)
+        UseRec* rec_it = recs;
+        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+          const Use& u = *it;
           const uint32_t si = slot_for(u.resource, gi);
           Slot& s = slots_[si];
-          UseRec& rec = recs[i];
+          UseRec& rec = *rec_it;
           rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
           if (!s.whole) {
             backward_one(s, rec, u);
@@ -532,9 +534,10 @@ class GroupCompiler {
           } while (next_discard < discards.size() && discards[next_discard].list == li &&
                    discards[next_discard].op == oi);
         }
-        for (uint32_t i = 0; i < uses.size(); ++i) {
-          const Use& u = uses[i];
-          const UseRec& rec = uses_[op.first_use + i];
+        const UseRec* rec_it = uses_.data() + op.first_use;
+        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+          const Use& u = *it;
+          const UseRec& rec = *rec_it;
           Slot& s = slots_[rec.slot];
           if (!s.started) start(s, li);
           if (is_write(u.access))
@@ -544,7 +547,9 @@ class GroupCompiler {
         }
         // Slots are in the order of their last use, latest first. The exits of one operation share
         // its after-point, which sorts them by resource.
-        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi) exit(op, slots_[--next_exit]);
+        // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
+        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi)
+          if (const Slot& s = slots_[--next_exit]; s.has_exit) exit(op, s);
       }
     }
     close_point();
@@ -897,23 +902,27 @@ class GroupCompiler {
     b.box = full_box(d);
   }
 
-  void open_point(uint32_t op, Where where) {
+  [[gnu::always_inline]] void open_point(uint32_t op, Where where) {
     close_point();
     out_.points.push_back({op, where, static_cast<uint32_t>(out_.barriers.size() - list_b0_), 0});
   }
 
   // Orders a point's barriers by resource and merges barriers of one resource that are identical but
-  // for contiguous boxes into one (invariant 6).
-  void close_point() {
+  // for contiguous boxes into one (invariant 6). A point of one barrier, or of two of different
+  // resources (the common cases), is settled here, inline at every caller; larger ones take sort_point.
+  [[gnu::always_inline]] void close_point() {
     if (out_.points.size() == list_p0_) return;
     BarrierPoint& p = out_.points.back();
     if (p.count < 2) return;
     Barrier* b = out_.barriers.data() + list_b0_ + p.first;
-    const size_t n = p.count;
-    if (n == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
+    if (p.count == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
       if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
       return;
     }
+    sort_point(p, b);
+  }
+  void sort_point(BarrierPoint& p, Barrier* b) {
+    const size_t n = p.count;
     // Points are small: a stable insertion sort by resource, in place. A large one (the frame graph's
     // frame_start / frame_end lists transition thousands of textures at one point) takes a stable sort.
     auto by_resource = [](const Barrier& x, const Barrier& y) { return x.resource < y.resource; };

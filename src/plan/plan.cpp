@@ -268,7 +268,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
           history[r].touched = true;
           history[r].takeover = {};  // the memory's previous occupants are waited for at this first touch
         }
-        check_op_conflicts(rt, where, op, boxes, scratch);
+        // Only uses of one resource can conflict: most operations name each resource once.
+        if (op.uses.size() >= 2 && plan_detail::shares_a_resource(op.uses))
+          check_op_conflicts(rt, where, op, boxes, scratch);
       }
     }
 
