@@ -200,7 +200,7 @@ struct Scratch {
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadRun>> runs;
-  // Buffers with a use of some of their bytes in the group (ranged_use): per resource id the
+  // Buffers with a use of some of their bytes in the group (find_ranged): per resource id the
   // index into `ranged`, kNone everywhere between compiles.
   std::vector<uint32_t> ranged_of;
   std::vector<RangedBuffer> ranged;
@@ -251,18 +251,15 @@ class GroupCompiler {
     out_.name = g_.name();
     out_.queue = g_.queue();
     out_.lists.reserve(g_.lists().size());
-    // One walk over the group's uses: their number, and the buffers used in byte ranges.
+    // A walk over the operations, not the uses: the buffers used in byte ranges are found only when
+    // the backward pass meets the first part of a buffer (find_ranged), which most groups never do.
     size_t total = 0;
     for (const CommandList* l : g_.lists()) {
       CompiledList& cl = out_.lists.emplace_back();
       cl.name = l->name();
       cl.queue = l->queue();
-      for (const Operation& o : l->ops()) {
-        total += o.uses.size();
-        for (const Use& u : o.uses)
-          if (has_bytes(u.range)) ranged_use(u, ops_);
-        ++ops_;
-      }
+      for (const Operation& o : l->ops()) total += o.uses.size();
+      ops_ += static_cast<uint32_t>(l->ops().size());
     }
     // The group's two arrays, one heap block each (no block per list). Most uses need at most one
     // barrier and most operations at most one point: reserve that much up front (and two more per list,
@@ -286,7 +283,17 @@ class GroupCompiler {
   // group, and its D3D12 legacy plan is left to the validated compile. Linear in the group's ranged
   // uses: each is compared with per-signature extremes of its buffer's earlier uses (TwoSmallest), not
   // with every earlier use (a suballocated buffer can have 10^5 ranged uses in one group).
-  // ranged_use() is called by prepare() for every use with a byte range, `op` its operation's index.
+  // find_ranged() calls ranged_use() for every use with a byte range, `op` its operation's index.
+  void find_ranged() {
+    ranged_found_ = true;
+    uint32_t op = 0;
+    for (const CommandList* l : g_.lists())
+      for (const Operation& o : l->ops()) {
+        for (const Use& u : o.uses)
+          if (has_bytes(u.range)) ranged_use(u, op);
+        ++op;
+      }
+  }
   void ranged_use(const Use& u, uint32_t op) {
     if (u.resource >= rt_.size()) return;
     if (ranged_of_[u.resource] == kNone) {
@@ -318,7 +325,8 @@ class GroupCompiler {
     b.cur_start.add(sig, ~lo);
     b.accesses |= AccessMask{1} << static_cast<unsigned>(u.access);
   }
-  bool planned_whole(ResourceId r) const {
+  bool planned_whole(ResourceId r) {
+    if (!ranged_found_) find_ranged();  // the whole group's ranged uses, before the first answer
     if (ranged_of_[r] == kNone) return false;
     const RangedBuffer& b = ranged_[ranged_of_[r]];
     return b.mixed && !b.one_op;
@@ -522,7 +530,7 @@ class GroupCompiler {
         ui += static_cast<uint32_t>(uses.size());
         if (op.o.full_barrier) {
           const State any{sync::all, kAnyAccess, Layout::none};
-          emit(li, oi, Where::before, kGlobalResource, Box{}, any, any, Reason::full_barrier);
+          emit(li, oi, Where::before, kGlobalResource, false, Box{}, any, any, Reason::full_barrier);
         }
         if (next_discard < discards.size() && discards[next_discard].list == li &&
             discards[next_discard].op == oi) {
@@ -708,7 +716,7 @@ class GroupCompiler {
     }
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-    emit(op.list, op.op, Where::before, u.resource, b, t.state, target, why);
+    emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target, why);
     mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
@@ -745,7 +753,8 @@ class GroupCompiler {
       const bool same = t.state.layout == target.layout && t.state.access == target.access;
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-      emit(op.list, op.op, Where::before, u.resource, b, t.state, target, reason_for(t, op.list, own));
+      emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target,
+           reason_for(t, op.list, own));
       mark_entry_used(op.list, t);
     }
     t = Track{target, op.gi, op.list, Origin::list, true};
@@ -790,7 +799,7 @@ class GroupCompiler {
       const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0},
                          Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, b, before, after,
+        emit(op.list, op.op, Where::before, r, s.bytes, b, before, after,
              takeover ? Reason::takeover : Reason::discard, true);
       });
     }
@@ -831,7 +840,7 @@ class GroupCompiler {
                          : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
                                                          : Reason::restore;
-      emit(op.list, op.op, Where::after, s.res, b, t.state, target, why);
+      emit(op.list, op.op, Where::after, s.res, s.bytes, b, t.state, target, why);
     };
     if (s.whole) {
       one(full_box(desc(s.res)), s.t);
@@ -855,15 +864,17 @@ class GroupCompiler {
   }
 
   // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
-  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, const Box& box,
-                                   const State& before, const State& after, Reason why, bool discard = false) {
+  // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes).
+  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes,
+                                   const Box& box, const State& before, const State& after, Reason why,
+                                   bool discard = false) {
     if (list != list_) begin_list(list);
     std::vector<BarrierPoint>& points = out_.points;
     if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
       open_point(op, where);
     out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
                                     why == Reason::takeover ? previous_of(r) : kGlobalResource});
-    if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(out_.barriers.back());
+    if (bytes) to_bytes(out_.barriers.back());
     ++points.back().count;
   }
 
@@ -966,6 +977,7 @@ class GroupCompiler {
   std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
   std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
   std::vector<uint8_t>& retiring_ = scratch_.retiring;
+  bool ranged_found_ = false;  // find_ranged() has run: ranged_ and ranged_of_ hold the group's buffers
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group
