@@ -451,9 +451,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       size_t n = 0;
       for (const PassUse& u : pass.uses) n += g.resources[u.resource].count;
       op.uses.reserve(n);
-      for (const PassUse& u : pass.uses)
-        for (uint32_t m = 0; m < g.resources[u.resource].count; ++m)
-          op.uses.push_back({t.first_member[u.resource] + m, u.access, u.stages, u.range});
+      for (const PassUse& u : pass.uses) {
+        // One use per member, made once and renumbered (the loop reads nothing the pushes may move).
+        Use x{t.first_member[u.resource], u.access, u.stages, u.range};
+        for (uint32_t m = 0, k = g.resources[u.resource].count; m < k; ++m, ++x.resource)
+          op.uses.push_back(x);
+      }
       list->append_operation(std::move(op));
       for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d)
         for (uint32_t m = 0; m < g.resources[decls[d].resource].count; ++m)

@@ -139,9 +139,9 @@ State use_state(bool buffer, Access a, Stages s) {
 // Working memory of the compiler, kept per thread and reused from call to call: a frame compiled
 // every frame should not pay for fresh pages each time. Nothing in it outlives one compile().
 // A buffer some use of which names bytes, and whether two of its uses in the group hold different
-// states on disjoint bytes (then it is planned whole: one_state_buffers).
+// states on disjoint bytes (then it is planned whole: ranged_use).
 // The two smallest values seen for distinct keys (a key's value only ever decreases), so "the
-// smallest value of any key but k" is one lookup: one_state_buffers keeps, per buffer, the lowest end
+// smallest value of any key but k" is one lookup: ranged_use() keeps, per buffer, the lowest end
 // and the highest start (stored as ~start) of each use signature's ranges this way.
 struct TwoSmallest {
   static constexpr uint16_t kEmpty = 0xffff;
@@ -177,7 +177,7 @@ struct TwoSmallest {
   }
 };
 // A buffer with a use of some of its bytes in the group: whether two operations use disjoint bytes of it
-// in different states (then it is planned whole: one_state_buffers). Uses of earlier operations are
+// in different states (then it is planned whole: ranged_use). Uses of earlier operations are
 // summarised per signature (access, stages) by their lowest end and highest start; the current
 // operation's are kept apart until the next operation, since pairs inside one operation do not count.
 struct RangedBuffer {
@@ -200,10 +200,13 @@ struct Scratch {
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
   std::vector<RangeMap<Track>> cur;
   std::vector<RangeMap<ReadRun>> runs;
-  // Buffers with a use of some of their bytes in the group (one_state_buffers): per resource id the
+  // Buffers with a use of some of their bytes in the group (find_ranged): per resource id the
   // index into `ranged`, kNone everywhere between compiles.
   std::vector<uint32_t> ranged_of;
   std::vector<RangedBuffer> ranged;
+  // Per resource id: 1 while the group's facts retire it (GroupFacts::retire), 0 everywhere between
+  // compiles; one store per retired resource instead of a binary search per slot.
+  std::vector<uint8_t> retiring;
 };
 
 Scratch& thread_scratch() {
@@ -220,10 +223,15 @@ class GroupCompiler {
     if (slot_of_.size() < rt.size()) slot_of_.resize(rt.size(), kNone);
     if (ranged_of_.size() < rt.size()) ranged_of_.resize(rt.size(), kNone);
     ranged_.clear();
+    if (retiring_.size() < rt.size()) retiring_.resize(rt.size(), 0);
+    for (const ResourceId r : f.retire)
+      if (r < rt.size()) retiring_[r] = 1;
   }
   ~GroupCompiler() {
     for (const Slot& s : slots_) slot_of_[s.res] = kNone;
     for (const RangedBuffer& b : ranged_) ranged_of_[b.res] = kNone;
+    for (const ResourceId r : f_.retire)
+      if (r < retiring_.size()) retiring_[r] = 0;
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
@@ -243,6 +251,8 @@ class GroupCompiler {
     out_.name = g_.name();
     out_.queue = g_.queue();
     out_.lists.reserve(g_.lists().size());
+    // A walk over the operations, not the uses: the buffers used in byte ranges are found only when
+    // the backward pass meets the first part of a buffer (find_ranged), which most groups never do.
     size_t total = 0;
     for (const CommandList* l : g_.lists()) {
       CompiledList& cl = out_.lists.emplace_back();
@@ -259,7 +269,6 @@ class GroupCompiler {
     uses_total_ = static_cast<uint32_t>(total);
     if (uses_.size() < total) uses_.resize(total);
     if (op_shared_.size() < ops_) op_shared_.resize(ops_);
-    one_state_buffers();
   }
 
   // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
@@ -274,45 +283,50 @@ class GroupCompiler {
   // group, and its D3D12 legacy plan is left to the validated compile. Linear in the group's ranged
   // uses: each is compared with per-signature extremes of its buffer's earlier uses (TwoSmallest), not
   // with every earlier use (a suballocated buffer can have 10^5 ranged uses in one group).
-  void one_state_buffers() {
+  // find_ranged() calls ranged_use() for every use with a byte range, `op` its operation's index.
+  void find_ranged() {
+    ranged_found_ = true;
     uint32_t op = 0;
     for (const CommandList* l : g_.lists())
       for (const Operation& o : l->ops()) {
-        for (const Use& u : o.uses) {
-          if (!has_bytes(u.range) || u.resource >= rt_.size()) continue;
-          if (ranged_of_[u.resource] == kNone) {
-            ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
-            RangedBuffer& nb = ranged_.emplace_back();
-            nb.res = u.resource;
-          }
-          RangedBuffer& b = ranged_[ranged_of_[u.resource]];
-          const uint64_t size = desc(u.resource).size;
-          const uint64_t lo = u.range.byte_offset;
-          const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
-          if (b.op != op) {  // the previous operation's uses become earlier ones
-            b.earlier_end.add(b.cur_end);
-            b.earlier_start.add(b.cur_start);
-            b.cur_end = {};
-            b.cur_start = {};
-            b.accesses = 0;
-            b.op = op;
-          }
-          for (uint32_t a = 0; a < static_cast<uint32_t>(kAccessCount); ++a)
-            if ((b.accesses >> a & 1u) != 0 && conflicts(static_cast<Access>(a), u.access)) b.one_op = true;
-          // Disjoint from an earlier use with another signature: that use ends at or before lo, or
-          // starts at or after hi; the extreme end and start of the other signatures decide.
-          const auto sig = static_cast<uint16_t>(static_cast<unsigned>(u.access) << 8 | u.stages);
-          const std::optional<uint64_t> end = b.earlier_end.other_than(sig);
-          const std::optional<uint64_t> start = b.earlier_start.other_than(sig);
-          if ((end && *end <= lo) || (start && ~*start >= hi)) b.mixed = true;
-          b.cur_end.add(sig, hi);
-          b.cur_start.add(sig, ~lo);
-          b.accesses |= AccessMask{1} << static_cast<unsigned>(u.access);
-        }
+        for (const Use& u : o.uses)
+          if (has_bytes(u.range)) ranged_use(u, op);
         ++op;
       }
   }
-  bool planned_whole(ResourceId r) const {
+  void ranged_use(const Use& u, uint32_t op) {
+    if (u.resource >= rt_.size()) return;
+    if (ranged_of_[u.resource] == kNone) {
+      ranged_of_[u.resource] = static_cast<uint32_t>(ranged_.size());
+      RangedBuffer& nb = ranged_.emplace_back();
+      nb.res = u.resource;
+    }
+    RangedBuffer& b = ranged_[ranged_of_[u.resource]];
+    const uint64_t size = desc(u.resource).size;
+    const uint64_t lo = u.range.byte_offset;
+    const uint64_t hi = u.range.byte_size == kWholeBytes ? size : lo + u.range.byte_size;
+    if (b.op != op) {  // the previous operation's uses become earlier ones
+      b.earlier_end.add(b.cur_end);
+      b.earlier_start.add(b.cur_start);
+      b.cur_end = {};
+      b.cur_start = {};
+      b.accesses = 0;
+      b.op = op;
+    }
+    for (uint32_t a = 0; a < static_cast<uint32_t>(kAccessCount); ++a)
+      if ((b.accesses >> a & 1u) != 0 && conflicts(static_cast<Access>(a), u.access)) b.one_op = true;
+    // Disjoint from an earlier use with another signature: that use ends at or before lo, or
+    // starts at or after hi; the extreme end and start of the other signatures decide.
+    const auto sig = static_cast<uint16_t>(static_cast<unsigned>(u.access) << 8 | u.stages);
+    const std::optional<uint64_t> end = b.earlier_end.other_than(sig);
+    const std::optional<uint64_t> start = b.earlier_start.other_than(sig);
+    if ((end && *end <= lo) || (start && ~*start >= hi)) b.mixed = true;
+    b.cur_end.add(sig, hi);
+    b.cur_start.add(sig, ~lo);
+    b.accesses |= AccessMask{1} << static_cast<unsigned>(u.access);
+  }
+  bool planned_whole(ResourceId r) {
+    if (!ranged_found_) find_ranged();  // the whole group's ranged uses, before the first answer
     if (ranged_of_[r] == kNone) return false;
     const RangedBuffer& b = ranged_[ranged_of_[r]];
     return b.mixed && !b.one_op;
@@ -412,12 +426,14 @@ class GroupCompiler {
           backward_shared(uses, recs);
           continue;
         }
-        // Each resource has one use here: join, record and end the run in one step.
-        for (size_t i = 0; i < uses.size(); ++i) {
-          const Use& u = uses[i];
+        // Each resource has one use here: join, record and end the run in one step. (Pointers with the
+        // end read once: the stores below could alias the vector, so an index loop reloads its size.)
+        UseRec* rec_it = recs;
+        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+          const Use& u = *it;
           const uint32_t si = slot_for(u.resource, gi);
           Slot& s = slots_[si];
-          UseRec& rec = recs[i];
+          UseRec& rec = *rec_it;
           rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
           if (!s.whole) {
             backward_one(s, rec, u);
@@ -514,7 +530,7 @@ class GroupCompiler {
         ui += static_cast<uint32_t>(uses.size());
         if (op.o.full_barrier) {
           const State any{sync::all, kAnyAccess, Layout::none};
-          emit(li, oi, Where::before, kGlobalResource, Box{}, any, any, Reason::full_barrier);
+          emit(li, oi, Where::before, kGlobalResource, false, Box{}, any, any, Reason::full_barrier);
         }
         if (next_discard < discards.size() && discards[next_discard].list == li &&
             discards[next_discard].op == oi) {
@@ -526,9 +542,10 @@ class GroupCompiler {
           } while (next_discard < discards.size() && discards[next_discard].list == li &&
                    discards[next_discard].op == oi);
         }
-        for (uint32_t i = 0; i < uses.size(); ++i) {
-          const Use& u = uses[i];
-          const UseRec& rec = uses_[op.first_use + i];
+        const UseRec* rec_it = uses_.data() + op.first_use;
+        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+          const Use& u = *it;
+          const UseRec& rec = *rec_it;
           Slot& s = slots_[rec.slot];
           if (!s.started) start(s, li);
           if (is_write(u.access))
@@ -538,7 +555,9 @@ class GroupCompiler {
         }
         // Slots are in the order of their last use, latest first. The exits of one operation share
         // its after-point, which sorts them by resource.
-        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi) exit(op, slots_[--next_exit]);
+        // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
+        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi)
+          if (const Slot& s = slots_[--next_exit]; s.has_exit) exit(op, s);
       }
     }
     close_point();
@@ -613,7 +632,7 @@ class GroupCompiler {
     } else {
       s.handed_on = false;
       // A resource that dies after this group (its memory goes to a later resource) need not rest.
-      s.has_exit = !s.buffer && !std::binary_search(f_.retire.begin(), f_.retire.end(), r);
+      s.has_exit = !s.buffer && !retiring_[r];
       if (s.has_exit) s.exit = t.origin == Origin::rest ? t.state : resting_state(d);
     }
     if (s.whole)
@@ -697,14 +716,14 @@ class GroupCompiler {
     }
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-    emit(op.list, op.op, Where::before, u.resource, b, t.state, target, why);
+    emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target, why);
     mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
 
   void write(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
     State target = use_state(s.buffer, u.access, u.stages);
-    target.sync = op_sync(op, u.resource, u.access, u.stages);
+    if (op.shared) target.sync = op_sync(op, u.resource, u.access, u.stages);  // else sync_of(): as is
     if (s.whole) {
       write_one(op, u, s, target, full_box(desc(u.resource)), s.t);
       return;
@@ -734,7 +753,8 @@ class GroupCompiler {
       const bool same = t.state.layout == target.layout && t.state.access == target.access;
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-      emit(op.list, op.op, Where::before, u.resource, b, t.state, target, reason_for(t, op.list, own));
+      emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target,
+           reason_for(t, op.list, own));
       mark_entry_used(op.list, t);
     }
     t = Track{target, op.gi, op.list, Origin::list, true};
@@ -779,7 +799,7 @@ class GroupCompiler {
       const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0},
                          Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, b, before, after,
+        emit(op.list, op.op, Where::before, r, s.bytes, b, before, after,
              takeover ? Reason::takeover : Reason::discard, true);
       });
     }
@@ -820,7 +840,7 @@ class GroupCompiler {
                          : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
                                                          : Reason::restore;
-      emit(op.list, op.op, Where::after, s.res, b, t.state, target, why);
+      emit(op.list, op.op, Where::after, s.res, s.bytes, b, t.state, target, why);
     };
     if (s.whole) {
       one(full_box(desc(s.res)), s.t);
@@ -844,15 +864,17 @@ class GroupCompiler {
   }
 
   // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
-  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, const Box& box,
-                                   const State& before, const State& after, Reason why, bool discard = false) {
+  // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes).
+  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes,
+                                   const Box& box, const State& before, const State& after, Reason why,
+                                   bool discard = false) {
     if (list != list_) begin_list(list);
     std::vector<BarrierPoint>& points = out_.points;
     if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
       open_point(op, where);
     out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
                                     why == Reason::takeover ? previous_of(r) : kGlobalResource});
-    if (r != kGlobalResource && slots_[slot_of_[r]].bytes) to_bytes(out_.barriers.back());
+    if (bytes) to_bytes(out_.barriers.back());
     ++points.back().count;
   }
 
@@ -891,23 +913,27 @@ class GroupCompiler {
     b.box = full_box(d);
   }
 
-  void open_point(uint32_t op, Where where) {
+  [[gnu::always_inline]] void open_point(uint32_t op, Where where) {
     close_point();
     out_.points.push_back({op, where, static_cast<uint32_t>(out_.barriers.size() - list_b0_), 0});
   }
 
   // Orders a point's barriers by resource and merges barriers of one resource that are identical but
-  // for contiguous boxes into one (invariant 6).
-  void close_point() {
+  // for contiguous boxes into one (invariant 6). A point of one barrier, or of two of different
+  // resources (the common cases), is settled here, inline at every caller; larger ones take sort_point.
+  [[gnu::always_inline]] void close_point() {
     if (out_.points.size() == list_p0_) return;
     BarrierPoint& p = out_.points.back();
     if (p.count < 2) return;
     Barrier* b = out_.barriers.data() + list_b0_ + p.first;
-    const size_t n = p.count;
-    if (n == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
+    if (p.count == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
       if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
       return;
     }
+    sort_point(p, b);
+  }
+  void sort_point(BarrierPoint& p, Barrier* b) {
+    const size_t n = p.count;
     // Points are small: a stable insertion sort by resource, in place. A large one (the frame graph's
     // frame_start / frame_end lists transition thousands of textures at one point) takes a stable sort.
     auto by_resource = [](const Barrier& x, const Barrier& y) { return x.resource < y.resource; };
@@ -950,6 +976,8 @@ class GroupCompiler {
   std::vector<RangeMap<ReadRun>>& runs_ = scratch_.runs;
   std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
   std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
+  std::vector<uint8_t>& retiring_ = scratch_.retiring;
+  bool ranged_found_ = false;  // find_ranged() has run: ranged_ and ranged_of_ hold the group's buffers
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group

@@ -159,13 +159,21 @@ struct Where_ {
 
 // One use or entry state against the rules catalog (baton/rules.hpp): use_rule() is inline and cheap,
 // the message is only made when there is something to report. `where` is only formatted then too.
+// Inline at every use (the planner asks for every use); the messages are made out of line.
 template <class Where>
-void check_access(std::span<const ResourceDesc> descs, const Where& where_fn, ResourceId r, Access a, Stages s,
-                  Queue q) {
+[[noreturn, gnu::noinline, gnu::cold]] void access_error(std::span<const ResourceDesc> descs,
+                                                         const Where& where_fn, ResourceId r, Access a,
+                                                         Stages s, Queue q) {
   if (r >= descs.size()) throw Error(fmt::format("{}: unknown resource id {}", where_fn(), r));
   const ResourceDesc& d = descs[r];
-  if (use_rule(d, a, s, q, false) != Rule::none)
-    throw Error(fmt::format("{}: resource '{}': {}", where_fn(), d.name, check_use(d, a, s, q, {}, false)->message));
+  throw Error(
+      fmt::format("{}: resource '{}': {}", where_fn(), d.name, check_use(d, a, s, q, {}, false)->message));
+}
+template <class Where>
+[[gnu::always_inline]] inline void check_access(std::span<const ResourceDesc> descs, const Where& where_fn,
+                                                ResourceId r, Access a, Stages s, Queue q) {
+  if (r >= descs.size() || use_rule(descs[r], a, s, q, false) != Rule::none)
+    access_error(descs, where_fn, r, a, s, q);
 }
 
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
@@ -190,6 +198,31 @@ void check_op_conflicts(const ResourceTable& rt, const Where& where_fn, const Op
                                            extent_text(intersect(boxes[c->first], boxes[c->second]), d))));
 }
 
+// Working memory of plan(), kept per thread and reused from call to call (a frame planned every frame
+// should not pay for fresh vectors each time). A call moves the vectors into locals (a vector reached
+// through the thread's storage would be reloaded after every store the compiler cannot tell apart) and
+// back at its end, and sets what it reads first (assign, clear): a call that threw only loses them.
+struct PlanScratch {
+  std::vector<uint32_t> last_group;  // per resource: the last group that touched it
+  std::vector<uint32_t> first_list;  // per resource, during a group's scan: the first list touching it
+  std::vector<std::pair<ResourceId, ResourceHistory>> entry;  // the group's entry history as it grows
+  // Hand-ons as the later groups declare them; given to their groups at the end, each group's sorted
+  // by resource through these small keys rather than by moving the hand-ons (two strings each).
+  std::vector<GroupFacts::HandOn> hand_on;
+  struct HandOnKey {
+    uint32_t group;
+    ResourceId resource;
+    uint32_t index;  // into hand_on
+  };
+  std::vector<HandOnKey> hand_on_keys;
+  std::vector<uint32_t> per_group;  // hand-ons, then retired resources, per group
+};
+
+PlanScratch& plan_scratch() {
+  thread_local PlanScratch s;
+  return s;
+}
+
 }  // namespace
 
 Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history) {
@@ -198,8 +231,17 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   Plan out;
   out.groups.resize(groups.size());
   constexpr uint32_t kNone = 0xffffffffu;
-  std::vector<uint32_t> last_group(rt.size(), kNone);  // last group that touched each resource
-  std::vector<uint32_t> first_list(rt.size(), kNone);  // per group scan: first list touching it
+  PlanScratch& sc = plan_scratch();
+  std::vector<uint32_t> last_group = std::move(sc.last_group);
+  std::vector<uint32_t> first_list = std::move(sc.first_list);
+  std::vector<std::pair<ResourceId, ResourceHistory>> entry = std::move(sc.entry);
+  std::vector<GroupFacts::HandOn> hand_on = std::move(sc.hand_on);
+  std::vector<PlanScratch::HandOnKey> hand_on_keys = std::move(sc.hand_on_keys);
+  std::vector<uint32_t> per_group = std::move(sc.per_group);
+  last_group.assign(rt.size(), kNone);
+  first_list.assign(rt.size(), kNone);
+  hand_on.clear();
+  hand_on_keys.clear();
   std::vector<Box> boxes;
   std::vector<uint32_t> scratch;
   std::unordered_map<ResourceId, ResourceHistory> group_start;
@@ -216,6 +258,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
       return it == group_start.end() ? history[r] : it->second;
     };
     group_start.clear();
+    // The group's entry history, collected here and copied into the facts once at its size (many
+    // small groups would otherwise grow each facts vector block by block).
+    entry.clear();
     // A declared entry state that writes stands for a write done before the group outside Baton: the
     // contents exist (no initializing discard) and later groups must treat them as written.
     for (const CommandList* list : g.lists())
@@ -253,7 +298,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
           const ResourceId r = u.resource;
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
-            facts.entry_history.push_back({r, entry_snapshot(r)});
+            entry.push_back({r, entry_snapshot(r)});
           }
           if (is_write(u.access) && !history[r].written) {
             if (needs_discard(descs[r]))
@@ -268,7 +313,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
           history[r].touched = true;
           history[r].takeover = {};  // the memory's previous occupants are waited for at this first touch
         }
-        check_op_conflicts(rt, where, op, boxes, scratch);
+        // Only uses of one resource can conflict: most operations name each resource once.
+        if (op.uses.size() >= 2 && plan_detail::shares_a_resource(op.uses))
+          check_op_conflicts(rt, where, op, boxes, scratch);
       }
     }
 
@@ -292,21 +339,47 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         }
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
-          out.groups[prev].hand_on.push_back({e.resource, state_of_entry(d, e), g.name(), list.name()});
+          hand_on_keys.push_back({prev, e.resource, static_cast<uint32_t>(hand_on.size())});
+          hand_on.push_back({e.resource, state_of_entry(d, e), g.name(), list.name()});
         }
       }
     }
-    for (const auto& [r, h] : facts.entry_history) {  // the resources the group touches
+    for (const auto& [r, h] : entry) {  // the resources the group touches
       last_group[r] = static_cast<uint32_t>(gi);
       first_list[r] = kNone;
     }
+    facts.entry_history.assign(entry.begin(), entry.end());
+  }
+  // Hand-ons, each group's by resource (a group receives at most one per resource: only the list that
+  // first touches a resource declares it, and the declaring group becomes its last toucher), each
+  // group's vector made once at its size.
+  if (!hand_on_keys.empty()) {
+    std::sort(hand_on_keys.begin(), hand_on_keys.end(),
+              [](const PlanScratch::HandOnKey& a, const PlanScratch::HandOnKey& b) {
+                return a.group != b.group ? a.group < b.group : a.resource < b.resource;
+              });
+    per_group.assign(groups.size(), 0);
+    for (const PlanScratch::HandOnKey& k : hand_on_keys) ++per_group[k.group];
+    for (size_t gi = 0; gi < groups.size(); ++gi)
+      if (per_group[gi]) out.groups[gi].hand_on.reserve(per_group[gi]);
+    for (const PlanScratch::HandOnKey& k : hand_on_keys)
+      out.groups[k.group].hand_on.push_back(std::move(hand_on[k.index]));
+    hand_on.clear();
   }
   // Resources that die after their last use: the last group touching them does not restore them.
+  per_group.assign(groups.size(), 0);
+  for (ResourceId r = 0; r < rt.size(); ++r)
+    if (history[r].dies && last_group[r] != kNone) ++per_group[last_group[r]];
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    if (per_group[gi]) out.groups[gi].retire.reserve(per_group[gi]);
   for (ResourceId r = 0; r < rt.size(); ++r)
     if (history[r].dies && last_group[r] != kNone) out.groups[last_group[r]].retire.push_back(r);
-  for (GroupFacts& f : out.groups)
-    std::sort(f.hand_on.begin(), f.hand_on.end(),
-              [](const GroupFacts::HandOn& a, const GroupFacts::HandOn& b) { return a.resource < b.resource; });
+  sc.last_group = std::move(last_group);
+  sc.first_list = std::move(first_list);
+  sc.entry = std::move(entry);
+  sc.hand_on = std::move(hand_on);
+  sc.hand_on_keys = std::move(hand_on_keys);
+  sc.per_group = std::move(per_group);
   out.history_out = std::move(history);
   return out;
 }

@@ -19,6 +19,10 @@ namespace baton::plan_detail {
 inline bool shares_a_resource(const std::vector<Use>& uses) {
   const size_t n = uses.size();
   if (n > 8) return true;
+  const Use* u = uses.data();
+  if (n == 2) return u[0].resource == u[1].resource;
+  if (n == 3)  // a frame graph pass's usual shape: one write, two reads
+    return u[0].resource == u[1].resource || u[0].resource == u[2].resource || u[1].resource == u[2].resource;
   for (size_t i = 1; i < n; ++i)
     for (size_t j = 0; j < i; ++j)
       if (uses[i].resource == uses[j].resource) return true;
