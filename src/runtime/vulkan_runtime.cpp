@@ -620,14 +620,17 @@ OwnershipInput Runtime::Impl::ownership_input(const Execution& x, const VulkanPl
 void Runtime::Impl::recreate_concurrent(const Frame::Resource& fr, uint32_t r, HandleTable& handles, PendingFrame& pf,
                                         VkMemoryRequirements& req) {
   std::array<uint32_t, 2> families{dev.graphics.family, dev.compute->family};
+  auto concurrent = [&](auto& ci) {
+    ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
+    ci.queueFamilyIndexCount = 2;
+    ci.pQueueFamilyIndices = families.data();
+  };
   VkMemoryRequirements now{};
   if (fr.image) {
     VkImageCreateInfo ci = fr.image_info;
     ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
     ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
-    ci.queueFamilyIndexCount = 2;
-    ci.pQueueFamilyIndices = families.data();
+    concurrent(ci);
     VkImage img = VK_NULL_HANDLE;
     vk_check(vkCreateImage(dev.device, &ci, nullptr, &img), fmt::format("vkCreateImage (transient '{}', concurrent)", fr.name));
     std::replace(pf.images.begin(), pf.images.end(), handles.images[r], img);
@@ -638,9 +641,7 @@ void Runtime::Impl::recreate_concurrent(const Frame::Resource& fr, uint32_t r, H
   } else {
     VkBufferCreateInfo ci = fr.buffer_info;
     ci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    ci.sharingMode = VK_SHARING_MODE_CONCURRENT;
-    ci.queueFamilyIndexCount = 2;
-    ci.pQueueFamilyIndices = families.data();
+    concurrent(ci);
     VkBuffer buf = VK_NULL_HANDLE;
     vk_check(vkCreateBuffer(dev.device, &ci, nullptr, &buf), fmt::format("vkCreateBuffer (transient '{}', concurrent)", fr.name));
     std::replace(pf.buffers.begin(), pf.buffers.end(), handles.buffers[r], buf);

@@ -199,6 +199,7 @@ class Runner {
  private:
   VulkanPlan stream() const;
   std::vector<std::vector<uint32_t>> group_waits() const;
+  runtime::Execution execution(const VulkanPlan& barriers) const;
   std::vector<uint8_t> imported_of() const;
   std::vector<VkImageLayout> initial_layouts(const History& history_in) const;
   std::vector<uint8_t> choose_sharing();
@@ -686,6 +687,16 @@ void Runner::record_list(const runtime::ListContext& lc, RunReport& report) {
   }
 }
 
+// The run's frame for the runtime: the recording's table and groups, these barriers, the waits.
+runtime::Execution Runner::execution(const VulkanPlan& barriers) const {
+  runtime::Execution x;
+  x.table = &rec_.resources;
+  x.groups = &rec_.groups;
+  x.barriers = &barriers;
+  x.waits = group_waits();
+  return x;
+}
+
 std::vector<std::vector<uint32_t>> Runner::group_waits() const {
   // Groups run in submission order. Consecutive groups on one queue get no semaphore wait (a wait
   // would be a full dependency and hide missing cross-group barriers). A group on another queue
@@ -740,11 +751,7 @@ std::vector<uint8_t> Runner::choose_sharing() {
     throw Error("executor: exclusive or automatic sharing needs the plan's barriers (the reference sources plan no "
                 "ownership transfers)");
   const VulkanPlan barriers = stream();
-  runtime::Execution x;
-  x.table = &rec_.resources;
-  x.groups = &rec_.groups;
-  x.barriers = &barriers;
-  x.waits = group_waits();
+  runtime::Execution x = execution(barriers);
   x.imported = imported_;
   x.initial_layout = initial_layout_;
   const runtime::Result<std::vector<std::string>> why = rt_->exclusive_blockers(x);
@@ -768,11 +775,7 @@ RunReport Runner::run(const History& history_in) {
     layouts_.apply(r, {VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT, 0,
                        VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}, layout);
   const VulkanPlan barriers = stream();
-  runtime::Execution x;
-  x.table = &rec_.resources;
-  x.groups = &rec_.groups;
-  x.barriers = &barriers;
-  x.waits = group_waits();
+  runtime::Execution x = execution(barriers);
   if (!exclusive_.empty()) {
     x.exclusive = exclusive_;
     x.imported = imported_;
