@@ -34,11 +34,11 @@ VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane) {
 }
 
 namespace {
-// With an async-compute queue, every resource is VK_SHARING_MODE_CONCURRENT over the graphics and
-// the compute-only family: Baton's Vulkan lowering leaves queue family indices IGNORED (it plans no
-// ownership transfers), which is valid only for concurrent resources (docs/executor.md).
-// RunOptions::exclusive_sharing: EXCLUSIVE (the create infos' default), ownership moved by the
-// runtime's release/acquire pairs.
+// With an async-compute queue, a resource is VK_SHARING_MODE_CONCURRENT over the graphics and the
+// compute-only family by default: Baton's Vulkan lowering leaves queue family indices IGNORED, valid
+// as written only for concurrent resources (docs/executor.md). RunOptions::sharing exclusive /
+// automatic: EXCLUSIVE (the create infos' default), ownership moved by the runtime's release/acquire
+// pairs.
 template <class CreateInfo>
 void share(const VulkanContext::Impl& c, CreateInfo& ci, std::array<uint32_t, 2>& families, bool exclusive) {
   if (!c.compute_family || exclusive) return;

@@ -34,7 +34,8 @@ VkImageAspectFlags aspect_of_plane(const Geometry& g, uint32_t plane);
 // The create infos of a resource's object (every usage the work model may need). `families` must
 // outlive the info (concurrent sharing with an async-compute family).
 // `exclusive`: VK_SHARING_MODE_EXCLUSIVE even where the device has a compute-only family
-// (RunOptions::exclusive_sharing); otherwise CONCURRENT over both families there.
+// (RunOptions::sharing exclusive, or automatic where pairs can hand the resource over); otherwise
+// CONCURRENT over both families there.
 VkBufferCreateInfo buffer_create_info(const VulkanContext::Impl& c, VkDeviceSize bytes, std::array<uint32_t, 2>& families,
                                       bool exclusive = false);
 VkImageCreateInfo image_create_info(const VulkanContext::Impl& c, const Geometry& g, std::array<uint32_t, 2>& families,
