@@ -5,9 +5,11 @@
 #define INITGUID  // exactly one file defines the IIDs
 #include "vkd3d_common.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace baton::d3d12 {
@@ -97,16 +99,23 @@ D3D12_COMMAND_LIST_TYPE list_type(Queue q) {
   return D3D12_COMMAND_LIST_TYPE_DIRECT;
 }
 
+// Polls the fence's completed value (vkd3d's fence thread advances it) with a short growing sleep.
+// Not SetEventOnCompletion with an event wait: vkd3d 1.2 implements only infinite event waits, and a
+// whole-suite CI run once hung 300 s in one (D3D12Watermark.PollHandsBackExactlyTheCompletedFrames,
+// fine in 40 runs alone). A fence that never gets there is an error naming it after two minutes.
 void wait_fence(ID3D12Fence* fence, uint64_t value) {
-  if (fence->GetCompletedValue() >= value) return;
-  HANDLE event = vkd3d_create_event();
-  if (!event) throw Error("D3D12 executor: vkd3d_create_event failed");
-  const HRESULT hr = fence->SetEventOnCompletion(value, event);
-  // vkd3d 1.2 implements only infinite waits (a timed wait fails at once).
-  const unsigned r = SUCCEEDED(hr) ? vkd3d_wait_event(event, VKD3D_INFINITE) : VKD3D_WAIT_FAILED;
-  vkd3d_destroy_event(event);
-  check_hr(hr, "ID3D12Fence::SetEventOnCompletion");
-  if (r != VKD3D_WAIT_OBJECT_0) throw Error("D3D12 executor: fence wait failed");
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  auto nap = std::chrono::microseconds(20);
+  for (;;) {
+    const uint64_t done = fence->GetCompletedValue();
+    if (done >= value) return;
+    if (done == UINT64_MAX) throw Error("D3D12 executor: the device was removed while waiting for a fence");
+    if (Clock::now() > deadline)
+      throw Error(fmt::format("D3D12 executor: the fence did not reach {} in 120 s (it is at {})", value, done));
+    std::this_thread::sleep_for(nap);
+    nap = std::min(nap * 2, std::chrono::microseconds(1000));
+  }
 }
 
 void Device::Impl::wait_idle(ID3D12CommandQueue* q) {
