@@ -662,6 +662,21 @@ void Runtime::Impl::recreate_concurrent(const Frame::Resource& fr, uint32_t r, H
   req.memoryTypeBits &= now.memoryTypeBits;
 }
 
+// The barriers an execution records: its own stream, or the plan lowered from its compiled groups
+// (into `lowered`); either must have the frame's groups and lists. `who` names the entry in errors.
+static const VulkanPlan& barriers_of(const Execution& x, VulkanPlan& lowered, const char* who) {
+  const auto& groups = *x.groups;
+  if (!x.barriers) lowered = lower_vulkan(*x.table, *x.compiled);
+  const VulkanPlan& plan = x.barriers ? *x.barriers : lowered;
+  if (plan.groups.size() != groups.size())
+    throw Error(fmt::format("{}: the barriers have {} groups, the frame {}", who, plan.groups.size(), groups.size()));
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    if (plan.groups[gi].lists.size() != groups[gi]->lists().size())
+      throw Error(fmt::format("{}: group '{}' has {} lists, its barriers {}", who, groups[gi]->name(),
+                              groups[gi]->lists().size(), plan.groups[gi].lists.size()));
+  return plan;
+}
+
 static std::vector<std::vector<uint32_t>> sorted_waits(const Execution& x, size_t ng) {
   std::vector<std::vector<uint32_t>> waits_of(ng);
   for (size_t gi = 0; gi < ng && gi < x.waits.size(); ++gi) {
@@ -684,14 +699,7 @@ FrameInfo Runtime::Impl::record_and_submit(const Execution& x, PendingFrame& pf,
   const size_t ng = groups.size();
   const size_t nm = x.table->size();
   VulkanPlan lowered;
-  if (!x.barriers) lowered = lower_vulkan(*x.table, *x.compiled);
-  const VulkanPlan& plan = x.barriers ? *x.barriers : lowered;
-  if (plan.groups.size() != ng)
-    throw Error(fmt::format("execute: the barriers have {} groups, the frame {}", plan.groups.size(), ng));
-  for (size_t gi = 0; gi < ng; ++gi)
-    if (plan.groups[gi].lists.size() != groups[gi]->lists().size())
-      throw Error(fmt::format("execute: group '{}' has {} lists, its barriers {}", groups[gi]->name(),
-                              groups[gi]->lists().size(), plan.groups[gi].lists.size()));
+  const VulkanPlan& plan = barriers_of(x, lowered, "execute");
   auto queue_of_group = [&](size_t gi) { return groups[gi]->queue(); };
 
   const std::vector<std::vector<uint32_t>> waits_of = sorted_waits(x, ng);
@@ -1265,17 +1273,8 @@ Result<std::vector<std::string>> Runtime::exclusive_blockers(const Execution& x)
     if (!x.table || !x.groups || (!x.barriers && !x.compiled))
       return R::failure("exclusive_blockers: the Execution needs a table, groups and compiled groups (or barriers)");
     VulkanPlan lowered;
-    if (!x.barriers) lowered = lower_vulkan(*x.table, *x.compiled);
-    const VulkanPlan& plan = x.barriers ? *x.barriers : lowered;
-    const size_t ng = x.groups->size();
-    if (plan.groups.size() != ng)
-      return R::failure(fmt::format("exclusive_blockers: the barriers have {} groups, the frame {}", plan.groups.size(), ng));
-    for (size_t gi = 0; gi < ng; ++gi)
-      if (plan.groups[gi].lists.size() != (*x.groups)[gi]->lists().size())
-        return R::failure(fmt::format("exclusive_blockers: group '{}' has {} lists, its barriers {}",
-                                      (*x.groups)[gi]->name(), (*x.groups)[gi]->lists().size(),
-                                      plan.groups[gi].lists.size()));
-    return runtime::exclusive_blockers(impl_->ownership_input(x, plan, sorted_waits(x, ng)));
+    const VulkanPlan& plan = barriers_of(x, lowered, "exclusive_blockers");
+    return runtime::exclusive_blockers(impl_->ownership_input(x, plan, sorted_waits(x, x.groups->size())));
   } catch (const std::exception& e) {
     return R::failure(e.what());
   }

@@ -13,8 +13,7 @@ std::vector<std::pair<ResourceId, VkImageLayout>> put_at_rest(VulkanContext::Imp
   std::vector<VkImageMemoryBarrier2> to;
   for (ResourceId r = 0; r < geo.size() && r < history.size(); ++r) {
     if (!history[r].touched || geo[r].buffer) continue;
-    // The same lowering the plan's from_rest barriers use for their oldLayout.
-    const VkImageLayout layout = lower_vulkan_state(resting_state(table[r]), true, true).layout;
+    const VkImageLayout layout = rest_layout(table[r]);
     VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = seeded ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT : VK_PIPELINE_STAGE_2_NONE;
     b.srcAccessMask = seeded ? VK_ACCESS_2_TRANSFER_WRITE_BIT : VK_ACCESS_2_NONE;

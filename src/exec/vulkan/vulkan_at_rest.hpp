@@ -4,10 +4,16 @@
 #include <utility>
 #include <vector>
 
+#include "baton/lower_vulkan.hpp"
 #include "baton/plan.hpp"
 #include "gpu_resources.hpp"
 
 namespace baton::exec {
+
+// The layout a texture at rest is in: the one the plan's from_rest barriers use as oldLayout.
+inline VkImageLayout rest_layout(const ResourceDesc& d) {
+  return lower_vulkan_state(resting_state(d), true, true).layout;
+}
 
 // Puts every texture that `history` marks touched into its resting layout, in a set-up submission
 // of the executor's own before the first group (as an engine's resource creation would), so that

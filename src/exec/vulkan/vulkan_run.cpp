@@ -735,7 +735,7 @@ std::vector<VkImageLayout> Runner::initial_layouts(const History& history_in) co
   std::vector<VkImageLayout> out(geo_.size(), VK_IMAGE_LAYOUT_UNDEFINED);
   for (ResourceId r = 0; r < geo_.size() && r < history_in.size(); ++r)
     if (!geo_[r].buffer && history_in[r].touched)
-      out[r] = lower_vulkan_state(resting_state(rec_.resources[r]), true, true).layout;
+      out[r] = rest_layout(rec_.resources[r]);
   return out;
 }
 
