@@ -6,8 +6,8 @@ namespace baton::graph {
 Recording recording_from(Transitions&& t) {
   Recording rec;
   rec.resources = std::move(t.table);
-  rec.lists = std::move(t.lists);
-  rec.groups = std::move(t.groups);  // the lists keep pointing at their groups: both are heap objects
+  rec.store = std::move(t.store);  // the arrays move with their storage: the lists' views stay valid
+  rec.groups = std::move(t.groups);  // the lists keep pointing at their groups: heap objects
   return rec;
 }
 

@@ -144,7 +144,7 @@ template <class ForEach>
 CommandStream record_with(const Transitions& t, const RecordOptions& o, ForEach&& for_each_job) {
   const std::vector<LoweredGroup> lowered = lower(o.api, t.table, t.compiled);
   std::vector<ListJob> jobs;
-  jobs.reserve(t.lists.size());
+  jobs.reserve(t.store.lists.size());
   for (uint32_t gi = 0; gi < t.groups.size(); ++gi) {
     const std::vector<CommandList*>& lists = t.groups[gi]->lists();
     if (lowered.at(gi).lists.size() != lists.size())

@@ -413,28 +413,83 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     while (di < decls.size() && decls[di].pass == p) ++di;
   }
   decl_first[np] = static_cast<uint32_t>(decls.size());
-  t.lists.reserve(s.serial.size());
+  // Every list's uses and entry states go into the store's arrays first (one per member), each list's
+  // part remembered; then one operation per list viewing its uses, then the lists viewing their
+  // operation and entry states: no heap block per list, operation or use.
+  struct Part {
+    uint32_t use_begin, use_end, entry_begin, entry_end;
+    OpKind kind;
+  };
+  std::vector<Part> parts;
+  parts.reserve(s.serial.size() + 2);
+  ListStore& st = t.store;
+  {
+    size_t n = 0;
+    for (const GroupInfo& info : t.info)
+      for (uint32_t p : info.passes)
+        if (p != kNone)
+          for (const PassUse& u : g.passes[p].uses) n += g.resources[u.resource].count;
+    st.uses.reserve(n);
+  }
+  auto declare = [&](const Decl& d) {
+    for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
+      st.entries.push_back({t.first_member[d.resource] + m, d.access, d.stages, d.shared});
+  };
+  for (const GroupInfo& info : t.info) {
+    if (info.role != GroupInfo::Role::passes) {
+      const bool start = info.role == GroupInfo::Role::frame_start;
+      Part part{static_cast<uint32_t>(st.uses.size()), 0, static_cast<uint32_t>(st.entries.size()), 0,
+                OpKind::transition};
+      for (const Decl& d : start ? frame_start : frame_end) {
+        for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
+          st.uses.push_back(
+              {t.first_member[d.resource] + m, d.access, is_shader_access(d.access) ? d.stages : kNoStages, {}});
+        if (!start) declare(d);
+      }
+      part.use_end = static_cast<uint32_t>(st.uses.size());
+      part.entry_end = static_cast<uint32_t>(st.entries.size());
+      parts.push_back(part);
+      continue;
+    }
+    for (uint32_t p : info.passes) {
+      const Pass& pass = g.passes[p];
+      Part part{static_cast<uint32_t>(st.uses.size()), 0, static_cast<uint32_t>(st.entries.size()), 0,
+                kind_of(pass)};
+      for (const PassUse& u : pass.uses) {
+        // One use per member, made once and renumbered.
+        Use x{t.first_member[u.resource], u.access, u.stages, u.range};
+        for (uint32_t m = 0, k = g.resources[u.resource].count; m < k; ++m, ++x.resource) st.uses.push_back(x);
+      }
+      for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d) declare(decls[d]);
+      part.use_end = static_cast<uint32_t>(st.uses.size());
+      part.entry_end = static_cast<uint32_t>(st.entries.size());
+      parts.push_back(part);
+    }
+  }
+  st.ops.resize(parts.size());
+  for (size_t k = 0; k < parts.size(); ++k) {
+    Operation& op = st.ops[k];
+    op.kind = parts[k].kind;
+    op.commands = 1;
+    op.uses = Uses::view(std::span<const Use>(st.uses).subspan(parts[k].use_begin, parts[k].use_end - parts[k].use_begin));
+  }
+  st.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
+  size_t li = 0;
+  auto make_list = [&](std::string name, Queue q) -> CommandList& {
+    const Part& part = parts[li];
+    st.lists.emplace_back(std::move(name), q, std::span<const Operation>(st.ops).subspan(li, 1),
+                          std::span<const EntryState>(st.entries)
+                              .subspan(part.entry_begin, part.entry_end - part.entry_begin));
+    ++li;
+    return st.lists.back();
+  };
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
     if (info.role != GroupInfo::Role::passes) {
       const bool start = info.role == GroupInfo::Role::frame_start;
       auto group = std::make_unique<CommandListGroup>(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
-      auto list = std::make_unique<CommandList>(std::string(transition_list_name(info.role)), info.queue);
-      Operation op;
-      op.kind = OpKind::transition;
-      for (const Decl& d : start ? frame_start : frame_end)
-        for (uint32_t m = 0; m < g.resources[d.resource].count; ++m) {
-          op.uses.push_back({t.first_member[d.resource] + m,
-                             d.access,
-                             is_shader_access(d.access) ? d.stages : kNoStages,
-                             {}});
-          if (!start) list->declare_entry(t.first_member[d.resource] + m, d.access, d.stages, d.shared);
-        }
-      list->append_operation(std::move(op));
-      list->close();
-      group->add(*list);
-      t.lists.push_back(std::move(list));
+      group->add(make_list(std::string(transition_list_name(info.role)), info.queue));
       t.groups.push_back(std::move(group));
       continue;
     }
@@ -443,29 +498,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     auto group = std::make_unique<CommandListGroup>(
         fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), number),
         info.queue);
-    for (uint32_t p : info.passes) {
-      const Pass& pass = g.passes[p];
-      auto list = std::make_unique<CommandList>(pass.name, info.queue);
-      Operation op;
-      op.kind = kind_of(pass);
-      size_t n = 0;
-      for (const PassUse& u : pass.uses) n += g.resources[u.resource].count;
-      op.uses.reserve(n);
-      for (const PassUse& u : pass.uses) {
-        // One use per member, made once and renumbered (the loop reads nothing the pushes may move).
-        Use x{t.first_member[u.resource], u.access, u.stages, u.range};
-        for (uint32_t m = 0, k = g.resources[u.resource].count; m < k; ++m, ++x.resource)
-          op.uses.push_back(x);
-      }
-      list->append_operation(std::move(op));
-      for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d)
-        for (uint32_t m = 0; m < g.resources[decls[d].resource].count; ++m)
-          list->declare_entry(t.first_member[decls[d].resource] + m, decls[d].access, decls[d].stages,
-                              decls[d].shared);
-      list->close();
-      group->add(*list);
-      t.lists.push_back(std::move(list));
-    }
+    for (uint32_t p : info.passes) group->add(make_list(g.passes[p].name, info.queue));
     t.groups.push_back(std::move(group));
   }
   std::vector<CommandListGroup*> ptrs;

@@ -348,7 +348,7 @@ class Loader {
   // together with any other use of the same subresource has no single state to be in. Found by
   // resource and subresource, not by comparing every pair (plan_detail::first_conflict); the error
   // names the later use of the first conflicting pair.
-  void check_conflicts(const Ctx& uc, const std::vector<Use>& uses, const std::vector<Box>& boxes) const {
+  void check_conflicts(const Ctx& uc, std::span<const Use> uses, const std::vector<Box>& boxes) const {
     const auto conflict = [](Access a, Access b) { return conflicts(a, b); };
     const std::optional<plan_detail::UsePair> p = plan_detail::first_conflict(
         uses, boxes, [&](ResourceId r) -> const ResourceDesc& { return rec_.resources[r]; }, conflict);

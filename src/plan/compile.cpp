@@ -410,9 +410,9 @@ class GroupCompiler {
     uint32_t ui = uses_total_;
     const std::vector<CommandList*>& lists = g_.lists();
     for (size_t li = lists.size(); li-- > 0;) {
-      const std::vector<Operation>& ops = lists[li]->ops();
+      const std::span<const Operation> ops = lists[li]->ops();
       for (size_t oi = ops.size(); oi-- > 0;) {
-        const std::vector<Use>& uses = ops[oi].uses;
+        const Uses& uses = ops[oi].uses;
         --gi;
         ui -= static_cast<uint32_t>(uses.size());
         UseRec* recs = uses_.data() + ui;
@@ -465,7 +465,7 @@ class GroupCompiler {
 
   // An operation with several uses of one resource: all of its reads join the run before any of them
   // records it, so that they open with one state; its writes end the run only after that.
-  void backward_shared(const std::vector<Use>& uses, UseRec* recs) {
+  void backward_shared(std::span<const Use> uses, UseRec* recs) {
     for (size_t i = 0; i < uses.size(); ++i) {
       const Use& u = uses[i];
       if (!is_write(u.access) && u.access != Access::present) join_run(slots_[recs[i].slot], recs[i], u);
@@ -523,10 +523,10 @@ class GroupCompiler {
     size_t next_exit = slots_.size();
     const std::vector<CommandList*>& lists = g_.lists();
     for (uint32_t li = 0; li < lists.size(); ++li) {
-      const std::vector<Operation>& ops = lists[li]->ops();
+      const std::span<const Operation> ops = lists[li]->ops();
       for (uint32_t oi = 0; oi < ops.size(); ++oi, ++gi) {
         const OpAt op{li, oi, gi, ui, ops[oi], op_shared_[gi] != 0};
-        const std::vector<Use>& uses = op.o.uses;
+        const Uses& uses = op.o.uses;
         ui += static_cast<uint32_t>(uses.size());
         if (op.o.full_barrier) {
           const State any{sync::all, kAnyAccess, Layout::none};
@@ -574,7 +574,7 @@ class GroupCompiler {
   // frame_end list declares one per texture it takes over) are searched through a sorted copy made
   // once per group; the few of a hand-written list are scanned.
   const EntryState* entry_of(uint32_t list, ResourceId r) {
-    const std::vector<EntryState>& es = g_.lists()[list]->entry_states();
+    const std::span<const EntryState> es = g_.lists()[list]->entry_states();
     if (es.size() <= 8) {
       for (const EntryState& e : es)
         if (e.resource == r) return &e;
@@ -583,7 +583,7 @@ class GroupCompiler {
     if (sorted_entries_.size() <= list) sorted_entries_.resize(g_.lists().size());
     std::vector<EntryState>& s = sorted_entries_[list];
     if (s.empty()) {
-      s = es;
+      s.assign(es.begin(), es.end());
       std::sort(s.begin(), s.end(), [](const EntryState& a, const EntryState& b) { return a.resource < b.resource; });
     }
     const auto it = std::lower_bound(s.begin(), s.end(), r, [](const EntryState& e, ResourceId x) { return e.resource < x; });

@@ -44,13 +44,13 @@ size_t mark_split_barriers(const CommandListGroup& group, CompiledGroup& compile
     base[li + 1] = base[li] + static_cast<uint32_t>(group.lists()[li]->ops().size());
   std::vector<uint32_t> work(base[lists] + 1, 0);
   for (size_t li = 0; li < lists; ++li) {
-    const std::vector<Operation>& ops = group.lists()[li]->ops();
+    const std::span<const Operation> ops = group.lists()[li]->ops();
     for (size_t k = 0; k < ops.size(); ++k)
       work[base[li] + k + 1] = work[base[li] + k] + (ops[k].kind != OpKind::transition ? 1 : 0);
   }
   std::unordered_map<ResourceId, LastTouch> last;
   for (uint32_t li = 0; li < lists; ++li) {
-    const std::vector<Operation>& ops = group.lists()[li]->ops();
+    const std::span<const Operation> ops = group.lists()[li]->ops();
     const CompiledList& cl = compiled.lists[li];
     const std::span<Barrier> marks = compiled.barriers_of(li);  // cl.barriers, writable
     size_t pi = 0;

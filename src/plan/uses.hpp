@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -16,7 +17,7 @@ namespace baton::plan_detail {
 // Whether some resource has two uses in the operation: the only case in which uses of one operation
 // can conflict or merge. Operations are small, so a pairwise look beats sorting; past 8 uses the
 // answer is a conservative "maybe" (true), and callers take their general path.
-inline bool shares_a_resource(const std::vector<Use>& uses) {
+inline bool shares_a_resource(std::span<const Use> uses) {
   const size_t n = uses.size();
   if (n > 8) return true;
   const Use* u = uses.data();
@@ -42,7 +43,7 @@ struct UsePair {
 // of each access that touched it, so the work is the total volume of the boxes (bounded), with a
 // pairwise scan of the conflicting accesses only past that bound.
 template <class DescOf, class Conflict>
-std::optional<UsePair> first_conflict(const std::vector<Use>& uses, const std::vector<Box>& boxes,
+std::optional<UsePair> first_conflict(std::span<const Use> uses, const std::vector<Box>& boxes,
                                       const DescOf& desc_of, const Conflict& conflict) {
   const auto n = static_cast<uint32_t>(uses.size());
   if (n < 2) return std::nullopt;

@@ -65,8 +65,9 @@ uint32_t CommandList::record(OpKind kind, std::span<const Use> uses, std::string
     ops_.push_back(std::move(op));
   }
   Operation& op = ops_.back();
-  op.uses.insert(op.uses.end(), uses.begin(), uses.end());
+  op.uses.append(uses);
   ++op.commands;
+  ops_view_ = ops_;
   break_next_ = false;
   full_barrier_next_ = false;
   return static_cast<uint32_t>(ops_.size() - 1);
@@ -76,7 +77,9 @@ uint32_t CommandList::append_operation(Operation op) {
   require_recording("appending an operation");
   if (op.commands == 0) op.commands = 1;
   if (full_barrier_next_) op.full_barrier = true;
+  op.uses.own();  // the list owns what it records (a view's uses may die before the list)
   ops_.push_back(std::move(op));
+  ops_view_ = ops_;
   break_next_ = false;
   full_barrier_next_ = false;
   return static_cast<uint32_t>(ops_.size() - 1);
@@ -105,6 +108,24 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask sha
             fmt::format("list '{}': resource #{}: {}", name_, r, rule_message(Rule::entry_twice, {})));
   entry_ascending_ = entry_ascending_ && ascending;
   entry_.push_back({r, a, s, shared});
+  entry_view_ = entry_;
+}
+
+CommandList::CommandList(std::string name, Queue queue, std::span<const Operation> ops,
+                         std::span<const EntryState> entry)
+    : name_(std::move(name)),
+      queue_(queue),
+      lifecycle_(Lifecycle::closed),
+      ops_view_(ops),
+      entry_view_(entry),
+      break_next_(false) {
+  // What declare_entry checks: no resource declared twice (only an out-of-order declaration needs the scan).
+  for (size_t i = 1; i < entry.size(); ++i)
+    if (entry[i].resource <= entry[i - 1].resource)
+      for (size_t k = 0; k < i; ++k)
+        if (entry[k].resource == entry[i].resource)
+          throw Error(fmt::format("list '{}': resource #{}: {}", name_, entry[i].resource,
+                                  rule_message(Rule::entry_twice, {})));
 }
 
 void CommandList::close() {

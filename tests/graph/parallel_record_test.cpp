@@ -34,7 +34,7 @@ void expect_parallel_matches_serial(const Transitions& t, Api api, uint64_t seed
   serial.api = api;
   const CommandStream want = record_frame(t, serial);
   ASSERT_FALSE(want.commands.empty()) << what;
-  const auto d = delays(seed, t.lists.size());
+  const auto d = delays(seed, t.store.lists.size());
   for (unsigned threads = 1; threads <= 8; ++threads) {
     RecordOptions o = serial;
     o.threads = threads;
@@ -44,7 +44,7 @@ void expect_parallel_matches_serial(const Transitions& t, Api api, uint64_t seed
     const CommandStream got = record_frame(t, o);
     EXPECT_EQ(got.text(), want.text()) << what << ", " << threads << " threads";
     EXPECT_EQ(got.commands, want.commands) << what << ", " << threads << " threads";
-    EXPECT_EQ(got.completion.size(), t.lists.size());
+    EXPECT_EQ(got.completion.size(), t.store.lists.size());
   }
 }
 
@@ -88,7 +88,7 @@ TEST(ParallelRecord, StreamHoldsEveryOperationAndEveryBarrierCallInSubmissionOrd
   o.threads = 4;
   const CommandStream s = record_frame(t, o);
   size_t work = 0, calls = 0, submits = 0, ops = 0, want_calls = 0;
-  for (const auto& l : t.lists) ops += l->ops().size();
+  for (const CommandList& l : t.store.lists) ops += l.ops().size();
   for (const LoweredGroup& g : lower(Api::vulkan, t.table, t.compiled)) want_calls += g.call_count();
   uint32_t group = 0;
   for (const Command& c : s.commands) {

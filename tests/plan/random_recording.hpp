@@ -97,7 +97,7 @@ inline SubresourceRange random_range(Rng& rng, const ResourceDesc& d, bool byte_
 
 // Whether a new use may join the uses already in one operation (the planner rejects two different
 // writes, a write with a read, or present with anything else, on one subresource).
-inline bool compatible(const ResourceTable& rt, const std::vector<Use>& uses, const Use& n) {
+inline bool compatible(const ResourceTable& rt, std::span<const Use> uses, const Use& n) {
   const Box nb = use_extent(rt[n.resource], n.range);
   for (const Use& u : uses) {
     if (u.resource != n.resource || !overlaps(use_extent(rt[u.resource], u.range), nb)) continue;

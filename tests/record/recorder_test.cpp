@@ -155,5 +155,83 @@ TEST(Recorder, MisuseIsAnErrorNamingTheList) {
   EXPECT_THROW(rec.begin_list(a), Error);  // closed lists do not record again
 }
 
+// Uses: a view reads the owner's uses in place; writing through it first makes a vector of its own, so
+// the owner's uses never change (a frame graph's ListStore is shared by every list).
+TEST(Uses, AViewReadsInPlaceAndCopiesBeforeAWrite) {
+  const std::vector<Use> stored = {{1, Access::render_target}, {2, Access::shader_resource, stages(Stage::pixel)}};
+  Uses v = Uses::view(stored);
+  EXPECT_TRUE(v.is_view());
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v.data(), stored.data());  // no copy
+  EXPECT_EQ(v[1].resource, 2u);
+  const Uses copy = v;  // a copy of a view views the same uses
+  EXPECT_EQ(copy.data(), stored.data());
+  v.push_back({3, Access::copy_source});
+  EXPECT_FALSE(v.is_view());
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_NE(v.data(), stored.data());
+  EXPECT_EQ(v[0].resource, 1u);
+  EXPECT_EQ(v[2].resource, 3u);
+  EXPECT_EQ(stored.size(), 2u);  // the owner's uses are untouched
+  EXPECT_EQ(copy.size(), 2u);
+}
+
+// append_operation makes the uses of a view the list's own: the list outlives what it was given.
+TEST(Uses, AppendOperationOwnsTheUsesOfAView) {
+  CommandList l("l", Queue::direct);
+  {
+    const std::vector<Use> stored = {{1, Access::render_target}};
+    Operation op;
+    op.kind = OpKind::draw;
+    op.uses = Uses::view(stored);
+    l.append_operation(op);
+  }
+  ASSERT_EQ(l.ops().size(), 1u);
+  EXPECT_FALSE(l.ops()[0].uses.is_view());
+  ASSERT_EQ(l.ops()[0].uses.size(), 1u);
+  EXPECT_EQ(l.ops()[0].uses[0].resource, 1u);
+}
+
+// A list over a ListStore's arrays: closed, viewing the operations and entry states where they are, and
+// compiled like a recorded list; a resource declared twice is refused as declare_entry refuses it.
+TEST(ListStore, ListsViewTheArraysAndCompileLikeRecordedLists) {
+  Fixture f;
+  ListStore st;
+  st.uses = {{f.color, Access::render_target}, {f.color, Access::shader_resource, stages(Stage::pixel)}};
+  st.ops.resize(2);
+  st.ops[0].kind = OpKind::draw;
+  st.ops[0].uses = Uses::view(std::span<const Use>(st.uses).subspan(0, 1));
+  st.ops[1].kind = OpKind::draw;
+  st.ops[1].uses = Uses::view(std::span<const Use>(st.uses).subspan(1, 1));
+  st.lists.reserve(1);
+  st.lists.emplace_back("l", Queue::direct, std::span<const Operation>(st.ops), std::span<const EntryState>());
+  CommandList& viewed = st.lists.back();
+  EXPECT_EQ(viewed.lifecycle(), CommandList::Lifecycle::closed);
+  EXPECT_EQ(viewed.ops().data(), st.ops.data());
+  EXPECT_EQ(viewed.ops()[1].uses.data(), st.uses.data() + 1);
+  CommandListGroup g("g", Queue::direct);
+  g.add(viewed);
+
+  CommandList recorded("l", Queue::direct);
+  recorded.record(OpKind::draw, std::vector<Use>{st.uses[0]});
+  recorded.request_break();
+  recorded.record(OpKind::draw, std::vector<Use>{st.uses[1]});
+  recorded.close();
+  CommandListGroup h("g", Queue::direct);
+  h.add(recorded);
+  const std::vector<CommandListGroup*> a = {&g}, b = {&h};
+  const CompileResult ra = compile_all(f.rt, a, fresh_history(f.rt));
+  const CompileResult rb = compile_all(f.rt, b, fresh_history(f.rt));
+  EXPECT_EQ(viewed.lifecycle(), CommandList::Lifecycle::compiled);
+  EXPECT_EQ(dump(f.rt, g, ra.groups[0]), dump(f.rt, h, rb.groups[0]));
+  EXPECT_GT(ra.groups[0].barrier_count(), 0u);
+
+  const std::vector<EntryState> twice = {{f.color, Access::render_target}, {f.uav, Access::unordered_access},
+                                         {f.color, Access::shader_resource, stages(Stage::pixel)}};
+  EXPECT_THROW(CommandList("bad", Queue::direct, std::span<const Operation>(st.ops), twice), Error);
+  const std::vector<EntryState> out_of_order = {{f.uav, Access::unordered_access}, {f.color, Access::render_target}};
+  EXPECT_NO_THROW(CommandList("fine", Queue::direct, std::span<const Operation>(st.ops), out_of_order));
+}
+
 }  // namespace
 }  // namespace baton

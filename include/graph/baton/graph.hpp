@@ -219,7 +219,7 @@ std::string_view transition_list_name(GroupInfo::Role r);
 struct Transitions {
   ResourceTable table;                        // members expanded
   std::vector<ResourceId> first_member;       // per graph resource
-  std::vector<std::unique_ptr<CommandList>> lists;
+  ListStore store;  // every list, its operations, uses and entry states: one array each (no block per list)
   std::vector<std::unique_ptr<CommandListGroup>> groups;  // submission order
   std::vector<GroupInfo> info;
   std::vector<CompiledGroup> compiled;

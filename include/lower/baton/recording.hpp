@@ -13,10 +13,17 @@ namespace baton {
 
 struct Recording {
   ResourceTable resources;
-  std::vector<std::unique_ptr<CommandList>> lists;
+  std::vector<std::unique_ptr<CommandList>> lists;  // lists made one by one (loaders, the demo)
+  ListStore store;  // lists made in one array each (a frame graph's, recording_from): views of its arrays
   std::vector<std::unique_ptr<CommandListGroup>> groups;  // in execution order
 
   std::vector<CommandListGroup*> group_ptrs() const;
+  // Every list: `lists`, then `store.lists`.
+  template <class F>
+  void for_each_list(F&& f) const {
+    for (const auto& l : lists) f(*l);
+    for (const CommandList& l : store.lists) f(l);
+  }
 };
 
 // Parses the JSON recording format. Throws Error with one line that names the file position

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -21,9 +22,72 @@ struct Use {
   SubresourceRange range{};
 };
 
+// An operation's uses: either a vector of its own (recording, loaders, anything built by hand) or a view
+// of uses another owner stores (a frame graph's lists view one array of the transitions phase's
+// ListStore: no heap block per operation). Reading is the same for both (a pointer and a size); a write
+// through a view first copies the uses into a vector of its own, so a view is never written through.
+// A copy of a view is a view of the same uses: it lives no longer than their owner (append_operation
+// makes them the list's own).
+class Uses {
+ public:
+  Uses() = default;
+  Uses(std::initializer_list<Use> u) : own_(u) {}
+  Uses(std::vector<Use> u) : own_(std::move(u)) {}
+  Uses& operator=(std::vector<Use> u) {
+    own_ = std::move(u);
+    view_ = {};
+    is_view_ = false;
+    return *this;
+  }
+  Uses& operator=(std::initializer_list<Use> u) {
+    own_ = u;
+    view_ = {};
+    is_view_ = false;
+    return *this;
+  }
+  // A view of uses stored elsewhere (they must outlive it and every copy of it).
+  static Uses view(std::span<const Use> u) {
+    Uses x;
+    x.view_ = u;
+    x.is_view_ = true;
+    return x;
+  }
+  bool is_view() const { return is_view_; }
+
+  std::span<const Use> span() const { return is_view_ ? view_ : std::span<const Use>(own_); }
+  const Use* data() const { return is_view_ ? view_.data() : own_.data(); }
+  size_t size() const { return is_view_ ? view_.size() : own_.size(); }
+  bool empty() const { return size() == 0; }
+  const Use* begin() const { return data(); }
+  const Use* end() const { return data() + size(); }
+  const Use& operator[](size_t i) const { return data()[i]; }
+  const Use& front() const { return data()[0]; }
+  const Use& back() const { return data()[size() - 1]; }
+
+  // Writes: a view becomes a vector of its own first. Reading never copies (there is no non-const
+  // element access); change uses in place through own().
+  std::vector<Use>& own() {
+    if (is_view_) {
+      own_.assign(view_.begin(), view_.end());
+      view_ = {};
+      is_view_ = false;
+    }
+    return own_;
+  }
+  void push_back(const Use& u) { own().push_back(u); }
+  void append(std::span<const Use> u) { own().insert(own_.end(), u.begin(), u.end()); }
+  void reserve(size_t n) { own().reserve(n); }
+  void clear() { own().clear(); }
+
+ private:
+  std::vector<Use> own_;
+  std::span<const Use> view_;
+  bool is_view_ = false;
+};
+
 struct Operation {
   OpKind kind = OpKind::draw;
-  std::vector<Use> uses;
+  Uses uses;
   uint32_t commands = 0;       // how many recorded commands merged into this operation
   bool full_barrier = false;   // escape hatch: a global barrier at this operation's before-point
   std::string label;           // optional, for messages
@@ -47,14 +111,21 @@ class CommandList {
   enum class Lifecycle : uint8_t { recording, closed, compiled, submitted };
 
   CommandList(std::string name, Queue queue) : name_(std::move(name)), queue_(queue) {}
+  // A closed list over operations and entry states another owner stores, which must outlive it (a frame
+  // graph's lists: ListStore keeps every list's operations, uses and entry states in one array each).
+  // Throws Error for a resource declared twice, as declare_entry does.
+  CommandList(std::string name, Queue queue, std::span<const Operation> ops, std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
+  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists.
+  CommandList(CommandList&&) noexcept = default;
+  CommandList& operator=(CommandList&&) = delete;
 
   const std::string& name() const { return name_; }
   Queue queue() const { return queue_; }
   Lifecycle lifecycle() const { return lifecycle_; }
-  const std::vector<Operation>& ops() const { return ops_; }
-  const std::vector<EntryState>& entry_states() const { return entry_; }
+  std::span<const Operation> ops() const { return ops_view_; }
+  std::span<const EntryState> entry_states() const { return entry_view_; }
   const CommandListGroup* group() const { return group_; }
 
   // Records one command. It merges into the current operation when it has the same kind, no break
@@ -83,8 +154,10 @@ class CommandList {
   std::string name_;
   Queue queue_;
   Lifecycle lifecycle_ = Lifecycle::recording;
-  std::vector<Operation> ops_;
-  std::vector<EntryState> entry_;
+  std::vector<Operation> ops_;  // a list that records owns its operations and entry states; one made
+  std::vector<EntryState> entry_;  // over another owner's storage (ListStore) leaves these empty
+  std::span<const Operation> ops_view_;  // ops_, or the other owner's
+  std::span<const EntryState> entry_view_;
   bool entry_ascending_ = true;  // entry_ is in strictly increasing resource order
   bool break_next_ = true;
   bool full_barrier_next_ = false;
@@ -108,6 +181,24 @@ class CommandListGroup {
   std::string name_;
   Queue queue_;
   std::vector<CommandList*> lists_;
+};
+
+// Lists whose operations, uses and entry states live in one array each, in list order: a frame graph's
+// transitions phase makes one list per pass without a heap block per list, operation or use (issue 16).
+// Operation::uses of `ops` view `uses`; the lists view `ops` and `entries`. Fill the three arrays first
+// (reserve or finish them before making lists: a list views them where they are), then `lists` (reserved
+// to its final size: groups keep the lists' addresses). A move keeps every array's storage, so the views
+// and the groups' pointers stay valid; there is no copy.
+struct ListStore {
+  std::vector<Use> uses;
+  std::vector<Operation> ops;
+  std::vector<EntryState> entries;
+  std::vector<CommandList> lists;
+  ListStore() = default;
+  ListStore(ListStore&&) noexcept = default;
+  ListStore& operator=(ListStore&&) noexcept = default;
+  ListStore(const ListStore&) = delete;
+  ListStore& operator=(const ListStore&) = delete;
 };
 
 // Immediate-mode front end in the style of Godot's RenderingDevice: begin a list, issue draws,

@@ -154,9 +154,10 @@ std::vector<Needs> resource_needs(const Recording& rec) {
       if (d.usage & bit(static_cast<Access>(a))) note(static_cast<ResourceId>(r), static_cast<Access>(a));
     if (d.type == ResourceType::texture && d.format != FormatClass::color) out[r].dsv = true;
   }
-  for (const auto& l : rec.lists)
-    for (const Operation& op : l->ops())
+  rec.for_each_list([&](const CommandList& l) {
+    for (const Operation& op : l.ops())
       for (const Use& u : op.uses) note(u.resource, u.access);
+  });
   return out;
 }
 

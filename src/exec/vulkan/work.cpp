@@ -138,16 +138,17 @@ void bind_shader_use(const OpWhere& at, const Use& u, const Geometry& g, StageSe
 // Merged commands repeat identical uses (same resource, access and range): one use, stages joined.
 Operation dedupe(const Operation& in) {
   Operation op = in;
-  op.uses.clear();
+  std::vector<Use> uses;
   for (const Use& u : in.uses) {
-    auto same = std::find_if(op.uses.begin(), op.uses.end(), [&](const Use& v) {
+    auto same = std::find_if(uses.begin(), uses.end(), [&](const Use& v) {
       return v.resource == u.resource && v.access == u.access && v.range == u.range;
     });
-    if (same == op.uses.end())
-      op.uses.push_back(u);
+    if (same == uses.end())
+      uses.push_back(u);
     else
       same->stages = static_cast<Stages>(same->stages | u.stages);
   }
+  op.uses = std::move(uses);
   return op;
 }
 
@@ -425,11 +426,12 @@ std::pair<uint32_t, uint32_t> scaled_words(const Geometry& g, const ResourceDesc
 
 std::vector<Geometry> make_geometry(const Recording& rec, uint32_t max_side, uint32_t max_words) {
   std::vector<bool> structural(rec.resources.size(), false);
-  for (const auto& list : rec.lists)
-    for (const Operation& op : list->ops())
+  rec.for_each_list([&](const CommandList& list) {
+    for (const Operation& op : list.ops())
       for (const Use& u : op.uses)
         if (u.resource < structural.size() && (bit(u.access) & kStructuralAccesses))
           structural[u.resource] = true;
+  });
   return make_geometry(rec.resources.all(), structural, max_side, max_words);
 }
 
