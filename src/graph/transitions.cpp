@@ -58,6 +58,34 @@ struct Decl {
   AccessMask shared = 0;  // a shared read state (EntryState::shared)
 };
 
+// A maximal stretch of one resource's consecutive pure reads (its entries begin .. end).
+struct Run {
+  uint32_t begin = 0, end = 0;
+  bool multi = false, valid = false;
+  Access access = Access::shader_resource;
+  Stages stages = kNoStages;
+  AccessMask shared = 0;  // held in the shared read state of these reads (direct and compute queues)
+};
+
+// One list's part of the store's arrays: its uses and its entry states.
+struct Part {
+  uint32_t use_begin, use_end, entry_begin, entry_end;
+  OpKind kind;
+};
+
+// The phase's working arrays, kept per thread and reused from call to call (a frame graph compiled every
+// frame pays for them once): cleared or assigned at every use, nothing in them outlives one call.
+struct Scratch {
+  std::vector<uint8_t> waits, signals;
+  std::vector<uint32_t> count, here_of, fill, run_of, decl_first;
+  std::vector<uint32_t> start_waiters, unordered_readers;
+  std::vector<std::pair<uint32_t, Entry>> touched;
+  std::vector<Entry> entries;
+  std::vector<Decl> decls, frame_start, frame_end;
+  std::vector<Run> runs;
+  std::vector<Part> parts;
+};
+
 Stages allowed_stages(Queue q) {
   return q == Queue::direct ? kAllShading : q == Queue::compute ? stages(Stage::compute) : kNoStages;
 }
@@ -131,7 +159,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m] = {true, true};
 
   // Groups: cut before a wait and after a signal; submission order is the order of first passes.
-  std::vector<uint8_t> waits(np, 0), signals(np, 0);
+  thread_local Scratch scratch;
+  Scratch& sc = scratch;
+  std::vector<uint8_t>& waits = sc.waits;
+  std::vector<uint8_t>& signals = sc.signals;
+  waits.assign(np, 0);
+  signals.assign(np, 0);
   for (const Sync& y : s.syncs) {
     waits[y.wait] = 1;
     signals[y.signal] = 1;
@@ -139,7 +172,6 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   std::array<uint32_t, kQueues> current;
   current.fill(kNone);
   std::array<bool, kQueues> cut{};
-  std::vector<uint32_t> group_of(np, kNone);
   for (uint32_t p : s.serial) {
     const Queue q = exec_queue(g.passes[p]);
     uint32_t& cg = current[qi(q)];
@@ -148,7 +180,6 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       t.info.push_back({q, {}, GroupInfo::Role::passes, {}});
     }
     t.info[cg].passes.push_back(p);
-    group_of[p] = cg;
     cut[qi(q)] = signals[p] != 0;
   }
 
@@ -156,9 +187,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // One entry per resource a pass touches, in the order of its first use there, summing all its uses
   // in the pass (per resource the entry's index in `touched`: one walk over the uses, not one per use);
   // the walk is made once, into `touched`, and a counting sort by resource (stable) places them.
-  std::vector<uint32_t> count(nr + 1, 0);
-  std::vector<uint32_t> here_of(nr, kNone);
-  std::vector<std::pair<uint32_t, Entry>> touched;
+  std::vector<uint32_t>& count = sc.count;
+  std::vector<uint32_t>& here_of = sc.here_of;
+  std::vector<std::pair<uint32_t, Entry>>& touched = sc.touched;
+  count.assign(nr + 1, 0);
+  here_of.assign(nr, kNone);
+  touched.clear();
   {
     size_t uses = 0;
     for (const GroupInfo& info : t.info)
@@ -187,12 +221,13 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       }
     }
   for (size_t r = 0; r < nr; ++r) count[r + 1] += count[r];
-  std::vector<Entry> entries(count[nr]);
+  std::vector<Entry>& entries = sc.entries;
+  entries.resize(count[nr]);
   {
-    std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+    std::vector<uint32_t>& fill = sc.fill;
+    fill.assign(count.begin(), count.end() - 1);
     for (const auto& [r, e] : touched) entries[fill[r]++] = e;
   }
-  touched = {};
 
   // Transients die after their last use (no restore to rest), and one that takes over memory waits
   // for the previous occupants' last accesses at its first touch (the planner's takeover scope).
@@ -213,22 +248,21 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       history[t.first_member[ab.resource] + m].takeover = scope;
   }
 
-  std::vector<Decl> decls;
-  std::vector<Decl> frame_start, frame_end;  // the uses of the frame_start / frame_end transition lists
-  std::vector<uint32_t> start_waiters, end_waits;  // groups waiting for frame_start; groups frame_end waits for
-  std::vector<uint32_t> unordered_readers;         // per resource: groups still reading when its last toucher ends
+  std::vector<Decl>& decls = sc.decls;
+  std::vector<Decl>& frame_start = sc.frame_start;  // the uses of the frame_start / frame_end transition lists
+  std::vector<Decl>& frame_end = sc.frame_end;
+  std::vector<uint32_t>& start_waiters = sc.start_waiters;  // groups waiting for frame_start
+  std::vector<uint32_t> end_waits;                          // groups frame_end waits for (moved into its GroupInfo)
+  std::vector<uint32_t>& unordered_readers = sc.unordered_readers;  // per resource: groups still reading when its last toucher ends
+  decls.clear();
+  frame_start.clear();
+  frame_end.clear();
+  start_waiters.clear();
   auto name_of = [&](uint32_t p) -> const std::string& { return g.passes[p].name; };
   auto queue_of = [&](const Entry& x) { return t.info[x.group].queue; };
   auto x_queue = queue_of;
-  struct Run {
-    uint32_t begin = 0, end = 0;
-    bool multi = false, valid = false;
-    Access access = Access::shader_resource;
-    Stages stages = kNoStages;
-    AccessMask shared = 0;  // held in the shared read state of these reads (direct and compute queues)
-  };
-  std::vector<Run> runs;
-  std::vector<uint32_t> run_of;
+  std::vector<Run>& runs = sc.runs;
+  std::vector<uint32_t>& run_of = sc.run_of;
   // The declaration of pass p (on queue q) holding resource r in run `run`'s merged read state.
   auto run_decl = [&](uint32_t p, uint32_t r, const Run& run, Queue q) {
     if (!run.shared) return Decl{p, r, run.access, run.stages, 0};
@@ -407,7 +441,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // Lists and groups.
   std::sort(decls.begin(), decls.end(), [](const Decl& x, const Decl& y) { return x.pass < y.pass; });
   size_t di = 0;
-  std::vector<uint32_t> decl_first(np + 1, 0);
+  std::vector<uint32_t>& decl_first = sc.decl_first;
+  decl_first.assign(np + 1, 0);
   for (uint32_t p = 0; p < np; ++p) {
     decl_first[p] = static_cast<uint32_t>(di);
     while (di < decls.size() && decls[di].pass == p) ++di;
@@ -416,12 +451,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // Every list's uses and entry states go into the store's arrays first (one per member), each list's
   // part remembered; then one operation per list viewing its uses, then the lists viewing their
   // operation and entry states: no heap block per list, operation or use.
-  struct Part {
-    uint32_t use_begin, use_end, entry_begin, entry_end;
-    OpKind kind;
-  };
-  std::vector<Part> parts;
-  parts.reserve(s.serial.size() + 2);
+  std::vector<Part>& parts = sc.parts;
+  parts.clear();
   ListStore& st = t.store;
   {
     size_t n = 0;
@@ -498,6 +529,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     auto group = std::make_unique<CommandListGroup>(
         fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), number),
         info.queue);
+    group->reserve(info.passes.size());
     for (uint32_t p : info.passes) group->add(make_list(g.passes[p].name, info.queue));
     t.groups.push_back(std::move(group));
   }

@@ -77,7 +77,7 @@ uint32_t CommandList::append_operation(Operation op) {
   require_recording("appending an operation");
   if (op.commands == 0) op.commands = 1;
   if (full_barrier_next_) op.full_barrier = true;
-  op.uses.own();  // the list owns what it records (a view's uses may die before the list)
+  op.uses.make_own();  // the list owns what it records (a view's uses may die before the list)
   ops_.push_back(std::move(op));
   ops_view_ = ops_;
   break_next_ = false;

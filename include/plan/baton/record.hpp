@@ -31,58 +31,114 @@ struct Use {
 class Uses {
  public:
   Uses() = default;
-  Uses(std::initializer_list<Use> u) : own_(u) {}
-  Uses(std::vector<Use> u) : own_(std::move(u)) {}
+  Uses(std::initializer_list<Use> u) : own_(u) { sync(); }
+  Uses(std::vector<Use> u) : own_(std::move(u)) { sync(); }
+  Uses(const Uses& o) : own_(o.own_), data_(o.data_), size_(o.size_), view_(o.view_) { sync(); }
+  Uses(Uses&& o) noexcept : own_(std::move(o.own_)), data_(o.data_), size_(o.size_), view_(o.view_) {
+    o.reset();
+    sync();
+  }
+  Uses& operator=(const Uses& o) {
+    if (this != &o) {
+      own_ = o.own_;
+      data_ = o.data_;
+      size_ = o.size_;
+      view_ = o.view_;
+      sync();
+    }
+    return *this;
+  }
+  Uses& operator=(Uses&& o) noexcept {
+    if (this != &o) {
+      own_ = std::move(o.own_);
+      data_ = o.data_;
+      size_ = o.size_;
+      view_ = o.view_;
+      o.reset();
+      sync();
+    }
+    return *this;
+  }
   Uses& operator=(std::vector<Use> u) {
     own_ = std::move(u);
-    view_ = {};
-    is_view_ = false;
+    view_ = false;
+    sync();
     return *this;
   }
   Uses& operator=(std::initializer_list<Use> u) {
     own_ = u;
-    view_ = {};
-    is_view_ = false;
+    view_ = false;
+    sync();
     return *this;
   }
   // A view of uses stored elsewhere (they must outlive it and every copy of it).
   static Uses view(std::span<const Use> u) {
     Uses x;
-    x.view_ = u;
-    x.is_view_ = true;
+    x.data_ = u.data();
+    x.size_ = u.size();
+    x.view_ = true;
     return x;
   }
-  bool is_view() const { return is_view_; }
+  bool is_view() const { return view_; }
 
-  std::span<const Use> span() const { return is_view_ ? view_ : std::span<const Use>(own_); }
-  const Use* data() const { return is_view_ ? view_.data() : own_.data(); }
-  size_t size() const { return is_view_ ? view_.size() : own_.size(); }
-  bool empty() const { return size() == 0; }
-  const Use* begin() const { return data(); }
-  const Use* end() const { return data() + size(); }
-  const Use& operator[](size_t i) const { return data()[i]; }
-  const Use& front() const { return data()[0]; }
-  const Use& back() const { return data()[size() - 1]; }
+  // Reading: the same pointer and size for a view and for a vector of its own (no branch), and never a
+  // copy (there is no non-const element access).
+  std::span<const Use> span() const { return {data_, size_}; }
+  const Use* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Use* begin() const { return data_; }
+  const Use* end() const { return data_ + size_; }
+  const Use& operator[](size_t i) const { return data_[i]; }
+  const Use& front() const { return data_[0]; }
+  const Use& back() const { return data_[size_ - 1]; }
 
-  // Writes: a view becomes a vector of its own first. Reading never copies (there is no non-const
-  // element access); change uses in place through own().
+  // Writing: a view becomes a vector of its own first.
+  void push_back(const Use& u) {
+    own().push_back(u);
+    sync();
+  }
+  void append(std::span<const Use> u) {
+    own().insert(own_.end(), u.begin(), u.end());
+    sync();
+  }
+  void reserve(size_t n) {
+    own().reserve(n);
+    sync();
+  }
+  void clear() {
+    own().clear();
+    sync();
+  }
+  // Makes the uses its own (a copy of a view's), changing nothing else.
+  void make_own() {
+    own();
+    sync();
+  }
+
+ private:
   std::vector<Use>& own() {
-    if (is_view_) {
-      own_.assign(view_.begin(), view_.end());
-      view_ = {};
-      is_view_ = false;
+    if (view_) {
+      own_.assign(data_, data_ + size_);
+      view_ = false;
     }
     return own_;
   }
-  void push_back(const Use& u) { own().push_back(u); }
-  void append(std::span<const Use> u) { own().insert(own_.end(), u.begin(), u.end()); }
-  void reserve(size_t n) { own().reserve(n); }
-  void clear() { own().clear(); }
-
- private:
+  void sync() {
+    if (!view_) {
+      data_ = own_.data();
+      size_ = own_.size();
+    }
+  }
+  void reset() {
+    data_ = nullptr;
+    size_ = 0;
+    view_ = false;
+  }
   std::vector<Use> own_;
-  std::span<const Use> view_;
-  bool is_view_ = false;
+  const Use* data_ = nullptr;  // own_'s elements, or the viewed ones
+  size_t size_ = 0;
+  bool view_ = false;
 };
 
 struct Operation {
@@ -176,6 +232,8 @@ class CommandListGroup {
   const std::string& name() const { return name_; }
   Queue queue() const { return queue_; }
   const std::vector<CommandList*>& lists() const { return lists_; }
+  // Room for n lists (a frame graph's group, whose size the transitions phase knows).
+  void reserve(size_t n) { lists_.reserve(n); }
 
  private:
   std::string name_;
