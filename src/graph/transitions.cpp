@@ -274,11 +274,16 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     const uint32_t b = count[r], e = count[r + 1];
     if (e == b) continue;
     const std::string& rname = g.resources[r].desc.name;
+    // Every touch in one group (entries are in group order: the first's group is the last's), as for a
+    // transient of one queue's work or a frame without waits: no read run spans groups and no touch is a
+    // group's first after another group's, so there are no runs to merge and nothing to declare; only
+    // the frame's first and last touch (below) apply, in the state of the pass's first use.
+    const bool one_group = entries[b].group == entries[e - 1].group;
     // Read runs: maximal stretches of consecutive pure reads.
     runs.clear();
-    run_of.assign(e - b, kNone);
+    if (!one_group) run_of.assign(e - b, kNone);
     unordered_readers.clear();
-    for (uint32_t i = b; i < e && e - b >= 2;) {
+    for (uint32_t i = b; i < e && e - b >= 2 && !one_group;) {
       if (!entries[i].pure_read) {
         ++i;
         continue;
@@ -345,7 +350,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       runs.push_back(run);
       i = run.end;
     }
-    for (uint32_t i = b + 1; i < e; ++i) {
+    for (uint32_t i = b + 1; i < e && !one_group; ++i) {
       const Entry& x = entries[i];
       const Entry& prev = entries[i - 1];
       if (prev.group == x.group) continue;  // only a group's first touch declares
@@ -398,7 +403,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     // else its pass's first use (all of the pass's stages when the pass uses one access).
     auto state_at = [&](uint32_t i) {
       const Entry& x = entries[i];
-      if (x.pure_read && run_of[i - b] != kNone && runs[run_of[i - b]].multi && runs[run_of[i - b]].valid)
+      if (!one_group && x.pure_read && run_of[i - b] != kNone && runs[run_of[i - b]].multi && runs[run_of[i - b]].valid)
         return run_decl(x.pass, r, runs[run_of[i - b]], Queue::direct);  // for a frame_start / frame_end list
       const PassUse& u = g.passes[x.pass].uses[x.first_use];
       return Decl{x.pass, r, u.access, x.single_access ? x.stages : u.stages, 0};
