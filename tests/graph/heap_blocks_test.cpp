@@ -34,8 +34,8 @@ uint64_t blocks_per_compile(size_t n) {
 }
 
 // Per pass (the slope from 500 to 1,000 passes) the compile takes no block: the lists, their operations,
-// uses and entry states live in the store's arrays and the compiled lists in their group's (measured: 145
-// and 149 blocks, 0.01 per pass, from arrays that grow by doubling; 3,149 at 1,000 passes when every pass
+// uses and entry states live in the store's arrays and the compiled lists in their group's (measured: 124
+// and 127 blocks, 0.01 per pass, from arrays that grow by doubling; 3,149 at 1,000 passes when every pass
 // had its CommandList, operation vector and use vector, 5,164 when every compiled list also had a barrier
 // vector and a point vector). One block per pass makes the slope 1.
 TEST(GraphHeapBlocks, ChainCompileTakesNoBlockPerPass) {
