@@ -187,6 +187,11 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // One entry per resource a pass touches, in the order of its first use there, summing all its uses
   // in the pass (per resource the entry's index in `touched`: one walk over the uses, not one per use);
   // the walk is made once, into `touched`, and a counting sort by resource (stable) places them.
+  // The same walk writes each pass's uses into the store (one per member) and remembers its list's part
+  // (its entry states are added once the declarations are known, below).
+  ListStore& store = t.store;
+  std::vector<Part>& parts = sc.parts;  // the pass lists', in list order; the frame lists' join them below
+  parts.clear();
   std::vector<uint32_t>& count = sc.count;
   std::vector<uint32_t>& here_of = sc.here_of;
   std::vector<std::pair<uint32_t, Entry>>& touched = sc.touched;
@@ -198,13 +203,20 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     for (const GroupInfo& info : t.info)
       for (uint32_t p : info.passes) uses += g.passes[p].uses.size();
     touched.reserve(uses);
+    store.uses.reserve(uses);  // more where a resource has several members
+    parts.reserve(s.serial.size() + 2);
   }
   for (uint32_t gi = 0; gi < t.info.size(); ++gi)
     for (uint32_t p : t.info[gi].passes) {
       const Pass& pass = g.passes[p];
       const size_t first = touched.size();
+      Part part{static_cast<uint32_t>(store.uses.size()), 0, 0, 0, kind_of(pass)};
       for (uint32_t i = 0; i < pass.uses.size(); ++i) {
         const PassUse& w = pass.uses[i];
+        {  // One use per member, made once and renumbered.
+          Use x{t.first_member[w.resource], w.access, w.stages, w.range};
+          for (uint32_t m = 0, k = g.resources[w.resource].count; m < k; ++m, ++x.resource) store.uses.push_back(x);
+        }
         if (here_of[w.resource] == kNone) {
           here_of[w.resource] = static_cast<uint32_t>(touched.size() - first);
           touched.push_back({w.resource, Entry{gi, p, i, true, w.access, true, kNoStages, 0}});
@@ -219,6 +231,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
         here_of[touched[k].first] = kNone;
         ++count[touched[k].first + 1];
       }
+      part.use_end = static_cast<uint32_t>(store.uses.size());
+      parts.push_back(part);
     }
   for (size_t r = 0; r < nr; ++r) count[r + 1] += count[r];
   std::vector<Entry>& entries = sc.entries;
@@ -453,72 +467,57 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     while (di < decls.size() && decls[di].pass == p) ++di;
   }
   decl_first[np] = static_cast<uint32_t>(decls.size());
-  // Every list's uses and entry states go into the store's arrays first (one per member), each list's
-  // part remembered; then one operation per list viewing its uses, then the lists viewing their
-  // operation and entry states: no heap block per list, operation or use.
-  std::vector<Part>& parts = sc.parts;
-  parts.clear();
-  ListStore& st = t.store;
-  {
-    size_t n = 0;
-    for (const GroupInfo& info : t.info)
-      for (uint32_t p : info.passes)
-        if (p != kNone)
-          for (const PassUse& u : g.passes[p].uses) n += g.resources[u.resource].count;
-    st.uses.reserve(n);
-  }
+  // The pass lists' entry states (their uses are in the store already), then the frame lists' uses and
+  // entry states, after them in the arrays and in their places among the lists; then one operation per
+  // list viewing its uses, then the lists viewing their operation and entry states: no heap block per
+  // list, operation or use.
   auto declare = [&](const Decl& d) {
     for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
-      st.entries.push_back({t.first_member[d.resource] + m, d.access, d.stages, d.shared});
+      store.entries.push_back({t.first_member[d.resource] + m, d.access, d.stages, d.shared});
   };
-  for (const GroupInfo& info : t.info) {
-    if (info.role != GroupInfo::Role::passes) {
-      const bool start = info.role == GroupInfo::Role::frame_start;
-      Part part{static_cast<uint32_t>(st.uses.size()), 0, static_cast<uint32_t>(st.entries.size()), 0,
-                OpKind::transition};
-      for (const Decl& d : start ? frame_start : frame_end) {
-        for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
-          st.uses.push_back(
-              {t.first_member[d.resource] + m, d.access, is_shader_access(d.access) ? d.stages : kNoStages, {}});
-        if (!start) declare(d);
-      }
-      part.use_end = static_cast<uint32_t>(st.uses.size());
-      part.entry_end = static_cast<uint32_t>(st.entries.size());
-      parts.push_back(part);
-      continue;
-    }
-    for (uint32_t p : info.passes) {
-      const Pass& pass = g.passes[p];
-      Part part{static_cast<uint32_t>(st.uses.size()), 0, static_cast<uint32_t>(st.entries.size()), 0,
-                kind_of(pass)};
-      for (const PassUse& u : pass.uses) {
-        // One use per member, made once and renumbered.
-        Use x{t.first_member[u.resource], u.access, u.stages, u.range};
-        for (uint32_t m = 0, k = g.resources[u.resource].count; m < k; ++m, ++x.resource) st.uses.push_back(x);
-      }
-      for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d) declare(decls[d]);
-      part.use_end = static_cast<uint32_t>(st.uses.size());
-      part.entry_end = static_cast<uint32_t>(st.entries.size());
-      parts.push_back(part);
-    }
+  {
+    size_t pi = 0;
+    for (const GroupInfo& info : t.info)
+      if (info.role == GroupInfo::Role::passes)
+        for (uint32_t p : info.passes) {
+          Part& part = parts[pi++];
+          part.entry_begin = static_cast<uint32_t>(store.entries.size());
+          for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d) declare(decls[d]);
+          part.entry_end = static_cast<uint32_t>(store.entries.size());
+        }
   }
-  st.ops.resize(parts.size());
+  auto frame_part = [&](bool start) {
+    Part part{static_cast<uint32_t>(store.uses.size()), 0, static_cast<uint32_t>(store.entries.size()), 0,
+              OpKind::transition};
+    for (const Decl& d : start ? frame_start : frame_end) {
+      for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
+        store.uses.push_back(
+            {t.first_member[d.resource] + m, d.access, is_shader_access(d.access) ? d.stages : kNoStages, {}});
+      if (!start) declare(d);
+    }
+    part.use_end = static_cast<uint32_t>(store.uses.size());
+    part.entry_end = static_cast<uint32_t>(store.entries.size());
+    return part;
+  };
+  if (!t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start) parts.insert(parts.begin(), frame_part(true));
+  if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
+  store.ops.resize(parts.size());
   for (size_t k = 0; k < parts.size(); ++k) {
-    Operation& op = st.ops[k];
+    Operation& op = store.ops[k];
     op.kind = parts[k].kind;
     op.commands = 1;
-    op.uses = Uses::view(std::span<const Use>(st.uses).subspan(parts[k].use_begin, parts[k].use_end - parts[k].use_begin));
+    op.uses = Uses::view(std::span<const Use>(store.uses).subspan(parts[k].use_begin, parts[k].use_end - parts[k].use_begin));
   }
-  st.lists.reserve(parts.size());
+  store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
   size_t li = 0;
   auto make_list = [&](std::string name, Queue q) -> CommandList& {
     const Part& part = parts[li];
-    st.lists.emplace_back(std::move(name), q, std::span<const Operation>(st.ops).subspan(li, 1),
-                          std::span<const EntryState>(st.entries)
+    store.lists.emplace_back(std::move(name), q, std::span<const Operation>(store.ops).subspan(li, 1),
+                          std::span<const EntryState>(store.entries)
                               .subspan(part.entry_begin, part.entry_end - part.entry_begin));
     ++li;
-    return st.lists.back();
+    return store.lists.back();
   };
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
