@@ -114,7 +114,8 @@ try:
     d = json.load(open(out))
     m, s = d["memory"], d["sharing"]
     print(f"{n:15} {mode:10} exit {rc}: {d['groups']} groups, {d['barriers']} barriers, hazards {d['hazards']}, "
-          f"layer messages {sum(d['validation_messages'].values())}, mismatches {d['mismatches']} of {d['subresources_checked']}, "
+          f"layer messages {sum(d['validation_messages'].values())} (same-queue RACING {d['same_queue_racing']['count']}, "
+          f"excused {d['same_queue_racing']['excused']}), mismatches {d['mismatches']} of {d['subresources_checked']}, "
           f"heaps {m['heaps']} {m['heap_bytes']} B ({m['aliased_bytes']} aliased), exclusive {s['exclusive']}, "
           f"concurrent {s['concurrent']}, ownership transfers {s['ownership_transfers']}")
 except Exception:
