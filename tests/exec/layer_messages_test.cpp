@@ -83,9 +83,26 @@ TEST(SameQueueRacing, TheLogCountsEveryMessageAndClassifiesIt) {
   EXPECT_EQ(log.texts.size(), 4u);                    // three of the first id, one of the second
   // baton run excuses them only with the data right and Baton's validator clean on the frame's trace;
   // the real race stays: 7 messages, 5 excusable.
-  EXPECT_EQ(excusable_messages(log, 0, 0), 5u);
-  EXPECT_EQ(excusable_messages(log, 1, 0), 0u);
-  EXPECT_EQ(excusable_messages(log, 0, 2), 0u);
+  int calls = 0;
+  auto clean = [&] { return ++calls, size_t{0}; };
+  auto finds_two = [&] { return ++calls, size_t{2}; };
+  Excused e = excusable_messages(log, 0, clean);
+  EXPECT_EQ(e.messages, 5u);
+  EXPECT_TRUE(e.checked);
+  EXPECT_EQ(calls, 1);  // Baton's validator ran
+  e = excusable_messages(log, 0, finds_two);
+  EXPECT_EQ(e.messages, 0u);
+  EXPECT_EQ(e.batons_validator_messages, 2u);
+  e = excusable_messages(log, 1, clean);  // the data did not match: nothing to excuse, no validator
+  EXPECT_EQ(e.messages, 0u);
+  EXPECT_FALSE(e.checked);
+  EXPECT_EQ(calls, 2);
+  ValidationLog other;
+  other.add("SYNC-HAZARD-READ-AFTER-WRITE", "a hazard");
+  e = excusable_messages(other, 0, clean);  // nothing of that form: nothing to excuse
+  EXPECT_EQ(e.messages, 0u);
+  EXPECT_FALSE(e.checked);
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace

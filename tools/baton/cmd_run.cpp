@@ -369,19 +369,19 @@ int run_run(const RunCliOptions& o) {
   // on the frame's trace (the same plan the executor recorded), and the data matching.
   SameQueueRacing q;
   q.count = report.validation.same_queue_racing;
-  if (q.count > 0 && report.mismatches.empty()) {
-    try {
+  try {
+    const exec::Excused e = exec::excusable_messages(report.validation, report.mismatches.size(), [&] {
       const validate::ValidationResult v =
           validate::validate(validate::load_trace(trace_of(f, Api::vulkan), f.source + " (the frame's trace)"));
-      q.checked = true;
-      q.batons_validator_messages = v.messages.size();
       if (!v.messages.empty()) q.first_finding = v.messages.front().text;
-    } catch (const std::exception& e) {
-      return report_error(o.file + ": Baton's validator on the frame's trace: " + e.what());
-    }
+      return v.messages.size();
+    });
+    q.excused = e.messages;
+    q.checked = e.checked;
+    q.batons_validator_messages = e.batons_validator_messages;
+  } catch (const std::exception& e) {
+    return report_error(o.file + ": Baton's validator on the frame's trace: " + e.what());
   }
-  q.excused = q.checked ? exec::excusable_messages(report.validation, report.mismatches.size(), q.batons_validator_messages)
-                        : 0;
   write_stdout(o.format == "json" ? json_report(name, canary, report, graph_compiles, q).dump(2) + "\n"
                                   : text_report(name, canary, report, q));
   return report.mismatches.empty() && report.validation.total() == q.excused ? 0 : 1;

@@ -8,6 +8,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -74,10 +75,16 @@ struct ValidationLog {
 // other message (a RACING report whose prior access is on another queue is a real race).
 std::optional<std::string> same_queue_racing(std::string_view id, std::string_view text);
 // How many messages of `log` `baton run` may excuse: its same_queue_racing() messages when the data
-// matched and Baton's own validator found nothing on the frame's trace (`batons_validator_messages`
-// 0), else none (a same-queue hazard the layer's RACING report might hide is Baton's validator's to
-// find: the layer reports one hazard per access and checks the other queue's batch first).
-uint32_t excusable_messages(const ValidationLog& log, size_t mismatches, size_t batons_validator_messages);
+// matched and Baton's own validator finds nothing on the frame's trace, else none (a same-queue hazard
+// the layer's RACING report might hide is Baton's validator's to find: the layer reports one hazard per
+// access and checks the other queue's batch first). `batons_validator` runs Baton's validator and
+// returns its message count; it is called only when there is something to excuse and the data matched.
+struct Excused {
+  uint32_t messages = 0;
+  bool checked = false;                  // Baton's validator ran
+  size_t batons_validator_messages = 0;  // what it found
+};
+Excused excusable_messages(const ValidationLog& log, size_t mismatches, const std::function<size_t()>& batons_validator);
 
 class VulkanContext;
 

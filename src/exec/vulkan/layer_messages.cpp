@@ -77,9 +77,13 @@ void ValidationLog::add(const std::string& id, const std::string& text) {
   }
 }
 
-uint32_t excusable_messages(const ValidationLog& log, size_t mismatches, size_t batons_validator_messages) {
-  if (mismatches != 0 || batons_validator_messages != 0) return 0;
-  return log.same_queue_racing;
+Excused excusable_messages(const ValidationLog& log, size_t mismatches, const std::function<size_t()>& batons_validator) {
+  Excused e;
+  if (log.same_queue_racing == 0 || mismatches != 0) return e;
+  e.checked = true;
+  e.batons_validator_messages = batons_validator();
+  if (e.batons_validator_messages == 0) e.messages = log.same_queue_racing;
+  return e;
 }
 
 }  // namespace baton::exec
