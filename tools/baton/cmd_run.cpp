@@ -15,7 +15,7 @@
 #include "baton/frame.hpp"
 #include "baton/input.hpp"
 #include "baton/lower_vulkan.hpp"
-#include "baton/validate.hpp"
+#include "baton/validated_compile.hpp"
 #ifdef BATON_HAVE_D3D12_EXEC
 #include "baton/exec_d3d12.hpp"
 #endif
@@ -74,17 +74,25 @@ struct SameQueueRacing {
   bool checked = false;
   size_t batons_validator_messages = 0;
   std::string first_finding;  // Baton's validator's first message, if any
+  size_t canary_findings = 0;  // its findings on the frame's trace without barriers (live when > 0)
 };
 
 std::string same_queue_racing_text(const exec::ValidationLog& log, const SameQueueRacing& q) {
   if (q.count == 0) return {};
-  std::string s = fmt::format("  of these, {} are layer 1.3.239's same-queue RACING report: {}\n", q.count,
-                              q.excused ? "excused (the data matched; Baton's validator finds the frame's trace clean)"
-                              : q.batons_validator_messages > 0
-                                  ? fmt::format("NOT excused: Baton's validator finds {} message(s) on the frame's "
-                                                "trace, the first: {}",
-                                                q.batons_validator_messages, q.first_finding)
-                                  : "NOT excused: the data does not match");
+  std::string verdict;
+  if (q.excused)
+    verdict = fmt::format("excused (the data matched; Baton's validator finds the frame's trace clean, and {} "
+                          "findings on it without its barriers)",
+                          q.canary_findings);
+  else if (!q.checked)
+    verdict = "NOT excused: the data does not match";
+  else if (q.canary_findings == 0 && q.first_finding.rfind("Baton's validator is not live", 0) == 0)
+    verdict = "NOT excused: " + q.first_finding;
+  else
+    verdict = fmt::format("NOT excused: Baton's validator finds {} message(s) on the frame's trace, the first: {}",
+                          q.batons_validator_messages, q.first_finding);
+  std::string s =
+      fmt::format("  of these, {} are layer 1.3.239's same-queue RACING report: {}\n", q.count, verdict);
   for (const auto& [text, why] : log.same_queue_racing_texts) s += fmt::format("    why: {}\n", why);
   return s;
 }
@@ -157,6 +165,7 @@ nlohmann::json json_report(const std::string& device, const exec::CanaryResult& 
                             {"excused", q.excused},
                             {"batons_validator_checked", q.checked},
                             {"batons_validator_messages", q.batons_validator_messages},
+                            {"batons_validator_canary_findings", q.canary_findings},
                             {"reports", reports}};
   j["unexcused_messages"] = r.validation.total() - q.excused;
   j["groups"] = r.groups;
@@ -371,10 +380,17 @@ int run_run(const RunCliOptions& o) {
   q.count = report.validation.same_queue_racing;
   try {
     const exec::Excused e = exec::excusable_messages(report.validation, report.mismatches.size(), [&] {
-      const validate::ValidationResult v =
-          validate::validate(validate::load_trace(trace_of(f, Api::vulkan), f.source + " (the frame's trace)"));
-      if (!v.messages.empty()) q.first_finding = v.messages.front().text;
-      return v.messages.size();
+      const SecondOpinion v = second_opinion(trace_of(f, Api::vulkan), f.source + " (the frame's trace)");
+      q.canary_findings = v.canary_findings;
+      if (v.messages > 0) {
+        q.first_finding = v.first;
+        return v.messages;
+      }
+      if (!v.live()) {  // its silence counts only if it is live on this frame
+        q.first_finding = "Baton's validator is not live on this frame: its trace without barriers gives no finding";
+        return size_t{1};
+      }
+      return size_t{0};
     });
     q.excused = e.messages;
     q.checked = e.checked;
