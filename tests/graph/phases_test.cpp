@@ -1,5 +1,6 @@
 // Phase behaviour on small graphs, and every check failing when fed a corrupted intermediate result.
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
@@ -260,6 +261,45 @@ TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
   ASSERT_TRUE(dropped);
   const FinalStates f = final_states(r.trans);
   EXPECT_FALSE(check_resting(g, r.sched, r.trans, f).empty());
+}
+
+// The resting check replays the barriers itself and compares the final states phase's result with what
+// it finds: final states that say "at rest" where the barriers leave a resource elsewhere are a finding,
+// and so is a final state that is merely different (the checks never trust the phase they check).
+TEST(GraphChecks, RestingFindsFinalStatesThatAreNotWhatTheBarriersLeave) {
+  const Graph g = chain(8);
+  const GraphCompileResult ok = compile_graph(g);
+  ASSERT_TRUE(ok.findings.empty()) << dump(g, ok, "checks");
+  const ResourceId out = ok.trans.first_member[8];
+  ASSERT_EQ(ok.trans.table[out].name, "out");
+  const State rest = ok.finals.at(out, 0);
+  CompileOptions o;
+  o.before_checks = [&](GraphCompileResult& r) {
+    r.finals.final_state[out] = Runs<State>(r.finals.final_state[out].size(), kFirstTouch);
+  };
+  const GraphCompileResult r = compile_graph(g, o);
+  EXPECT_EQ(r.findings, (std::vector<std::string>{fmt::format(
+                            "resting: /resources/8: resource 'out' subresource 0: the final states say {} but "
+                            "the barriers leave it in {}",
+                            to_string(kFirstTouch), to_string(rest))}))
+      << dump(g, r, "checks");
+  // A final state of the wrong size: one finding, no read past its end.
+  o.before_checks = [&](GraphCompileResult& x) { x.finals.final_state[out] = Runs<State>(3, rest); };
+  EXPECT_EQ(compile_graph(g, o).findings,
+            (std::vector<std::string>{"resting: /resources/8: resource 'out': the final states have 3 "
+                                      "subresources, the resource 1"}));
+  // A drop of the restore is found from the barriers even when the final states are left as they were.
+  o.before_checks = [](GraphCompileResult& x) {
+    for (CompiledGroup& cg : x.trans.compiled)
+      for (Barrier& b : cg.barriers)
+        if (b.reason == Reason::restore && x.trans.table[b.resource].name == "out") b.after = b.before;
+  };
+  const GraphCompileResult dropped = compile_graph(g, o);
+  ASSERT_GE(dropped.findings.size(), 2u) << dump(g, dropped, "checks");
+  EXPECT_TRUE(dropped.findings[0].starts_with("resting: /resources/8: resource 'out' subresource 0: ends the frame in "))
+      << dropped.findings[0];
+  EXPECT_TRUE(dropped.findings[1].starts_with("resting: /resources/8: resource 'out' subresource 0: the final states say "))
+      << dropped.findings[1];
 }
 
 TEST(GraphChecks, AliasingFailsWhenTwoLiveResourcesShareMemory) {
