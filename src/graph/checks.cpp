@@ -275,7 +275,7 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
     });
   };
   auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t first,
-                        uint32_t n) {
+                        uint32_t n) __attribute__((always_inline)) {
     // A layout transition (or a discard) writes the memory; a barrier that keeps the layout only
     // orders accesses, which the uses' own checks see.
     if (!one_queue && (b.before.layout != b.after.layout || b.discard)) {
@@ -346,9 +346,13 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
           }
           rp.update(id, lo, hi, check);
         };
-        if (State* x = whole ? rp.whole_value(id) : nullptr) {  // the whole member, one state
-          if (!one_queue) interval(0, rp.size(id));  // (the state stays whole: the same as below)
-          else check(0, rp.size(id), *x);
+        if (State* x = whole ? rp.whole_value(id) : nullptr) {  // the whole member, one state: check() inline
+          if (!one_queue)
+            interval(0, rp.size(id));  // (the state stays whole: the same as below)
+          else if (buffer && *x == kFirstTouchBuffer && is_write(u.access))
+            *x = state_of_use(res.desc, u.access, u.stages);
+          else if (!covers(*x, u.access, u.stages, buffer))
+            failing.emplace_back(0, rp.size(id), *x);
         } else {
           detail::for_each_use_interval(res.desc, u.range, interval);
         }
@@ -460,53 +464,50 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   if (a.barriers.empty()) return out;
   const size_t nr = g.resources.size();
   // Scratch per thread, storage kept from call to call.
-  thread_local struct {
-    std::vector<AccessMask> need_access;
-    std::vector<SyncMask> need_sync;
-    std::vector<uint8_t> phase, takes, done;
-    std::vector<std::pair<uint32_t, bool>> here;
-    std::vector<uint32_t> here_of, takes_over;
-  } w;
   // Per resource, the accesses no barrier of its own orders after the others: its last user's, and
   // every read of the run of reads that ends the frame for it (walking the serial order backward).
-  std::vector<AccessMask>& need_access = w.need_access;
-  std::vector<SyncMask>& need_sync = w.need_sync;
-  need_access.assign(nr, 0);
-  need_sync.assign(nr, 0);
-  std::vector<uint8_t>& phase = w.phase;  // 0: not met, 1: reads met, 2: done
-  phase.assign(nr, 0);
-  std::vector<std::pair<uint32_t, bool>>& here = w.here;  // (resource, writes) of one pass
-  std::vector<uint32_t>& here_of = w.here_of;  // per resource: its index in `here` during a pass
-  here_of.assign(nr, kNone);
-  std::vector<uint8_t>& takes = w.takes;  // per resource: this pass's uses count (phase 0 or 1)
-  takes.assign(nr, 0);
+  struct Last {
+    uint32_t stamp = kNone;  // the serial index of the pass whose uses are being walked
+    uint8_t phase = 0;       // 0: not met, 1: reads met, 2: done
+    bool writes = false;     // the stamped pass writes it (any of its uses)
+    bool takes = false;      // the stamped pass's uses count (phase 0 or 1 before it)
+    AccessMask access = 0;
+    SyncMask sync = 0;
+  };
+  // Scratch per thread, storage kept from call to call.
+  thread_local struct {
+    std::vector<Last> last;
+    std::vector<uint32_t> takes_over;
+    std::vector<uint8_t> done;
+  } w;
+  std::vector<Last>& last = w.last;
+  last.assign(nr, Last{});
   for (size_t i = s.serial.size(); i-- > 0;) {
     const Pass& pass = g.passes[s.serial[i]];
-    here.clear();
-    for (const PassUse& u : pass.uses) {
+    const uint32_t stamp = static_cast<uint32_t>(i);
+    for (const PassUse& u : pass.uses) {  // whether the pass writes each resource it uses
+      Last& x = last[u.resource];
       const bool wr = is_write(u.access) || u.access == Access::present;
-      if (here_of[u.resource] == kNone) {
-        here_of[u.resource] = static_cast<uint32_t>(here.size());
-        here.push_back({u.resource, wr});
-      } else {
-        here[here_of[u.resource]].second = here[here_of[u.resource]].second || wr;
+      x.writes = x.stamp == stamp ? (x.writes || wr) : wr;
+      x.stamp = stamp;
+      x.takes = false;
+    }
+    for (const PassUse& u : pass.uses) {
+      Last& x = last[u.resource];
+      if (x.stamp == stamp) {  // the resource's first use in this pass: decide once
+        x.stamp = kNone - 1;   // decided (no serial index is that large)
+        if (x.phase == 2 || (x.phase == 1 && x.writes)) {
+          x.phase = 2;
+        } else {
+          x.takes = true;
+          x.phase = x.writes ? 2 : 1;
+        }
+      }
+      if (x.takes) {
+        x.access |= bit(u.access);
+        x.sync |= sync_of(u.access, u.stages);
       }
     }
-    for (const auto& [r, wr] : here) {
-      here_of[r] = kNone;
-      if (phase[r] == 2 || (phase[r] == 1 && wr)) {
-        phase[r] = 2;
-        continue;
-      }
-      takes[r] = 1;
-      phase[r] = wr ? 2 : 1;
-    }
-    for (const PassUse& u : pass.uses)
-      if (takes[u.resource]) {
-        need_access[u.resource] |= bit(u.access);
-        need_sync[u.resource] |= sync_of(u.access, u.stages);
-      }
-    for (const auto& [r, wr] : here) takes[r] = 0;
   }
   // Per member taking over memory, the first barrier or use in submission order must be a barrier.
   std::vector<uint32_t>& takes_over = w.takes_over;  // the alias barrier's index
@@ -541,8 +542,8 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
           AccessMask acc = 0;
           SyncMask sy = 0;
           for (uint32_t p : ab.previous) {
-            acc |= need_access[p];
-            sy |= need_sync[p];
+            acc |= last[p].access;
+            sy |= last[p].sync;
           }
           const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
           const bool access_ok = (b.before.access & kAnyAccess) || (acc & ~b.before.access) == 0;
@@ -591,11 +592,13 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
   for (uint32_t i = 0; i < s.serial.size(); ++i) {
     const uint32_t p = s.serial[i];
     const size_t q = qi(exec_queue(g.passes[p]));
+    std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
+    kn[q] = s.pos[p];
     for (const PassUse& u : g.passes[p].uses) {
       Users& x = us[u.resource];
       if (x.first == kNone) x.first = i;
       x.last_pos[q] = std::max(x.last_pos[q], s.pos[p] + 1);
-      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], k == q ? s.pos[p] : s.clock[p][k]);
+      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
     }
   }
   auto ordered = [&](uint32_t x, uint32_t y) {
