@@ -312,6 +312,39 @@ TEST(GraphChecks, AliasingFailsWhenTwoLiveResourcesShareMemory) {
   EXPECT_FALSE(check_aliasing(g, r.sched, bad).empty());
 }
 
+// One pass reads a and writes b: the two are live together in that pass, even though every user of a
+// is submitted no later than every user of b (the pass that is a's last user is b's first).
+TEST(GraphChecks, AliasingFailsWhenOnePassIsTheLastUserOfOneAndTheFirstOfTheOther) {
+  Graph g;
+  const uint32_t a = g.add_resource(texture("a", 256, true));
+  const uint32_t b = g.add_resource(texture("b", 256, true));
+  const uint32_t out = g.add_resource(texture("out", 256, false));
+  const Stages cs = stages(Stage::compute);
+  g.add_pass(Pass{"fill", Queue::compute, false, false, {use(a, Access::unordered_access, cs)}, {}});
+  g.add_pass(Pass{"blur",
+                  Queue::compute,
+                  false,
+                  false,
+                  {use(a, Access::shader_resource, cs), use(b, Access::unordered_access, cs)},
+                  {}});
+  g.add_pass(Pass{"resolve",
+                  Queue::compute,
+                  false,
+                  false,
+                  {use(b, Access::shader_resource, cs), use(out, Access::unordered_access, cs)},
+                  {}});
+  g.outputs = {out};
+  const GraphCompileResult ok = compile_graph(g);
+  ASSERT_TRUE(ok.findings.empty()) << dump(g, ok, "checks");
+  Aliasing bad = ok.aliasing;
+  ASSERT_NE(bad.placements[bad.placement_of[b]].offset, bad.placements[bad.placement_of[a]].offset);
+  bad.placements[bad.placement_of[b]].offset = bad.placements[bad.placement_of[a]].offset;
+  EXPECT_EQ(check_aliasing(g, ok.sched, bad),
+            (std::vector<std::string>{fmt::format("/resources/1: resources 'a' and 'b' share memory at offset {} but "
+                                                  "may be live together",
+                                                  bad.placements[bad.placement_of[a]].offset)}));
+}
+
 TEST(GraphChecks, AliasingFailsForResourcesOnConcurrentQueues) {
   const Graph g = chain(8, true);
   GraphCompileResult r = compile_graph(g);
