@@ -296,6 +296,49 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
   // Runs (first, end, state) of one member that a use finds not covered; what room is left for findings.
   std::vector<std::tuple<uint32_t, uint32_t, State>>& failing = w.failing;
   auto room = [&] { return out.size() < 20 ? 20 - out.size() : size_t{0}; };
+  // One use of pass p (its use ui) in full: the ordering checks' records, every member and interval,
+  // a buffer's first write, the findings.
+  auto use = [&](uint32_t p, const Pass& pass, uint32_t ui, uint32_t slot, detail::States& rp) {
+    const PassUse& u = pass.uses[ui];
+    const Resource& res = g.resources[u.resource];
+    const bool buffer = res.desc.type == ResourceType::buffer;
+    const bool writes = is_write(u.access) || u.access == Access::present;
+    // The state x of subresources [first, first + n): a buffer nobody touched yet needs nothing before
+    // its first write; otherwise x must hold the use.
+    auto check = [&](uint32_t first, uint32_t n, State& x) {
+      if (buffer && x == kFirstTouchBuffer && is_write(u.access)) {
+        x = state_of_use(res.desc, u.access, u.stages);
+        return;
+      }
+      if (!covers(x, u.access, u.stages, buffer)) failing.emplace_back(first, first + n, x);
+    };
+    for (uint32_t m = 0; m < res.count; ++m) {
+      const ResourceId id = t.first_member[u.resource] + m;
+      failing.clear();
+      auto interval = [&](uint32_t lo, uint32_t hi) {
+        if (!one_queue) {
+          if (writes)
+            change(slot, id, lo, hi, "a write");
+          else
+            read(slot, id, lo, hi);
+          rest_use(slot, id, lo, hi);
+        }
+        rp.update(id, lo, hi, check);
+      };
+      detail::for_each_use_interval(res.desc, u.range, interval);
+      if (failing.empty()) continue;
+      // Findings per subresource, in subresource index order (the runs are in run order).
+      detail::for_each_subresource_ascending(
+          t.table[id], failing, room(), [&](uint32_t i, const State& x) {
+            const detail::Sub3 sub = detail::sub3(t.table[id], i);
+            out.push_back(fmt::format(
+                "/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
+                "in {} not covered (state {})",
+                p, ui, pass.name, t.table[id].name, sub.mip, sub.layer, sub.plane, to_string(u.access),
+                u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(x)));
+          });
+    }
+  };
   auto on_use = [&](uint32_t gi, uint32_t li, detail::States& rp) {
     const uint32_t p = t.info[gi].passes[li];
     if (p == kNone) {  // a frame_start / frame_end transition list: its own uses, already per member
@@ -318,56 +361,16 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
     }
     const uint32_t slot = order.slot(gi, li);
     const Pass& pass = g.passes[p];
-    for (size_t ui = 0; ui < pass.uses.size(); ++ui) {
+    for (uint32_t ui = 0; ui < pass.uses.size(); ++ui) {
       const PassUse& u = pass.uses[ui];
-      const Resource& res = g.resources[u.resource];
-      const bool buffer = res.desc.type == ResourceType::buffer;
-      const bool writes = is_write(u.access) || u.access == Access::present;
-      const bool whole = is_whole(u.range);
-      // The state x of subresources [first, first + n): a buffer nobody touched yet needs nothing before
-      // its first write; otherwise x must hold the use.
-      auto check = [&](uint32_t first, uint32_t n, State& x) {
-        if (buffer && x == kFirstTouchBuffer && is_write(u.access)) {
-          x = state_of_use(res.desc, u.access, u.stages);
-          return;
+      if (one_queue) {  // the usual case: one member, used whole, in one state that holds the use
+        const Resource& res = g.resources[u.resource];
+        if (res.count == 1 && is_whole(u.range)) {
+          const State* x = rp.whole_value(t.first_member[u.resource]);
+          if (x && covers(*x, u.access, u.stages, res.desc.type == ResourceType::buffer)) continue;
         }
-        if (!covers(x, u.access, u.stages, buffer)) failing.emplace_back(first, first + n, x);
-      };
-      for (uint32_t m = 0; m < res.count; ++m) {
-        const ResourceId id = t.first_member[u.resource] + m;
-        failing.clear();
-        auto interval = [&](uint32_t lo, uint32_t hi) {
-          if (!one_queue) {
-            if (writes)
-              change(slot, id, lo, hi, "a write");
-            else
-              read(slot, id, lo, hi);
-            rest_use(slot, id, lo, hi);
-          }
-          rp.update(id, lo, hi, check);
-        };
-        if (State* x = whole ? rp.whole_value(id) : nullptr) {  // the whole member, one state: check() inline
-          if (!one_queue)
-            interval(0, rp.size(id));  // (the state stays whole: the same as below)
-          else if (buffer && *x == kFirstTouchBuffer && is_write(u.access))
-            *x = state_of_use(res.desc, u.access, u.stages);
-          else if (!covers(*x, u.access, u.stages, buffer))
-            failing.emplace_back(0, rp.size(id), *x);
-        } else {
-          detail::for_each_use_interval(res.desc, u.range, interval);
-        }
-        if (failing.empty()) continue;
-        // Findings per subresource, in subresource index order (the runs are in run order).
-        detail::for_each_subresource_ascending(
-            t.table[id], failing, room(), [&](uint32_t i, const State& x) {
-              const detail::Sub3 sub = detail::sub3(t.table[id], i);
-              out.push_back(fmt::format(
-                  "/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
-                  "in {} not covered (state {})",
-                  p, ui, pass.name, t.table[id].name, sub.mip, sub.layer, sub.plane, to_string(u.access),
-                  u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(x)));
-            });
       }
+      use(p, pass, ui, slot, rp);  // anything else, in full (the same answer for the case above)
     }
   };
   if (!one_queue) {
@@ -443,72 +446,64 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
   return coverage_and_resting(g, s, t, &f).resting;
 }
 
-std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) {
-  std::vector<std::string> out;
-  auto add = [&](std::string_view check, std::vector<std::string> x) {
-    for (std::string& f : x) out.push_back(fmt::format("{}: {}", check, f));
-  };
-  // Coverage and resting come from one replay of the barrier stream (their own, not final_states').
-  CoverageAndResting cr = coverage_and_resting(g, r.sched, r.trans, &r.finals);
-  add("coverage", std::move(cr.coverage));
-  add("resting", std::move(cr.resting));
-  add("aliasing", check_aliasing(g, r.sched, r.aliasing));
-  add("takeover", check_takeover(g, r.sched, r.aliasing, r.trans));
-  add("serial-order", check_serial_order(g, r.validated, r.culled, r.sched));
-  return out;
+namespace {
+
+// Per resource, rebuilt from the declarations in one walk of the serial order, for the aliasing and
+// takeover checks: the first serial index, the last user per queue and what every user knows complete
+// per queue (aliasing); and the accesses no barrier of the resource's own orders after the others, its
+// last user's or, when the frame ends on a run of passes that only read it, every read of that run
+// (takeover: the previous occupants' last accesses).
+struct UseFacts {
+  uint32_t first = kNone;
+  std::array<uint32_t, kQueues> last_pos{};
+  std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
+  AccessMask access = 0;   // the last accesses
+  SyncMask sync = 0;
+  uint32_t stamp = kNone;  // the serial index of the pass being walked, while its uses are
+  bool writes = false;     // that pass writes the resource (any of its uses)
+  bool reads = false;      // the last accesses are a run of reads, not a writer's
+};
+// The facts, in the caller's thread's scratch (valid until the next call on this thread).
+const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+  thread_local std::vector<UseFacts> facts;
+  facts.assign(g.resources.size(), UseFacts{});
+  for (uint32_t i = 0; i < s.serial.size(); ++i) {
+    const uint32_t p = s.serial[i];
+    const Pass& pass = g.passes[p];
+    const size_t q = qi(exec_queue(pass));
+    std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
+    kn[q] = s.pos[p];
+    for (const PassUse& u : pass.uses) {  // whether the pass writes each resource it uses
+      UseFacts& x = facts[u.resource];
+      const bool wr = is_write(u.access) || u.access == Access::present;
+      x.writes = x.stamp == i ? (x.writes || wr) : wr;
+      x.stamp = i;
+    }
+    for (const PassUse& u : pass.uses) {
+      UseFacts& x = facts[u.resource];
+      if (x.first == kNone) x.first = i;
+      x.last_pos[q] = std::max(x.last_pos[q], s.pos[p] + 1);
+      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
+      if (x.stamp == i) {    // the pass's first use of the resource: a writer, or a read after a writer,
+        x.stamp = kNone - 1;  // starts the last accesses over (no serial index is that large)
+        if (x.writes || !x.reads) x.access = 0, x.sync = 0;
+        x.reads = !x.writes;
+      }
+      x.access |= bit(u.access);
+      x.sync |= sync_of(u.access, u.stages);
+    }
+  }
+  return facts;
 }
 
-std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
-                                        const Transitions& t) {
+std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, const Transitions& t,
+                                           const std::vector<UseFacts>& last) {
   std::vector<std::string> out;
-  if (a.barriers.empty()) return out;
-  const size_t nr = g.resources.size();
-  // Scratch per thread, storage kept from call to call.
-  // Per resource, the accesses no barrier of its own orders after the others: its last user's, and
-  // every read of the run of reads that ends the frame for it (walking the serial order backward).
-  struct Last {
-    uint32_t stamp = kNone;  // the serial index of the pass whose uses are being walked
-    uint8_t phase = 0;       // 0: not met, 1: reads met, 2: done
-    bool writes = false;     // the stamped pass writes it (any of its uses)
-    bool takes = false;      // the stamped pass's uses count (phase 0 or 1 before it)
-    AccessMask access = 0;
-    SyncMask sync = 0;
-  };
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
-    std::vector<Last> last;
     std::vector<uint32_t> takes_over;
     std::vector<uint8_t> done;
   } w;
-  std::vector<Last>& last = w.last;
-  last.assign(nr, Last{});
-  for (size_t i = s.serial.size(); i-- > 0;) {
-    const Pass& pass = g.passes[s.serial[i]];
-    const uint32_t stamp = static_cast<uint32_t>(i);
-    for (const PassUse& u : pass.uses) {  // whether the pass writes each resource it uses
-      Last& x = last[u.resource];
-      const bool wr = is_write(u.access) || u.access == Access::present;
-      x.writes = x.stamp == stamp ? (x.writes || wr) : wr;
-      x.stamp = stamp;
-      x.takes = false;
-    }
-    for (const PassUse& u : pass.uses) {
-      Last& x = last[u.resource];
-      if (x.stamp == stamp) {  // the resource's first use in this pass: decide once
-        x.stamp = kNone - 1;   // decided (no serial index is that large)
-        if (x.phase == 2 || (x.phase == 1 && x.writes)) {
-          x.phase = 2;
-        } else {
-          x.takes = true;
-          x.phase = x.writes ? 2 : 1;
-        }
-      }
-      if (x.takes) {
-        x.access |= bit(u.access);
-        x.sync |= sync_of(u.access, u.stages);
-      }
-    }
-  }
   // Per member taking over memory, the first barrier or use in submission order must be a barrier.
   std::vector<uint32_t>& takes_over = w.takes_over;  // the alias barrier's index
   takes_over.assign(t.table.size(), kNone);
@@ -571,36 +566,13 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
   return out;
 }
 
-std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a) {
+std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a, const std::vector<UseFacts>& us) {
   std::vector<std::string> out;
-  const size_t nr = g.resources.size();
-  // Per resource, rebuilt from the declarations: first serial index, per-queue last user, and per
-  // queue what every user knows to be complete when it starts.
-  struct Users {
-    uint32_t first = kNone;
-    std::array<uint32_t, kQueues> last_pos{};
-    std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
-  };
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
-    std::vector<Users> us;
     std::vector<uint64_t> cuts;
     std::vector<uint32_t> cover_first, first_cut, cover, fill;
   } w;
-  std::vector<Users>& us = w.us;
-  us.assign(nr, Users{});
-  for (uint32_t i = 0; i < s.serial.size(); ++i) {
-    const uint32_t p = s.serial[i];
-    const size_t q = qi(exec_queue(g.passes[p]));
-    std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
-    kn[q] = s.pos[p];
-    for (const PassUse& u : g.passes[p].uses) {
-      Users& x = us[u.resource];
-      if (x.first == kNone) x.first = i;
-      x.last_pos[q] = std::max(x.last_pos[q], s.pos[p] + 1);
-      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
-    }
-  }
   auto ordered = [&](uint32_t x, uint32_t y) {
     for (size_t k = 0; k < kQueues; ++k)
       if (us[y].known[k] < us[x].last_pos[k]) return false;
@@ -669,6 +641,18 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
       }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
+                                        const Transitions& t) {
+  if (a.barriers.empty()) return {};
+  return takeover_findings(g, a, t, use_facts(g, s));
+}
+
+std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a) {
+  return aliasing_findings(g, a, use_facts(g, s));
 }
 
 std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, const CullResult& c,
@@ -746,6 +730,23 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
                                 pass_pointer(e.to), g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
                                 to_string(exec_queue(g.passes[e.from])), to_string(e.kind)));
   }
+  return out;
+}
+
+std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view check, std::vector<std::string> x) {
+    for (std::string& f : x) out.push_back(fmt::format("{}: {}", check, f));
+  };
+  // Coverage and resting come from one replay of the barrier stream (their own, not final_states').
+  CoverageAndResting cr = coverage_and_resting(g, r.sched, r.trans, &r.finals);
+  add("coverage", std::move(cr.coverage));
+  add("resting", std::move(cr.resting));
+  // Aliasing and takeover from one walk of the declarations in serial order.
+  const std::vector<UseFacts>& facts = use_facts(g, r.sched);
+  add("aliasing", aliasing_findings(g, r.aliasing, facts));
+  if (!r.aliasing.barriers.empty()) add("takeover", takeover_findings(g, r.aliasing, r.trans, facts));
+  add("serial-order", check_serial_order(g, r.validated, r.culled, r.sched));
   return out;
 }
 
