@@ -110,7 +110,8 @@ class HappensBefore {
     if (gx == gy) return x <= y;  // one group: one queue, lists in order
     const GroupInfo::Role rx = t_->info[gx].role, ry = t_->info[gy].role;
     const uint32_t px = pass(x), py = pass(y);
-    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes) return happens_before(*s_, *g_, px, py);
+    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes)
+      return happens_before(*s_, *g_, px, py);
     if (rx == GroupInfo::Role::frame_start) {
       if (ry != GroupInfo::Role::passes) return true;  // frame_end: the same (graphics) queue
       const size_t q = qi(exec_queue(g_->passes[py]));
@@ -204,8 +205,9 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
       });
     });
     if (least != kNone)
-      out.push_back(fmt::format("{}: resource '{}' subresource {}: the final states say {} but the barriers leave it in {}",
-                                member_pointer(t, m), d.name, least, to_string(said), to_string(real)));
+      out.push_back(fmt::format(
+          "{}: resource '{}' subresource {}: the final states say {} but the barriers leave it in {}",
+          member_pointer(t, m), d.name, least, to_string(said), to_string(real)));
   }
 }
 
@@ -251,8 +253,16 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
   };
   // A barrier or a write: after the last change and every use since; it becomes the last change.
   // (Subresources [lo, hi) of member m.)
+  // f(first, n, Access1&) over the runs of [lo, hi) of member m in `runs`: in place when the member is
+  // one run and the interval all of it (what FlatRuns::update does then, without the calls).
+  auto each = [](Accesses& runs, ResourceId m, uint32_t lo, uint32_t hi, auto&& f) {
+    if (Access1* a = runs.whole_value(m); a && lo == 0 && hi >= runs.size(m))
+      f(0u, runs.size(m), *a);
+    else
+      runs.update(m, lo, hi, f);
+  };
   auto change = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi, const char* what) {
-    acc.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+    each(acc, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
       race(a.last_change, slot, what, m);
       for (uint32_t u : a.uses) race(u, slot, what, m);
       a.last_change = slot;
@@ -261,7 +271,7 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
   };
   // A read: after the last change; it joins the uses.
   auto read = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi) {
-    acc.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+    each(acc, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
       race(a.last_change, slot, "a read", m);
       std::erase_if(a.uses, [&](uint32_t u) { return order.before(u, slot); });
       a.uses.push_back(slot);
@@ -269,7 +279,7 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
   };
   // Any use, for the resting check: it joins the uses.
   auto rest_use = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi) {
-    rest.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+    each(rest, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
       std::erase_if(a.uses, [&](uint32_t x) { return order.before(x, slot); });
       a.uses.push_back(slot);
     });
@@ -281,7 +291,7 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
     if (!one_queue && (b.before.layout != b.after.layout || b.discard)) {
       const uint32_t slot = order.slot(gi, li);
       change(slot, b.resource, first, first + n, "a layout transition");
-      rest.update(b.resource, first, first + n, [&](uint32_t, uint32_t, Access1& a) { a.last_change = slot; });
+      each(rest, b.resource, first, first + n, [&](uint32_t, uint32_t, Access1& a) { a.last_change = slot; });
     }
     // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
     if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch) return;
@@ -361,12 +371,16 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
     }
     const uint32_t slot = order.slot(gi, li);
     const Pass& pass = g.passes[p];
-    for (uint32_t ui = 0; ui < pass.uses.size(); ++ui) {
-      const PassUse& u = pass.uses[ui];
+    const PassUse* const uses = pass.uses.data();
+    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+    const Resource* const resources = g.resources.data();
+    const ResourceId* const first_member = t.first_member.data();
+    for (uint32_t ui = 0; ui < nu; ++ui) {
+      const PassUse& u = uses[ui];
       if (one_queue) {  // the usual case: one member, used whole, in one state that holds the use
-        const Resource& res = g.resources[u.resource];
+        const Resource& res = resources[u.resource];
         if (res.count == 1 && is_whole(u.range)) {
-          const State* x = rp.whole_value(t.first_member[u.resource]);
+          const State* x = rp.whole_value(first_member[u.resource]);
           if (x && covers(*x, u.access, u.stages, res.desc.type == ResourceType::buffer)) continue;
         }
       }
@@ -566,7 +580,8 @@ std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, co
   return out;
 }
 
-std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a, const std::vector<UseFacts>& us) {
+std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
+                                           const std::vector<UseFacts>& us) {
   std::vector<std::string> out;
   // Scratch per thread, storage kept from call to call.
   thread_local struct {

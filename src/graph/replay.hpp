@@ -73,7 +73,9 @@ class FlatRuns {
     pool_[split_[m]].for_each(0, size_[m], std::forward<F>(f));
   }
   // Member m as a Runs<T> (the final states' public form).
-  Runs<T> runs(uint32_t m) const { return split_[m] == kWhole ? Runs<T>(size_[m], one_[m]) : pool_[split_[m]]; }
+  Runs<T> runs(uint32_t m) const {
+    return split_[m] == kWhole ? Runs<T>(size_[m], one_[m]) : pool_[split_[m]];
+  }
 
  private:
   uint32_t take(uint32_t size, T&& v) {

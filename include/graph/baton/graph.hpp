@@ -255,8 +255,8 @@ FinalStates final_states(const Transitions& t);
 // Every barrier and write is ordered after the earlier uses of its subresources and every use after
 // the barrier or write that put them in their state; every use finds a state that holds it.
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t);
-// Every resource that outlives the frame ends it at rest, and the barrier that leaves it there is
-// ordered after every use of it.
+// Every resource that outlives the frame ends it at rest (in the check's own replay), the barrier that
+// leaves it there is ordered after every use of it, and `f` holds that replay's final states (textures).
 std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
                                        const FinalStates& f);
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);
