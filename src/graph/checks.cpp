@@ -175,28 +175,34 @@ bool at_rest(const State& st, const State& rest, bool buffer) {
 // after a first write without a barrier is the replay's guess, and a buffer is at rest in any state).
 void compare_finals(const Transitions& t, const detail::States& st, const FinalStates& f,
                     std::vector<std::string>& out) {
-  if (f.final_state.size() != t.table.size() || f.order.size() != t.table.size()) {
-    out.push_back(fmt::format("/resources: the final states have {} members, the frame has {}",
-                              f.final_state.size(), t.table.size()));
+  const size_t n = t.table.size();
+  if (f.members() != n || f.cells.size() != n || f.split.size() != n || f.order.size() != n) {
+    out.push_back(fmt::format("/resources: the final states have {} members, the frame has {}", f.members(), n));
     return;
   }
-  for (ResourceId m = 0; m < t.table.size() && out.size() < 20; ++m) {
+  for (ResourceId m = 0; m < n && out.size() < 20; ++m) {
     const ResourceDesc& d = t.table[m];
     if (d.type == ResourceType::buffer) continue;
-    if (st.is_whole(m) && f.final_state[m].run_count() == 1 && f.final_state[m].size() == st.size(m) &&
-        f.final_state[m].at(0) == st.whole(m))
+    const bool one = f.split[m] == kNone;
+    if (one && st.is_whole(m) && f.cells[m] == st.size(m) && f.state[m] == st.whole(m))
       continue;  // the usual case: one state, the same
-    if (f.final_state[m].size() != st.size(m)) {
+    if (!one && f.split[m] >= f.runs.size()) {
+      out.push_back(fmt::format("{}: resource '{}': the final states have no runs for it", member_pointer(t, m),
+                                d.name));
+      continue;
+    }
+    const Runs<State> fr = f.runs_of(m);
+    if (fr.size() != st.size(m)) {
       out.push_back(fmt::format("{}: resource '{}': the final states have {} subresources, the resource {}",
-                                member_pointer(t, m), d.name, f.final_state[m].size(), st.size(m)));
+                                member_pointer(t, m), d.name, fr.size(), st.size(m)));
       continue;
     }
     uint32_t least = kNone;
     State said{}, real{};
-    st.for_each(m, [&](uint32_t first, uint32_t n, const State& x) {
-      f.final_state[m].for_each(first, first + n, [&](uint32_t a, uint32_t k, const State& y) {
+    st.for_each(m, [&](uint32_t first, uint32_t k, const State& x) {
+      fr.for_each(first, first + k, [&](uint32_t a, uint32_t c, const State& y) {
         if (y == x) return;
-        const uint32_t i = detail::least_subresource(d, a, a + k);
+        const uint32_t i = detail::least_subresource(d, a, a + c);
         if (i < least) {
           least = i;
           said = y;

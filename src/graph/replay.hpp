@@ -72,7 +72,23 @@ class FlatRuns {
     if (split_[m] == kWhole) return f(0u, size_[m], static_cast<const T&>(one_[m]));
     pool_[split_[m]].for_each(0, size_[m], std::forward<F>(f));
   }
-  // Member m as a Runs<T> (the final states' public form).
+  // Every member into flat arrays (FinalStates' form): its one value, its size, and for a member that is
+  // several runs (split[m] != none) its runs, runs[split[m]].
+  void copy_to(std::vector<T>& one, std::vector<uint32_t>& size, std::vector<uint32_t>& split, uint32_t none,
+               std::vector<Runs<T>>& runs) const {
+    one = one_;
+    size = size_;
+    split.resize(size_.size());
+    for (size_t m = 0; m < size_.size(); ++m) {
+      if (split_[m] == kWhole) {
+        split[m] = none;
+        continue;
+      }
+      split[m] = static_cast<uint32_t>(runs.size());
+      runs.push_back(pool_[split_[m]]);
+    }
+  }
+  // Member m as a Runs<T>.
   Runs<T> runs(uint32_t m) const {
     return split_[m] == kWhole ? Runs<T>(size_[m], one_[m]) : pool_[split_[m]];
   }

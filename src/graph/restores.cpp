@@ -20,16 +20,10 @@ FinalStates final_states(const Transitions& t) {
         f.restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
       },
       [](uint32_t, uint32_t, const detail::States&) {});
+  st.copy_to(f.state, f.cells, f.split, kNone, f.runs);
   const std::vector<ResourceDesc>& all = t.table.all();
-  f.final_state.reserve(all.size());
   f.order.reserve(all.size());
-  for (uint32_t m = 0; m < all.size(); ++m) {
-    if (st.is_whole(m))
-      f.final_state.emplace_back(st.size(m), st.whole(m));
-    else
-      f.final_state.push_back(st.runs(m));
-    f.order.push_back(detail::run_order(all[m]));
-  }
+  for (const ResourceDesc& d : all) f.order.push_back(detail::run_order(d));
   return f;
 }
 

@@ -274,20 +274,30 @@ TEST(GraphChecks, RestingFindsFinalStatesThatAreNotWhatTheBarriersLeave) {
   ASSERT_EQ(ok.trans.table[out].name, "out");
   const State rest = ok.finals.at(out, 0);
   CompileOptions o;
-  o.before_checks = [&](GraphCompileResult& r) {
-    r.finals.final_state[out] = Runs<State>(r.finals.final_state[out].size(), kFirstTouch);
-  };
+  o.before_checks = [&](GraphCompileResult& r) { r.finals.state[out] = kFirstTouch; };
   const GraphCompileResult r = compile_graph(g, o);
   EXPECT_EQ(r.findings, (std::vector<std::string>{fmt::format(
                             "resting: /resources/8: resource 'out' subresource 0: the final states say {} but "
                             "the barriers leave it in {}",
                             to_string(kFirstTouch), to_string(rest))}))
       << dump(g, r, "checks");
+  // A final state split into runs that say otherwise for a subresource the barriers leave at rest.
+  o.before_checks = [&](GraphCompileResult& x) {
+    Runs<State> two(x.finals.cells[out], rest);
+    two.update(0, 1, [](uint32_t, uint32_t, State& v) { v = kFirstTouch; });
+    x.finals.split[out] = static_cast<uint32_t>(x.finals.runs.size());
+    x.finals.runs.push_back(std::move(two));
+  };
+  EXPECT_EQ(compile_graph(g, o).findings, r.findings);
   // A final state of the wrong size: one finding, no read past its end.
-  o.before_checks = [&](GraphCompileResult& x) { x.finals.final_state[out] = Runs<State>(3, rest); };
+  o.before_checks = [&](GraphCompileResult& x) { x.finals.cells[out] = 3; };
   EXPECT_EQ(compile_graph(g, o).findings,
             (std::vector<std::string>{"resting: /resources/8: resource 'out': the final states have 3 "
                                       "subresources, the resource 1"}));
+  // Final states of another frame (a member missing): one finding.
+  o.before_checks = [&](GraphCompileResult& x) { x.finals.state.pop_back(); };
+  EXPECT_EQ(compile_graph(g, o).findings,
+            (std::vector<std::string>{"resting: /resources: the final states have 8 members, the frame has 9"}));
   // A drop of the restore is found from the barriers even when the final states are left as they were.
   o.before_checks = [](GraphCompileResult& x) {
     for (CompiledGroup& cg : x.trans.compiled)
