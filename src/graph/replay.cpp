@@ -4,12 +4,6 @@ namespace baton::graph::detail {
 
 void replay_start(const Transitions& t, States& st) {
   const std::vector<ResourceDesc>& all = t.table.all();
-  st.full.resize(all.size());
-  st.buffer.resize(all.size());
-  for (size_t m = 0; m < all.size(); ++m) {
-    st.full[m] = full_box(all[m]);
-    st.buffer[m] = all[m].type == ResourceType::buffer;
-  }
   st.reset(
       static_cast<uint32_t>(all.size()), [&](uint32_t m) { return cells(all[m]); },
       [&](uint32_t m, State& s) {

@@ -196,16 +196,14 @@ void for_each_subresource_ascending(const ResourceDesc& d,
   std::sort(subs.begin(), subs.end());
   for (size_t i = 0; i < subs.size() && i < limit; ++i) f(subs[i].first, std::get<2>(runs[subs[i].second]));
 }
-// The replay's state: per member, by run index; and per member what a barrier of the whole member
-// names (its full box; a buffer: every byte), for the fast path of whole-member barriers.
-struct States : FlatRuns<State> {
-  std::vector<Box> full;        // per member: full_box (a texture)
-  std::vector<uint8_t> buffer;  // per member: 1 for a buffer
-  // Whether b (of member b.resource) covers the whole member.
-  bool whole_barrier(const Barrier& b) const {
-    return buffer[b.resource] ? b.whole_bytes() : b.box == full[b.resource];
-  }
-};
+// The replay's state: per member, by run index.
+using States = FlatRuns<State>;
+// Whether barrier b covers the whole of its member d (every subresource; a buffer: every byte).
+inline bool whole_barrier(const ResourceDesc& d, const Barrier& b) {
+  return d.type == ResourceType::buffer ? b.whole_bytes()
+                                        : (b.box.m0 | b.box.l0 | b.box.p0) == 0 && b.box.m1 == d.mips &&
+                                              b.box.l1 == d.layers && b.box.p1 == d.planes;
+}
 // Every member's subresources at the start of the frame (touched members at rest, the others
 // untouched), into `st` (its storage kept).
 void replay_start(const Transitions& t, States& st);
@@ -218,6 +216,7 @@ void replay_start(const Transitions& t, States& st);
 template <class OnBarrier, class OnUse>
 void replay(const Transitions& t, States& st, OnBarrier&& on_barrier, OnUse&& on_use) {
   replay_start(t, st);
+  const ResourceDesc* const descs = t.table.all().data();
   for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
     const CompiledGroup& cg = t.compiled[gi];
     for (uint32_t li = 0; li < cg.lists.size(); ++li) {
@@ -230,12 +229,12 @@ void replay(const Transitions& t, States& st, OnBarrier&& on_barrier, OnUse&& on
         }
         for (const Barrier& b : cl.barriers_at(pt)) {
           if (b.resource == kGlobalResource) continue;
-          if (State* s = st.whole_value(b.resource); s && st.whole_barrier(b)) {
+          if (State* s = st.whole_value(b.resource); s && whole_barrier(descs[b.resource], b)) {
             on_barrier(gi, li, b, *s, 0u, st.size(b.resource));
             *s = b.after;
             continue;
           }
-          for_each_barrier_interval(t.table[b.resource], b, [&](uint32_t lo, uint32_t hi) {
+          for_each_barrier_interval(descs[b.resource], b, [&](uint32_t lo, uint32_t hi) {
             st.update(b.resource, lo, hi, [&](uint32_t first, uint32_t n, State& x) {
               on_barrier(gi, li, b, x, first, n);
               x = b.after;
