@@ -487,30 +487,36 @@ struct UseFacts {
 const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
   thread_local std::vector<UseFacts> facts;
   facts.assign(g.resources.size(), UseFacts{});
-  for (uint32_t i = 0; i < s.serial.size(); ++i) {
+  UseFacts* const f = facts.data();
+  constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
+  const uint32_t n = static_cast<uint32_t>(s.serial.size());
+  for (uint32_t i = 0; i < n; ++i) {
     const uint32_t p = s.serial[i];
     const Pass& pass = g.passes[p];
+    const PassUse* const ub = pass.uses.data();
+    const PassUse* const ue = ub + pass.uses.size();
     const size_t q = qi(exec_queue(pass));
     std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
     kn[q] = s.pos[p];
-    for (const PassUse& u : pass.uses) {  // whether the pass writes each resource it uses
-      UseFacts& x = facts[u.resource];
-      const bool wr = is_write(u.access) || u.access == Access::present;
+    const uint32_t end = s.pos[p] + 1;
+    for (const PassUse* u = ub; u != ue; ++u) {  // whether the pass writes each resource it uses
+      UseFacts& x = f[u->resource];
+      const bool wr = (kChanges & bit(u->access)) != 0;
       x.writes = x.stamp == i ? (x.writes || wr) : wr;
       x.stamp = i;
     }
-    for (const PassUse& u : pass.uses) {
-      UseFacts& x = facts[u.resource];
+    for (const PassUse* u = ub; u != ue; ++u) {
+      UseFacts& x = f[u->resource];
       if (x.first == kNone) x.first = i;
-      x.last_pos[q] = std::max(x.last_pos[q], s.pos[p] + 1);
+      x.last_pos[q] = std::max(x.last_pos[q], end);
       for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
       if (x.stamp == i) {    // the pass's first use of the resource: a writer, or a read after a writer,
         x.stamp = kNone - 1;  // starts the last accesses over (no serial index is that large)
         if (x.writes || !x.reads) x.access = 0, x.sync = 0;
         x.reads = !x.writes;
       }
-      x.access |= bit(u.access);
-      x.sync |= sync_of(u.access, u.stages);
+      x.access |= bit(u->access);
+      x.sync |= sync_of(u->access, u->stages);
     }
   }
   return facts;
