@@ -551,13 +551,16 @@ std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, co
     for (uint32_t p : ab.previous) n += (n.empty() ? "'" : ", '") + g.resources[p].desc.name + "'";
     return n;
   };
-  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
-    for (uint32_t li = 0; li < t.compiled[gi].lists.size(); ++li) {
-      const CompiledList& cl = t.compiled[gi].lists[li];
+  const uint32_t* const over = takes_over.data();
+  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
+    const std::vector<CompiledList>& lists = t.compiled[gi].lists;
+    const std::vector<CommandList*>& recorded = t.groups[gi]->lists();
+    for (uint32_t li = 0; li < lists.size(); ++li) {
+      const CompiledList& cl = lists[li];
       for (const BarrierPoint& pt : cl.points) {
         if (pt.where != Where::before) continue;
         for (const Barrier& b : cl.barriers_at(pt)) {
-          if (b.resource == kGlobalResource || takes_over[b.resource] == kNone || done[b.resource]) continue;
+          if (b.resource == kGlobalResource || over[b.resource] == kNone || done[b.resource]) continue;
           done[b.resource] = 1;
           const AliasBarrier& ab = a.barriers[takes_over[b.resource]];
           AccessMask acc = 0;
@@ -579,8 +582,8 @@ std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, co
         }
       }
       // The list's own uses: a member that takes over memory and is used here without a barrier.
-      for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
-        if (takes_over[u.resource] == kNone || done[u.resource]) continue;
+      for (const Use& u : recorded[li]->ops().front().uses) {
+        if (over[u.resource] == kNone || done[u.resource]) continue;
         done[u.resource] = 1;
         if (out.size() < 20)
           out.push_back(fmt::format(
@@ -589,6 +592,7 @@ std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, co
               pointer_of(gi, li, u.resource), name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
       }
     }
+  }
   return out;
 }
 
