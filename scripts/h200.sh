@@ -13,8 +13,8 @@
 # Runs: the whole test_exec suite with BATON_VK_DEVICE=gpu (includes AsyncCompute.*), `baton run
 # demo --device gpu --format json`, and gpu_barrier_cost (a, b, c interleaved, then a under the
 # layer). Logs go to $OUT; a summary goes to stdout. Each step has a timeout; all together < 8 min.
-# BATON_SKIP_TEST_EXEC / BATON_SKIP_BENCH (non-empty) leave out steps 1 and 3; BATON_REPEAT (20) and
-# BATON_SAMPLE_REPEAT (5) repeat test_runtime and the sample; BATON_SHARING_MODES (all three) picks the
+# BATON_SKIP_TEST_EXEC / BATON_SKIP_BENCH (non-empty) leave out steps 1 (and 1b') and 3; BATON_REPEAT (20)
+# repeats test_runtime and test_exec's SharedMemory.* / AsyncCompute.* (step 1b'), BATON_SAMPLE_REPEAT (5) the sample; BATON_SHARING_MODES (all three) picks the
 # `baton run --sharing` modes of step 2b.
 set -u
 if [ $# -lt 1 ] || [ -z "${OUT:-}" ]; then
@@ -76,6 +76,15 @@ else
   echo "no test_runtime in $BIN"
 fi
 
+echo "== 1b' test_exec SharedMemory.* and AsyncCompute.* x BATON_REPEAT: every example and 16 generated graphs in shared heaps, automatic sharing on the graphics + compute families"
+if [ -z "${BATON_SKIP_TEST_EXEC:-}" ]; then
+  timeout 400 "$BIN/test_exec" --gtest_filter='SharedMemory.*:AsyncCompute.*' --gtest_repeat="${BATON_REPEAT:-20}" \
+    >"$OUT/test_exec_shared.log" 2>&1
+  echo "test_exec SharedMemory/AsyncCompute x${BATON_REPEAT:-20} exit code: $?"
+  grep -E "^\[  (PASSED|FAILED) " "$OUT/test_exec_shared.log" | sort | uniq -c
+  grep -E "^\[ +OK \] SharedMemory.ExampleAndGenerated" "$OUT/test_exec_shared.log" | wc -l | xargs echo "automatic-sharing example runs passed:"
+fi
+
 echo "== 1c runtime_sample (examples/runtime against the installed package): deferred frame, layer silent, frame.png vs reference.png"
 if [ -x "$BIN/runtime_sample" ]; then
   for i in $(seq 1 "${BATON_SAMPLE_REPEAT:-5}"); do
@@ -114,7 +123,8 @@ try:
     d = json.load(open(out))
     m, s = d["memory"], d["sharing"]
     print(f"{n:15} {mode:10} exit {rc}: {d['groups']} groups, {d['barriers']} barriers, hazards {d['hazards']}, "
-          f"layer messages {sum(d['validation_messages'].values())}, mismatches {d['mismatches']} of {d['subresources_checked']}, "
+          f"layer messages {sum(d['validation_messages'].values())} (same-queue RACING {d['same_queue_racing']['count']}, "
+          f"excused {d['same_queue_racing']['excused']}), mismatches {d['mismatches']} of {d['subresources_checked']}, "
           f"heaps {m['heaps']} {m['heap_bytes']} B ({m['aliased_bytes']} aliased), exclusive {s['exclusive']}, "
           f"concurrent {s['concurrent']}, ownership transfers {s['ownership_transfers']}")
 except Exception:

@@ -37,7 +37,7 @@ uint32_t resource_of(const Transitions& t, ResourceId m) {
 }
 std::string member_pointer(const Transitions& t, ResourceId m) { return resource_pointer(resource_of(t, m)); }
 
-bool covers(const State& st, Access a, Stages stages, bool buffer) {
+[[gnu::always_inline]] inline bool covers(const State& st, Access a, Stages stages, bool buffer) {
   if (!(st.access & bit(a))) return false;
   if (is_write(a) && st.access != bit(a)) return false;
   if (!is_write(a) && (st.access & kWriteAccesses)) return false;
@@ -50,11 +50,15 @@ bool covers(const State& st, Access a, Stages stages, bool buffer) {
 }
 
 // The schedule's happens-before over the transitions' lists. A slot is one list: slot_first[group] +
-// list, so slots number the lists in submission order.
+// list, so slots number the lists in submission order. Its arrays are the caller's scratch (reset()
+// refills them, keeping their storage).
 class HappensBefore {
  public:
-  HappensBefore(const Graph& g, const Schedule& s, const Transitions& t) : g_(g), s_(s), t_(t) {
-    slot_first_.resize(t.compiled.size() + 1, 0);
+  void reset(const Graph& g, const Schedule& s, const Transitions& t) {
+    g_ = &g;
+    s_ = &s;
+    t_ = &t;
+    slot_first_.assign(t.compiled.size() + 1, 0);
     for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
       slot_first_[gi + 1] = slot_first_[gi] + static_cast<uint32_t>(t.compiled[gi].lists.size());
     group_of_.resize(slot_first_.back());
@@ -62,6 +66,10 @@ class HappensBefore {
       for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) group_of_[k] = gi;
     start_first_.fill(kNone);
     end_clock_.fill(0);
+    one_queue_ = true;
+    for (const GroupInfo& x : t.info)
+      if (x.queue != t.info.front().queue) one_queue_ = false;
+    if (one_queue_) return;  // submission order is the order: before() is never asked
     for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
       const GroupInfo& x = t.info[gi];
       if (x.role != GroupInfo::Role::passes || x.passes.empty()) continue;
@@ -79,64 +87,62 @@ class HappensBefore {
   }
   uint32_t slot(uint32_t gi, uint32_t li) const { return slot_first_[gi] + li; }
   // Every list runs on one queue: submission order is the order, nothing can race.
-  bool one_queue() const {
-    for (const GroupInfo& x : t_.info)
-      if (x.queue != t_.info.front().queue) return false;  // (an empty frame has no front: no loop)
-    return true;
-  }
+  bool one_queue() const { return one_queue_; }
   uint32_t pass(uint32_t slot) const {
     const uint32_t gi = group_of_[slot];
-    return t_.info[gi].passes[slot - slot_first_[gi]];
+    return t_->info[gi].passes[slot - slot_first_[gi]];
   }
   std::string name(uint32_t slot) const {
     const uint32_t gi = group_of_[slot], p = pass(slot);
-    const Queue q = t_.info[gi].queue;
-    return p == kNone ? fmt::format("the {} (graphics queue)", transition_list_name(t_.info[gi].role))
-                      : fmt::format("pass '{}' ({} queue)", g_.passes[p].name,
+    const Queue q = t_->info[gi].queue;
+    return p == kNone ? fmt::format("the {} (graphics queue)", transition_list_name(t_->info[gi].role))
+                      : fmt::format("pass '{}' ({} queue)", g_->passes[p].name,
                                     q == Queue::direct ? std::string("graphics") : std::string(to_string(q)));
   }
   // Where a finding about `slot` and member m points: the slot's pass, else the member's resource.
   std::string pointer(uint32_t slot, ResourceId m) const {
     const uint32_t p = pass(slot);
-    return p == kNone ? member_pointer(t_, m) : pass_pointer(p);
+    return p == kNone ? member_pointer(*t_, m) : pass_pointer(p);
   }
   // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution.
   bool before(uint32_t x, uint32_t y) const {
     const uint32_t gx = group_of_[x], gy = group_of_[y];
     if (gx == gy) return x <= y;  // one group: one queue, lists in order
-    const GroupInfo::Role rx = t_.info[gx].role, ry = t_.info[gy].role;
+    const GroupInfo::Role rx = t_->info[gx].role, ry = t_->info[gy].role;
     const uint32_t px = pass(x), py = pass(y);
-    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes) return happens_before(s_, g_, px, py);
+    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes)
+      return happens_before(*s_, *g_, px, py);
     if (rx == GroupInfo::Role::frame_start) {
       if (ry != GroupInfo::Role::passes) return true;  // frame_end: the same (graphics) queue
-      const size_t q = qi(exec_queue(g_.passes[py]));
+      const size_t q = qi(exec_queue(g_->passes[py]));
       if (q == qi(Queue::direct)) return true;
       for (size_t k = 0; k < kQueues; ++k) {
-        const uint32_t known = k == q ? s_.pos[py] + 1 : s_.clock[py][k];
+        const uint32_t known = k == q ? s_->pos[py] + 1 : s_->clock[py][k];
         if (k == qi(Queue::direct) ? known > 0 : (start_first_[k] != kNone && known > start_first_[k]))
           return true;
       }
       return false;
     }
     if (ry == GroupInfo::Role::frame_end && rx == GroupInfo::Role::passes) {
-      const size_t q = qi(exec_queue(g_.passes[px]));
-      return q == qi(Queue::direct) || end_clock_[q] > s_.pos[px];
+      const size_t q = qi(exec_queue(g_->passes[px]));
+      return q == qi(Queue::direct) || end_clock_[q] > s_->pos[px];
     }
     return false;
   }
 
  private:
   void merge_end(uint32_t p) {
-    for (size_t k = 0; k < kQueues; ++k) end_clock_[k] = std::max(end_clock_[k], s_.clock[p][k]);
+    for (size_t k = 0; k < kQueues; ++k) end_clock_[k] = std::max(end_clock_[k], s_->clock[p][k]);
   }
-  const Graph& g_;
-  const Schedule& s_;
-  const Transitions& t_;
+  const Graph* g_ = nullptr;
+  const Schedule* s_ = nullptr;
+  const Transitions* t_ = nullptr;
   std::vector<uint32_t> slot_first_, group_of_;
+  bool one_queue_ = true;
   // Per queue: the position from which its passes are ordered after the frame_start list (kNone: none).
-  std::array<uint32_t, kQueues> start_first_;
+  std::array<uint32_t, kQueues> start_first_{};
   // Per queue: 1 + the last position the frame_end list is ordered after.
-  std::array<uint32_t, kQueues> end_clock_;
+  std::array<uint32_t, kQueues> end_clock_{};
 };
 
 // Per subresource, the accesses an ordering check compares against: the last barrier or write, and
@@ -146,21 +152,17 @@ struct Access1 {
   std::vector<uint32_t> uses;    // slots
   friend bool operator==(const Access1&, const Access1&) = default;
 };
-// Per member, as runs over its run index (detail::run_order).
-struct Accesses {
-  std::vector<Runs<Access1>> members;
-  explicit Accesses(const ResourceTable& rt, bool used = true) {
-    if (!used) return;
-    members.reserve(rt.size());
-    for (const ResourceDesc& d : rt.all()) members.emplace_back(detail::cells(d), Access1{});
-  }
-  // f(first, count, Access1&) for the runs of [lo, hi) of member m.
-  template <class F>
-  void update(ResourceId m, uint32_t lo, uint32_t hi, F&& f) {
-    members[m].update(lo, hi, std::forward<F>(f));
-    members[m].coalesce(lo, hi);
-  }
-};
+// Per member, as runs over its run index (detail::run_order); reset() keeps every member's use vector.
+using Accesses = detail::FlatRuns<Access1>;
+void reset(Accesses& acc, const Transitions& t) {
+  const std::vector<ResourceDesc>& all = t.table.all();
+  acc.reset(
+      static_cast<uint32_t>(all.size()), [&](uint32_t m) { return detail::cells(all[m]); },
+      [](uint32_t, Access1& a) {
+        a.last_change = kNone;
+        a.uses.clear();
+      });
+}
 
 bool at_rest(const State& st, const State& rest, bool buffer) {
   if (buffer) return true;  // buffers have no layout; their rest is "any access"
@@ -169,14 +171,84 @@ bool at_rest(const State& st, const State& rest, bool buffer) {
          ((rest.sync & sync::all) || (st.sync & ~rest.sync) == 0);
 }
 
-}  // namespace
+// The final states phase's result against the replay's own final states (textures: a buffer's state
+// after a first write without a barrier is the replay's guess, and a buffer is at rest in any state).
+void compare_finals(const Transitions& t, const detail::States& st, const FinalStates& f,
+                    std::vector<std::string>& out) {
+  const size_t n = t.table.size();
+  if (f.members() != n || f.cells.size() != n || f.split.size() != n || f.order.size() != n) {
+    out.push_back(fmt::format("/resources: the final states have {} members, the frame has {}", f.members(), n));
+    return;
+  }
+  for (ResourceId m = 0; m < n && out.size() < 20; ++m) {
+    const ResourceDesc& d = t.table[m];
+    if (d.type == ResourceType::buffer) continue;
+    const bool one = f.split[m] == kNone;
+    if (one && st.is_whole(m) && f.cells[m] == st.size(m) && f.state[m] == st.whole(m))
+      continue;  // the usual case: one state, the same
+    if (!one && f.split[m] >= f.runs.size()) {
+      out.push_back(fmt::format("{}: resource '{}': the final states have no runs for it", member_pointer(t, m),
+                                d.name));
+      continue;
+    }
+    const Runs<State> fr = f.runs_of(m);
+    if (fr.size() != st.size(m)) {
+      out.push_back(fmt::format("{}: resource '{}': the final states have {} subresources, the resource {}",
+                                member_pointer(t, m), d.name, fr.size(), st.size(m)));
+      continue;
+    }
+    uint32_t least = kNone;
+    State said{}, real{};
+    st.for_each(m, [&](uint32_t first, uint32_t k, const State& x) {
+      fr.for_each(first, first + k, [&](uint32_t a, uint32_t c, const State& y) {
+        if (y == x) return;
+        const uint32_t i = detail::least_subresource(d, a, a + c);
+        if (i < least) {
+          least = i;
+          said = y;
+          real = x;
+        }
+      });
+    });
+    if (least != kNone)
+      out.push_back(fmt::format(
+          "{}: resource '{}' subresource {}: the final states say {} but the barriers leave it in {}",
+          member_pointer(t, m), d.name, least, to_string(said), to_string(real)));
+  }
+}
 
-std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t) {
-  std::vector<std::string> out;
-  const HappensBefore order(g, s, t);
+// What one walk of the barrier stream finds: the coverage check's findings and the resting check's.
+struct CoverageAndResting {
+  std::vector<std::string> coverage, resting;
+};
+
+// The scratch of that walk, per thread, its storage kept from call to call: no allocation in steady
+// state but where members split into runs or findings are written.
+struct WalkScratch {
+  HappensBefore order;
+  detail::States st;
+  Accesses acc;   // coverage: last barrier or write, uses since
+  Accesses rest;  // resting: last layout transition, uses no later use is ordered after
+  std::vector<std::tuple<uint32_t, uint32_t, State>> failing;
+  std::vector<uint8_t> reported;
+};
+
+// The coverage and resting checks in one replay of the barrier stream (their own: neither reads the
+// final states phase's replay). With `finals` (check_resting's caller's FinalStates), the resting
+// check also compares them with the replay: a final state that is not what the barriers leave is a
+// finding, so a wrong final_states cannot pass for right.
+CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const Transitions& t,
+                                        const FinalStates* finals) {
+  CoverageAndResting found;
+  std::vector<std::string>& out = found.coverage;
+  thread_local WalkScratch w;
+  HappensBefore& order = w.order;
+  order.reset(g, s, t);
   std::pair<uint32_t, uint32_t> reported{kNone, kNone};  // one finding per pair of lists
   const bool one_queue = order.one_queue();
-  Accesses acc(t.table, !one_queue);  // per subresource, what the ordering checks compare against
+  detail::States& st = w.st;
+  Accesses& acc = w.acc;    // per subresource, what the ordering checks compare against
+  Accesses& rest = w.rest;  // per subresource, the resting check's last transition and uses
   auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
     if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
@@ -187,9 +259,16 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
   };
   // A barrier or a write: after the last change and every use since; it becomes the last change.
   // (Subresources [lo, hi) of member m.)
+  // f(first, n, Access1&) over the runs of [lo, hi) of member m in `runs`: in place when the member is
+  // one run and the interval all of it (what FlatRuns::update does then, without the calls).
+  auto each = [](Accesses& runs, ResourceId m, uint32_t lo, uint32_t hi, auto&& f) {
+    if (Access1* a = runs.whole_value(m); a && lo == 0 && hi >= runs.size(m))
+      f(0u, runs.size(m), *a);
+    else
+      runs.update(m, lo, hi, f);
+  };
   auto change = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi, const char* what) {
-    if (one_queue) return;
-    acc.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+    each(acc, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
       race(a.last_change, slot, what, m);
       for (uint32_t u : a.uses) race(u, slot, what, m);
       a.last_change = slot;
@@ -198,19 +277,28 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
   };
   // A read: after the last change; it joins the uses.
   auto read = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi) {
-    if (one_queue) return;
-    acc.update(m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+    each(acc, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
       race(a.last_change, slot, "a read", m);
       std::erase_if(a.uses, [&](uint32_t u) { return order.before(u, slot); });
       a.uses.push_back(slot);
     });
   };
+  // Any use, for the resting check: it joins the uses.
+  auto rest_use = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi) {
+    each(rest, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
+      std::erase_if(a.uses, [&](uint32_t x) { return order.before(x, slot); });
+      a.uses.push_back(slot);
+    });
+  };
   auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t first,
-                        uint32_t n) {
+                        uint32_t n) __attribute__((always_inline)) {
     // A layout transition (or a discard) writes the memory; a barrier that keeps the layout only
     // orders accesses, which the uses' own checks see.
-    if (b.before.layout != b.after.layout || b.discard)
-      change(order.slot(gi, li), b.resource, first, first + n, "a layout transition");
+    if (!one_queue && (b.before.layout != b.after.layout || b.discard)) {
+      const uint32_t slot = order.slot(gi, li);
+      change(slot, b.resource, first, first + n, "a layout transition");
+      each(rest, b.resource, first, first + n, [&](uint32_t, uint32_t, Access1& a) { a.last_change = slot; });
+    }
     // A barrier must start from the layout the subresource is really in (a discard may start anywhere).
     if (b.discard || b.before.layout == cur.layout || cur == kFirstTouch) return;
     const uint32_t p = t.info[gi].passes[li];
@@ -222,129 +310,130 @@ std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const
                       t.table[b.resource].name, to_string(b.before.layout), to_string(cur.layout)));
   };
   // Runs (first, end, state) of one member that a use finds not covered; what room is left for findings.
-  std::vector<std::tuple<uint32_t, uint32_t, State>> failing;
+  std::vector<std::tuple<uint32_t, uint32_t, State>>& failing = w.failing;
   auto room = [&] { return out.size() < 20 ? 20 - out.size() : size_t{0}; };
-  auto on_use = [&](uint32_t gi, uint32_t li, detail::Replay& rp) {
+  // One use of pass p (its use ui) in full: the ordering checks' records, every member and interval,
+  // a buffer's first write, the findings.
+  auto use = [&](uint32_t p, const Pass& pass, uint32_t ui, uint32_t slot, detail::States& rp) {
+    const PassUse& u = pass.uses[ui];
+    const Resource& res = g.resources[u.resource];
+    const bool buffer = res.desc.type == ResourceType::buffer;
+    const bool writes = is_write(u.access) || u.access == Access::present;
+    // The state x of subresources [first, first + n): a buffer nobody touched yet needs nothing before
+    // its first write; otherwise x must hold the use.
+    auto check = [&](uint32_t first, uint32_t n, State& x) {
+      if (buffer && x == kFirstTouchBuffer && is_write(u.access)) {
+        x = state_of_use(res.desc, u.access, u.stages);
+        return;
+      }
+      if (!covers(x, u.access, u.stages, buffer)) failing.emplace_back(first, first + n, x);
+    };
+    for (uint32_t m = 0; m < res.count; ++m) {
+      const ResourceId id = t.first_member[u.resource] + m;
+      failing.clear();
+      auto interval = [&](uint32_t lo, uint32_t hi) {
+        if (!one_queue) {
+          if (writes)
+            change(slot, id, lo, hi, "a write");
+          else
+            read(slot, id, lo, hi);
+          rest_use(slot, id, lo, hi);
+        }
+        rp.update(id, lo, hi, check);
+      };
+      detail::for_each_use_interval(res.desc, u.range, interval);
+      if (failing.empty()) continue;
+      // Findings per subresource, in subresource index order (the runs are in run order).
+      detail::for_each_subresource_ascending(
+          t.table[id], failing, room(), [&](uint32_t i, const State& x) {
+            const detail::Sub3 sub = detail::sub3(t.table[id], i);
+            out.push_back(fmt::format(
+                "/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
+                "in {} not covered (state {})",
+                p, ui, pass.name, t.table[id].name, sub.mip, sub.layer, sub.plane, to_string(u.access),
+                u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(x)));
+          });
+    }
+  };
+  auto on_use = [&](uint32_t gi, uint32_t li, detail::States& rp) {
     const uint32_t p = t.info[gi].passes[li];
     if (p == kNone) {  // a frame_start / frame_end transition list: its own uses, already per member
       for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
         const ResourceDesc& d = t.table[u.resource];
         failing.clear();
-        rp.state[u.resource].for_each(0, rp.state[u.resource].size(),
-                                      [&](uint32_t first, uint32_t n, const State& st) {
-                                        if (!covers(st, u.access, u.stages, false))
-                                          failing.emplace_back(first, first + n, st);
-                                      });
-        detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& st) {
-          const detail::Sub3 x = detail::sub3(d, i);
+        rp.for_each(u.resource, [&](uint32_t first, uint32_t n, const State& x) {
+          if (!covers(x, u.access, u.stages, false)) failing.emplace_back(first, first + n, x);
+        });
+        if (failing.empty()) continue;
+        detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& x) {
+          const detail::Sub3 sub = detail::sub3(d, i);
           out.push_back(
               fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                          member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name, x.mip,
-                          x.layer, x.plane, to_string(st), to_string(u.access)));
+                          member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name, sub.mip,
+                          sub.layer, sub.plane, to_string(x), to_string(u.access)));
         });
       }
       return;
     }
     const uint32_t slot = order.slot(gi, li);
     const Pass& pass = g.passes[p];
-    for (size_t ui = 0; ui < pass.uses.size(); ++ui) {
-      const PassUse& u = pass.uses[ui];
-      const Resource& res = g.resources[u.resource];
-      const bool buffer = res.desc.type == ResourceType::buffer;
-      const bool writes = is_write(u.access) || u.access == Access::present;
-      for (uint32_t m = 0; m < res.count; ++m) {
-        const ResourceId id = t.first_member[u.resource] + m;
-        failing.clear();
-        detail::for_each_use_interval(res.desc, u.range, [&](uint32_t lo, uint32_t hi) {
-          if (writes)
-            change(slot, id, lo, hi, "a write");
-          else
-            read(slot, id, lo, hi);
-          rp.state[id].update(lo, hi, [&](uint32_t first, uint32_t n, State& st) {
-            // A buffer nobody touched yet needs nothing before its first write.
-            if (buffer && st == kFirstTouchBuffer && is_write(u.access)) {
-              st = state_of_use(res.desc, u.access, u.stages);
-              return;
-            }
-            if (!covers(st, u.access, u.stages, buffer)) failing.emplace_back(first, first + n, st);
-          });
-          rp.state[id].coalesce(lo, hi);
-        });
-        // Findings per subresource, in subresource index order (the runs are in run order).
-        detail::for_each_subresource_ascending(
-            t.table[id], failing, room(), [&](uint32_t i, const State& st) {
-              const detail::Sub3 x = detail::sub3(t.table[id], i);
-              out.push_back(fmt::format(
-                  "/passes/{}/uses/{}: pass '{}', resource '{}' mip {} layer {} plane {}: use {} "
-                  "in {} not covered (state {})",
-                  p, ui, pass.name, t.table[id].name, x.mip, x.layer, x.plane, to_string(u.access),
-                  u.stages ? stages_to_string(u.stages) : std::string("-"), to_string(st)));
-            });
+    const PassUse* const uses = pass.uses.data();
+    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+    const Resource* const resources = g.resources.data();
+    const ResourceId* const first_member = t.first_member.data();
+    for (uint32_t ui = 0; ui < nu; ++ui) {
+      const PassUse& u = uses[ui];
+      if (one_queue) {  // the usual case: one member, used whole, in one state that holds the use
+        const Resource& res = resources[u.resource];
+        if (res.count == 1 && is_whole(u.range)) {
+          const State* x = rp.whole_value(first_member[u.resource]);
+          if (x && covers(*x, u.access, u.stages, res.desc.type == ResourceType::buffer)) continue;
+        }
       }
+      use(p, pass, ui, slot, rp);  // anything else, in full (the same answer for the case above)
     }
   };
-  detail::replay(t, on_barrier, on_use);
-  return out;
-}
+  if (!one_queue) {
+    reset(acc, t);
+    reset(rest, t);
+  }
+  detail::replay(t, st, on_barrier, on_use);
 
-std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
-                                       const FinalStates& f) {
-  std::vector<std::string> out;
-  std::vector<uint8_t> reported(t.table.size(), 0);
+  // Resting: every member that outlives the frame ends it at rest (the replay's own final states).
+  std::vector<std::string>& rout = found.resting;
+  std::vector<uint8_t>& rep = w.reported;
+  rep.assign(t.table.size(), 0);
   for (ResourceId m = 0; m < t.table.size(); ++m) {
     if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
     const ResourceDesc& d = t.table[m];
-    const State rest = resting_state(d);
+    if (d.type == ResourceType::buffer) continue;  // at rest whatever the state (at_rest)
+    const State rs = resting_state(d);
     // The least subresource index not at rest (the runs are in run order).
     uint32_t least = kNone;
     State least_st{};
-    f.final_state[m].for_each(0, f.final_state[m].size(), [&](uint32_t first, uint32_t n, const State& st) {
-      if (at_rest(st, rest, d.type == ResourceType::buffer)) return;
+    st.for_each(m, [&](uint32_t first, uint32_t n, const State& x) {
+      if (at_rest(x, rs, false)) return;
       const uint32_t i = detail::least_subresource(d, first, first + n);
       if (i < least) {
         least = i;
-        least_st = st;
+        least_st = x;
       }
     });
     if (least != kNone) {
-      out.push_back(fmt::format("{}: resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
-                                member_pointer(t, m), d.name, least, to_string(least_st), to_string(rest)));
-      reported[m] = 1;
+      rout.push_back(fmt::format("{}: resource '{}' subresource {}: ends the frame in {}, not at rest ({})",
+                                 member_pointer(t, m), d.name, least, to_string(least_st), to_string(rs)));
+      rep[m] = 1;
     }
   }
+  if (finals) compare_finals(t, st, *finals, rout);
   // The layout transition that leaves a subresource in its final state must be ordered after every use of it:
   // a use on another queue the restore does not wait for may still run (in the state it left) after it.
-  const HappensBefore order(g, s, t);
-  if (order.one_queue()) return out;  // one queue: its order is the submission order
-  // last_change: the last barrier; uses: per subresource, the uses no later use is ordered after.
-  Accesses acc(t.table);
-  detail::replay(
-      t,
-      [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t first, uint32_t n) {
-        if (b.resource == kGlobalResource || (b.before.layout == b.after.layout && !b.discard)) return;
-        acc.update(b.resource, first, first + n,
-                   [&](uint32_t, uint32_t, Access1& a) { a.last_change = order.slot(gi, li); });
-      },
-      [&](uint32_t gi, uint32_t li, detail::Replay&) {
-        const uint32_t p = t.info[gi].passes[li];
-        if (p == kNone) return;  // transition lists do no work
-        const uint32_t slot = order.slot(gi, li);
-        for (const PassUse& u : g.passes[p].uses) {
-          const Resource& res = g.resources[u.resource];
-          for (uint32_t m = 0; m < res.count; ++m)
-            detail::for_each_use_interval(res.desc, u.range, [&](uint32_t lo, uint32_t hi) {
-              acc.update(t.first_member[u.resource] + m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
-                std::erase_if(a.uses, [&](uint32_t x) { return order.before(x, slot); });
-                a.uses.push_back(slot);
-              });
-            });
-        }
-      });
-  for (ResourceId m = 0; m < t.table.size() && out.size() < 20; ++m) {
-    if (t.history_in[m].dies || reported[m]) continue;
+  if (one_queue) return found;  // one queue: its order is the submission order
+  for (ResourceId m = 0; m < t.table.size() && rout.size() < 20; ++m) {
+    if (t.history_in[m].dies || rep[m]) continue;
     // The least subresource index with a finding (the runs are in run order).
     uint32_t least = kNone, least_lb = kNone, least_use = kNone;
-    acc.members[m].for_each(0, acc.members[m].size(), [&](uint32_t first, uint32_t n, const Access1& a) {
+    rest.for_each(m, [&](uint32_t first, uint32_t n, const Access1& a) {
       const uint32_t lb = a.last_change;
       if (lb == kNone) return;
       const auto it = std::find_if(a.uses.begin(), a.uses.end(),
@@ -358,61 +447,97 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
       }
     });
     if (least != kNone)
-      out.push_back(fmt::format(
+      rout.push_back(fmt::format(
           "{}: resource '{}' subresource {}: {} leaves it in its final state but is not ordered "
           "after {}, which uses it",
           member_pointer(t, m), t.table[m].name, least, order.name(least_lb), order.name(least_use)));
   }
-  return out;
+  return found;
 }
 
-std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
-                                        const Transitions& t) {
-  std::vector<std::string> out;
-  if (a.barriers.empty()) return out;
-  const size_t nr = g.resources.size();
-  // Per resource, the accesses no barrier of its own orders after the others: its last user's, and
-  // every read of the run of reads that ends the frame for it (walking the serial order backward).
-  std::vector<AccessMask> need_access(nr, 0);
-  std::vector<SyncMask> need_sync(nr, 0);
-  std::vector<uint8_t> phase(nr, 0);            // 0: not met, 1: reads met, 2: done
-  std::vector<std::pair<uint32_t, bool>> here;  // (resource, writes) of one pass
-  std::vector<uint32_t> here_of(nr, kNone);     // per resource: its index in `here` during a pass
-  std::vector<uint8_t> takes(nr, 0);            // per resource: this pass's uses count (phase 0 or 1)
-  for (size_t i = s.serial.size(); i-- > 0;) {
-    const Pass& pass = g.passes[s.serial[i]];
-    here.clear();
-    for (const PassUse& u : pass.uses) {
-      const bool w = is_write(u.access) || u.access == Access::present;
-      if (here_of[u.resource] == kNone) {
-        here_of[u.resource] = static_cast<uint32_t>(here.size());
-        here.push_back({u.resource, w});
-      } else {
-        here[here_of[u.resource]].second = here[here_of[u.resource]].second || w;
-      }
+}  // namespace
+
+std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t) {
+  return coverage_and_resting(g, s, t, nullptr).coverage;
+}
+
+std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
+                                       const FinalStates& f) {
+  return coverage_and_resting(g, s, t, &f).resting;
+}
+
+namespace {
+
+// Per resource, rebuilt from the declarations in one walk of the serial order, for the aliasing and
+// takeover checks: the first serial index, the last user per queue and what every user knows complete
+// per queue (aliasing); and the accesses no barrier of the resource's own orders after the others, its
+// last user's or, when the frame ends on a run of passes that only read it, every read of that run
+// (takeover: the previous occupants' last accesses).
+struct UseFacts {
+  uint32_t first = kNone;
+  std::array<uint32_t, kQueues> last_pos{};
+  std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
+  AccessMask access = 0;   // the last accesses
+  SyncMask sync = 0;
+  uint32_t stamp = kNone;  // the serial index of the pass being walked, while its uses are
+  bool writes = false;     // that pass writes the resource (any of its uses)
+  bool reads = false;      // the last accesses are a run of reads, not a writer's
+};
+// The facts, in the caller's thread's scratch (valid until the next call on this thread).
+const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+  thread_local std::vector<UseFacts> facts;
+  facts.assign(g.resources.size(), UseFacts{});
+  UseFacts* const f = facts.data();
+  constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
+  const uint32_t n = static_cast<uint32_t>(s.serial.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t p = s.serial[i];
+    const Pass& pass = g.passes[p];
+    const PassUse* const ub = pass.uses.data();
+    const PassUse* const ue = ub + pass.uses.size();
+    const size_t q = qi(exec_queue(pass));
+    std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
+    kn[q] = s.pos[p];
+    const uint32_t end = s.pos[p] + 1;
+    for (const PassUse* u = ub; u != ue; ++u) {  // whether the pass writes each resource it uses
+      UseFacts& x = f[u->resource];
+      const bool wr = (kChanges & bit(u->access)) != 0;
+      x.writes = x.stamp == i ? (x.writes || wr) : wr;
+      x.stamp = i;
     }
-    for (const auto& [r, w] : here) {
-      here_of[r] = kNone;
-      if (phase[r] == 2 || (phase[r] == 1 && w)) {
-        phase[r] = 2;
-        continue;
+    for (const PassUse* u = ub; u != ue; ++u) {
+      UseFacts& x = f[u->resource];
+      if (x.first == kNone) x.first = i;
+      x.last_pos[q] = std::max(x.last_pos[q], end);
+      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
+      if (x.stamp == i) {    // the pass's first use of the resource: a writer, or a read after a writer,
+        x.stamp = kNone - 1;  // starts the last accesses over (no serial index is that large)
+        if (x.writes || !x.reads) x.access = 0, x.sync = 0;
+        x.reads = !x.writes;
       }
-      takes[r] = 1;
-      phase[r] = w ? 2 : 1;
+      x.access |= bit(u->access);
+      x.sync |= sync_of(u->access, u->stages);
     }
-    for (const PassUse& u : pass.uses)
-      if (takes[u.resource]) {
-        need_access[u.resource] |= bit(u.access);
-        need_sync[u.resource] |= sync_of(u.access, u.stages);
-      }
-    for (const auto& [r, w] : here) takes[r] = 0;
   }
+  return facts;
+}
+
+std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, const Transitions& t,
+                                           const std::vector<UseFacts>& last) {
+  std::vector<std::string> out;
+  // Scratch per thread, storage kept from call to call.
+  thread_local struct {
+    std::vector<uint32_t> takes_over;
+    std::vector<uint8_t> done;
+  } w;
   // Per member taking over memory, the first barrier or use in submission order must be a barrier.
-  std::vector<uint32_t> takes_over(t.table.size(), kNone);  // the alias barrier's index
+  std::vector<uint32_t>& takes_over = w.takes_over;  // the alias barrier's index
+  takes_over.assign(t.table.size(), kNone);
   for (uint32_t k = 0; k < a.barriers.size(); ++k)
     for (uint32_t m = 0; m < g.resources[a.barriers[k].resource].count; ++m)
       takes_over[t.first_member[a.barriers[k].resource] + m] = k;
-  std::vector<uint8_t> done(t.table.size(), 0);
+  std::vector<uint8_t>& done = w.done;
+  done.assign(t.table.size(), 0);
   auto name_of = [&](uint32_t gi, uint32_t li) {
     const uint32_t p = t.info[gi].passes[li];
     return p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name;
@@ -426,20 +551,23 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
     for (uint32_t p : ab.previous) n += (n.empty() ? "'" : ", '") + g.resources[p].desc.name + "'";
     return n;
   };
-  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
-    for (uint32_t li = 0; li < t.compiled[gi].lists.size(); ++li) {
-      const CompiledList& cl = t.compiled[gi].lists[li];
+  const uint32_t* const over = takes_over.data();
+  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
+    const std::vector<CompiledList>& lists = t.compiled[gi].lists;
+    const std::vector<CommandList*>& recorded = t.groups[gi]->lists();
+    for (uint32_t li = 0; li < lists.size(); ++li) {
+      const CompiledList& cl = lists[li];
       for (const BarrierPoint& pt : cl.points) {
         if (pt.where != Where::before) continue;
         for (const Barrier& b : cl.barriers_at(pt)) {
-          if (b.resource == kGlobalResource || takes_over[b.resource] == kNone || done[b.resource]) continue;
+          if (b.resource == kGlobalResource || over[b.resource] == kNone || done[b.resource]) continue;
           done[b.resource] = 1;
           const AliasBarrier& ab = a.barriers[takes_over[b.resource]];
           AccessMask acc = 0;
           SyncMask sy = 0;
           for (uint32_t p : ab.previous) {
-            acc |= need_access[p];
-            sy |= need_sync[p];
+            acc |= last[p].access;
+            sy |= last[p].sync;
           }
           const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
           const bool access_ok = (b.before.access & kAnyAccess) || (acc & ~b.before.access) == 0;
@@ -454,8 +582,8 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
         }
       }
       // The list's own uses: a member that takes over memory and is used here without a barrier.
-      for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
-        if (takes_over[u.resource] == kNone || done[u.resource]) continue;
+      for (const Use& u : recorded[li]->ops().front().uses) {
+        if (over[u.resource] == kNone || done[u.resource]) continue;
         done[u.resource] = 1;
         if (out.size() < 20)
           out.push_back(fmt::format(
@@ -464,30 +592,18 @@ std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const
               pointer_of(gi, li, u.resource), name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
       }
     }
+  }
   return out;
 }
 
-std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a) {
+std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
+                                           const std::vector<UseFacts>& us) {
   std::vector<std::string> out;
-  const size_t nr = g.resources.size();
-  // Per resource, rebuilt from the declarations: first serial index, per-queue last user, and per
-  // queue what every user knows to be complete when it starts.
-  struct Users {
-    uint32_t first = kNone;
-    std::array<uint32_t, kQueues> last_pos{};
-    std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
-  };
-  std::vector<Users> us(nr);
-  for (uint32_t i = 0; i < s.serial.size(); ++i) {
-    const uint32_t p = s.serial[i];
-    const size_t q = qi(exec_queue(g.passes[p]));
-    for (const PassUse& u : g.passes[p].uses) {
-      Users& x = us[u.resource];
-      if (x.first == kNone) x.first = i;
-      x.last_pos[q] = std::max(x.last_pos[q], s.pos[p] + 1);
-      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], k == q ? s.pos[p] : s.clock[p][k]);
-    }
-  }
+  // Scratch per thread, storage kept from call to call.
+  thread_local struct {
+    std::vector<uint64_t> cuts;
+    std::vector<uint32_t> cover_first, first_cut, cover, fill;
+  } w;
   auto ordered = [&](uint32_t x, uint32_t y) {
     for (size_t k = 0; k < kQueues; ++k)
       if (us[y].known[k] < us[x].last_pos[k]) return false;
@@ -497,7 +613,8 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
   // Placements reuse the same few offsets over and over, so a small direct-mapped memo of values
   // already collected drops most repeats before the sort (which dominated at 100k placements).
   // Exact: a value is skipped only when it is already in `cuts`; sort + unique still decide.
-  std::vector<uint64_t> cuts;
+  std::vector<uint64_t>& cuts = w.cuts;
+  cuts.clear();
   std::array<uint64_t, 256> memo{};
   std::array<bool, 256> memo_used{};
   auto add_cut = [&](uint64_t x) {
@@ -516,7 +633,9 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
   // The resources covering each elementary interval k, in placement order, in CSR form:
   // cover[cover_first[k] .. cover_first[k + 1]). One allocation instead of one vector per interval.
   const size_t intervals = cuts.empty() ? 0 : cuts.size() - 1;
-  std::vector<uint32_t> cover_first(intervals + 1, 0), first_cut(a.placements.size(), 0);
+  std::vector<uint32_t>&cover_first = w.cover_first, &first_cut = w.first_cut;
+  cover_first.assign(intervals + 1, 0);
+  first_cut.assign(a.placements.size(), 0);
   auto each_interval = [&](auto&& f) {
     for (size_t i = 0; i < a.placements.size(); ++i) {
       const Placement& p = a.placements[i];
@@ -528,9 +647,11 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
     first_cut[i] = static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), a.placements[i].offset) - cuts.begin());
   each_interval([&](size_t k, uint32_t) { ++cover_first[k + 1]; });
   for (size_t k = 0; k < intervals; ++k) cover_first[k + 1] += cover_first[k];
-  std::vector<uint32_t> cover(cover_first[intervals]);
+  std::vector<uint32_t>& cover = w.cover;
+  cover.resize(cover_first[intervals]);
   {
-    std::vector<uint32_t> fill(cover_first.begin(), cover_first.end() - 1);
+    std::vector<uint32_t>& fill = w.fill;
+    fill.assign(cover_first.begin(), cover_first.end() - 1);
     each_interval([&](size_t k, uint32_t r) { cover[fill[k]++] = r; });
   }
   auto by_first = [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; };
@@ -553,11 +674,29 @@ std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
+                                        const Transitions& t) {
+  if (a.barriers.empty()) return {};
+  return takeover_findings(g, a, t, use_facts(g, s));
+}
+
+std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a) {
+  return aliasing_findings(g, a, use_facts(g, s));
+}
+
 std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, const CullResult& c,
                                             const Schedule& s) {
   std::vector<std::string> out;
   const size_t np = g.passes.size();
-  std::vector<uint32_t> at(np, kNone);
+  // Scratch per thread, storage kept from call to call.
+  thread_local struct {
+    std::vector<uint32_t> at, pos, wait_first, waits, fill;
+    std::vector<std::array<uint32_t, kQueues>> done;
+  } w;
+  std::vector<uint32_t>& at = w.at;
+  at.assign(np, kNone);
   for (uint32_t i = 0; i < s.serial.size(); ++i) {
     const uint32_t p = s.serial[i];
     if (p >= np || !c.live[p] || at[p] != kNone) {
@@ -573,12 +712,15 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   if (!out.empty()) return out;
   // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
   std::array<uint32_t, kQueues> count{};
-  std::vector<uint32_t> pos(np, kNone);
-  std::vector<std::array<uint32_t, kQueues>> done(np);
+  std::vector<uint32_t>& pos = w.pos;
+  pos.assign(np, kNone);
+  std::vector<std::array<uint32_t, kQueues>>& done = w.done;
+  done.resize(np);  // every scheduled pass's entry is written before it is read
   std::array<std::array<uint32_t, kQueues>, kQueues> last{};
   // Per waiting pass, the passes it waits for, in CSR form (one allocation, not one vector per pass).
   auto wait_ok = [&](const Sync& y) { return at[y.signal] != kNone && at[y.wait] != kNone && at[y.signal] < at[y.wait]; };
-  std::vector<uint32_t> wait_first(np + 1, 0);
+  std::vector<uint32_t>& wait_first = w.wait_first;
+  wait_first.assign(np + 1, 0);
   for (const Sync& y : s.syncs) {
     if (!wait_ok(y)) {
       out.push_back(fmt::format("{}: wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
@@ -588,9 +730,11 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
     ++wait_first[y.wait + 1];
   }
   for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
-  std::vector<uint32_t> waits(wait_first[np]);
+  std::vector<uint32_t>& waits = w.waits;
+  waits.resize(wait_first[np]);
   {
-    std::vector<uint32_t> fill(wait_first.begin(), wait_first.end() - 1);
+    std::vector<uint32_t>& fill = w.fill;
+    fill.assign(wait_first.begin(), wait_first.end() - 1);
     for (const Sync& y : s.syncs)
       if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
   }
@@ -617,6 +761,23 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
                                 pass_pointer(e.to), g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
                                 to_string(exec_queue(g.passes[e.from])), to_string(e.kind)));
   }
+  return out;
+}
+
+std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view check, std::vector<std::string> x) {
+    for (std::string& f : x) out.push_back(fmt::format("{}: {}", check, f));
+  };
+  // Coverage and resting come from one replay of the barrier stream (their own, not final_states').
+  CoverageAndResting cr = coverage_and_resting(g, r.sched, r.trans, &r.finals);
+  add("coverage", std::move(cr.coverage));
+  add("resting", std::move(cr.resting));
+  // Aliasing and takeover from one walk of the declarations in serial order.
+  const std::vector<UseFacts>& facts = use_facts(g, r.sched);
+  add("aliasing", aliasing_findings(g, r.aliasing, facts));
+  if (!r.aliasing.barriers.empty()) add("takeover", takeover_findings(g, r.aliasing, r.trans, facts));
+  add("serial-order", check_serial_order(g, r.validated, r.culled, r.sched));
   return out;
 }
 

@@ -31,19 +31,6 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
   return r;
 }
 
-std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) {
-  std::vector<std::string> out;
-  auto add = [&](std::string_view check, std::vector<std::string> x) {
-    for (std::string& f : x) out.push_back(fmt::format("{}: {}", check, f));
-  };
-  add("coverage", check_coverage(g, r.sched, r.trans));
-  add("resting", check_resting(g, r.sched, r.trans, r.finals));
-  add("aliasing", check_aliasing(g, r.sched, r.aliasing));
-  add("takeover", check_takeover(g, r.sched, r.aliasing, r.trans));
-  add("serial-order", check_serial_order(g, r.validated, r.culled, r.sched));
-  return out;
-}
-
 Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& table,
                 std::span<const CompiledGroup> compiled, const History& history_in, std::optional<Api> lowered_api,
                 std::span<const LoweredGroup> lowered) {

@@ -2,18 +2,16 @@
 
 namespace baton::graph::detail {
 
-Replay replay_start(const Transitions& t) {
-  Replay rp;
-  const ResourceTable& rt = t.table;
-  rp.state.reserve(rt.size());
-  for (ResourceId m = 0; m < rt.size(); ++m) {
-    const ResourceDesc& d = rt[m];
-    const State s0 = t.history_in[m].touched ? resting_state(d)
-                     : d.type == ResourceType::buffer ? kFirstTouchBuffer
-                                                      : kFirstTouch;
-    rp.state.emplace_back(cells(d), s0);
-  }
-  return rp;
+void replay_start(const Transitions& t, States& st) {
+  const std::vector<ResourceDesc>& all = t.table.all();
+  st.reset(
+      static_cast<uint32_t>(all.size()), [&](uint32_t m) { return cells(all[m]); },
+      [&](uint32_t m, State& s) {
+        const ResourceDesc& d = all[m];
+        s = t.history_in[m].touched ? resting_state(d)
+            : d.type == ResourceType::buffer ? kFirstTouchBuffer
+                                             : kFirstTouch;
+      });
 }
 
 }  // namespace baton::graph::detail

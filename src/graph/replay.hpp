@@ -16,8 +16,93 @@
 
 namespace baton::graph::detail {
 
-struct Replay {
-  std::vector<Runs<State>> state;  // per member
+// A value per cell (subresource, or byte of a buffer) of every member, as flat per-member arrays: a
+// member is one value held in `one_` until an update splits it; only then does it get a Runs<T> (from
+// a pool reused by the next reset). The arrays keep their storage from call to call (the callers hold
+// them in thread_local scratch), so a frame whose members are used whole allocates nothing.
+template <class T>
+class FlatRuns {
+ public:
+  static constexpr uint32_t kWhole = 0xffffffffu;
+  // Starts over with n members: member m has size_of(m) cells, each with the value init(m, value&)
+  // leaves (init gets the member's previous value, whose storage it may keep).
+  template <class Size, class Init>
+  void reset(uint32_t n, Size&& size_of, Init&& init) {
+    one_.resize(n);
+    size_.resize(n);
+    split_.assign(n, kWhole);
+    pool_used_ = 0;
+    for (uint32_t m = 0; m < n; ++m) {
+      size_[m] = size_of(m);
+      init(m, one_[m]);
+    }
+  }
+  uint32_t members() const { return static_cast<uint32_t>(size_.size()); }
+  uint32_t size(uint32_t m) const { return size_[m]; }
+  // Whether member m is one run (then whole(m) is its value).
+  bool is_whole(uint32_t m) const { return split_[m] == kWhole; }
+  const T& whole(uint32_t m) const { return one_[m]; }
+  // Member m's one value, writable, while it is one run (else nullptr): the callers' fast path for an
+  // update of the whole member.
+  T* whole_value(uint32_t m) { return split_[m] == kWhole ? &one_[m] : nullptr; }
+  // f(first, count, T&) for every run inside [lo, hi) of member m, splitting runs at lo and hi, then
+  // equal neighbours merged again (Runs<T>::update and ::coalesce).
+  template <class F>
+  void update(uint32_t m, uint32_t lo, uint32_t hi, F&& f) {
+    if (lo >= hi) return;
+    if (split_[m] == kWhole) {
+      if (lo == 0 && hi >= size_[m]) {
+        f(0u, size_[m], one_[m]);
+        return;
+      }
+      split_[m] = take(size_[m], std::move(one_[m]));
+    }
+    Runs<T>& r = pool_[split_[m]];
+    r.update(lo, hi, std::forward<F>(f));
+    r.coalesce(lo, hi);
+    if (r.run_count() == 1) {  // one run again: back inline
+      r.for_all([&](uint32_t, uint32_t, T& v) { one_[m] = std::move(v); });
+      if (split_[m] + 1 == pool_used_) --pool_used_;  // the last one taken: give it back
+      split_[m] = kWhole;
+    }
+  }
+  // f(first, count, const T&) for the runs of member m, in run order.
+  template <class F>
+  void for_each(uint32_t m, F&& f) const {
+    if (split_[m] == kWhole) return f(0u, size_[m], static_cast<const T&>(one_[m]));
+    pool_[split_[m]].for_each(0, size_[m], std::forward<F>(f));
+  }
+  // Every member into flat arrays (FinalStates' form): its one value, its size, and for a member that is
+  // several runs (split[m] != none) its runs, runs[split[m]].
+  void copy_to(std::vector<T>& one, std::vector<uint32_t>& size, std::vector<uint32_t>& split, uint32_t none,
+               std::vector<Runs<T>>& runs) const {
+    one = one_;
+    size = size_;
+    split.resize(size_.size());
+    for (size_t m = 0; m < size_.size(); ++m) {
+      if (split_[m] == kWhole) {
+        split[m] = none;
+        continue;
+      }
+      split[m] = static_cast<uint32_t>(runs.size());
+      runs.push_back(pool_[split_[m]]);
+    }
+  }
+  // Member m as a Runs<T>.
+  Runs<T> runs(uint32_t m) const {
+    return split_[m] == kWhole ? Runs<T>(size_[m], one_[m]) : pool_[split_[m]];
+  }
+
+ private:
+  uint32_t take(uint32_t size, T&& v) {
+    if (pool_used_ == pool_.size()) pool_.emplace_back();
+    pool_[pool_used_] = Runs<T>(size, std::move(v));
+    return pool_used_++;
+  }
+  std::vector<T> one_;
+  std::vector<uint32_t> size_, split_;
+  std::vector<Runs<T>> pool_;  // split members' runs; [0, pool_used_) in use
+  uint32_t pool_used_ = 0;
 };
 
 // The run order of member d's state: a texture's (mips, layers); a buffer's bytes are their own order.
@@ -53,7 +138,10 @@ inline uint32_t cells(const ResourceDesc& d) {
 // The intervals of that space a barrier covers, as f(lo, hi).
 template <class F>
 void for_each_barrier_interval(const ResourceDesc& d, const Barrier& b, F&& f) {
-  if (d.type != ResourceType::buffer) return for_each_interval(d, b.box, std::forward<F>(f));
+  if (d.type != ResourceType::buffer) {
+    if (b.box == full_box(d)) return f(0u, d.mips * d.layers * d.planes);  // every row: one interval
+    return for_each_interval(d, b.box, std::forward<F>(f));
+  }
   const uint32_t end = buffer_extent(d).m1;
   if (b.whole_bytes()) return f(0u, end);
   const uint64_t hi = b.byte_offset + b.byte_size;
@@ -62,6 +150,7 @@ void for_each_barrier_interval(const ResourceDesc& d, const Barrier& b, F&& f) {
 // The intervals of that space a use covers, as f(lo, hi).
 template <class F>
 void for_each_use_interval(const ResourceDesc& d, const SubresourceRange& r, F&& f) {
+  if (is_whole(r)) return f(0u, cells(d));  // what the box or extent below come to for the whole
   if (d.type == ResourceType::buffer) {
     const Box e = is_whole(r) ? buffer_extent(d) : use_extent(d, r);
     return f(e.m0, e.m1);
@@ -107,41 +196,55 @@ void for_each_subresource_ascending(const ResourceDesc& d,
   std::sort(subs.begin(), subs.end());
   for (size_t i = 0; i < subs.size() && i < limit; ++i) f(subs[i].first, std::get<2>(runs[subs[i].second]));
 }
+// The replay's state: per member, by run index.
+using States = FlatRuns<State>;
+// Whether barrier b covers the whole of its member d (every subresource; a buffer: every byte).
+inline bool whole_barrier(const ResourceDesc& d, const Barrier& b) {
+  return d.type == ResourceType::buffer ? b.whole_bytes()
+                                        : (b.box.m0 | b.box.l0 | b.box.p0) == 0 && b.box.m1 == d.mips &&
+                                              b.box.l1 == d.layers && b.box.p1 == d.planes;
+}
 // Every member's subresources at the start of the frame (touched members at rest, the others
-// untouched).
-Replay replay_start(const Transitions& t);
+// untouched), into `st` (its storage kept).
+void replay_start(const Transitions& t, States& st);
 
-// Walks every group, list and barrier point in order. `on_barrier(group, list, barrier, current, first,
-// count)` is called per run of subresources [first, first + count) of the barrier's member in one state
-// before the barrier applies; `on_use(group, list, replay)` between the list's before and after points
-// (the list's one operation). A template rather than std::function: both callbacks inline here.
+// Walks every group, list and barrier point in order, starting `st` over. `on_barrier(group, list,
+// barrier, current, first, count)` is called per run of subresources [first, first + count) of the
+// barrier's member in one state before the barrier applies; `on_use(group, list, states)` between the
+// list's before and after points (the list's one operation). A template rather than std::function:
+// both callbacks inline here, and a barrier of a whole member that is one run takes no interval walk.
 template <class OnBarrier, class OnUse>
-Replay replay(const Transitions& t, OnBarrier&& on_barrier, OnUse&& on_use) {
-  Replay rp = replay_start(t);
-  auto apply = [&](uint32_t gi, uint32_t li, const Barrier& b) {
-    if (b.resource == kGlobalResource) return;
-    Runs<State>& runs = rp.state[b.resource];
-    for_each_barrier_interval(t.table[b.resource], b, [&](uint32_t lo, uint32_t hi) {
-      runs.update(lo, hi, [&](uint32_t first, uint32_t n, State& s) {
-        on_barrier(gi, li, b, s, first, n);
-        s = b.after;
-      });
-      runs.coalesce(lo, hi);
-    });
-  };
+void replay(const Transitions& t, States& st, OnBarrier&& on_barrier, OnUse&& on_use) {
+  replay_start(t, st);
+  const ResourceDesc* const descs = t.table.all().data();
   for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
     const CompiledGroup& cg = t.compiled[gi];
     for (uint32_t li = 0; li < cg.lists.size(); ++li) {
       const CompiledList& cl = cg.lists[li];
-      size_t k = 0;
-      for (; k < cl.points.size() && cl.points[k].where == Where::before; ++k)
-        for (const Barrier& b : cl.barriers_at(cl.points[k])) apply(gi, li, b);
-      on_use(gi, li, rp);
-      for (; k < cl.points.size(); ++k)
-        for (const Barrier& b : cl.barriers_at(cl.points[k])) apply(gi, li, b);
+      bool used = false;  // on_use called: the before points are done
+      for (const BarrierPoint& pt : cl.points) {
+        if (!used && pt.where != Where::before) {
+          on_use(gi, li, st);
+          used = true;
+        }
+        for (const Barrier& b : cl.barriers_at(pt)) {
+          if (b.resource == kGlobalResource) continue;
+          if (State* s = st.whole_value(b.resource); s && whole_barrier(descs[b.resource], b)) {
+            on_barrier(gi, li, b, *s, 0u, st.size(b.resource));
+            *s = b.after;
+            continue;
+          }
+          for_each_barrier_interval(descs[b.resource], b, [&](uint32_t lo, uint32_t hi) {
+            st.update(b.resource, lo, hi, [&](uint32_t first, uint32_t n, State& x) {
+              on_barrier(gi, li, b, x, first, n);
+              x = b.after;
+            });
+          });
+        }
+      }
+      if (!used) on_use(gi, li, st);
     }
   }
-  return rp;
 }
 
 }  // namespace baton::graph::detail

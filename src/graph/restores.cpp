@@ -8,8 +8,9 @@ namespace baton::graph {
 
 FinalStates final_states(const Transitions& t) {
   FinalStates f;
-  detail::Replay rp = detail::replay(
-      t,
+  thread_local detail::States st;  // flat per-member states, storage kept from call to call
+  detail::replay(
+      t, st,
       [&](uint32_t gi, uint32_t li, const Barrier& b, const State&, uint32_t, uint32_t) {
         if (b.reason != Reason::restore) return;
         // One entry per barrier, not per subresource: record it at its first subresource.
@@ -18,10 +19,11 @@ FinalStates final_states(const Transitions& t) {
           return;
         f.restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
       },
-      [](uint32_t, uint32_t, detail::Replay&) {});
-  f.final_state = std::move(rp.state);
-  f.order.reserve(t.table.size());
-  for (const ResourceDesc& d : t.table.all()) f.order.push_back(detail::run_order(d));
+      [](uint32_t, uint32_t, const detail::States&) {});
+  st.copy_to(f.state, f.cells, f.split, kNone, f.runs);
+  const std::vector<ResourceDesc>& all = t.table.all();
+  f.order.reserve(all.size());
+  for (const ResourceDesc& d : all) f.order.push_back(detail::run_order(d));
   return f;
 }
 

@@ -4,11 +4,36 @@
 #include <fmt/format.h>
 
 #include <baton/validate.hpp>
+#include <nlohmann/json.hpp>
 #include <baton/validated_compile.hpp>
 
 #include "triage_trace.hpp"
 
 namespace baton {
+
+SecondOpinion second_opinion(const std::string& trace_json, std::string_view source) {
+  SecondOpinion o;
+  const validate::ValidationResult r = validate::validate(validate::load_trace(trace_json, source));
+  o.messages = r.messages.size();
+  if (!r.messages.empty()) o.first = r.messages.front().text;
+  nlohmann::json canary = nlohmann::json::parse(trace_json);
+  for (auto& list : canary["lists"]) {
+    nlohmann::json kept = nlohmann::json::array();
+    for (auto& c : list["commands"]) {
+      if (c.contains("barrier")) {
+        ++o.barriers_removed;
+        continue;
+      }
+      kept.push_back(std::move(c));
+    }
+    list["commands"] = std::move(kept);
+  }
+  if (o.barriers_removed > 0)
+    o.canary_findings =
+        validate::validate(validate::load_trace(canary.dump(), std::string(source) + " without its barriers"))
+            .messages.size();
+  return o;
+}
 
 void validate_compiled(const ResourceTable& resources, std::span<const CommandListGroup* const> groups,
                        std::span<const CompiledGroup> compiled, Api api, const History& history_in) {

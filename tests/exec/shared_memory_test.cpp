@@ -2,6 +2,7 @@
 // placed transient into one heap at the offsets the aliasing phase chose from the objects' real
 // memory requirements, so resources that take over memory really overwrite each other. The layer
 // (its aliasing canary in tests/runtime) and the data check then see every unordered takeover.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -24,6 +25,14 @@ RunOptions graph_options() {
   return o;
 }
 
+// Baton's own validator on a graph run's plan (or a mutation of it) with the real placements: its
+// heap model sees a takeover the layer may not (docs/runtime.md).
+validate::ValidationResult validate_run(const GraphRun& gr, const std::vector<CompiledGroup>& compiled) {
+  return validate::validate(validate::load_trace(
+      trace_of_plan(gr.rec.resources, gr.rec.group_ptrs(), compiled, Api::vulkan, gr.history_in, &gr.memory),
+      "graph run"));
+}
+
 RunReport expect_clean_shared(const graph::Graph& g, const std::string& what,
                               RunOptions::Sharing sharing = RunOptions::Sharing::concurrent,
                               VulkanContext* context = nullptr) {
@@ -34,7 +43,17 @@ RunReport expect_clean_shared(const graph::Graph& g, const std::string& what,
   EXPECT_TRUE(o.shared.has_value());
   if (!o.shared) return {};
   const RunReport r = run(ctx, gr.rec, gr.history_in, gr.plan, o);
-  EXPECT_TRUE(r.clean()) << what << ": " << summary(r);
+  // Clean, as `baton run` judges it: layer 1.3.239's same-queue RACING reports (two families only) are
+  // excused only with the data right and Baton's validator clean on the run's plan (docs/executor.md).
+  const Excused e = excusable_messages(r.validation, r.mismatches.size(), [&] {
+    const SecondOpinion v = second_opinion(
+        trace_of_plan(gr.rec.resources, gr.rec.group_ptrs(), gr.compiled, Api::vulkan, gr.history_in, &gr.memory),
+        what);
+    return v.clean() ? size_t{0} : std::max<size_t>(v.messages, 1);
+  });
+  EXPECT_TRUE(r.mismatches.empty()) << what << ": " << summary(r);
+  EXPECT_EQ(r.validation.total(), e.messages) << what << ": " << summary(r);
+  if (e.messages > 0) std::printf("%s: %u same-queue RACING report(s) of the layer excused\n", what.c_str(), e.messages);
   EXPECT_GT(r.subresources_checked, 0u) << what;
   // Every placed transient is bound into one heap where a memory type holds images and
   // host-visible buffers alike (lavapipe), else into one heap per kind (the H200); graphs whose
@@ -51,13 +70,6 @@ RunReport expect_clean_shared(const graph::Graph& g, const std::string& what,
   return r;
 }
 
-// Baton's own validator on a graph run's plan (or a mutation of it) with the real placements: its
-// heap model sees a takeover the layer may not (docs/runtime.md).
-validate::ValidationResult validate_run(const GraphRun& gr, const std::vector<CompiledGroup>& compiled) {
-  return validate::validate(validate::load_trace(
-      trace_of_plan(gr.rec.resources, gr.rec.group_ptrs(), compiled, Api::vulkan, gr.history_in, &gr.memory),
-      "graph run"));
-}
 
 graph::Graph example(const std::string& file) {
   return graph::load_graph_file(std::string(BATON_SOURCE_DIR) + "/examples/" + file);

@@ -1,5 +1,6 @@
 // Phase behaviour on small graphs, and every check failing when fed a corrupted intermediate result.
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
@@ -262,6 +263,55 @@ TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
   EXPECT_FALSE(check_resting(g, r.sched, r.trans, f).empty());
 }
 
+// The resting check replays the barriers itself and compares the final states phase's result with what
+// it finds: final states that say "at rest" where the barriers leave a resource elsewhere are a finding,
+// and so is a final state that is merely different (the checks never trust the phase they check).
+TEST(GraphChecks, RestingFindsFinalStatesThatAreNotWhatTheBarriersLeave) {
+  const Graph g = chain(8);
+  const GraphCompileResult ok = compile_graph(g);
+  ASSERT_TRUE(ok.findings.empty()) << dump(g, ok, "checks");
+  const ResourceId out = ok.trans.first_member[8];
+  ASSERT_EQ(ok.trans.table[out].name, "out");
+  const State rest = ok.finals.at(out, 0);
+  CompileOptions o;
+  o.before_checks = [&](GraphCompileResult& r) { r.finals.state[out] = kFirstTouch; };
+  const GraphCompileResult r = compile_graph(g, o);
+  EXPECT_EQ(r.findings, (std::vector<std::string>{fmt::format(
+                            "resting: /resources/8: resource 'out' subresource 0: the final states say {} but "
+                            "the barriers leave it in {}",
+                            to_string(kFirstTouch), to_string(rest))}))
+      << dump(g, r, "checks");
+  // A final state split into runs that say otherwise for a subresource the barriers leave at rest.
+  o.before_checks = [&](GraphCompileResult& x) {
+    Runs<State> two(x.finals.cells[out], rest);
+    two.update(0, 1, [](uint32_t, uint32_t, State& v) { v = kFirstTouch; });
+    x.finals.split[out] = static_cast<uint32_t>(x.finals.runs.size());
+    x.finals.runs.push_back(std::move(two));
+  };
+  EXPECT_EQ(compile_graph(g, o).findings, r.findings);
+  // A final state of the wrong size: one finding, no read past its end.
+  o.before_checks = [&](GraphCompileResult& x) { x.finals.cells[out] = 3; };
+  EXPECT_EQ(compile_graph(g, o).findings,
+            (std::vector<std::string>{"resting: /resources/8: resource 'out': the final states have 3 "
+                                      "subresources, the resource 1"}));
+  // Final states of another frame (a member missing): one finding.
+  o.before_checks = [&](GraphCompileResult& x) { x.finals.state.pop_back(); };
+  EXPECT_EQ(compile_graph(g, o).findings,
+            (std::vector<std::string>{"resting: /resources: the final states have 8 members, the frame has 9"}));
+  // A drop of the restore is found from the barriers even when the final states are left as they were.
+  o.before_checks = [](GraphCompileResult& x) {
+    for (CompiledGroup& cg : x.trans.compiled)
+      for (Barrier& b : cg.barriers)
+        if (b.reason == Reason::restore && x.trans.table[b.resource].name == "out") b.after = b.before;
+  };
+  const GraphCompileResult dropped = compile_graph(g, o);
+  ASSERT_GE(dropped.findings.size(), 2u) << dump(g, dropped, "checks");
+  EXPECT_TRUE(dropped.findings[0].starts_with("resting: /resources/8: resource 'out' subresource 0: ends the frame in "))
+      << dropped.findings[0];
+  EXPECT_TRUE(dropped.findings[1].starts_with("resting: /resources/8: resource 'out' subresource 0: the final states say "))
+      << dropped.findings[1];
+}
+
 TEST(GraphChecks, AliasingFailsWhenTwoLiveResourcesShareMemory) {
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
@@ -270,6 +320,39 @@ TEST(GraphChecks, AliasingFailsWhenTwoLiveResourcesShareMemory) {
   // r4 and r5 are live together (p5 reads r4 while writing r5): put them at one offset.
   bad.placements[bad.placement_of[5]].offset = bad.placements[bad.placement_of[4]].offset;
   EXPECT_FALSE(check_aliasing(g, r.sched, bad).empty());
+}
+
+// One pass reads a and writes b: the two are live together in that pass, even though every user of a
+// is submitted no later than every user of b (the pass that is a's last user is b's first).
+TEST(GraphChecks, AliasingFailsWhenOnePassIsTheLastUserOfOneAndTheFirstOfTheOther) {
+  Graph g;
+  const uint32_t a = g.add_resource(texture("a", 256, true));
+  const uint32_t b = g.add_resource(texture("b", 256, true));
+  const uint32_t out = g.add_resource(texture("out", 256, false));
+  const Stages cs = stages(Stage::compute);
+  g.add_pass(Pass{"fill", Queue::compute, false, false, {use(a, Access::unordered_access, cs)}, {}});
+  g.add_pass(Pass{"blur",
+                  Queue::compute,
+                  false,
+                  false,
+                  {use(a, Access::shader_resource, cs), use(b, Access::unordered_access, cs)},
+                  {}});
+  g.add_pass(Pass{"resolve",
+                  Queue::compute,
+                  false,
+                  false,
+                  {use(b, Access::shader_resource, cs), use(out, Access::unordered_access, cs)},
+                  {}});
+  g.outputs = {out};
+  const GraphCompileResult ok = compile_graph(g);
+  ASSERT_TRUE(ok.findings.empty()) << dump(g, ok, "checks");
+  Aliasing bad = ok.aliasing;
+  ASSERT_NE(bad.placements[bad.placement_of[b]].offset, bad.placements[bad.placement_of[a]].offset);
+  bad.placements[bad.placement_of[b]].offset = bad.placements[bad.placement_of[a]].offset;
+  EXPECT_EQ(check_aliasing(g, ok.sched, bad),
+            (std::vector<std::string>{fmt::format("/resources/1: resources 'a' and 'b' share memory at offset {} but "
+                                                  "may be live together",
+                                                  bad.placements[bad.placement_of[a]].offset)}));
 }
 
 TEST(GraphChecks, AliasingFailsForResourcesOnConcurrentQueues) {

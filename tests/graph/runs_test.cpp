@@ -24,12 +24,13 @@ TEST(GraphRuns, FinalStatesOfLargeSetsAreRunsAndTheChecksHold) {
   const GraphCompileResult r = compile_graph(g);
   EXPECT_TRUE(r.findings.empty()) << r.findings.front();
   // 512 members of 832 subresources, mip 0 written: one run each at the end of the frame (all back at rest).
-  ASSERT_EQ(r.finals.final_state.size(), 513u);
-  for (ResourceId m = 0; m < r.finals.final_state.size(); ++m) {
-    EXPECT_EQ(r.finals.final_state[m].run_count(), 1u) << m;
-    EXPECT_EQ(r.finals.at(m, 0), r.finals.at(m, r.finals.final_state[m].size() - 1)) << m;
+  ASSERT_EQ(r.finals.members(), 513u);
+  for (ResourceId m = 0; m < r.finals.members(); ++m) {
+    EXPECT_EQ(r.finals.runs_of(m).run_count(), 1u) << m;
+    EXPECT_EQ(r.finals.split[m], kNone) << m;  // one state: no runs kept
+    EXPECT_EQ(r.finals.at(m, 0), r.finals.at(m, r.finals.runs_of(m).size() - 1)) << m;
   }
-  EXPECT_EQ(r.finals.final_state[1].size(), 13u * 64u);
+  EXPECT_EQ(r.finals.runs_of(1).size(), 13u * 64u);
 }
 
 // Runs are kept in the run order (mip-major): a transient that dies with mips 1-2 of its 2,048 layers
@@ -45,8 +46,9 @@ TEST(GraphRuns, SomeMipsOfManyLayersAreOneRunPerMipRow) {
                                   "mips.json");
   const GraphCompileResult r = compile_graph(g);
   EXPECT_TRUE(r.findings.empty()) << r.findings.front();
-  ASSERT_EQ(r.finals.final_state.size(), 2u);
-  EXPECT_EQ(r.finals.final_state[1].run_count(), 3u);
+  ASSERT_EQ(r.finals.members(), 2u);
+  EXPECT_EQ(r.finals.runs_of(1).run_count(), 3u);
+  EXPECT_NE(r.finals.split[1], kNone);
   // at() takes the subresource index (mip + layer * mips): mips 1-2 of every layer were sampled last.
   const State read = r.finals.at(1, 1 + 9 * 700);
   EXPECT_EQ(read.layout, Layout::shader_resource);

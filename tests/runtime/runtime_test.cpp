@@ -64,6 +64,9 @@ std::string messages(const exec::ValidationLog& log) {
 // that one message, on `command_buffer` ("[group/list]"), and nothing else.
 void expect_only_same_queue_racing_read(const exec::ValidationLog& log, const std::string& command_buffer) {
   EXPECT_LE(log.total(), 1u) << messages(log);
+  // ... and it is the form exec::same_queue_racing() recognizes: the layer names the submitting queue
+  // as the prior access's (what `baton run` may excuse; docs/executor.md).
+  EXPECT_EQ(log.same_queue_racing, log.total()) << messages(log);
   for (const auto& [id, text] : log.texts) {
     EXPECT_EQ(id, "SYNC-HAZARD-READ-RACING-WRITE") << text;
     EXPECT_NE(text.find(command_buffer), std::string::npos) << text;

@@ -219,5 +219,63 @@ TEST(ValidatedCompile, TraceEqualsEmitTrace) {
   fs::remove(out);
 }
 
+
+// second_opinion (what `baton run` asks before excusing a layer message it knows to be wrong): every
+// example's Vulkan trace is clean and the validator is live on it (findings once the barriers are
+// gone); a trace with one barrier call left out gets findings; a trace with no barriers to leave out
+// is not live.
+TEST(SecondOpinion, CleanAndLiveOnEveryExampleAndFindsAMissingBarrier) {
+  size_t checked = 0, caught = 0;
+  for (const fs::path& f : recordings()) {
+    Recording rec = load_recording_file(f.string());
+    const std::string trace = trace_of_recording(rec, Api::vulkan);
+    const SecondOpinion o = second_opinion(trace, f.filename().string());
+    EXPECT_TRUE(o.clean()) << f << ": " << o.first;
+    EXPECT_GT(o.barriers_removed, 0u) << f;
+    EXPECT_TRUE(o.live()) << f;
+    // Leave out the first barrier call of the first list that has one.
+    nlohmann::json j = nlohmann::json::parse(trace);
+    bool dropped = false;
+    for (auto& list : j["lists"]) {
+      auto& cmds = list["commands"];
+      for (size_t i = 0; i < cmds.size() && !dropped; ++i)
+        if (cmds[i].contains("barrier")) {
+          cmds.erase(cmds.begin() + static_cast<std::ptrdiff_t>(i));
+          dropped = true;
+        }
+      if (dropped) break;
+    }
+    ASSERT_TRUE(dropped) << f;
+    const SecondOpinion broken = second_opinion(j.dump(), f.filename().string() + " without one barrier");
+    ++checked;
+    if (broken.messages > 0) {
+      ++caught;
+      EXPECT_FALSE(broken.first.empty());
+      EXPECT_FALSE(broken.clean());
+    }
+  }
+  ASSERT_GT(checked, 0u);
+  // A first barrier can be one whose absence no rule sees (none in these examples is).
+  EXPECT_EQ(caught, checked);
+}
+
+TEST(SecondOpinion, WithoutBarriersToLeaveOutItIsNotLive) {
+  for (const fs::path& f : recordings()) {
+    Recording rec = load_recording_file(f.string());
+    nlohmann::json j = nlohmann::json::parse(trace_of_recording(rec, Api::vulkan));
+    for (auto& list : j["lists"]) {
+      nlohmann::json kept = nlohmann::json::array();
+      for (auto& c : list["commands"])
+        if (!c.contains("barrier")) kept.push_back(c);
+      list["commands"] = kept;
+    }
+    const SecondOpinion o = second_opinion(j.dump(), f.filename().string());
+    EXPECT_EQ(o.barriers_removed, 0u) << f;
+    EXPECT_FALSE(o.live()) << f;
+    EXPECT_FALSE(o.clean()) << f;
+    break;  // one is enough
+  }
+}
+
 }  // namespace
 }  // namespace baton

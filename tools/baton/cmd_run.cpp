@@ -15,6 +15,7 @@
 #include "baton/frame.hpp"
 #include "baton/input.hpp"
 #include "baton/lower_vulkan.hpp"
+#include "baton/validated_compile.hpp"
 #ifdef BATON_HAVE_D3D12_EXEC
 #include "baton/exec_d3d12.hpp"
 #endif
@@ -65,8 +66,39 @@ CompiledFrame load_for_run(const std::string& file, const graph::CompileOptions&
   if (!f.findings.empty()) throw Error(f.source + ": graph check failed: " + f.findings.front());
   return f;
 }
+// Layer 1.3.239's same-queue RACING reports (exec::same_queue_racing) in this run, and whether `baton run`
+// excuses them: only when the data matched and Baton's own validator finds nothing on the frame's trace
+// (docs/cli.md, "baton run"). `checked`: Baton's validator ran (it runs only when there are such reports).
+struct SameQueueRacing {
+  uint32_t count = 0, excused = 0;
+  bool checked = false;
+  size_t batons_validator_messages = 0;
+  std::string first_finding;  // Baton's validator's first message, if any
+  size_t canary_findings = 0;  // its findings on the frame's trace without barriers (live when > 0)
+};
+
+std::string same_queue_racing_text(const exec::ValidationLog& log, const SameQueueRacing& q) {
+  if (q.count == 0) return {};
+  std::string verdict;
+  if (q.excused)
+    verdict = fmt::format("excused (the data matched; Baton's validator finds the frame's trace clean, and {} "
+                          "findings on it without its barriers)",
+                          q.canary_findings);
+  else if (!q.checked)
+    verdict = "NOT excused: the data does not match";
+  else if (q.canary_findings == 0 && q.first_finding.rfind("Baton's validator is not live", 0) == 0)
+    verdict = "NOT excused: " + q.first_finding;
+  else
+    verdict = fmt::format("NOT excused: Baton's validator finds {} message(s) on the frame's trace, the first: {}",
+                          q.batons_validator_messages, q.first_finding);
+  std::string s =
+      fmt::format("  of these, {} are layer 1.3.239's same-queue RACING report: {}\n", q.count, verdict);
+  for (const auto& [text, why] : log.same_queue_racing_texts) s += fmt::format("    why: {}\n", why);
+  return s;
+}
+
 std::string text_report(const std::string& device, const exec::CanaryResult& canary,
-                        const exec::RunReport& r) {
+                        const exec::RunReport& r, const SameQueueRacing& q) {
   std::string s = fmt::format("device: {}\ncanary: {}\n", device,
                               canary.live ? "live (1 SYNC-HAZARD-READ-AFTER-WRITE)" : "NOT LIVE");
   s += fmt::format("ran {} groups ({} submissions), {} operations, {} barriers in {} calls\n", r.groups,
@@ -74,6 +106,7 @@ std::string text_report(const std::string& device, const exec::CanaryResult& can
   s += fmt::format("validation messages: {} ({} hazards)\n", r.validation.total(), r.validation.hazards());
   for (const auto& [id, n] : r.validation.counts) s += fmt::format("  {} x{}\n", id, n);
   for (const auto& [id, text] : r.validation.texts) s += fmt::format("    {}: {}\n", id, text);
+  s += same_queue_racing_text(r.validation, q);
   s += fmt::format("data: {} subresources checked, {} mismatching, {} never defined\n",
                    r.subresources_checked, r.mismatches.size(), r.subresources_undefined);
   for (const exec::Mismatch& m : r.mismatches) s += "  " + exec::to_string(m) + "\n";
@@ -122,10 +155,19 @@ nlohmann::json common_report(const std::string& device, bool canary_live, const 
 }
 
 nlohmann::json json_report(const std::string& device, const exec::CanaryResult& canary,
-                           const exec::RunReport& r, uint64_t graph_compiles) {
+                           const exec::RunReport& r, uint64_t graph_compiles, const SameQueueRacing& q) {
   nlohmann::json j = common_report(device, canary.live, r.validation, r.mismatches, [](const exec::Mismatch& m) {
     return nlohmann::json{{"mip", m.mip}, {"layer", m.layer}, {"plane", m.plane}};
   });
+  nlohmann::json reports = nlohmann::json::array();
+  for (const auto& [text, why] : r.validation.same_queue_racing_texts) reports.push_back({{"text", text}, {"why", why}});
+  j["same_queue_racing"] = {{"count", q.count},
+                            {"excused", q.excused},
+                            {"batons_validator_checked", q.checked},
+                            {"batons_validator_messages", q.batons_validator_messages},
+                            {"batons_validator_canary_findings", q.canary_findings},
+                            {"reports", reports}};
+  j["unexcused_messages"] = r.validation.total() - q.excused;
   j["groups"] = r.groups;
   j["operations"] = r.ops;
   j["barriers"] = r.barriers;
@@ -332,9 +374,33 @@ int run_run(const RunCliOptions& o) {
       return report_error(e.what());
     }
   }
-  write_stdout(o.format == "json" ? json_report(name, canary, report, graph_compiles).dump(2) + "\n"
-                                  : text_report(name, canary, report));
-  return report.clean() ? 0 : 1;
+  // Layer 1.3.239's same-queue RACING reports are excused only with a second oracle: Baton's validator
+  // on the frame's trace (the same plan the executor recorded), and the data matching.
+  SameQueueRacing q;
+  q.count = report.validation.same_queue_racing;
+  try {
+    const exec::Excused e = exec::excusable_messages(report.validation, report.mismatches.size(), [&] {
+      const SecondOpinion v = second_opinion(trace_of(f, Api::vulkan), f.source + " (the frame's trace)");
+      q.canary_findings = v.canary_findings;
+      if (v.messages > 0) {
+        q.first_finding = v.first;
+        return v.messages;
+      }
+      if (!v.live()) {  // its silence counts only if it is live on this frame
+        q.first_finding = "Baton's validator is not live on this frame: its trace without barriers gives no finding";
+        return size_t{1};
+      }
+      return size_t{0};
+    });
+    q.excused = e.messages;
+    q.checked = e.checked;
+    q.batons_validator_messages = e.batons_validator_messages;
+  } catch (const std::exception& e) {
+    return report_error(o.file + ": Baton's validator on the frame's trace: " + e.what());
+  }
+  write_stdout(o.format == "json" ? json_report(name, canary, report, graph_compiles, q).dump(2) + "\n"
+                                  : text_report(name, canary, report, q));
+  return report.mismatches.empty() && report.validation.total() == q.excused ? 0 : 1;
 }
 
 }  // namespace

@@ -8,10 +8,12 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "baton/lower_vulkan.hpp"
@@ -50,11 +52,39 @@ std::string_view to_string(PresentSurface s);
 struct ValidationLog {
   std::map<std::string, uint32_t> counts;
   std::vector<std::pair<std::string, std::string>> texts;  // (id, text), first few per id
+  // Of the messages in `counts`, those same_queue_racing() recognizes (layer 1.3.239's RACING report
+  // against an access of the submitting queue itself): how many, and the first few as (text, why).
+  // They stay in `counts` and total(): a consumer that excuses them says so and checks the frame by
+  // another oracle first (`baton run`: Baton's validator on the frame's trace; docs/executor.md).
+  uint32_t same_queue_racing = 0;
+  std::vector<std::pair<std::string, std::string>> same_queue_racing_texts;
   uint32_t total() const;
   // SYNC-HAZARD-* messages.
   uint32_t hazards() const;
   bool empty() const { return counts.empty(); }
+  // Counts one message (and keeps its text among the first few of its id), classifying it.
+  void add(const std::string& id, const std::string& text);
 };
+
+// Whether a layer message is synchronization validation 1.3.239's RACING report against the submitting
+// queue's own earlier access (docs/executor.md, "The layer's same-queue RACING report"): a
+// SYNC-HAZARD-*-RACING-* found at vkQueueSubmit* whose message names, as the prior access's queue, the
+// very queue of the submission (Object 0). A race needs two queues; that version also checks the other
+// queue's last batch as unsynchronized ("async") work, and that batch holds the accesses it imported from
+// this queue through a semaphore wait. Returns why (naming the two command buffers), or nullopt for any
+// other message (a RACING report whose prior access is on another queue is a real race).
+std::optional<std::string> same_queue_racing(std::string_view id, std::string_view text);
+// How many messages of `log` `baton run` may excuse: its same_queue_racing() messages when the data
+// matched and Baton's own validator finds nothing on the frame's trace, else none (a same-queue hazard
+// the layer's RACING report might hide is Baton's validator's to find: the layer reports one hazard per
+// access and checks the other queue's batch first). `batons_validator` runs Baton's validator and
+// returns its message count; it is called only when there is something to excuse and the data matched.
+struct Excused {
+  uint32_t messages = 0;
+  bool checked = false;                  // Baton's validator ran
+  size_t batons_validator_messages = 0;  // what it found
+};
+Excused excusable_messages(const ValidationLog& log, size_t mismatches, const std::function<size_t()>& batons_validator);
 
 class VulkanContext;
 

@@ -237,13 +237,23 @@ struct Restore {
 struct FinalStates {
   std::vector<Restore> restores;
   // Per member, by run index (RunOrder, mip-major: a buffer's bytes, a texture's layer + mip * layers +
-  // plane * mips * layers), as runs of equal states: a member costs what its barriers split it into,
-  // not its subresource count, and some mips of many layers are one run per mip.
-  std::vector<Runs<State>> final_state;
+  // plane * mips * layers), in flat arrays: a member that ends the frame in one state (the usual case)
+  // is that state, `state[m]`; the others (split[m] != kNone) are runs of equal states, runs[split[m]]:
+  // a member costs what its barriers split it into, not its subresource count, and some mips of many
+  // layers are one run per mip. No heap block per member.
+  std::vector<State> state;
+  std::vector<uint32_t> cells;  // per member: the size of its run index
+  std::vector<uint32_t> split;  // per member: kNone (one state), else its index in `runs`
+  std::vector<Runs<State>> runs;
   std::vector<RunOrder> order;  // per member
+  size_t members() const { return state.size(); }
+  // Member m's final state as runs (one run when it ends the frame in one state).
+  Runs<State> runs_of(ResourceId m) const {
+    return split[m] == kNone ? Runs<State>(cells[m], state[m]) : runs[split[m]];
+  }
   // By subresource index (mip + layer * mips + plane * mips * layers).
   const State& at(ResourceId member, uint32_t subresource) const {
-    return final_state[member].at(order[member].run(subresource));
+    return split[member] == kNone ? state[member] : runs[split[member]].at(order[member].run(subresource));
   }
 };
 FinalStates final_states(const Transitions& t);
@@ -255,8 +265,8 @@ FinalStates final_states(const Transitions& t);
 // Every barrier and write is ordered after the earlier uses of its subresources and every use after
 // the barrier or write that put them in their state; every use finds a state that holds it.
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t);
-// Every resource that outlives the frame ends it at rest, and the barrier that leaves it there is
-// ordered after every use of it.
+// Every resource that outlives the frame ends it at rest (in the check's own replay), the barrier that
+// leaves it there is ordered after every use of it, and `f` holds that replay's final states (textures).
 std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
                                        const FinalStates& f);
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a);

@@ -10,6 +10,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "baton/lower.hpp"
 #include "baton/plan.hpp"
@@ -28,6 +29,20 @@ std::string trace_of_plan(const ResourceTable& resources, std::span<const Comman
                           const PlanMemory* memory = nullptr);
 // Compiles a recording (fresh history; its lists end up Compiled) and returns the trace.
 std::string trace_of_recording(Recording& rec, Api api);
+
+// Baton's validator as a second oracle on a trace (`baton run` asks it before excusing a layer message
+// it knows to be wrong; docs/executor.md), with its liveness on that very trace: its findings on
+// `trace_json`, and on the same trace with every barrier command left out (the canary: without the
+// plan's barriers the validator must find something, else its silence says nothing).
+struct SecondOpinion {
+  size_t messages = 0;
+  std::string first;            // the first finding's text
+  size_t barriers_removed = 0;  // barrier commands the canary left out
+  size_t canary_findings = 0;   // the validator's findings on the canary
+  bool live() const { return canary_findings > 0; }
+  bool clean() const { return messages == 0 && live(); }
+};
+SecondOpinion second_opinion(const std::string& trace_json, std::string_view source);
 
 #ifdef NDEBUG
 inline constexpr bool kValidateCompileByDefault = false;

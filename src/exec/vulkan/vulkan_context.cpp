@@ -24,7 +24,6 @@ constexpr const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.jso
 constexpr const char* kLayerEnables =
     "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT:"
     "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT";
-constexpr size_t kTextsPerId = 3;
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                           VkDebugUtilsMessageTypeFlagsEXT type,
@@ -89,8 +88,7 @@ uint32_t ValidationLog::hazards() const {
 void VulkanContext::Impl::add_message(const char* id, const char* text) {
   const std::string key = id ? id : "(no id)";
   std::lock_guard lock(log_mutex);
-  const uint32_t n = ++log.counts[key];
-  if (n <= kTextsPerId) log.texts.emplace_back(key, text ? text : "");
+  log.add(key, text ? text : "");
 }
 
 // Where VK_EXT_headless_surface is missing: connects to the X server of $DISPLAY for VK_KHR_xcb_surface
