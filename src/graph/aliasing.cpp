@@ -6,7 +6,8 @@
 // for a resource that fits nowhere else.
 #include <algorithm>
 #include <bit>
-#include <map>
+#include <array>
+#include <cstddef>
 
 #include "baton/graph.hpp"
 
@@ -197,13 +198,17 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
   }
 
-  // begin -> (end, last resource placed there). Clipping an occupant reuses its node (shorten it
-  // in place, or re-key it with extract/insert), and a node taken out whole is kept for the new
-  // occupant: in the common case a placement allocates nothing. The map holds the same entries as
-  // erasing and re-emplacing would.
-  using Occupants = std::map<uint64_t, std::pair<uint64_t, uint32_t>>;
-  Occupants occupant;
-  std::vector<uint32_t> previous;  // whose memory the current resource takes over (scratch)
+  // The heap's current occupants as disjoint intervals [begin, end) sorted by begin, each with the last
+  // resource placed there, in one flat array (per-thread scratch: no node per interval, no allocation
+  // once it has grown). A placement clips the interval it starts in and the one it ends in and
+  // replaces everything between by itself: one binary search and one splice.
+  struct Occupant {
+    uint64_t begin, end;
+    uint32_t resource;
+  };
+  thread_local std::vector<Occupant> occupant;
+  thread_local std::vector<uint32_t> previous;  // whose memory the current resource takes over
+  occupant.clear();
   a.barriers.reserve(order.size());  // at most one per placement
   for (uint32_t r : order) {
     const Lifetime& l = lt[r];
@@ -219,39 +224,41 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // Whose memory this takes over: the latest occupants of [offset, offset + size).
     previous.clear();
     const uint64_t end = offset + size;
-    Occupants::node_type spare;
-    auto it = occupant.upper_bound(offset);
-    if (it != occupant.begin()) --it;
-    while (it != occupant.end() && it->first < end) {
-      const uint64_t b = it->first, e = it->second.first;
-      const uint32_t prev = it->second.second;
-      if (e <= offset) {
-        ++it;
-        continue;
-      }
-      if (std::find(previous.begin(), previous.end(), prev) == previous.end()) previous.push_back(prev);
-      if (b < offset) {  // keeps [b, offset): same key, shorter
-        it->second.first = offset;
-        if (e > end) occupant.emplace(end, std::make_pair(e, prev));
-        ++it;
-      } else if (e > end) {  // keeps [end, e): the same node under key `end`
-        Occupants::node_type nh = occupant.extract(it++);
-        nh.key() = end;
-        occupant.insert(std::move(nh));
-      } else if (spare.empty()) {  // covered whole: gone, its node kept for the new occupant
-        spare = occupant.extract(it++);
-      } else {
-        it = occupant.erase(it);
+    // The last interval beginning at or before `offset` (it may reach into the new one), else the first.
+    size_t first = static_cast<size_t>(
+        std::upper_bound(occupant.begin(), occupant.end(), offset,
+                         [](uint64_t at, const Occupant& oc) { return at < oc.begin; }) -
+        occupant.begin());
+    if (first > 0) --first;
+    // Only that interval can end at or before `offset` (every later one begins after it): it stays.
+    if (first < occupant.size() && occupant[first].begin <= offset && occupant[first].end <= offset) ++first;
+    std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
+    size_t npieces = 0;
+    bool right = false;
+    size_t last = first;
+    for (; last < occupant.size() && occupant[last].begin < end; ++last) {
+      const Occupant oc = occupant[last];
+      if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end()) previous.push_back(oc.resource);
+      if (oc.begin < offset) pieces[npieces++] = {oc.begin, offset, oc.resource};
+      if (oc.end > end) {
+        pieces[2] = {end, oc.end, oc.resource};
+        right = true;
       }
     }
-    // Like emplace: nothing happens when the key is present (a zero-size placement on a begin).
-    if (spare.empty()) {
-      occupant.emplace(offset, std::make_pair(end, r));
-    } else {
-      spare.key() = offset;
-      spare.mapped() = std::make_pair(end, r);
-      occupant.insert(std::move(spare));
-    }
+    // A placement of no bytes whose begin is already a begin (an interval kept before, or the kept
+    // right part) adds nothing.
+    const bool taken = (first > 0 && occupant[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
+                       (!right && last < occupant.size() && occupant[last].begin == offset);
+    if (!taken) pieces[npieces++] = {offset, end, r};
+    if (right) pieces[npieces++] = pieces[2];
+    const size_t removed = last - first;
+    if (npieces > removed)
+      occupant.insert(occupant.begin() + static_cast<std::ptrdiff_t>(last), npieces - removed, Occupant{});
+    else if (npieces < removed)
+      occupant.erase(occupant.begin() + static_cast<std::ptrdiff_t>(first + npieces),
+                     occupant.begin() + static_cast<std::ptrdiff_t>(last));
+    std::copy(pieces.begin(), pieces.begin() + static_cast<std::ptrdiff_t>(npieces),
+              occupant.begin() + static_cast<std::ptrdiff_t>(first));
     if (!previous.empty()) {
       std::sort(previous.begin(), previous.end());
       AliasBarrier& ab = a.barriers.emplace_back();
