@@ -267,37 +267,8 @@ Validated validate(const Graph& g) {
           "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
           conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
     }
-    for (size_t i = 0; i < nu; ++i) {
-      const PassUse& u = uses[i];
-      // The pass's record of u's resource (touch_of: per resource, kNone between passes).
-      if (touch_of[u.resource] == kNone) {
-        touch_of[u.resource] = static_cast<uint32_t>(touches.size());
-        Touch& t = touches.emplace_back();
-        t.resource = u.resource;
-        t.write_box = Box{0, 0, 0, 0, 0, 0};
-      }
-      Touch* const it = &touches[touch_of[u.resource]];
-      if (is_write(u.access)) {
-        // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-        // pass writing the other bytes is neither culled nor unordered against it), as a
-        // read-modify-write access does.
-        const Facts& f = facts[u.resource];
-        it->reads |= keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
-        const Box& b = boxes[i];
-        if (!it->writes) {
-          it->write_box = b;
-        } else {  // bounding box of the pass's writes
-          Box& w = it->write_box;
-          w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
-                  std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
-        }
-        it->writes = true;
-      } else {
-        it->reads = it->pure_read = true;
-      }
-    }
-    for (const Touch& t : touches) touch_of[t.resource] = kNone;
-    for (const Touch& t : touches) {
+    // The pass's effect on one resource, in the order the pass first touches them.
+    auto apply = [&](const Touch& t) {
       const uint32_t r = t.resource;
       Version& ver = version[r];
       if (t.reads && ver.last_writer != kNone) {
@@ -314,7 +285,7 @@ Validated validate(const Graph& g) {
         if (ver.readers_head == kNone) ver.readers_head = node;
         else reader_pool[ver.readers_tail].next = node;
         ver.readers_tail = node;
-        continue;
+        return;
       }
       for (uint32_t n = ver.readers_head; n != kNone; n = reader_pool[n].next)
         if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
@@ -329,6 +300,57 @@ Validated validate(const Graph& g) {
         ver.write_box = static_cast<uint32_t>(partial_boxes.size());
         partial_boxes.push_back(t.write_box);
       }
+    };
+    if (!shared) {
+      // Every use on its own resource (the usual pass): each use is its resource's record.
+      for (size_t i = 0; i < nu; ++i) {
+        const PassUse& u = uses[i];
+        Touch t;
+        t.resource = u.resource;
+        if (is_write(u.access)) {
+          // As below: a write of some bytes of a buffer keeps the others.
+          const Facts& f = facts[u.resource];
+          t.reads = keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
+          t.writes = true;
+          t.write_box = boxes[i];
+        } else {
+          t.reads = t.pure_read = true;
+          t.write_box = Box{0, 0, 0, 0, 0, 0};
+        }
+        apply(t);
+      }
+    } else {
+      for (size_t i = 0; i < nu; ++i) {
+        const PassUse& u = uses[i];
+        // The pass's record of u's resource (touch_of: per resource, kNone between passes).
+        if (touch_of[u.resource] == kNone) {
+          touch_of[u.resource] = static_cast<uint32_t>(touches.size());
+          Touch& t = touches.emplace_back();
+          t.resource = u.resource;
+          t.write_box = Box{0, 0, 0, 0, 0, 0};
+        }
+        Touch* const it = &touches[touch_of[u.resource]];
+        if (is_write(u.access)) {
+          // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+          // pass writing the other bytes is neither culled nor unordered against it), as a
+          // read-modify-write access does.
+          const Facts& f = facts[u.resource];
+          it->reads |= keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
+          const Box& b = boxes[i];
+          if (!it->writes) {
+            it->write_box = b;
+          } else {  // bounding box of the pass's writes
+            Box& w = it->write_box;
+            w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
+                    std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
+          }
+          it->writes = true;
+        } else {
+          it->reads = it->pure_read = true;
+        }
+      }
+      for (const Touch& t : touches) touch_of[t.resource] = kNone;
+      for (const Touch& t : touches) apply(t);
     }
     for (size_t k = 0; k < pass.after.size(); ++k) {
       const uint32_t a = pass.after[k];
