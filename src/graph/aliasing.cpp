@@ -27,14 +27,23 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   Aliasing a;
   const size_t nr = g.resources.size();
   a.placement_of.assign(nr, kNone);
+  // Every array below is per-thread scratch kept from call to call (no allocation in steady state);
+  // the per-resource ones are only read at the candidates, which are always written first.
+  thread_local struct {
+    std::vector<uint64_t> bytes, offset_of, by_size_offset;
+    std::vector<uint32_t> candidates, order, slot, largest_first;
+    std::vector<int64_t> delta;
+  } scratch;
   // Memory estimate per resource, once: the placement loops below ask for it per candidate.
-  std::vector<uint64_t> bytes(nr, 0);
+  std::vector<uint64_t>& bytes = scratch.bytes;
+  bytes.resize(nr);
   // Transient, used resources in order of first use (ties: resource index). A counting sort over
   // the first serial index: visiting resources in index order keeps ties ordered by index, so the
   // result equals the former std::sort by (first, index) in linear time.
   // The resource table is large (names, descriptions); walk it once and sort the short list.
   uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
-  std::vector<uint32_t> candidates;
+  std::vector<uint32_t>& candidates = scratch.candidates;
+  candidates.clear();
   for (uint32_t r = 0; r < nr; ++r)
     if (g.resources[r].transient && lt[r].used()) {
       candidates.push_back(r);
@@ -43,9 +52,11 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       const uint64_t align = std::max<uint64_t>(o.alignment, 1);
       bytes[r] = (bytes[r] + align - 1) / align * align;
     }
-  std::vector<uint32_t> order(candidates.size());
+  std::vector<uint32_t>& order = scratch.order;
+  order.resize(candidates.size());
   {
-    std::vector<uint32_t> slot(span + 1, 0);
+    std::vector<uint32_t>& slot = scratch.slot;
+    slot.assign(span + 1, 0);
     for (uint32_t r : candidates) ++slot[lt[r].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
     for (uint32_t r : candidates) order[slot[lt[r].first]++] = r;
@@ -56,7 +67,8 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // one pass (the same maximum as sorting the alloc/free events with frees first, which never
   // peaks in the middle of an index's events).
   {
-    std::vector<int64_t> delta(span + 1, 0);
+    std::vector<int64_t>& delta = scratch.delta;
+    delta.assign(span + 1, 0);
     for (uint32_t r : order) {
       a.unaliased += bytes[r];
       delta[lt[r].first] += static_cast<int64_t>(bytes[r]);
@@ -101,27 +113,51 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
   // First placement, in order of first use: a resource free before the current one's first use is
   // free for every later one too and leaves the candidate list for good. The candidates are kept in
-  // (offset, end) order, so their busy intervals come out sorted and best_fit's sort has nothing to
-  // do (the same sorted list, the same placement).
+  // (offset, end) order, each with the facts the tests read (its interval and its lifetime, copied:
+  // one sequential walk, no lookup per candidate), so the busy intervals come out sorted and the best
+  // fit is taken in the same walk (the same scan as best_fit over the same sorted list: the same
+  // placement).
+  struct Placed {
+    uint64_t begin, end;
+    uint32_t free_at;
+    std::array<uint32_t, kQueues> last_pos, min_clock;
+  };
+  thread_local std::vector<Placed> placed;
   auto place_in_time_order = [&](std::vector<uint64_t>& offset_of) {
-    std::vector<uint32_t> placed;
+    placed.clear();
     uint64_t top = 0;
-    const auto by_interval = [&](uint32_t x, uint32_t y) {
-      return std::pair(offset_of[x], offset_of[x] + size_of(x)) < std::pair(offset_of[y], offset_of[y] + size_of(y));
-    };
     for (uint32_t r : order) {
       const uint64_t size = size_of(r);
-      busy.clear();
+      const Lifetime& lr = lt[r];
+      uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
       size_t keep = 0;
-      for (uint32_t q : placed) {
-        if (lt[q].free_at <= lt[r].first) continue;
-        placed[keep++] = q;
-        if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
+      for (size_t k = 0; k < placed.size(); ++k) {
+        const Placed& q = placed[k];
+        if (q.free_at <= lr.first) continue;
+        if (keep != k) placed[keep] = q;
+        ++keep;
+        // overlap(q, r): neither is ordered before the other.
+        bool q_before_r = true, r_before_q = true;
+        for (size_t x = 0; x < kQueues; ++x) {
+          q_before_r &= lr.min_clock[x] >= q.last_pos[x];
+          r_before_q &= q.min_clock[x] >= lr.last_pos[x];
+        }
+        if (q_before_r || r_before_q) continue;
+        if (q.begin > cursor && q.begin - cursor >= size && q.begin - cursor < best_gap) {
+          best = cursor;
+          best_gap = q.begin - cursor;
+        }
+        cursor = std::max(cursor, q.end);
       }
       placed.resize(keep);
-      offset_of[r] = best_fit(busy, size);
-      top = std::max(top, offset_of[r] + size);
-      placed.insert(std::upper_bound(placed.begin(), placed.end(), r, by_interval), r);
+      const uint64_t offset = best != kNone ? best : cursor;
+      offset_of[r] = offset;
+      top = std::max(top, offset + size);
+      const Placed mine{offset, offset + size, lr.free_at, lr.last_pos, lr.min_clock};
+      const auto at = std::upper_bound(placed.begin(), placed.end(), mine, [](const Placed& x, const Placed& y) {
+        return std::pair(x.begin, x.end) < std::pair(y.begin, y.end);
+      });
+      placed.insert(at, mine);
     }
     return top;
   };
@@ -184,17 +220,21 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
     return top;
   };
-  std::vector<uint64_t> offset_of(nr, 0), by_size_offset(nr, 0);
+  std::vector<uint64_t>& offset_of = scratch.offset_of;
+  offset_of.resize(nr);
   uint64_t top = place_in_time_order(offset_of);
   // The second placement only when the first left room to gain.
   if (top > a.lower_bound) {
-    std::vector<uint32_t> largest_first = order;
+    std::vector<uint32_t>& largest_first = scratch.largest_first;
+    largest_first.assign(order.begin(), order.end());
+    std::vector<uint64_t>& by_size_offset = scratch.by_size_offset;
+    by_size_offset.resize(nr);
     std::stable_sort(largest_first.begin(), largest_first.end(),
                      [&](uint32_t x, uint32_t y) { return size_of(x) > size_of(y); });
     const uint64_t t = place_largest_first(largest_first, by_size_offset);
     if (t < top) {
       top = t;
-      offset_of = by_size_offset;
+      for (const uint32_t r : order) offset_of[r] = by_size_offset[r];
     }
   }
 
@@ -260,7 +300,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     std::copy(pieces.begin(), pieces.begin() + static_cast<std::ptrdiff_t>(npieces),
               occupant.begin() + static_cast<std::ptrdiff_t>(first));
     if (!previous.empty()) {
-      std::sort(previous.begin(), previous.end());
+      if (previous.size() > 1) std::sort(previous.begin(), previous.end());
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[l.first];
       ab.resource = r;
