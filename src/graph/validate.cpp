@@ -268,7 +268,7 @@ Validated validate(const Graph& g) {
           conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
     }
     // The pass's effect on one resource, in the order the pass first touches them.
-    auto apply = [&](const Touch& t) {
+    auto apply = [&](const Touch& t) __attribute__((always_inline)) {
       const uint32_t r = t.resource;
       Version& ver = version[r];
       if (t.reads && ver.last_writer != kNone) {
