@@ -191,6 +191,7 @@ Validated validate(const Graph& g) {
     std::vector<Box> boxes;
     std::vector<Touch> touches;
     std::vector<uint32_t> touch_of;
+    std::vector<uint32_t> seen_in;
   } scratch;
   std::vector<Facts>& facts = scratch.facts;
   facts.resize(nr);
@@ -212,6 +213,8 @@ Validated validate(const Graph& g) {
   std::vector<Touch>& touches = scratch.touches;
   std::vector<uint32_t>& touch_of = scratch.touch_of;  // per resource: its index in `touches` during a pass
   touch_of.assign(nr, kNone);
+  std::vector<uint32_t>& seen_in = scratch.seen_in;  // per resource: the last pass that used it
+  seen_in.assign(nr, kNone);
   bool backward = false;
 
   for (uint32_t p = 0; p < np; ++p) {
@@ -223,6 +226,8 @@ Validated validate(const Graph& g) {
     const size_t nu = pass.uses.size();
     boxes.resize(nu);
     touches.clear();
+    // Only uses of one resource can conflict: a few uses on distinct resources need no search.
+    bool shared = nu > 16;
     for (size_t i = 0; i < nu; ++i) {
       const PassUse& u = uses[i];
       // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
@@ -230,6 +235,8 @@ Validated validate(const Graph& g) {
       if (u.resource >= nr)
         throw Error(
             fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
+      shared |= seen_in[u.resource] == p;
+      seen_in[u.resource] = p;
       const Facts& f = facts[u.resource];
       // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
       if (!plainly_legal(f, u.access, u.stages, pass.queue)) {
@@ -254,10 +261,6 @@ Validated validate(const Graph& g) {
     }
     // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
     // has no order inside the pass. The first such pair (i, j) in use order.
-    // Only uses of one resource can conflict: a few uses on distinct resources need no search.
-    bool shared = nu > 16;
-    for (size_t i = 0; i + 1 < nu && !shared; ++i)
-      for (size_t j = i + 1; j < nu; ++j) shared |= uses[i].resource == uses[j].resource;
     if (const auto c = shared ? first_conflict(g, pass, boxes) : std::nullopt) {
       const auto [i, j] = *c;
       const PassUse& a = pass.uses[i];
