@@ -193,9 +193,10 @@ Validated validate(const Graph& g) {
     std::vector<uint32_t> touch_of;
     std::vector<uint32_t> seen_in;
   } scratch;
+  // Filled at a resource's first use (seen_in[r] == kNone): no walk over resources nobody uses, and the
+  // record is read while the use has it in cache. Only used resources' facts are read.
   std::vector<Facts>& facts = scratch.facts;
   facts.resize(nr);
-  for (size_t r = 0; r < nr; ++r) facts[r] = facts_of(g.resources[r]);
   std::vector<Version>& version = scratch.version;
   version.assign(nr, Version{});
   std::vector<Reader>& reader_pool = scratch.reader_pool;
@@ -235,6 +236,7 @@ Validated validate(const Graph& g) {
       if (u.resource >= nr)
         throw Error(
             fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
+      if (seen_in[u.resource] == kNone) facts[u.resource] = facts_of(g.resources[u.resource]);
       shared |= seen_in[u.resource] == p;
       seen_in[u.resource] = p;
       const Facts& f = facts[u.resource];
