@@ -120,7 +120,7 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   return best;
 }
 
-// Per resource, what the walk reads per use, taken out of the (large) ResourceDesc once per call: the
+// Per resource, what the walk reads per use, taken out of the (large) ResourceDesc at its first use: the
 // whole extent, the accesses use_rule() rejects outright on it, its type and whether it is transient.
 struct Facts {
   Box whole;
@@ -128,8 +128,9 @@ struct Facts {
   bool buffer = false, transient = false;
 };
 
-// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp), from the resource's facts: true means
-// the use is legal; false means ask use_rule(), which has the last word (and the message).
+// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
+// resource's facts: true means the use is legal; false means ask use_rule(), which has the last word (and
+// the message). RulesEveryPath.OneUse and the graph error tests fail if this accepts too much.
 bool plainly_legal(const Facts& f, Access a, Stages s, Queue q) {
   const AccessMask b = bit(a);
   return !(f.illegal & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
