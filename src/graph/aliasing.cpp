@@ -6,7 +6,8 @@
 // for a resource that fits nowhere else.
 #include <algorithm>
 #include <bit>
-#include <map>
+#include <array>
+#include <cstddef>
 
 #include "baton/graph.hpp"
 
@@ -26,14 +27,23 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   Aliasing a;
   const size_t nr = g.resources.size();
   a.placement_of.assign(nr, kNone);
+  // Every array below is per-thread scratch kept from call to call (no allocation in steady state);
+  // the per-resource ones are only read at the candidates, which are always written first.
+  thread_local struct {
+    std::vector<uint64_t> bytes, offset_of, by_size_offset;
+    std::vector<uint32_t> candidates, order, slot, largest_first;
+    std::vector<int64_t> delta;
+  } scratch;
   // Memory estimate per resource, once: the placement loops below ask for it per candidate.
-  std::vector<uint64_t> bytes(nr, 0);
+  std::vector<uint64_t>& bytes = scratch.bytes;
+  bytes.resize(nr);
   // Transient, used resources in order of first use (ties: resource index). A counting sort over
   // the first serial index: visiting resources in index order keeps ties ordered by index, so the
   // result equals the former std::sort by (first, index) in linear time.
   // The resource table is large (names, descriptions); walk it once and sort the short list.
   uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
-  std::vector<uint32_t> candidates;
+  std::vector<uint32_t>& candidates = scratch.candidates;
+  candidates.clear();
   for (uint32_t r = 0; r < nr; ++r)
     if (g.resources[r].transient && lt[r].used()) {
       candidates.push_back(r);
@@ -42,9 +52,11 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       const uint64_t align = std::max<uint64_t>(o.alignment, 1);
       bytes[r] = (bytes[r] + align - 1) / align * align;
     }
-  std::vector<uint32_t> order(candidates.size());
+  std::vector<uint32_t>& order = scratch.order;
+  order.resize(candidates.size());
   {
-    std::vector<uint32_t> slot(span + 1, 0);
+    std::vector<uint32_t>& slot = scratch.slot;
+    slot.assign(span + 1, 0);
     for (uint32_t r : candidates) ++slot[lt[r].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
     for (uint32_t r : candidates) order[slot[lt[r].first]++] = r;
@@ -55,7 +67,8 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // one pass (the same maximum as sorting the alloc/free events with frees first, which never
   // peaks in the middle of an index's events).
   {
-    std::vector<int64_t> delta(span + 1, 0);
+    std::vector<int64_t>& delta = scratch.delta;
+    delta.assign(span + 1, 0);
     for (uint32_t r : order) {
       a.unaliased += bytes[r];
       delta[lt[r].first] += static_cast<int64_t>(bytes[r]);
@@ -100,27 +113,51 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
   // First placement, in order of first use: a resource free before the current one's first use is
   // free for every later one too and leaves the candidate list for good. The candidates are kept in
-  // (offset, end) order, so their busy intervals come out sorted and best_fit's sort has nothing to
-  // do (the same sorted list, the same placement).
+  // (offset, end) order, each with the facts the tests read (its interval and its lifetime, copied:
+  // one sequential walk, no lookup per candidate), so the busy intervals come out sorted and the best
+  // fit is taken in the same walk (the same scan as best_fit over the same sorted list: the same
+  // placement).
+  struct Placed {
+    uint64_t begin, end;
+    uint32_t free_at;
+    std::array<uint32_t, kQueues> last_pos, min_clock;
+  };
+  thread_local std::vector<Placed> placed;
   auto place_in_time_order = [&](std::vector<uint64_t>& offset_of) {
-    std::vector<uint32_t> placed;
+    placed.clear();
     uint64_t top = 0;
-    const auto by_interval = [&](uint32_t x, uint32_t y) {
-      return std::pair(offset_of[x], offset_of[x] + size_of(x)) < std::pair(offset_of[y], offset_of[y] + size_of(y));
-    };
     for (uint32_t r : order) {
       const uint64_t size = size_of(r);
-      busy.clear();
+      const Lifetime& lr = lt[r];
+      uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
       size_t keep = 0;
-      for (uint32_t q : placed) {
-        if (lt[q].free_at <= lt[r].first) continue;
-        placed[keep++] = q;
-        if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
+      for (size_t k = 0; k < placed.size(); ++k) {
+        const Placed& q = placed[k];
+        if (q.free_at <= lr.first) continue;
+        if (keep != k) placed[keep] = q;
+        ++keep;
+        // overlap(q, r): neither is ordered before the other.
+        bool q_before_r = true, r_before_q = true;
+        for (size_t x = 0; x < kQueues; ++x) {
+          q_before_r &= lr.min_clock[x] >= q.last_pos[x];
+          r_before_q &= q.min_clock[x] >= lr.last_pos[x];
+        }
+        if (q_before_r || r_before_q) continue;
+        if (q.begin > cursor && q.begin - cursor >= size && q.begin - cursor < best_gap) {
+          best = cursor;
+          best_gap = q.begin - cursor;
+        }
+        cursor = std::max(cursor, q.end);
       }
       placed.resize(keep);
-      offset_of[r] = best_fit(busy, size);
-      top = std::max(top, offset_of[r] + size);
-      placed.insert(std::upper_bound(placed.begin(), placed.end(), r, by_interval), r);
+      const uint64_t offset = best != kNone ? best : cursor;
+      offset_of[r] = offset;
+      top = std::max(top, offset + size);
+      const Placed mine{offset, offset + size, lr.free_at, lr.last_pos, lr.min_clock};
+      const auto at = std::upper_bound(placed.begin(), placed.end(), mine, [](const Placed& x, const Placed& y) {
+        return std::pair(x.begin, x.end) < std::pair(y.begin, y.end);
+      });
+      placed.insert(at, mine);
     }
     return top;
   };
@@ -183,27 +220,35 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
     return top;
   };
-  std::vector<uint64_t> offset_of(nr, 0), by_size_offset(nr, 0);
+  std::vector<uint64_t>& offset_of = scratch.offset_of;
+  offset_of.resize(nr);
   uint64_t top = place_in_time_order(offset_of);
   // The second placement only when the first left room to gain.
   if (top > a.lower_bound) {
-    std::vector<uint32_t> largest_first = order;
+    std::vector<uint32_t>& largest_first = scratch.largest_first;
+    largest_first.assign(order.begin(), order.end());
+    std::vector<uint64_t>& by_size_offset = scratch.by_size_offset;
+    by_size_offset.resize(nr);
     std::stable_sort(largest_first.begin(), largest_first.end(),
                      [&](uint32_t x, uint32_t y) { return size_of(x) > size_of(y); });
     const uint64_t t = place_largest_first(largest_first, by_size_offset);
     if (t < top) {
       top = t;
-      offset_of = by_size_offset;
+      for (const uint32_t r : order) offset_of[r] = by_size_offset[r];
     }
   }
 
-  // begin -> (end, last resource placed there). Clipping an occupant reuses its node (shorten it
-  // in place, or re-key it with extract/insert), and a node taken out whole is kept for the new
-  // occupant: in the common case a placement allocates nothing. The map holds the same entries as
-  // erasing and re-emplacing would.
-  using Occupants = std::map<uint64_t, std::pair<uint64_t, uint32_t>>;
-  Occupants occupant;
-  std::vector<uint32_t> previous;  // whose memory the current resource takes over (scratch)
+  // The heap's current occupants as disjoint intervals [begin, end) sorted by begin, each with the last
+  // resource placed there, in one flat array (per-thread scratch: no node per interval, no allocation
+  // once it has grown). A placement clips the interval it starts in and the one it ends in and
+  // replaces everything between by itself: one binary search and one splice.
+  struct Occupant {
+    uint64_t begin, end;
+    uint32_t resource;
+  };
+  thread_local std::vector<Occupant> occupant;
+  thread_local std::vector<uint32_t> previous;  // whose memory the current resource takes over
+  occupant.clear();
   a.barriers.reserve(order.size());  // at most one per placement
   for (uint32_t r : order) {
     const Lifetime& l = lt[r];
@@ -219,41 +264,43 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // Whose memory this takes over: the latest occupants of [offset, offset + size).
     previous.clear();
     const uint64_t end = offset + size;
-    Occupants::node_type spare;
-    auto it = occupant.upper_bound(offset);
-    if (it != occupant.begin()) --it;
-    while (it != occupant.end() && it->first < end) {
-      const uint64_t b = it->first, e = it->second.first;
-      const uint32_t prev = it->second.second;
-      if (e <= offset) {
-        ++it;
-        continue;
-      }
-      if (std::find(previous.begin(), previous.end(), prev) == previous.end()) previous.push_back(prev);
-      if (b < offset) {  // keeps [b, offset): same key, shorter
-        it->second.first = offset;
-        if (e > end) occupant.emplace(end, std::make_pair(e, prev));
-        ++it;
-      } else if (e > end) {  // keeps [end, e): the same node under key `end`
-        Occupants::node_type nh = occupant.extract(it++);
-        nh.key() = end;
-        occupant.insert(std::move(nh));
-      } else if (spare.empty()) {  // covered whole: gone, its node kept for the new occupant
-        spare = occupant.extract(it++);
-      } else {
-        it = occupant.erase(it);
+    // The last interval beginning at or before `offset` (it may reach into the new one), else the first.
+    size_t first = static_cast<size_t>(
+        std::upper_bound(occupant.begin(), occupant.end(), offset,
+                         [](uint64_t at, const Occupant& oc) { return at < oc.begin; }) -
+        occupant.begin());
+    if (first > 0) --first;
+    // Only that interval can end at or before `offset` (every later one begins after it): it stays.
+    if (first < occupant.size() && occupant[first].begin <= offset && occupant[first].end <= offset) ++first;
+    std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
+    size_t npieces = 0;
+    bool right = false;
+    size_t last = first;
+    for (; last < occupant.size() && occupant[last].begin < end; ++last) {
+      const Occupant oc = occupant[last];
+      if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end()) previous.push_back(oc.resource);
+      if (oc.begin < offset) pieces[npieces++] = {oc.begin, offset, oc.resource};
+      if (oc.end > end) {
+        pieces[2] = {end, oc.end, oc.resource};
+        right = true;
       }
     }
-    // Like emplace: nothing happens when the key is present (a zero-size placement on a begin).
-    if (spare.empty()) {
-      occupant.emplace(offset, std::make_pair(end, r));
-    } else {
-      spare.key() = offset;
-      spare.mapped() = std::make_pair(end, r);
-      occupant.insert(std::move(spare));
-    }
+    // A placement of no bytes whose begin is already a begin (an interval kept before, or the kept
+    // right part) adds nothing.
+    const bool taken = (first > 0 && occupant[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
+                       (!right && last < occupant.size() && occupant[last].begin == offset);
+    if (!taken) pieces[npieces++] = {offset, end, r};
+    if (right) pieces[npieces++] = pieces[2];
+    const size_t removed = last - first;
+    if (npieces > removed)
+      occupant.insert(occupant.begin() + static_cast<std::ptrdiff_t>(last), npieces - removed, Occupant{});
+    else if (npieces < removed)
+      occupant.erase(occupant.begin() + static_cast<std::ptrdiff_t>(first + npieces),
+                     occupant.begin() + static_cast<std::ptrdiff_t>(last));
+    std::copy(pieces.begin(), pieces.begin() + static_cast<std::ptrdiff_t>(npieces),
+              occupant.begin() + static_cast<std::ptrdiff_t>(first));
     if (!previous.empty()) {
-      std::sort(previous.begin(), previous.end());
+      if (previous.size() > 1) std::sort(previous.begin(), previous.end());
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[l.first];
       ab.resource = r;

@@ -11,17 +11,24 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   std::vector<Lifetime> lt(g.resources.size());
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   std::array<uint32_t, kQueues> on_queue{};  // per queue: 1 + the last position of a scheduled pass
+  Lifetime* const out = lt.data();
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t p = s.serial[i];
-    const size_t q = qi(exec_queue(g.passes[p]));
-    on_queue[q] = std::max(on_queue[q], s.pos[p] + 1);
-    for (const PassUse& u : g.passes[p].uses) {
-      Lifetime& l = lt[u.resource];
+    const Pass& pass = g.passes[p];
+    const size_t q = qi(exec_queue(pass));
+    const uint32_t pos = s.pos[p];
+    on_queue[q] = std::max(on_queue[q], pos + 1);
+    // What is complete before the pass starts (its own queue: the passes before it), once per pass.
+    std::array<uint32_t, kQueues> known = s.clock[p];
+    known[q] = pos;
+    const PassUse* const uses = pass.uses.data();
+    const size_t nu = pass.uses.size();
+    for (size_t j = 0; j < nu; ++j) {
+      Lifetime& l = out[uses[j].resource];
       if (l.first == kNone) l.first = i;
       l.last = i;
-      l.last_pos[q] = s.pos[p] + 1;
-      // What is complete before the pass starts: on its own queue, the passes before it.
-      for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], k == q ? s.pos[p] : s.clock[p][k]);
+      l.last_pos[q] = pos + 1;
+      for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], known[k]);
     }
   }
   // Memory frees at the smallest serial index i > last such that every pass at index >= i knows
@@ -31,7 +38,7 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   // those (and after its last user). reach[q][v] tabulates that smallest i for every value v a
   // last_pos can take (0 .. passes on q), in one backward sweep: O(n) instead of a binary search
   // over a suffix array per resource (which missed the cache at 100k passes).
-  std::array<std::vector<uint32_t>, kQueues> reach;
+  thread_local std::array<std::vector<uint32_t>, kQueues> reach;  // scratch kept from call to call
   // Invariant: m[k] = min of clock[k] over serial indices >= i + 1 (capped at the table); values
   // in (new m[k], m[k]] are first reached at i + 1 once the sweep drops below them. Values still
   // <= m[k] at the end are reached from index 0.

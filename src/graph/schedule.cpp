@@ -110,10 +110,15 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
 
   std::array<uint32_t, kQueues> count{};
   std::array<std::array<uint32_t, kQueues>, kQueues> known{};  // per queue: clock after its last pass
+  // Per pass, the queue it runs on, noted when the pass is scheduled (a producer always is before its
+  // consumers): the edges below read it here instead of in the pass's (large) record. Per-thread scratch.
+  thread_local std::vector<uint8_t> queue_of;
+  queue_of.resize(np);
   for (uint32_t i = 0; i < s.serial.size(); ++i) {
     const uint32_t p = s.serial[i];
     s.serial_of[p] = i;
     const size_t q = qi(exec_queue(g.passes[p]));
+    queue_of[p] = static_cast<uint8_t>(q);
     s.pos[p] = count[q]++;
     std::array<uint32_t, kQueues> clock = known[q];
     // The latest producer this pass needs on each other queue.
@@ -122,7 +127,7 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
     for (uint32_t e = v.in_first[p]; e < v.in_first[p + 1]; ++e) {
       const uint32_t u = v.edges[e].from;
       if (!c.live[u]) continue;
-      const size_t qu = qi(exec_queue(g.passes[u]));
+      const size_t qu = queue_of[u];
       if (qu == q) continue;
       ++s.cross_queue_edges;
       if (clock[qu] > s.pos[u]) continue;  // already known complete

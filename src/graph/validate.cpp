@@ -120,6 +120,37 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   return best;
 }
 
+// Per resource, what the walk reads per use, taken out of the (large) ResourceDesc at its first use: the
+// whole extent, the accesses use_rule() rejects outright on it, its type and whether it is transient.
+struct Facts {
+  Box whole;
+  AccessMask illegal = 0;
+  bool buffer = false, transient = false;
+};
+
+// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
+// resource's facts: true means the use is legal; false means ask use_rule(), which has the last word (and
+// the message). RulesEveryPath.OneUse and the graph error tests fail if this accepts too much.
+bool plainly_legal(const Facts& f, Access a, Stages s, Queue q) {
+  const AccessMask b = bit(a);
+  return !(f.illegal & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
+         (q == Queue::direct || queue_allows(q, a, s));
+}
+
+Facts facts_of(const Resource& r) {
+  constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
+  constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
+  const ResourceDesc& d = r.desc;
+  Facts f;
+  f.whole = whole_extent(d);
+  f.buffer = d.type == ResourceType::buffer;
+  f.transient = r.transient;
+  f.illegal = f.buffer ? kTextureOnlyAccesses
+                       : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
+                             (d.format == FormatClass::color ? depth : color);
+  return f;
+}
+
 struct Touch {
   uint32_t resource = 0;
   bool reads = false;  // pure read, or a write that keeps contents
@@ -147,21 +178,45 @@ Validated validate(const Graph& g) {
   struct Reader {
     uint32_t pass, next;
   };
-  std::vector<Version> version(nr);
-  std::vector<Reader> reader_pool;
-  reader_pool.reserve(np * 2);
-  // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
-  std::vector<Box> partial_boxes;
-  auto last_write_box = [&](uint32_t r) {
-    return version[r].write_box == kNone ? whole_extent(g.resources[r].desc) : partial_boxes[version[r].write_box];
-  };
   struct Candidate {
     uint32_t first, second, resource;
   };
-  std::vector<Candidate> ambiguous;
-  std::vector<Box> boxes;
-  std::vector<Touch> touches;
-  std::vector<uint32_t> touch_of(nr, kNone);  // per resource: its index in `touches` during a pass
+  // Every array of the walk is per-thread scratch, kept from call to call: in steady state the walk
+  // allocates only its result.
+  thread_local struct {
+    std::vector<Facts> facts;
+    std::vector<Version> version;
+    std::vector<Reader> reader_pool;
+    std::vector<Box> partial_boxes;
+    std::vector<Candidate> ambiguous;
+    std::vector<Box> boxes;
+    std::vector<Touch> touches;
+    std::vector<uint32_t> touch_of;
+    std::vector<uint32_t> seen_in;
+  } scratch;
+  // Filled at a resource's first use (seen_in[r] == kNone): no walk over resources nobody uses, and the
+  // record is read while the use has it in cache. Only used resources' facts are read.
+  std::vector<Facts>& facts = scratch.facts;
+  facts.resize(nr);
+  std::vector<Version>& version = scratch.version;
+  version.assign(nr, Version{});
+  std::vector<Reader>& reader_pool = scratch.reader_pool;
+  reader_pool.clear();
+  reader_pool.reserve(np * 2);
+  // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
+  std::vector<Box>& partial_boxes = scratch.partial_boxes;
+  partial_boxes.clear();
+  auto last_write_box = [&](uint32_t r) {
+    return version[r].write_box == kNone ? facts[r].whole : partial_boxes[version[r].write_box];
+  };
+  std::vector<Candidate>& ambiguous = scratch.ambiguous;
+  ambiguous.clear();
+  std::vector<Box>& boxes = scratch.boxes;
+  std::vector<Touch>& touches = scratch.touches;
+  std::vector<uint32_t>& touch_of = scratch.touch_of;  // per resource: its index in `touches` during a pass
+  touch_of.assign(nr, kNone);
+  std::vector<uint32_t>& seen_in = scratch.seen_in;  // per resource: the last pass that used it
+  seen_in.assign(nr, kNone);
   bool backward = false;
 
   for (uint32_t p = 0; p < np; ++p) {
@@ -169,26 +224,37 @@ Validated validate(const Graph& g) {
     v.in_first[p] = static_cast<uint32_t>(v.edges.size());
     // Both scratch lists are sized once per pass and filled by index: building a Touch or Box in
     // a temporary and push_back-ing it stalled on store-to-load forwarding in this hot loop.
-    boxes.resize(pass.uses.size());
+    const PassUse* const uses = pass.uses.data();
+    const size_t nu = pass.uses.size();
+    boxes.resize(nu);
     touches.clear();
-    for (size_t i = 0; i < pass.uses.size(); ++i) {
-      const PassUse& u = pass.uses[i];
+    // Only uses of one resource can conflict: a few uses on distinct resources need no search.
+    bool shared = nu > 16;
+    for (size_t i = 0; i < nu; ++i) {
+      const PassUse& u = uses[i];
       // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
       // the file's order); the commands put the file name in front (input::located).
       if (u.resource >= nr)
         throw Error(
             fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
-      const ResourceDesc& d = g.resources[u.resource].desc;
+      if (seen_in[u.resource] == kNone) facts[u.resource] = facts_of(g.resources[u.resource]);
+      shared |= seen_in[u.resource] == p;
+      seen_in[u.resource] = p;
+      const Facts& f = facts[u.resource];
       // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-      if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
-        throw Error(fmt::format(
-            "/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
-            queue_name(pass.queue), d.name,
-            check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
+      if (!plainly_legal(f, u.access, u.stages, pass.queue)) {
+        const ResourceDesc& d = g.resources[u.resource].desc;
+        if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
+          throw Error(fmt::format(
+              "/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
+              queue_name(pass.queue), d.name,
+              check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
+      }
       if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
-        boxes[i] = whole_extent(d);
+        boxes[i] = f.whole;
         continue;
       }
+      const ResourceDesc& d = g.resources[u.resource].desc;
       try {
         boxes[i] = use_extent(d, u.range);
       } catch (const Error& e) {
@@ -198,7 +264,7 @@ Validated validate(const Graph& g) {
     }
     // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
     // has no order inside the pass. The first such pair (i, j) in use order.
-    if (const auto c = first_conflict(g, pass, boxes)) {
+    if (const auto c = shared ? first_conflict(g, pass, boxes) : std::nullopt) {
       const auto [i, j] = *c;
       const PassUse& a = pass.uses[i];
       const PassUse& b = pass.uses[j];
@@ -207,43 +273,13 @@ Validated validate(const Graph& g) {
           "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
           conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
     }
-    for (size_t i = 0; i < pass.uses.size(); ++i) {
-      const PassUse& u = pass.uses[i];
-      // The pass's record of u's resource (touch_of: per resource, kNone between passes).
-      if (touch_of[u.resource] == kNone) {
-        touch_of[u.resource] = static_cast<uint32_t>(touches.size());
-        Touch& t = touches.emplace_back();
-        t.resource = u.resource;
-        t.write_box = Box{0, 0, 0, 0, 0, 0};
-      }
-      Touch* const it = &touches[touch_of[u.resource]];
-      if (is_write(u.access)) {
-        // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-        // pass writing the other bytes is neither culled nor unordered against it), as a
-        // read-modify-write access does.
-        const ResourceDesc& d = g.resources[u.resource].desc;
-        it->reads |= keeps_contents(u.access) ||
-                     (d.type == ResourceType::buffer && has_bytes(u.range) && !(boxes[i] == whole_extent(d)));
-        const Box& b = boxes[i];
-        if (!it->writes) {
-          it->write_box = b;
-        } else {  // bounding box of the pass's writes
-          Box& w = it->write_box;
-          w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
-                  std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
-        }
-        it->writes = true;
-      } else {
-        it->reads = it->pure_read = true;
-      }
-    }
-    for (const Touch& t : touches) touch_of[t.resource] = kNone;
-    for (const Touch& t : touches) {
+    // The pass's effect on one resource, in the order the pass first touches them.
+    auto apply = [&](const Touch& t) __attribute__((always_inline)) {
       const uint32_t r = t.resource;
       Version& ver = version[r];
       if (t.reads && ver.last_writer != kNone) {
         v.edges.push_back({ver.last_writer, p, EdgeKind::read_after_write, r});
-      } else if (t.pure_read && ver.last_writer == kNone && g.resources[r].transient) {
+      } else if (t.pure_read && ver.last_writer == kNone && facts[r].transient) {
         size_t k = 0;
         while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
         throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
@@ -255,7 +291,7 @@ Validated validate(const Graph& g) {
         if (ver.readers_head == kNone) ver.readers_head = node;
         else reader_pool[ver.readers_tail].next = node;
         ver.readers_tail = node;
-        continue;
+        return;
       }
       for (uint32_t n = ver.readers_head; n != kNone; n = reader_pool[n].next)
         if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
@@ -264,12 +300,63 @@ Validated validate(const Graph& g) {
         ambiguous.push_back({ver.last_writer, p, r});
       ver.readers_head = ver.readers_tail = kNone;
       ver.last_writer = p;
-      if (t.write_box == whole_extent(g.resources[r].desc)) {
+      if (t.write_box == facts[r].whole) {
         ver.write_box = kNone;
       } else {
         ver.write_box = static_cast<uint32_t>(partial_boxes.size());
         partial_boxes.push_back(t.write_box);
       }
+    };
+    if (!shared) {
+      // Every use on its own resource (the usual pass): each use is its resource's record.
+      for (size_t i = 0; i < nu; ++i) {
+        const PassUse& u = uses[i];
+        Touch t;
+        t.resource = u.resource;
+        if (is_write(u.access)) {
+          // As below: a write of some bytes of a buffer keeps the others.
+          const Facts& f = facts[u.resource];
+          t.reads = keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
+          t.writes = true;
+          t.write_box = boxes[i];
+        } else {
+          t.reads = t.pure_read = true;
+          t.write_box = Box{0, 0, 0, 0, 0, 0};
+        }
+        apply(t);
+      }
+    } else {
+      for (size_t i = 0; i < nu; ++i) {
+        const PassUse& u = uses[i];
+        // The pass's record of u's resource (touch_of: per resource, kNone between passes).
+        if (touch_of[u.resource] == kNone) {
+          touch_of[u.resource] = static_cast<uint32_t>(touches.size());
+          Touch& t = touches.emplace_back();
+          t.resource = u.resource;
+          t.write_box = Box{0, 0, 0, 0, 0, 0};
+        }
+        Touch* const it = &touches[touch_of[u.resource]];
+        if (is_write(u.access)) {
+          // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+          // pass writing the other bytes is neither culled nor unordered against it), as a
+          // read-modify-write access does.
+          const Facts& f = facts[u.resource];
+          it->reads |= keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
+          const Box& b = boxes[i];
+          if (!it->writes) {
+            it->write_box = b;
+          } else {  // bounding box of the pass's writes
+            Box& w = it->write_box;
+            w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
+                    std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
+          }
+          it->writes = true;
+        } else {
+          it->reads = it->pure_read = true;
+        }
+      }
+      for (const Touch& t : touches) touch_of[t.resource] = kNone;
+      for (const Touch& t : touches) apply(t);
     }
     for (size_t k = 0; k < pass.after.size(); ++k) {
       const uint32_t a = pass.after[k];
