@@ -132,7 +132,7 @@ bool covered_by(const State& cur, const State& target) {
 }
 
 // state_of_use() without the call: it runs for every write.
-State use_state(bool buffer, Access a, Stages s) {
+[[gnu::always_inline]] inline State use_state(bool buffer, Access a, Stages s) {
   return State{sync_of(a, s), bit(a), buffer ? Layout::none : layout_of(a)};
 }
 
@@ -266,6 +266,8 @@ class GroupCompiler {
     // for its restores and hand-ons), so the result is written once.
     out_.barriers.reserve(total + 2 * g_.lists().size());
     out_.points.reserve(ops_ + 2 * g_.lists().size());
+    barriers0_ = out_.barriers.data();
+    points0_ = out_.points.data();
     uses_total_ = static_cast<uint32_t>(total);
     if (uses_.size() < total) uses_.resize(total);
     if (op_shared_.size() < ops_) op_shared_.resize(ops_);
@@ -562,7 +564,9 @@ class GroupCompiler {
     }
     close_point();
     end_list();
-    out_.relink();
+    // end_list() made every list's views over the arrays as they were then: they hold unless an
+    // array was reallocated since (a group that needed more than prepare() reserved).
+    if (out_.barriers.data() != barriers0_ || out_.points.data() != points0_) out_.relink();
   }
 
   // Numbers the slot in the order of first touch, which the forward pass follows.
@@ -850,7 +854,7 @@ class GroupCompiler {
   }
 
   // The one previous occupant of r's memory (kGlobalResource: several), for a takeover barrier.
-  ResourceId previous_of(ResourceId r) const {
+  [[gnu::always_inline]] ResourceId previous_of(ResourceId r) const {
     const uint32_t si = slot_of_[r];
     if (si == kNone || slots_[si].first >= f_.entry_history.size()) return kGlobalResource;
     return f_.entry_history[slots_[si].first].second.takeover.previous;
@@ -984,6 +988,8 @@ class GroupCompiler {
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
   CompiledGroup out_;
   uint32_t list_ = 0;                 // the list the forward walk emits into (begin_list)
+  const Barrier* barriers0_ = nullptr;      // the arrays' storage as prepare() reserved it: relink()
+  const BarrierPoint* points0_ = nullptr;   // only if the forward walk outgrew it
   size_t list_b0_ = 0, list_p0_ = 0;  // where its barriers and points start in out_'s arrays
   std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
   std::unordered_map<uint64_t, SyncMask> op_syncs_;      // op_sync of operation op_syncs_of_ (many uses)

@@ -206,12 +206,11 @@ struct PlanScratch {
   std::vector<uint32_t> last_group;  // per resource: the last group that touched it
   std::vector<uint32_t> first_list;  // per resource, during a group's scan: the first list touching it
   std::vector<std::pair<ResourceId, ResourceHistory>> entry;  // the group's entry history as it grows
-  // Hand-ons as the later groups declare them; given to their groups at the end, each group's sorted
-  // by resource through these small keys rather than by moving the hand-ons (two strings each).
+  // Hand-ons as the later groups declare them, and the group each goes to; given to their groups at
+  // the end.
   std::vector<GroupFacts::HandOn> hand_on;
   struct HandOnKey {
-    uint32_t group;
-    ResourceId resource;
+    uint32_t group;  // the group that receives it (the resource's last toucher before the declaration)
     uint32_t index;  // into hand_on
   };
   std::vector<HandOnKey> hand_on_keys;
@@ -300,18 +299,20 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
             first_list[r] = static_cast<uint32_t>(li);
             entry.push_back({r, entry_snapshot(r)});
           }
-          if (is_write(u.access) && !history[r].written) {
+          // One reference for the use's updates (indexing again after every store reloads the array).
+          ResourceHistory& h = history[r];
+          if (is_write(u.access) && !h.written) {
             if (needs_discard(descs[r]))
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
-            history[r].written = true;
+            h.written = true;
           }
           // A buffer taking over memory its previous occupants wrote holds their writes: later reads
           // wait for them like for its own (textures start from layout undefined instead).
-          if (!history[r].touched && (history[r].takeover.access & (kWriteAccesses | kAnyAccess)) &&
+          if (!h.touched && (h.takeover.access & (kWriteAccesses | kAnyAccess)) &&
               descs[r].type == ResourceType::buffer)
-            history[r].written = true;
-          history[r].touched = true;
-          history[r].takeover = {};  // the memory's previous occupants are waited for at this first touch
+            h.written = true;
+          h.touched = true;
+          h.takeover = {};  // the memory's previous occupants are waited for at this first touch
         }
         // Only uses of one resource can conflict: most operations name each resource once.
         if (op.uses.size() >= 2 && plan_detail::shares_a_resource(op.uses))
@@ -339,8 +340,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         }
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
-          hand_on_keys.push_back({prev, e.resource, static_cast<uint32_t>(hand_on.size())});
-          hand_on.push_back({e.resource, state_of_entry(d, e), g.name(), list.name()});
+          hand_on_keys.push_back({prev, static_cast<uint32_t>(hand_on.size())});
+          hand_on.push_back({e.resource, state_of_entry(d, e)});
         }
       }
     }
@@ -352,18 +353,27 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   }
   // Hand-ons, each group's by resource (a group receives at most one per resource: only the list that
   // first touches a resource declares it, and the declaring group becomes its last toucher), each
-  // group's vector made once at its size.
+  // group's vector made once at its size: placed group by group in one pass, then each group's few
+  // ordered by resource (a sort of every key by group and resource cost O(n log n) over the frame).
   if (!hand_on_keys.empty()) {
-    std::sort(hand_on_keys.begin(), hand_on_keys.end(),
-              [](const PlanScratch::HandOnKey& a, const PlanScratch::HandOnKey& b) {
-                return a.group != b.group ? a.group < b.group : a.resource < b.resource;
-              });
     per_group.assign(groups.size(), 0);
     for (const PlanScratch::HandOnKey& k : hand_on_keys) ++per_group[k.group];
     for (size_t gi = 0; gi < groups.size(); ++gi)
       if (per_group[gi]) out.groups[gi].hand_on.reserve(per_group[gi]);
-    for (const PlanScratch::HandOnKey& k : hand_on_keys)
-      out.groups[k.group].hand_on.push_back(std::move(hand_on[k.index]));
+    for (const PlanScratch::HandOnKey& k : hand_on_keys) out.groups[k.group].hand_on.push_back(hand_on[k.index]);
+    const auto by_resource = [](const GroupFacts::HandOn& a, const GroupFacts::HandOn& b) {
+      return a.resource < b.resource;
+    };
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      if (per_group[gi] < 2) continue;
+      std::vector<GroupFacts::HandOn>& h = out.groups[gi].hand_on;
+      if (h.size() <= 16) {  // the usual few: insertion (resources are distinct, so any sort agrees)
+        for (size_t i = 1; i < h.size(); ++i)
+          for (size_t j = i; j > 0 && by_resource(h[j], h[j - 1]); --j) std::swap(h[j - 1], h[j]);
+      } else {
+        std::sort(h.begin(), h.end(), by_resource);
+      }
+    }
     hand_on.clear();
   }
   // Resources that die after their last use: the last group touching them does not restore them.

@@ -61,6 +61,31 @@ TEST(CompiledGroup, CompileWritesListAfterListIntoTheGroupsArrays) {
   expect_views_tile_the_arrays(g);
 }
 
+// compile() reserves about one barrier per use; a group that needs more reallocates the array after
+// earlier lists' views were made, and those views must follow it (relink). Here list "y" writes eight
+// single mips of a sixteen-mip texture: eight barriers, then one restore per written mip at its end.
+TEST(CompiledGroup, CompileRelinksTheViewsWhenTheArraysOutgrowWhatItReserved) {
+  Rec r;
+  const ResourceId a = r.texture("a", bit(Access::unordered_access));
+  const ResourceId t = r.texture("t", bit(Access::unordered_access), 16);
+  CommandList& x = r.list("x");
+  op(x, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  CommandList& y = r.list("y");
+  for (uint32_t m = 0; m < 16; m += 2) op(y, OpKind::dispatch, {use(t, Access::unordered_access, kCompute, mips(m, 1))});
+  r.group("g", {&x, &y});
+  const CompileResult res = r.compile();
+  const CompiledGroup& g = res.groups[0];
+  ASSERT_EQ(g.lists.size(), 2u);
+  // More barriers than the 9 uses and 2 lists reserved room for (9 + 2 * 2).
+  ASSERT_GT(g.barriers.size(), 13u);
+  expect_views_tile_the_arrays(g);
+  ASSERT_EQ(g.lists[0].barriers.size(), 1u);
+  EXPECT_EQ(g.lists[0].barriers.data(), g.barriers.data());
+  EXPECT_EQ(g.lists[0].barriers[0].resource, a);
+  EXPECT_EQ(g.lists[1].barriers.data(), g.barriers.data() + 1);
+  for (const Barrier& b : g.lists[1].barriers) EXPECT_EQ(b.resource, t);
+}
+
 // A copy views its own arrays: it outlives the original and reads what the original held.
 TEST(CompiledGroup, ACopyViewsItsOwnArrays) {
   auto original = std::make_unique<CompiledGroup>();

@@ -136,12 +136,22 @@ constexpr Rule access_rule(const ResourceDesc& d, Access a, bool usage = true) {
     return Rule::not_in_usage;
   return Rule::none;
 }
+// Which rule a use that is not plainly legal breaks, if any (use_rule's slow part, out of its line).
+constexpr Rule use_rule_broken(const ResourceDesc& d, Access a, Stages s, Queue q, bool usage) {
+  if (const Rule r = access_rule(d, a, usage); r != Rule::none) return r;
+  if (is_shader_access(a) && s == kNoStages) return Rule::needs_stages;
+  if (!is_shader_access(a) && s != kNoStages) return Rule::takes_no_stages;
+  if (!queue_allows(q, a, s)) return Rule::queue_cannot;
+  return Rule::none;
+}
 // One use (or entry state) in stages `s` from a list or pass on queue `q`. `usage`: whether the
 // declared usage is checked (R0206): the loaders check it for every file; plan() and the graph
 // validator, which also take programmatic input, leave it to the caller (usage is a creation hint
 // there, and a use outside it a device-time error the caller owns).
-constexpr Rule use_rule(const ResourceDesc& d, Access a, Stages s, Queue q, bool usage = true) {
-  // The common case (legal) as one mask test and two comparisons; the planner asks for every use.
+[[gnu::always_inline]] constexpr Rule use_rule(const ResourceDesc& d, Access a, Stages s, Queue q,
+                                               bool usage = true) {
+  // The common case (legal) as one mask test and two comparisons, inline at every caller (the
+  // planner asks for every use); anything else takes use_rule_broken.
   constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
   constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
   const AccessMask b = bit(a);
@@ -152,11 +162,7 @@ constexpr Rule use_rule(const ResourceDesc& d, Access a, Stages s, Queue q, bool
   if (!(illegal & b) && (!usage || d.usage == 0) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
       (q == Queue::direct || queue_allows(q, a, s)))
     return Rule::none;
-  if (const Rule r = access_rule(d, a, usage); r != Rule::none) return r;
-  if (is_shader_access(a) && s == kNoStages) return Rule::needs_stages;
-  if (!is_shader_access(a) && s != kNoStages) return Rule::takes_no_stages;
-  if (!queue_allows(q, a, s)) return Rule::queue_cannot;
-  return Rule::none;
+  return use_rule_broken(d, a, s, q, usage);
 }
 // Two uses of overlapping subresources in one operation: reads merge, the same access merges; a
 // write with another access, or present with another access, has no single state.

@@ -186,7 +186,6 @@ struct GroupFacts {
   struct HandOn {
     ResourceId resource = 0;
     State state{};
-    std::string to_group, to_list;
   };
   std::vector<HandOn> hand_on;
   // Resources that die (ResourceHistory::dies) and that this group touches last: no restore to rest
