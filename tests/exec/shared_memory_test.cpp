@@ -27,10 +27,11 @@ RunOptions graph_options() {
 
 // Baton's own validator on a graph run's plan (or a mutation of it) with the real placements: its
 // heap model sees a takeover the layer may not (docs/runtime.md).
+std::string trace_of_run(const GraphRun& gr, const std::vector<CompiledGroup>& compiled) {
+  return trace_of_plan(gr.rec.resources, gr.rec.group_ptrs(), compiled, Api::vulkan, gr.history_in, &gr.memory);
+}
 validate::ValidationResult validate_run(const GraphRun& gr, const std::vector<CompiledGroup>& compiled) {
-  return validate::validate(validate::load_trace(
-      trace_of_plan(gr.rec.resources, gr.rec.group_ptrs(), compiled, Api::vulkan, gr.history_in, &gr.memory),
-      "graph run"));
+  return validate::validate(validate::load_trace(trace_of_run(gr, compiled), "graph run"));
 }
 
 RunReport expect_clean_shared(const graph::Graph& g, const std::string& what,
@@ -45,12 +46,8 @@ RunReport expect_clean_shared(const graph::Graph& g, const std::string& what,
   const RunReport r = run(ctx, gr.rec, gr.history_in, gr.plan, o);
   // Clean, as `baton run` judges it: layer 1.3.239's same-queue RACING reports (two families only) are
   // excused only with the data right and Baton's validator clean on the run's plan (docs/executor.md).
-  const Excused e = excusable_messages(r.validation, r.mismatches.size(), [&] {
-    const SecondOpinion v = second_opinion(
-        trace_of_plan(gr.rec.resources, gr.rec.group_ptrs(), gr.compiled, Api::vulkan, gr.history_in, &gr.memory),
-        what);
-    return v.clean() ? size_t{0} : std::max<size_t>(v.messages, 1);
-  });
+  const Excused e = excusable_messages(r.validation, r.mismatches.size(),
+                                       [&] { return second_opinion(trace_of_run(gr, gr.compiled), what).objections(); });
   EXPECT_TRUE(r.mismatches.empty()) << what << ": " << summary(r);
   EXPECT_EQ(r.validation.total(), e.messages) << what << ": " << summary(r);
   if (e.messages > 0) std::printf("%s: %u same-queue RACING report(s) of the layer excused\n", what.c_str(), e.messages);

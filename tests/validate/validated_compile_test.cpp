@@ -233,6 +233,7 @@ TEST(SecondOpinion, CleanAndLiveOnEveryExampleAndFindsAMissingBarrier) {
     EXPECT_TRUE(o.clean()) << f << ": " << o.first;
     EXPECT_GT(o.barriers_removed, 0u) << f;
     EXPECT_TRUE(o.live()) << f;
+    EXPECT_EQ(o.objections(), 0u) << f;
     // Leave out the first barrier call of the first list that has one.
     nlohmann::json j = nlohmann::json::parse(trace);
     bool dropped = false;
@@ -252,6 +253,7 @@ TEST(SecondOpinion, CleanAndLiveOnEveryExampleAndFindsAMissingBarrier) {
       ++caught;
       EXPECT_FALSE(broken.first.empty());
       EXPECT_FALSE(broken.clean());
+      EXPECT_EQ(broken.objections(), broken.messages);
     }
   }
   ASSERT_GT(checked, 0u);
@@ -273,8 +275,18 @@ TEST(SecondOpinion, WithoutBarriersToLeaveOutItIsNotLive) {
     EXPECT_EQ(o.barriers_removed, 0u) << f;
     EXPECT_FALSE(o.live()) << f;
     EXPECT_FALSE(o.clean()) << f;
+    EXPECT_GT(o.objections(), 0u) << f << ": not live, so it cannot excuse anything";
     break;  // one is enough
   }
+  // A trace that needs no barrier at all is clean and silent, and still cannot excuse anything.
+  const std::string no_barrier_needed = R"({"api": "vulkan", "resources": [{"name": "objects", "type": "buffer"}],
+    "lists": [{"name": "copies", "type": "direct", "commands": [
+      {"use": {"resource": "objects", "range": "all", "as": {"stage": "ALL_TRANSFER", "access": "TRANSFER_WRITE"}, "offset": 0, "size": 512}},
+      {"use": {"resource": "objects", "range": "all", "as": {"stage": "ALL_TRANSFER", "access": "TRANSFER_WRITE"}, "offset": 512, "size": 512}}]}]})";
+  const SecondOpinion silent = second_opinion(no_barrier_needed, "two disjoint writes");
+  EXPECT_EQ(silent.messages, 0u) << silent.first;
+  EXPECT_FALSE(silent.live());
+  EXPECT_EQ(silent.objections(), 1u) << "silent but not live: its silence proves nothing";
 }
 
 }  // namespace

@@ -70,27 +70,25 @@ CompiledFrame load_for_run(const std::string& file, const graph::CompileOptions&
 // excuses them: only when the data matched and Baton's own validator finds nothing on the frame's trace
 // (docs/cli.md, "baton run"). `checked`: Baton's validator ran (it runs only when there are such reports).
 struct SameQueueRacing {
-  uint32_t count = 0, excused = 0;
-  bool checked = false;
-  size_t batons_validator_messages = 0;
-  std::string first_finding;  // Baton's validator's first message, if any
-  size_t canary_findings = 0;  // its findings on the frame's trace without barriers (live when > 0)
+  uint32_t count = 0;
+  exec::Excused excused;      // how many were excused, and whether Baton's validator ran
+  SecondOpinion opinion;      // Baton's validator on the frame's trace (when it ran)
 };
 
 std::string same_queue_racing_text(const exec::ValidationLog& log, const SameQueueRacing& q) {
   if (q.count == 0) return {};
   std::string verdict;
-  if (q.excused)
+  if (q.excused.messages)
     verdict = fmt::format("excused (the data matched; Baton's validator finds the frame's trace clean, and {} "
                           "findings on it without its barriers)",
-                          q.canary_findings);
-  else if (!q.checked)
+                          q.opinion.canary_findings);
+  else if (!q.excused.checked)
     verdict = "NOT excused: the data does not match";
-  else if (q.canary_findings == 0 && q.first_finding.rfind("Baton's validator is not live", 0) == 0)
-    verdict = "NOT excused: " + q.first_finding;
+  else if (q.opinion.messages == 0 && !q.opinion.live())
+    verdict = "NOT excused: Baton's validator is not live on this frame: its trace without barriers gives no finding";
   else
     verdict = fmt::format("NOT excused: Baton's validator finds {} message(s) on the frame's trace, the first: {}",
-                          q.batons_validator_messages, q.first_finding);
+                          q.opinion.messages, q.opinion.first);
   std::string s =
       fmt::format("  of these, {} are layer 1.3.239's same-queue RACING report: {}\n", q.count, verdict);
   for (const auto& [text, why] : log.same_queue_racing_texts) s += fmt::format("    why: {}\n", why);
@@ -162,12 +160,12 @@ nlohmann::json json_report(const std::string& device, const exec::CanaryResult& 
   nlohmann::json reports = nlohmann::json::array();
   for (const auto& [text, why] : r.validation.same_queue_racing_texts) reports.push_back({{"text", text}, {"why", why}});
   j["same_queue_racing"] = {{"count", q.count},
-                            {"excused", q.excused},
-                            {"batons_validator_checked", q.checked},
-                            {"batons_validator_messages", q.batons_validator_messages},
-                            {"batons_validator_canary_findings", q.canary_findings},
+                            {"excused", q.excused.messages},
+                            {"batons_validator_checked", q.excused.checked},
+                            {"batons_validator_messages", q.opinion.messages},
+                            {"batons_validator_canary_findings", q.opinion.canary_findings},
                             {"reports", reports}};
-  j["unexcused_messages"] = r.validation.total() - q.excused;
+  j["unexcused_messages"] = r.validation.total() - q.excused.messages;
   j["groups"] = r.groups;
   j["operations"] = r.ops;
   j["barriers"] = r.barriers;
@@ -379,28 +377,16 @@ int run_run(const RunCliOptions& o) {
   SameQueueRacing q;
   q.count = report.validation.same_queue_racing;
   try {
-    const exec::Excused e = exec::excusable_messages(report.validation, report.mismatches.size(), [&] {
-      const SecondOpinion v = second_opinion(trace_of(f, Api::vulkan), f.source + " (the frame's trace)");
-      q.canary_findings = v.canary_findings;
-      if (v.messages > 0) {
-        q.first_finding = v.first;
-        return v.messages;
-      }
-      if (!v.live()) {  // its silence counts only if it is live on this frame
-        q.first_finding = "Baton's validator is not live on this frame: its trace without barriers gives no finding";
-        return size_t{1};
-      }
-      return size_t{0};
+    q.excused = exec::excusable_messages(report.validation, report.mismatches.size(), [&] {
+      q.opinion = second_opinion(trace_of(f, Api::vulkan), f.source + " (the frame's trace)");
+      return q.opinion.objections();  // its silence counts only if it is live on this frame
     });
-    q.excused = e.messages;
-    q.checked = e.checked;
-    q.batons_validator_messages = e.batons_validator_messages;
   } catch (const std::exception& e) {
     return report_error(o.file + ": Baton's validator on the frame's trace: " + e.what());
   }
   write_stdout(o.format == "json" ? json_report(name, canary, report, graph_compiles, q).dump(2) + "\n"
                                   : text_report(name, canary, report, q));
-  return report.mismatches.empty() && report.validation.total() == q.excused ? 0 : 1;
+  return report.mismatches.empty() && report.validation.total() == q.excused.messages ? 0 : 1;
 }
 
 }  // namespace

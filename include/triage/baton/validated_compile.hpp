@@ -8,6 +8,7 @@
 //   Vulkan:         the plan's vkCmdPipelineBarrier2() calls; hazards and image layouts checked.
 #pragma once
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ struct SecondOpinion {
   size_t canary_findings = 0;   // the validator's findings on the canary
   bool live() const { return canary_findings > 0; }
   bool clean() const { return messages == 0 && live(); }
+  // What stands against excusing a layer report on this opinion: its findings, or one when it is not
+  // live (its silence then proves nothing). 0 only when clean().
+  size_t objections() const { return clean() ? 0 : std::max<size_t>(messages, 1); }
 };
 SecondOpinion second_opinion(const std::string& trace_json, std::string_view source);
 
