@@ -103,6 +103,15 @@ struct Slot {
 };
 static_assert(sizeof(Slot) <= 64);
 
+// Per operation of the group, in group order (all lists, in order): prepare() lays them out once, and
+// the backward and forward passes walk this one array instead of list -> operation each.
+struct OpRec {
+  const Operation* o;
+  uint32_t list, op;   // its list, and its index in that list
+  uint32_t first_use;  // index of its first use in the group (Scratch::uses)
+  uint32_t shared;     // backward pass: some resource has two uses in it (plan_detail::shares_a_resource)
+};
+
 // The operation being compiled.
 struct OpAt {
   uint32_t list, op, gi, first_use;  // gi: flattened index; first_use: index of its first use
@@ -194,7 +203,7 @@ struct Scratch {
   std::vector<Slot> slots;
   // Sized up, never down: every compile writes each element before reading it.
   std::vector<UseRec> uses;
-  std::vector<uint8_t> op_shared;  // per operation: plan_detail::shares_a_resource
+  std::vector<OpRec> ops;          // per operation, in group order
   std::vector<Box> boxes;          // boxes of the uses that do not cover their whole resource
   std::vector<Piece> pieces;
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
@@ -253,13 +262,20 @@ class GroupCompiler {
     out_.lists.reserve(g_.lists().size());
     // A walk over the operations, not the uses: the buffers used in byte ranges are found only when
     // the backward pass meets the first part of a buffer (find_ranged), which most groups never do.
-    size_t total = 0;
+    for (const CommandList* l : g_.lists()) ops_ += static_cast<uint32_t>(l->ops().size());
+    if (op_recs_.size() < ops_) op_recs_.resize(ops_);
+    OpRec* rec = op_recs_.data();
+    uint32_t total = 0, li = 0;
     for (const CommandList* l : g_.lists()) {
       CompiledList& cl = out_.lists.emplace_back();
       cl.name = l->name();
       cl.queue = l->queue();
-      for (const Operation& o : l->ops()) total += o.uses.size();
-      ops_ += static_cast<uint32_t>(l->ops().size());
+      const std::span<const Operation> ops = l->ops();
+      for (uint32_t oi = 0; oi < ops.size(); ++oi, ++rec) {
+        *rec = OpRec{&ops[oi], li, oi, total, 0};
+        total += static_cast<uint32_t>(ops[oi].uses.size());
+      }
+      ++li;
     }
     // The group's two arrays, one heap block each (no block per list). Most uses need at most one
     // barrier and most operations at most one point: reserve that much up front (and two more per list,
@@ -268,9 +284,8 @@ class GroupCompiler {
     out_.points.reserve(ops_ + 2 * g_.lists().size());
     barriers0_ = out_.barriers.data();
     points0_ = out_.points.data();
-    uses_total_ = static_cast<uint32_t>(total);
+    uses_total_ = total;
     if (uses_.size() < total) uses_.resize(total);
-    if (op_shared_.size() < ops_) op_shared_.resize(ops_);
   }
 
   // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
@@ -408,46 +423,39 @@ class GroupCompiler {
   // Pass 1 (reverse order): slots, boxes, merged read runs and last uses.
   void backward() {
     maps_ = 0;
-    uint32_t gi = ops_;
-    uint32_t ui = uses_total_;
-    const std::vector<CommandList*>& lists = g_.lists();
-    for (size_t li = lists.size(); li-- > 0;) {
-      const std::span<const Operation> ops = lists[li]->ops();
-      for (size_t oi = ops.size(); oi-- > 0;) {
-        const Uses& uses = ops[oi].uses;
-        --gi;
-        ui -= static_cast<uint32_t>(uses.size());
-        UseRec* recs = uses_.data() + ui;
-        const bool shared = plan_detail::shares_a_resource(uses);
-        op_shared_[gi] = shared;
-        if (shared) {
-          for (size_t i = 0; i < uses.size(); ++i) {
-            const uint32_t si = slot_for(uses[i].resource, gi);
-            recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0};
-          }
-          backward_shared(uses, recs);
-          continue;
+    for (uint32_t gi = ops_; gi-- > 0;) {
+      OpRec& orec = op_recs_[gi];
+      const Uses& uses = orec.o->uses;
+      UseRec* recs = uses_.data() + orec.first_use;
+      const bool shared = plan_detail::shares_a_resource(uses);
+      orec.shared = shared;
+      if (shared) {
+        for (size_t i = 0; i < uses.size(); ++i) {
+          const uint32_t si = slot_for(uses[i].resource, gi);
+          recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0};
         }
-        // Each resource has one use here: join, record and end the run in one step. (Pointers with the
-        // end read once: the stores below could alias the vector, so an index loop reloads its size.)
-        UseRec* rec_it = recs;
-        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
-          const Use& u = *it;
-          const uint32_t si = slot_for(u.resource, gi);
-          Slot& s = slots_[si];
-          UseRec& rec = *rec_it;
-          rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
-          if (!s.whole) {
-            backward_one(s, rec, u);
-          } else if (is_write(u.access)) {
-            s.run = ReadRun{};
-          } else if (u.access == Access::present) {
-            rec.read = kPresentRun.bits;
-            s.run = ReadRun{};
-          } else {
-            s.run.add(u.access, sync_of(u.access, u.stages));
-            rec.read = s.run.bits;
-          }
+        backward_shared(uses, recs);
+        continue;
+      }
+      // Each resource has one use here: join, record and end the run in one step. (Pointers with the
+      // end read once: the stores below could alias the vector, so an index loop reloads its size.)
+      UseRec* rec_it = recs;
+      for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+        const Use& u = *it;
+        const uint32_t si = slot_for(u.resource, gi);
+        Slot& s = slots_[si];
+        UseRec& rec = *rec_it;
+        rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
+        if (!s.whole) {
+          backward_one(s, rec, u);
+        } else if (is_write(u.access)) {
+          s.run = ReadRun{};
+        } else if (u.access == Access::present) {
+          rec.read = kPresentRun.bits;
+          s.run = ReadRun{};
+        } else {
+          s.run.add(u.access, sync_of(u.access, u.stages));
+          rec.read = s.run.bits;
         }
       }
     }
@@ -521,46 +529,41 @@ class GroupCompiler {
     std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
       return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
     });
-    uint32_t gi = 0, ui = 0;
     size_t next_exit = slots_.size();
-    const std::vector<CommandList*>& lists = g_.lists();
-    for (uint32_t li = 0; li < lists.size(); ++li) {
-      const std::span<const Operation> ops = lists[li]->ops();
-      for (uint32_t oi = 0; oi < ops.size(); ++oi, ++gi) {
-        const OpAt op{li, oi, gi, ui, ops[oi], op_shared_[gi] != 0};
-        const Uses& uses = op.o.uses;
-        ui += static_cast<uint32_t>(uses.size());
-        if (op.o.full_barrier) {
-          const State any{sync::all, kAnyAccess, Layout::none};
-          emit(li, oi, Where::before, kGlobalResource, false, Box{}, any, any, Reason::full_barrier);
-        }
-        if (next_discard < discards.size() && discards[next_discard].list == li &&
-            discards[next_discard].op == oi) {
-          // A discard seeds its slot before the operation's other uses: number them all first.
-          for (uint32_t i = 0; i < uses.size(); ++i) number(slots_[uses_[op.first_use + i].slot]);
-          do {
-            discard(op, discards[next_discard].resource);
-            ++next_discard;
-          } while (next_discard < discards.size() && discards[next_discard].list == li &&
-                   discards[next_discard].op == oi);
-        }
-        const UseRec* rec_it = uses_.data() + op.first_use;
-        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
-          const Use& u = *it;
-          const UseRec& rec = *rec_it;
-          Slot& s = slots_[rec.slot];
-          if (!s.started) start(s, li);
-          if (is_write(u.access))
-            write(op, u, rec, s);
-          else
-            read(op, u, rec, s);
-        }
-        // Slots are in the order of their last use, latest first. The exits of one operation share
-        // its after-point, which sorts them by resource.
-        // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
-        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi)
-          if (const Slot& s = slots_[--next_exit]; s.has_exit) exit(op, s);
+    for (uint32_t gi = 0; gi < ops_; ++gi) {
+      const OpRec& orec = op_recs_[gi];
+      const uint32_t li = orec.list, oi = orec.op;
+      const OpAt op{li, oi, gi, orec.first_use, *orec.o, orec.shared != 0};
+      const Uses& uses = op.o.uses;
+      if (op.o.full_barrier) {
+        const State any{sync::all, kAnyAccess, Layout::none};
+        emit(li, oi, Where::before, kGlobalResource, false, Box{}, any, any, Reason::full_barrier);
       }
+      if (next_discard < discards.size() && discards[next_discard].list == li && discards[next_discard].op == oi) {
+        // A discard seeds its slot before the operation's other uses: number them all first.
+        for (uint32_t i = 0; i < uses.size(); ++i) number(slots_[uses_[op.first_use + i].slot]);
+        do {
+          discard(op, discards[next_discard].resource);
+          ++next_discard;
+        } while (next_discard < discards.size() && discards[next_discard].list == li &&
+                 discards[next_discard].op == oi);
+      }
+      const UseRec* rec_it = uses_.data() + op.first_use;
+      for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+        const Use& u = *it;
+        const UseRec& rec = *rec_it;
+        Slot& s = slots_[rec.slot];
+        if (!s.started) start(s, li);
+        if (is_write(u.access))
+          write(op, u, rec, s);
+        else
+          read(op, u, rec, s);
+      }
+      // Slots are in the order of their last use, latest first. The exits of one operation share
+      // its after-point, which sorts them by resource.
+      // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
+      while (next_exit > 0 && slots_[next_exit - 1].last_op == gi)
+        if (const Slot& s = slots_[--next_exit]; s.has_exit) exit(op, s);
     }
     close_point();
     end_list();
@@ -973,7 +976,7 @@ class GroupCompiler {
   std::vector<uint32_t>& slot_of_ = scratch_.slot_of;
   std::vector<Slot>& slots_ = scratch_.slots;
   std::vector<UseRec>& uses_ = scratch_.uses;
-  std::vector<uint8_t>& op_shared_ = scratch_.op_shared;
+  std::vector<OpRec>& op_recs_ = scratch_.ops;
   std::vector<Box>& boxes_ = scratch_.boxes;
   std::vector<Piece>& pieces_ = scratch_.pieces;
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
