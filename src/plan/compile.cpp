@@ -17,12 +17,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <optional>
 #include <queue>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 #include "baton/plan.hpp"
@@ -79,6 +81,7 @@ struct UseRec {
   uint32_t box;     // kFullBox, or an index into Scratch::boxes
   uint32_t read;    // reads: the ReadRun bits of a whole-resource run, or the first of its pieces
   uint32_t pieces;  // reads: how many pieces; 0: `read` holds one whole-resource run
+  SyncMask sync;    // sync_of(access, stages), for the forward pass (the backward pass computes it)
 };
 
 // Per resource the group touches, in the order of its last use (the backward pass creates them), so
@@ -432,7 +435,7 @@ class GroupCompiler {
       if (shared) {
         for (size_t i = 0; i < uses.size(); ++i) {
           const uint32_t si = slot_for(uses[i].resource, gi);
-          recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0};
+          recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0, sync_of(uses[i].access, uses[i].stages)};
         }
         backward_shared(uses, recs);
         continue;
@@ -445,7 +448,8 @@ class GroupCompiler {
         const uint32_t si = slot_for(u.resource, gi);
         Slot& s = slots_[si];
         UseRec& rec = *rec_it;
-        rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
+        const SyncMask sy = sync_of(u.access, u.stages);
+        rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0, sy};
         if (!s.whole) {
           backward_one(s, rec, u);
         } else if (is_write(u.access)) {
@@ -454,7 +458,7 @@ class GroupCompiler {
           rec.read = kPresentRun.bits;
           s.run = ReadRun{};
         } else {
-          s.run.add(u.access, sync_of(u.access, u.stages));
+          s.run.add(u.access, sy);
           rec.read = s.run.bits;
         }
       }
@@ -686,21 +690,25 @@ class GroupCompiler {
   // or to every box of a range map. The rules are forced inline: a call per use costs more than the
   // rule itself on the common path.
   void read(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
-    const SyncMask need = sync_of(u.access, u.stages);
+    const SyncMask need = rec.sync;
     if (s.whole) {
-      read_one(op, u, s, need, ReadRun{rec.read}, full_box(desc(u.resource)), s.t);
+      read_one(op, u, s, need, ReadRun{rec.read}, nullptr, s.t);
       return;
     }
     RangeMap<Track>& m = cur_[s.map];
     for_each_piece(rec, u.resource, [&](const Piece& p) {
-      m.update(p.box, [&](const Box& b, Track& t) { read_one(op, u, s, need, p.run, b, t); });
+      m.update(p.box, [&](const Box& b, Track& t) { read_one(op, u, s, need, p.run, &b, t); });
       m.coalesce();
     });
   }
 
-  // The read `u` of box `b`, in state `t`, opening the read run `run`.
+  // The box a barrier of `b` names: b, or (nullptr) the whole resource of a whole slot, made only when a
+  // barrier needs it.
+  Box box_or_whole(const Box* b, const Slot& s) const { return b ? *b : full_box(desc(s.res)); }
+
+  // The read `u` of box `b` (nullptr: a whole slot), in state `t`, opening the read run `run`.
   [[gnu::always_inline]] void read_one(const OpAt& op, const Use& u, const Slot& s, SyncMask need,
-                                       ReadRun run, const Box& b, Track& t) {
+                                       ReadRun run, const Box* b, Track& t) {
     // A texture taking over memory has no layout yet: even a read it "covers" needs the transition.
     if ((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need)) {
       t.last_list = op.list;
@@ -723,26 +731,26 @@ class GroupCompiler {
     }
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-    emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target, why);
+    emit(op.list, op.op, Where::before, u.resource, s.bytes, box_or_whole(b, s), t.state, target, why);
     mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
 
   void write(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
-    State target = use_state(s.buffer, u.access, u.stages);
+    State target{rec.sync, bit(u.access), s.buffer ? Layout::none : layout_of(u.access)};  // use_state()
     if (op.shared) target.sync = op_sync(op, u.resource, u.access, u.stages);  // else sync_of(): as is
     if (s.whole) {
-      write_one(op, u, s, target, full_box(desc(u.resource)), s.t);
+      write_one(op, u, s, target, nullptr, s.t);
       return;
     }
     RangeMap<Track>& m = cur_[s.map];
-    m.update(use_box(rec, u.resource), [&](const Box& b, Track& t) { write_one(op, u, s, target, b, t); });
+    m.update(use_box(rec, u.resource), [&](const Box& b, Track& t) { write_one(op, u, s, target, &b, t); });
     m.coalesce();
   }
 
-  // The write `u` of box `b`, in state `t`, into `target`.
+  // The write `u` of box `b` (nullptr: a whole slot), in state `t`, into `target`.
   [[gnu::always_inline]] void write_one(const OpAt& op, const Use& u, const Slot& s, const State& target,
-                                        const Box& b, Track& t) {
+                                        const Box* b, Track& t) {
     // Another use of this operation, or a state a barrier already opened with nothing written since:
     // this write is inside that barrier's scope.
     const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
@@ -760,7 +768,7 @@ class GroupCompiler {
       const bool same = t.state.layout == target.layout && t.state.access == target.access;
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-      emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target,
+      emit(op.list, op.op, Where::before, u.resource, s.bytes, box_or_whole(b, s), t.state, target,
            reason_for(t, op.list, own));
       mark_entry_used(op.list, t);
     }
@@ -934,10 +942,19 @@ class GroupCompiler {
     if (p.count < 2) return;
     Barrier* b = out_.barriers.data() + list_b0_ + p.first;
     if (p.count == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
-      if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
+      if (b[0].resource > b[1].resource) swap_pair(b);
       return;
     }
     sort_point(p, b);
+  }
+  // Swaps b[0] and b[1] through two copies held in registers (std::swap, a call, moves three times).
+  [[gnu::always_inline]] static void swap_pair(Barrier* b) {
+    static_assert(std::is_trivially_copyable_v<Barrier>);
+    alignas(16) unsigned char x[sizeof(Barrier)], y[sizeof(Barrier)];
+    std::memcpy(x, &b[0], sizeof x);
+    std::memcpy(y, &b[1], sizeof y);
+    std::memcpy(&b[0], y, sizeof y);
+    std::memcpy(&b[1], x, sizeof x);
   }
   void sort_point(BarrierPoint& p, Barrier* b) {
     const size_t n = p.count;
