@@ -541,7 +541,7 @@ class GroupCompiler {
       const Uses& uses = op.o.uses;
       if (op.o.full_barrier) {
         const State any{sync::all, kAnyAccess, Layout::none};
-        emit(li, oi, Where::before, kGlobalResource, false, Box{}, any, any, Reason::full_barrier);
+        emit(li, oi, Where::before, kGlobalResource, false, nullptr, Box{}, any, any, Reason::full_barrier);
       }
       if (next_discard < discards.size() && discards[next_discard].list == li && discards[next_discard].op == oi) {
         // A discard seeds its slot before the operation's other uses: number them all first.
@@ -731,7 +731,7 @@ class GroupCompiler {
     }
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-    emit(op.list, op.op, Where::before, u.resource, s.bytes, box_or_whole(b, s), t.state, target, why);
+    emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target, why);
     mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
@@ -768,7 +768,7 @@ class GroupCompiler {
       const bool same = t.state.layout == target.layout && t.state.access == target.access;
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-      emit(op.list, op.op, Where::before, u.resource, s.bytes, box_or_whole(b, s), t.state, target,
+      emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target,
            reason_for(t, op.list, own));
       mark_entry_used(op.list, t);
     }
@@ -814,7 +814,7 @@ class GroupCompiler {
       const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0},
                          Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, s.bytes, b, before, after,
+        emit(op.list, op.op, Where::before, r, s.bytes, &s, b, before, after,
              takeover ? Reason::takeover : Reason::discard, true);
       });
     }
@@ -855,7 +855,7 @@ class GroupCompiler {
                          : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
                                                          : Reason::restore;
-      emit(op.list, op.op, Where::after, s.res, s.bytes, b, t.state, target, why);
+      emit(op.list, op.op, Where::after, s.res, s.bytes, &s, b, t.state, target, why);
     };
     if (s.whole) {
       one(full_box(desc(s.res)), s.t);
@@ -864,11 +864,11 @@ class GroupCompiler {
     for (const auto& e : cur_[s.map].entries()) one(e.box, e.value);
   }
 
-  // The one previous occupant of r's memory (kGlobalResource: several), for a takeover barrier.
-  [[gnu::always_inline]] ResourceId previous_of(ResourceId r) const {
-    const uint32_t si = slot_of_[r];
-    if (si == kNone || slots_[si].first >= f_.entry_history.size()) return kGlobalResource;
-    return f_.entry_history[slots_[si].first].second.takeover.previous;
+  // The one previous occupant of the memory of slot s's resource (kGlobalResource: several), for a
+  // takeover barrier.
+  [[gnu::always_inline]] ResourceId previous_of(const Slot& s) const {
+    if (s.first >= f_.entry_history.size()) return kGlobalResource;
+    return f_.entry_history[s.first].second.takeover.previous;
   }
 
   const GroupFacts::HandOn* hand_on_of(ResourceId r) const {
@@ -879,8 +879,9 @@ class GroupCompiler {
   }
 
   // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
-  // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes).
-  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes,
+  // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes). `slot`: r's
+  // slot (nullptr for a global barrier), which a takeover barrier reads its previous occupant from.
+  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes, const Slot* slot,
                                    const Box& box, const State& before, const State& after, Reason why,
                                    bool discard = false) {
     if (list != list_) begin_list(list);
@@ -888,7 +889,7 @@ class GroupCompiler {
     if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
       open_point(op, where);
     out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
-                                    why == Reason::takeover ? previous_of(r) : kGlobalResource});
+                                    why == Reason::takeover ? previous_of(*slot) : kGlobalResource});
     if (bytes) to_bytes(out_.barriers.back());
     ++points.back().count;
   }
