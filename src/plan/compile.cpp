@@ -534,8 +534,13 @@ class GroupCompiler {
       return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
     });
     size_t next_exit = slots_.size();
+    // The backward pass made every slot and record: the arrays keep their storage from here on, and
+    // local pointers spare a reload of each vector after every store.
+    Slot* const slots = slots_.data();
+    const UseRec* const use_recs = uses_.data();
+    const OpRec* const op_recs = op_recs_.data();
     for (uint32_t gi = 0; gi < ops_; ++gi) {
-      const OpRec& orec = op_recs_[gi];
+      const OpRec& orec = op_recs[gi];
       const uint32_t li = orec.list, oi = orec.op;
       const OpAt op{li, oi, gi, orec.first_use, *orec.o, orec.shared != 0};
       const Uses& uses = op.o.uses;
@@ -545,18 +550,18 @@ class GroupCompiler {
       }
       if (next_discard < discards.size() && discards[next_discard].list == li && discards[next_discard].op == oi) {
         // A discard seeds its slot before the operation's other uses: number them all first.
-        for (uint32_t i = 0; i < uses.size(); ++i) number(slots_[uses_[op.first_use + i].slot]);
+        for (uint32_t i = 0; i < uses.size(); ++i) number(slots[use_recs[op.first_use + i].slot]);
         do {
           discard(op, discards[next_discard].resource);
           ++next_discard;
         } while (next_discard < discards.size() && discards[next_discard].list == li &&
                  discards[next_discard].op == oi);
       }
-      const UseRec* rec_it = uses_.data() + op.first_use;
+      const UseRec* rec_it = use_recs + op.first_use;
       for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
         const Use& u = *it;
         const UseRec& rec = *rec_it;
-        Slot& s = slots_[rec.slot];
+        Slot& s = slots[rec.slot];
         if (!s.started) start(s, li);
         if (is_write(u.access))
           write(op, u, rec, s);
@@ -566,8 +571,8 @@ class GroupCompiler {
       // Slots are in the order of their last use, latest first. The exits of one operation share
       // its after-point, which sorts them by resource.
       // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
-      while (next_exit > 0 && slots_[next_exit - 1].last_op == gi)
-        if (const Slot& s = slots_[--next_exit]; s.has_exit) exit(op, s);
+      while (next_exit > 0 && slots[next_exit - 1].last_op == gi)
+        if (const Slot& s = slots[--next_exit]; s.has_exit) exit(op, s);
     }
     close_point();
     end_list();
