@@ -494,7 +494,7 @@ class GroupCompiler {
 
   // The read `u` joins the run of reads that follows it.
   void join_run(Slot& s, const UseRec& rec, const Use& u) {
-    const SyncMask sy = sync_of(u.access, u.stages);
+    const SyncMask sy = rec.sync;  // sync_of(u.access, u.stages), recorded by the backward pass
     if (s.whole) {
       s.run.add(u.access, sy);
       return;
