@@ -301,12 +301,12 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
             }
           }
           const ResourceId r = u.resource;
-          // One reference for the use's updates (indexing again after every store reloads the array).
-          ResourceHistory& h = history[r];
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
-            entry.push_back({r, group_start.empty() ? h : entry_snapshot(r)});
+            entry.push_back({r, group_start.empty() ? history[r] : entry_snapshot(r)});
           }
+          // One reference for the use's updates (indexing again after every store reloads the array).
+          ResourceHistory& h = history[r];
           if (is_write(u.access) && !h.written) {
             if (needs_discard(descs[r]))
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
