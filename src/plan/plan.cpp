@@ -303,7 +303,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
           const ResourceId r = u.resource;
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
-            entry.push_back({r, group_start.empty() ? history[r] : entry_snapshot(r)});
+            entry.emplace_back(r, history[r]);
+            if (!group_start.empty()) entry.back().second = entry_snapshot(r);
           }
           // One reference for the use's updates (indexing again after every store reloads the array).
           ResourceHistory& h = history[r];
