@@ -618,7 +618,7 @@ class GroupCompiler {
     const size_t si = s.first;
     if (si >= f_.entry_history.size() || f_.entry_history[si].first != r)
       throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
-    const ResourceHistory hist = f_.entry_history[si].second;
+    const ResourceHistory& hist = f_.entry_history[si].second;
     // A buffer's memory taken over holds the previous occupants' writes (see plan()).
     s.never_written =
         !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
