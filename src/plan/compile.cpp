@@ -270,9 +270,7 @@ class GroupCompiler {
     OpRec* rec = op_recs_.data();
     uint32_t total = 0, li = 0;
     for (const CommandList* l : g_.lists()) {
-      CompiledList& cl = out_.lists.emplace_back();
-      cl.name = l->name();
-      cl.queue = l->queue();
+      out_.lists.emplace_back(l->name(), l->queue());  // the name copied in place
       const std::span<const Operation> ops = l->ops();
       for (uint32_t oi = 0; oi < ops.size(); ++oi, ++rec) {
         *rec = OpRec{&ops[oi], li, oi, total, 0};
