@@ -1038,7 +1038,8 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
         throw Error(fmt::format("group '{}': list '{}' compiled twice", g->name(), l->name()));
     }
   }
-  std::vector<const CommandListGroup*> cg(groups.begin(), groups.end());
+  // The same pointers, read-only (a qualification conversion: no copy of the array).
+  const std::span<const CommandListGroup* const> cg(groups.data(), groups.size());
   Plan p = plan(resources, cg, std::move(history_in));
   CompileResult out;
   out.groups.resize(groups.size());
