@@ -1,7 +1,7 @@
 // Compiling one group: a pure function of the group's lists and the facts the plan decided.
 //
-// Two passes over the group's operations (all lists, in order):
-//  1. backward: one slot per resource the group touches and, per use, its slot and box; for every
+// Two passes over the group's operations (all lists, in order, laid out once in one array by prepare()):
+//  1. backward: one slot per resource the group touches and, per use, its slot, box and sync; for every
 //     read, the merged read set of the run of readers it starts (every read of the same subresources
 //     until the next write), so that one transition serves all of them (invariant 5); and for every
 //     resource the operation that uses it last in the group;
