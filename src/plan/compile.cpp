@@ -1,7 +1,7 @@
 // Compiling one group: a pure function of the group's lists and the facts the plan decided.
 //
-// Two passes over the group's operations (all lists, in order):
-//  1. backward: one slot per resource the group touches and, per use, its slot and box; for every
+// Two passes over the group's operations (all lists, in order, laid out once in one array by prepare()):
+//  1. backward: one slot per resource the group touches and, per use, its slot, box and sync; for every
 //     read, the merged read set of the run of readers it starts (every read of the same subresources
 //     until the next write), so that one transition serves all of them (invariant 5); and for every
 //     resource the operation that uses it last in the group;
@@ -17,12 +17,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <optional>
 #include <queue>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 #include "baton/plan.hpp"
@@ -79,6 +81,7 @@ struct UseRec {
   uint32_t box;     // kFullBox, or an index into Scratch::boxes
   uint32_t read;    // reads: the ReadRun bits of a whole-resource run, or the first of its pieces
   uint32_t pieces;  // reads: how many pieces; 0: `read` holds one whole-resource run
+  SyncMask sync;    // sync_of(access, stages), for the forward pass (the backward pass computes it)
 };
 
 // Per resource the group touches, in the order of its last use (the backward pass creates them), so
@@ -102,6 +105,15 @@ struct Slot {
   const State* exit_state() const { return has_exit ? &exit : nullptr; }
 };
 static_assert(sizeof(Slot) <= 64);
+
+// Per operation of the group, in group order (all lists, in order): prepare() lays them out once, and
+// the backward and forward passes walk this one array instead of list -> operation each.
+struct OpRec {
+  const Operation* o;
+  uint32_t list, op;   // its list, and its index in that list
+  uint32_t first_use;  // index of its first use in the group (Scratch::uses)
+  uint32_t shared;     // backward pass: some resource has two uses in it (plan_detail::shares_a_resource)
+};
 
 // The operation being compiled.
 struct OpAt {
@@ -194,7 +206,7 @@ struct Scratch {
   std::vector<Slot> slots;
   // Sized up, never down: every compile writes each element before reading it.
   std::vector<UseRec> uses;
-  std::vector<uint8_t> op_shared;  // per operation: plan_detail::shares_a_resource
+  std::vector<OpRec> ops;          // per operation, in group order
   std::vector<Box> boxes;          // boxes of the uses that do not cover their whole resource
   std::vector<Piece> pieces;
   // Per slot that is not whole; never shrunk, so their entries' storage is reused by later compiles.
@@ -253,13 +265,18 @@ class GroupCompiler {
     out_.lists.reserve(g_.lists().size());
     // A walk over the operations, not the uses: the buffers used in byte ranges are found only when
     // the backward pass meets the first part of a buffer (find_ranged), which most groups never do.
-    size_t total = 0;
+    for (const CommandList* l : g_.lists()) ops_ += static_cast<uint32_t>(l->ops().size());
+    if (op_recs_.size() < ops_) op_recs_.resize(ops_);
+    OpRec* rec = op_recs_.data();
+    uint32_t total = 0, li = 0;
     for (const CommandList* l : g_.lists()) {
-      CompiledList& cl = out_.lists.emplace_back();
-      cl.name = l->name();
-      cl.queue = l->queue();
-      for (const Operation& o : l->ops()) total += o.uses.size();
-      ops_ += static_cast<uint32_t>(l->ops().size());
+      out_.lists.emplace_back(l->name(), l->queue());  // the name copied in place
+      const std::span<const Operation> ops = l->ops();
+      for (uint32_t oi = 0; oi < ops.size(); ++oi, ++rec) {
+        *rec = OpRec{&ops[oi], li, oi, total, 0};
+        total += static_cast<uint32_t>(ops[oi].uses.size());
+      }
+      ++li;
     }
     // The group's two arrays, one heap block each (no block per list). Most uses need at most one
     // barrier and most operations at most one point: reserve that much up front (and two more per list,
@@ -268,9 +285,8 @@ class GroupCompiler {
     out_.points.reserve(ops_ + 2 * g_.lists().size());
     barriers0_ = out_.barriers.data();
     points0_ = out_.points.data();
-    uses_total_ = static_cast<uint32_t>(total);
+    uses_total_ = total;
     if (uses_.size() < total) uses_.resize(total);
-    if (op_shared_.size() < ops_) op_shared_.resize(ops_);
   }
 
   // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
@@ -408,46 +424,40 @@ class GroupCompiler {
   // Pass 1 (reverse order): slots, boxes, merged read runs and last uses.
   void backward() {
     maps_ = 0;
-    uint32_t gi = ops_;
-    uint32_t ui = uses_total_;
-    const std::vector<CommandList*>& lists = g_.lists();
-    for (size_t li = lists.size(); li-- > 0;) {
-      const std::span<const Operation> ops = lists[li]->ops();
-      for (size_t oi = ops.size(); oi-- > 0;) {
-        const Uses& uses = ops[oi].uses;
-        --gi;
-        ui -= static_cast<uint32_t>(uses.size());
-        UseRec* recs = uses_.data() + ui;
-        const bool shared = plan_detail::shares_a_resource(uses);
-        op_shared_[gi] = shared;
-        if (shared) {
-          for (size_t i = 0; i < uses.size(); ++i) {
-            const uint32_t si = slot_for(uses[i].resource, gi);
-            recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0};
-          }
-          backward_shared(uses, recs);
-          continue;
+    for (uint32_t gi = ops_; gi-- > 0;) {
+      OpRec& orec = op_recs_[gi];
+      const Uses& uses = orec.o->uses;
+      UseRec* recs = uses_.data() + orec.first_use;
+      const bool shared = plan_detail::shares_a_resource(uses);
+      orec.shared = shared;
+      if (shared) {
+        for (size_t i = 0; i < uses.size(); ++i) {
+          const uint32_t si = slot_for(uses[i].resource, gi);
+          recs[i] = UseRec{si, box_for(uses[i], slots_[si]), 0, 0, sync_of(uses[i].access, uses[i].stages)};
         }
-        // Each resource has one use here: join, record and end the run in one step. (Pointers with the
-        // end read once: the stores below could alias the vector, so an index loop reloads its size.)
-        UseRec* rec_it = recs;
-        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
-          const Use& u = *it;
-          const uint32_t si = slot_for(u.resource, gi);
-          Slot& s = slots_[si];
-          UseRec& rec = *rec_it;
-          rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0};
-          if (!s.whole) {
-            backward_one(s, rec, u);
-          } else if (is_write(u.access)) {
-            s.run = ReadRun{};
-          } else if (u.access == Access::present) {
-            rec.read = kPresentRun.bits;
-            s.run = ReadRun{};
-          } else {
-            s.run.add(u.access, sync_of(u.access, u.stages));
-            rec.read = s.run.bits;
-          }
+        backward_shared(uses, recs);
+        continue;
+      }
+      // Each resource has one use here: join, record and end the run in one step. (Pointers with the
+      // end read once: the stores below could alias the vector, so an index loop reloads its size.)
+      UseRec* rec_it = recs;
+      for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+        const Use& u = *it;
+        const uint32_t si = slot_for(u.resource, gi);
+        Slot& s = slots_[si];
+        UseRec& rec = *rec_it;
+        const SyncMask sy = sync_of(u.access, u.stages);
+        rec = UseRec{si, is_whole(u.range) ? kFullBox : box_for(u, s), 0, 0, sy};
+        if (!s.whole) {
+          backward_one(s, rec, u);
+        } else if (is_write(u.access)) {
+          s.run = ReadRun{};
+        } else if (u.access == Access::present) {
+          rec.read = kPresentRun.bits;
+          s.run = ReadRun{};
+        } else {
+          s.run.add(u.access, sy);
+          rec.read = s.run.bits;
         }
       }
     }
@@ -482,7 +492,7 @@ class GroupCompiler {
 
   // The read `u` joins the run of reads that follows it.
   void join_run(Slot& s, const UseRec& rec, const Use& u) {
-    const SyncMask sy = sync_of(u.access, u.stages);
+    const SyncMask sy = rec.sync;  // sync_of(u.access, u.stages), recorded by the backward pass
     if (s.whole) {
       s.run.add(u.access, sy);
       return;
@@ -521,46 +531,46 @@ class GroupCompiler {
     std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
       return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
     });
-    uint32_t gi = 0, ui = 0;
     size_t next_exit = slots_.size();
-    const std::vector<CommandList*>& lists = g_.lists();
-    for (uint32_t li = 0; li < lists.size(); ++li) {
-      const std::span<const Operation> ops = lists[li]->ops();
-      for (uint32_t oi = 0; oi < ops.size(); ++oi, ++gi) {
-        const OpAt op{li, oi, gi, ui, ops[oi], op_shared_[gi] != 0};
-        const Uses& uses = op.o.uses;
-        ui += static_cast<uint32_t>(uses.size());
-        if (op.o.full_barrier) {
-          const State any{sync::all, kAnyAccess, Layout::none};
-          emit(li, oi, Where::before, kGlobalResource, false, Box{}, any, any, Reason::full_barrier);
-        }
-        if (next_discard < discards.size() && discards[next_discard].list == li &&
-            discards[next_discard].op == oi) {
-          // A discard seeds its slot before the operation's other uses: number them all first.
-          for (uint32_t i = 0; i < uses.size(); ++i) number(slots_[uses_[op.first_use + i].slot]);
-          do {
-            discard(op, discards[next_discard].resource);
-            ++next_discard;
-          } while (next_discard < discards.size() && discards[next_discard].list == li &&
-                   discards[next_discard].op == oi);
-        }
-        const UseRec* rec_it = uses_.data() + op.first_use;
-        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
-          const Use& u = *it;
-          const UseRec& rec = *rec_it;
-          Slot& s = slots_[rec.slot];
-          if (!s.started) start(s, li);
-          if (is_write(u.access))
-            write(op, u, rec, s);
-          else
-            read(op, u, rec, s);
-        }
-        // Slots are in the order of their last use, latest first. The exits of one operation share
-        // its after-point, which sorts them by resource.
-        // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
-        while (next_exit > 0 && slots_[next_exit - 1].last_op == gi)
-          if (const Slot& s = slots_[--next_exit]; s.has_exit) exit(op, s);
+    // The backward pass made every slot and record: the arrays keep their storage from here on, and
+    // local pointers spare a reload of each vector after every store.
+    Slot* const slots = slots_.data();
+    const UseRec* const use_recs = uses_.data();
+    const OpRec* const op_recs = op_recs_.data();
+    for (uint32_t gi = 0; gi < ops_; ++gi) {
+      const OpRec& orec = op_recs[gi];
+      const uint32_t li = orec.list, oi = orec.op;
+      const OpAt op{li, oi, gi, orec.first_use, *orec.o, orec.shared != 0};
+      const Uses& uses = op.o.uses;
+      if (op.o.full_barrier) {
+        const State any{sync::all, kAnyAccess, Layout::none};
+        emit(li, oi, Where::before, kGlobalResource, false, nullptr, Box{}, any, any, Reason::full_barrier);
       }
+      if (next_discard < discards.size() && discards[next_discard].list == li && discards[next_discard].op == oi) {
+        // A discard seeds its slot before the operation's other uses: number them all first.
+        for (uint32_t i = 0; i < uses.size(); ++i) number(slots[use_recs[op.first_use + i].slot]);
+        do {
+          discard(op, discards[next_discard].resource);
+          ++next_discard;
+        } while (next_discard < discards.size() && discards[next_discard].list == li &&
+                 discards[next_discard].op == oi);
+      }
+      const UseRec* rec_it = use_recs + op.first_use;
+      for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+        const Use& u = *it;
+        const UseRec& rec = *rec_it;
+        Slot& s = slots[rec.slot];
+        if (!s.started) start(s, li);
+        if (is_write(u.access))
+          write(op, u, rec, s);
+        else
+          read(op, u, rec, s);
+      }
+      // Slots are in the order of their last use, latest first. The exits of one operation share
+      // its after-point, which sorts them by resource.
+      // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
+      while (next_exit > 0 && slots[next_exit - 1].last_op == gi)
+        if (const Slot& s = slots[--next_exit]; s.has_exit) exit(op, s);
     }
     close_point();
     end_list();
@@ -606,7 +616,7 @@ class GroupCompiler {
     const size_t si = s.first;
     if (si >= f_.entry_history.size() || f_.entry_history[si].first != r)
       throw Error(fmt::format("group '{}': facts do not match the group (resource '{}')", g_.name(), d.name));
-    const ResourceHistory hist = f_.entry_history[si].second;
+    const ResourceHistory& hist = f_.entry_history[si].second;
     // A buffer's memory taken over holds the previous occupants' writes (see plan()).
     s.never_written =
         !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
@@ -683,21 +693,25 @@ class GroupCompiler {
   // or to every box of a range map. The rules are forced inline: a call per use costs more than the
   // rule itself on the common path.
   void read(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
-    const SyncMask need = sync_of(u.access, u.stages);
+    const SyncMask need = rec.sync;
     if (s.whole) {
-      read_one(op, u, s, need, ReadRun{rec.read}, full_box(desc(u.resource)), s.t);
+      read_one(op, u, s, need, ReadRun{rec.read}, nullptr, s.t);
       return;
     }
     RangeMap<Track>& m = cur_[s.map];
     for_each_piece(rec, u.resource, [&](const Piece& p) {
-      m.update(p.box, [&](const Box& b, Track& t) { read_one(op, u, s, need, p.run, b, t); });
+      m.update(p.box, [&](const Box& b, Track& t) { read_one(op, u, s, need, p.run, &b, t); });
       m.coalesce();
     });
   }
 
-  // The read `u` of box `b`, in state `t`, opening the read run `run`.
+  // The box a barrier of `b` names: b, or (nullptr) the whole resource of a whole slot, made only when a
+  // barrier needs it.
+  Box box_or_whole(const Box* b, const Slot& s) const { return b ? *b : full_box(desc(s.res)); }
+
+  // The read `u` of box `b` (nullptr: a whole slot), in state `t`, opening the read run `run`.
   [[gnu::always_inline]] void read_one(const OpAt& op, const Use& u, const Slot& s, SyncMask need,
-                                       ReadRun run, const Box& b, Track& t) {
+                                       ReadRun run, const Box* b, Track& t) {
     // A texture taking over memory has no layout yet: even a read it "covers" needs the transition.
     if ((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need)) {
       t.last_list = op.list;
@@ -720,26 +734,26 @@ class GroupCompiler {
     }
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-    emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target, why);
+    emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target, why);
     mark_entry_used(op.list, t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
 
   void write(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
-    State target = use_state(s.buffer, u.access, u.stages);
+    State target{rec.sync, bit(u.access), s.buffer ? Layout::none : layout_of(u.access)};  // use_state()
     if (op.shared) target.sync = op_sync(op, u.resource, u.access, u.stages);  // else sync_of(): as is
     if (s.whole) {
-      write_one(op, u, s, target, full_box(desc(u.resource)), s.t);
+      write_one(op, u, s, target, nullptr, s.t);
       return;
     }
     RangeMap<Track>& m = cur_[s.map];
-    m.update(use_box(rec, u.resource), [&](const Box& b, Track& t) { write_one(op, u, s, target, b, t); });
+    m.update(use_box(rec, u.resource), [&](const Box& b, Track& t) { write_one(op, u, s, target, &b, t); });
     m.coalesce();
   }
 
-  // The write `u` of box `b`, in state `t`, into `target`.
+  // The write `u` of box `b` (nullptr: a whole slot), in state `t`, into `target`.
   [[gnu::always_inline]] void write_one(const OpAt& op, const Use& u, const Slot& s, const State& target,
-                                        const Box& b, Track& t) {
+                                        const Box* b, Track& t) {
     // Another use of this operation, or a state a barrier already opened with nothing written since:
     // this write is inside that barrier's scope.
     const bool inside = t.state.layout == target.layout && t.state.access == target.access &&
@@ -757,7 +771,7 @@ class GroupCompiler {
       const bool same = t.state.layout == target.layout && t.state.access == target.access;
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-      emit(op.list, op.op, Where::before, u.resource, s.bytes, b, t.state, target,
+      emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target,
            reason_for(t, op.list, own));
       mark_entry_used(op.list, t);
     }
@@ -803,7 +817,7 @@ class GroupCompiler {
       const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0},
                          Layout::undefined};
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, s.bytes, b, before, after,
+        emit(op.list, op.op, Where::before, r, s.bytes, &s, b, before, after,
              takeover ? Reason::takeover : Reason::discard, true);
       });
     }
@@ -844,7 +858,7 @@ class GroupCompiler {
                          : t.origin == Origin::takeover  ? Reason::takeover
                          : s.handed_on                   ? Reason::hand_on
                                                          : Reason::restore;
-      emit(op.list, op.op, Where::after, s.res, s.bytes, b, t.state, target, why);
+      emit(op.list, op.op, Where::after, s.res, s.bytes, &s, b, t.state, target, why);
     };
     if (s.whole) {
       one(full_box(desc(s.res)), s.t);
@@ -853,11 +867,11 @@ class GroupCompiler {
     for (const auto& e : cur_[s.map].entries()) one(e.box, e.value);
   }
 
-  // The one previous occupant of r's memory (kGlobalResource: several), for a takeover barrier.
-  [[gnu::always_inline]] ResourceId previous_of(ResourceId r) const {
-    const uint32_t si = slot_of_[r];
-    if (si == kNone || slots_[si].first >= f_.entry_history.size()) return kGlobalResource;
-    return f_.entry_history[slots_[si].first].second.takeover.previous;
+  // The one previous occupant of the memory of slot s's resource (kGlobalResource: several), for a
+  // takeover barrier.
+  [[gnu::always_inline]] ResourceId previous_of(const Slot& s) const {
+    if (s.first >= f_.entry_history.size()) return kGlobalResource;
+    return f_.entry_history[s.first].second.takeover.previous;
   }
 
   const GroupFacts::HandOn* hand_on_of(ResourceId r) const {
@@ -868,8 +882,9 @@ class GroupCompiler {
   }
 
   // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
-  // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes).
-  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes,
+  // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes). `slot`: r's
+  // slot (nullptr for a global barrier), which a takeover barrier reads its previous occupant from.
+  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes, const Slot* slot,
                                    const Box& box, const State& before, const State& after, Reason why,
                                    bool discard = false) {
     if (list != list_) begin_list(list);
@@ -877,7 +892,7 @@ class GroupCompiler {
     if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
       open_point(op, where);
     out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
-                                    why == Reason::takeover ? previous_of(r) : kGlobalResource});
+                                    why == Reason::takeover ? previous_of(*slot) : kGlobalResource});
     if (bytes) to_bytes(out_.barriers.back());
     ++points.back().count;
   }
@@ -931,10 +946,19 @@ class GroupCompiler {
     if (p.count < 2) return;
     Barrier* b = out_.barriers.data() + list_b0_ + p.first;
     if (p.count == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
-      if (b[0].resource > b[1].resource) std::swap(b[0], b[1]);
+      if (b[0].resource > b[1].resource) swap_pair(b);
       return;
     }
     sort_point(p, b);
+  }
+  // Swaps b[0] and b[1] through two copies held in registers (std::swap, a call, moves three times).
+  [[gnu::always_inline]] static void swap_pair(Barrier* b) {
+    static_assert(std::is_trivially_copyable_v<Barrier>);
+    alignas(16) unsigned char x[sizeof(Barrier)], y[sizeof(Barrier)];
+    std::memcpy(x, &b[0], sizeof x);
+    std::memcpy(y, &b[1], sizeof y);
+    std::memcpy(&b[0], y, sizeof y);
+    std::memcpy(&b[1], x, sizeof x);
   }
   void sort_point(BarrierPoint& p, Barrier* b) {
     const size_t n = p.count;
@@ -973,7 +997,7 @@ class GroupCompiler {
   std::vector<uint32_t>& slot_of_ = scratch_.slot_of;
   std::vector<Slot>& slots_ = scratch_.slots;
   std::vector<UseRec>& uses_ = scratch_.uses;
-  std::vector<uint8_t>& op_shared_ = scratch_.op_shared;
+  std::vector<OpRec>& op_recs_ = scratch_.ops;
   std::vector<Box>& boxes_ = scratch_.boxes;
   std::vector<Piece>& pieces_ = scratch_.pieces;
   std::vector<RangeMap<Track>>& cur_ = scratch_.cur;
@@ -1014,7 +1038,8 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
         throw Error(fmt::format("group '{}': list '{}' compiled twice", g->name(), l->name()));
     }
   }
-  std::vector<const CommandListGroup*> cg(groups.begin(), groups.end());
+  // The same pointers, read-only (a qualification conversion: no copy of the array).
+  const std::span<const CommandListGroup* const> cg(groups.data(), groups.size());
   Plan p = plan(resources, cg, std::move(history_in));
   CompileResult out;
   out.groups.resize(groups.size());

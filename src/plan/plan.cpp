@@ -251,8 +251,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
     GroupFacts& facts = out.groups[gi];
     const Queue queue = g.queue();
     // History as the group starts, for the resources it touches (kept before this group changes it).
+    // Only a declared write entry state changes the history before the uses (group_start keeps what it was).
     const auto entry_snapshot = [&](ResourceId r) {
-      if (group_start.empty()) return history[r];
       const auto it = group_start.find(r);
       return it == group_start.end() ? history[r] : it->second;
     };
@@ -262,23 +262,29 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
     entry.clear();
     // A declared entry state that writes stands for a write done before the group outside Baton: the
     // contents exist (no initializing discard) and later groups must treat them as written.
-    for (const CommandList* list : g.lists())
+    size_t entry_states = 0;  // declared by the group's lists (most groups declare none)
+    for (const CommandList* list : g.lists()) {
+      entry_states += list->entry_states().size();
       for (const EntryState& e : list->entry_states())
         if (e.resource < rt.size() && is_write(e.access)) {
           group_start.emplace(e.resource, history[e.resource]);
           history[e.resource].written = true;
         }
+    }
 
-    for (size_t li = 0; li < g.lists().size(); ++li) {
-      const CommandList& list = *g.lists()[li];
-      if (list.queue() != g.queue()) {
+    // Local views of the lists and each list's operations: the stores below may not reload them.
+    const std::span<const CommandList* const> lists(g.lists().data(), g.lists().size());
+    for (size_t li = 0; li < lists.size(); ++li) {
+      const CommandList& list = *lists[li];
+      if (list.queue() != queue) {
         RuleArgs args;
         args.list = list.name();
         args.queue = list.queue();
         throw Error(fmt::format("group '{}': {}", g.name(), rule_message(Rule::list_queue_mismatch, args)));
       }
-      for (size_t oi = 0; oi < list.ops().size(); ++oi) {
-        const Operation& op = list.ops()[oi];
+      const std::span<const Operation> ops = list.ops();
+      for (size_t oi = 0; oi < ops.size(); ++oi) {
+        const Operation& op = ops[oi];
         const auto where = [&] { return Where_{g, list, oi}.prefix(); };
         // One pass per use: its checks, then its effect on the history (an error discards the whole plan).
         const AccessMask kind_allows = op_kind_accesses(op.kind);
@@ -297,7 +303,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
           const ResourceId r = u.resource;
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
-            entry.push_back({r, entry_snapshot(r)});
+            entry.emplace_back(r, history[r]);
+            if (!group_start.empty()) entry.back().second = entry_snapshot(r);
           }
           // One reference for the use's updates (indexing again after every store reloads the array).
           ResourceHistory& h = history[r];
@@ -322,7 +329,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
 
     // Entry states: only the list that first touches the resource in the group may declare one, and the
     // group that touched the resource last leaves it in that state (a hand-on) instead of resting.
-    for (size_t li = 0; li < g.lists().size(); ++li) {
+    for (size_t li = 0; entry_states != 0 && li < g.lists().size(); ++li) {
       const CommandList& list = *g.lists()[li];
       for (const EntryState& e : list.entry_states()) {
         const auto where_fn = [&] { return fmt::format("group '{}' list '{}' entry state", g.name(), list.name()); };

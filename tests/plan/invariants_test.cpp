@@ -335,6 +335,34 @@ TEST(Invariant6, ContiguousRangesMergeIntoOneBarrier) {
   EXPECT_EQ(cl.barriers[0].box, (Box{0, 2, 0, 2, 0, 1}));
 }
 
+// Two barriers of different resources at one point (a frame graph pass's usual shape: it writes its
+// own texture and reads the one before) come out in resource order whatever order the uses name
+// them: the compiler settles such a pair in place (close_point) instead of sorting it.
+TEST(Invariant6, TwoBarriersOfOnePointComeInResourceOrderWhateverTheUseOrder) {
+  Rec r;
+  const AccessMask usage = bit(Access::unordered_access) | bit(Access::shader_resource);
+  const ResourceId a = r.texture("a", usage);
+  const ResourceId b = r.texture("b", usage);
+  CommandList& l = r.list("l");
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute)});
+  // Names b before a; both need a barrier at this operation's before-point.
+  op(l, OpKind::dispatch, {use(b, Access::unordered_access, kCompute), use(a, Access::shader_resource, kCompute)});
+  op(l, OpKind::dispatch, {use(a, Access::unordered_access, kCompute), use(b, Access::shader_resource, kCompute)});
+  r.group("g", {&l});
+  const CompileResult res = r.compile();
+  const CompiledList& cl = res.groups[0].lists[0];
+  size_t pairs = 0;
+  for (const BarrierPoint& p : cl.points) {
+    if (p.where != Where::before || p.op == 0) continue;
+    const std::span<const Barrier> at = cl.barriers_at(p);
+    ASSERT_EQ(at.size(), 2u) << "op " << p.op;
+    EXPECT_EQ(at[0].resource, a) << "op " << p.op;
+    EXPECT_EQ(at[1].resource, b) << "op " << p.op;
+    ++pairs;
+  }
+  EXPECT_EQ(pairs, 2u);  // op 1 (b then a in use order) and op 2 (a then b)
+}
+
 TEST(Invariant7, NoBarrierForReadAfterReadInTheSameLayout) {
   Rec r;
   const ResourceId t = r.texture("shadow", bit(Access::depth_write) | bit(Access::shader_resource), 1, 1,
