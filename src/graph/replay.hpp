@@ -37,6 +37,19 @@ class FlatRuns {
       init(m, one_[m]);
     }
   }
+  // Starts over with n members, each one run, for a caller that then writes every member's value and
+  // size through values() and sizes() (the replays' start: one loop, no callbacks).
+  void reset(uint32_t n) {
+    one_.resize(n);
+    size_.resize(n);
+    split_.assign(n, kWhole);
+    pool_used_ = 0;
+  }
+  // The flat arrays, for the replays' loops: values()[m] is member m's value while splits()[m] is
+  // kWhole. They stay where they are until the next reset (an update only writes into them).
+  T* values() { return one_.data(); }
+  uint32_t* sizes() { return size_.data(); }
+  const uint32_t* splits() const { return split_.data(); }
   uint32_t members() const { return static_cast<uint32_t>(size_.size()); }
   uint32_t size(uint32_t m) const { return size_[m]; }
   // Whether member m is one run (then whole(m) is its value).
