@@ -226,48 +226,72 @@ struct UseFacts {
   uint32_t first = kNone;
   std::array<uint32_t, kQueues> last_pos{};
   std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
-  AccessMask access = 0;   // the last accesses
+  AccessMask access = 0;   // the last accesses (once folded: see use_facts)
   SyncMask sync = 0;
-  uint32_t stamp = kNone;  // the serial index of the pass being walked, while its uses are
-  bool writes = false;     // that pass writes the resource (any of its uses)
-  bool reads = false;      // the last accesses are a run of reads, not a writer's
+  AccessMask pass_access = 0;  // the accesses of the last pass that uses the resource, not yet folded in
+  SyncMask pass_sync = 0;
+  uint32_t stamp = kNone;    // the serial index of that pass (kNone: no user yet)
+  bool pass_writes = false;  // that pass writes the resource (any of its uses)
+  bool reads = false;        // the last accesses are a run of reads, not a writer's
 };
-// The facts, in the caller's thread's scratch (valid until the next call on this thread).
+// Folds the last user's accesses into the last accesses: a writer, or a reader after a writer, starts
+// them over; a reader after readers joins them.
+inline void fold(UseFacts& x) {
+  if (x.pass_writes || !x.reads) {
+    x.access = x.pass_access;
+    x.sync = x.pass_sync;
+  } else {
+    x.access |= x.pass_access;
+    x.sync |= x.pass_sync;
+  }
+  x.reads = !x.pass_writes;
+}
+// The facts, in the caller's thread's scratch (valid until the next call on this thread). One walk over
+// the uses: a pass's accesses of a resource gather in pass_access (whether it writes it is known only
+// after its last use of it there) and fold into the last accesses when the next pass uses it, or at the
+// end; the per-queue facts are taken at a pass's first use of the resource (the pass's values are the
+// same for its other uses).
 const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+  static_assert(kQueues == 3, "known[] is merged queue by queue below");
   thread_local std::vector<UseFacts> facts;
-  facts.assign(g.resources.size(), UseFacts{});
+  const uint32_t nr = static_cast<uint32_t>(g.resources.size());
+  facts.assign(nr, UseFacts{});
   UseFacts* const f = facts.data();
   constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
+  const uint32_t* const serial = s.serial.data();
+  const Pass* const passes = g.passes.data();
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t p = s.serial[i];
-    const Pass& pass = g.passes[p];
-    const PassUse* const ub = pass.uses.data();
-    const PassUse* const ue = ub + pass.uses.size();
+    const uint32_t p = serial[i];
+    const Pass& pass = passes[p];
     const size_t q = qi(exec_queue(pass));
     std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
     kn[q] = s.pos[p];
-    const uint32_t end = s.pos[p] + 1;
-    for (const PassUse* u = ub; u != ue; ++u) {  // whether the pass writes each resource it uses
-      UseFacts& x = f[u->resource];
-      const bool wr = (kChanges & bit(u->access)) != 0;
-      x.writes = x.stamp == i ? (x.writes || wr) : wr;
-      x.stamp = i;
-    }
-    for (const PassUse* u = ub; u != ue; ++u) {
-      UseFacts& x = f[u->resource];
-      if (x.first == kNone) x.first = i;
-      x.last_pos[q] = std::max(x.last_pos[q], end);
-      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
-      if (x.stamp == i) {    // the pass's first use of the resource: a writer, or a read after a writer,
-        x.stamp = kNone - 1;  // starts the last accesses over (no serial index is that large)
-        if (x.writes || !x.reads) x.access = 0, x.sync = 0;
-        x.reads = !x.writes;
+    const uint32_t end = kn[q] + 1;
+    for (const PassUse& u : pass.uses) {
+      UseFacts& x = f[u.resource];
+      const AccessMask a = bit(u.access);
+      if (x.stamp != i) {  // the pass's first use of the resource
+        if (x.stamp == kNone)
+          x.first = i;
+        else
+          fold(x);
+        x.stamp = i;
+        x.pass_access = 0;
+        x.pass_sync = 0;
+        x.pass_writes = false;
+        x.last_pos[q] = std::max(x.last_pos[q], end);
+        x.known[0] = std::min(x.known[0], kn[0]);
+        x.known[1] = std::min(x.known[1], kn[1]);
+        x.known[2] = std::min(x.known[2], kn[2]);
       }
-      x.access |= bit(u->access);
-      x.sync |= sync_of(u->access, u->stages);
+      x.pass_access |= a;
+      x.pass_sync |= sync_of(u.access, u.stages);
+      x.pass_writes |= (kChanges & a) != 0;
     }
   }
+  for (uint32_t r = 0; r < nr; ++r)
+    if (f[r].stamp != kNone) fold(f[r]);
   return facts;
 }
 
@@ -344,24 +368,29 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     return n;
   };
   // Member b.resource's first barrier: its before side must cover the previous occupants' last accesses.
-  auto takeover_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
+  auto takeover_report = [&](uint32_t gi, uint32_t li, const Barrier& b, const AliasBarrier& ab, SyncMask sy,
+                             AccessMask a, bool layout_ok) __attribute__((noinline, cold)) {
+    if (found.takeover.size() >= 20) return;
+    found.takeover.push_back(fmt::format(
+        "{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
+        "starts from {}, which does not cover their last accesses ({}){}",
+        list_pointer(gi, li, b.resource), list_name(gi, li), descs[b.resource].name, previous_names(ab),
+        to_string(b.before), to_string(State{sy, a, Layout::undefined}), layout_ok ? "" : " from layout undefined"));
+  };
+  auto takeover_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) {
     const AliasBarrier& ab = takeover.a->barriers[over[b.resource]];
     over[b.resource] = kNone;
     AccessMask a = 0;
     SyncMask sy = 0;
+    const UseFacts* const last = takeover.last->data();
     for (uint32_t p : ab.previous) {
-      a |= (*takeover.last)[p].access;
-      sy |= (*takeover.last)[p].sync;
+      a |= last[p].access;
+      sy |= last[p].sync;
     }
     const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
     const bool access_ok = (b.before.access & kAnyAccess) || (a & ~b.before.access) == 0;
-    const bool layout_ok = descs[b.resource].type == ResourceType::buffer || b.before.layout == Layout::undefined;
-    if ((!sync_ok || !access_ok || !layout_ok) && found.takeover.size() < 20)
-      found.takeover.push_back(fmt::format(
-          "{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
-          "starts from {}, which does not cover their last accesses ({}){}",
-          list_pointer(gi, li, b.resource), list_name(gi, li), descs[b.resource].name, previous_names(ab),
-          to_string(b.before), to_string(State{sy, a, Layout::undefined}), layout_ok ? "" : " from layout undefined"));
+    const bool layout_ok = b.before.layout == Layout::undefined || descs[b.resource].type == ResourceType::buffer;
+    if (!sync_ok || !access_ok || !layout_ok) takeover_report(gi, li, b, ab, sy, a, layout_ok);
   };
   // Member m used before any barrier of it.
   auto takeover_use = [&](uint32_t gi, uint32_t li, ResourceId m) __attribute__((noinline)) {
@@ -444,11 +473,10 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
   State* const value = st.values();
   const uint32_t* const split = st.splits();
   const uint32_t* const cells = st.sizes();
-  // One barrier in full (the hot loop below takes the usual one itself): a member's first barrier at a
-  // before point is its takeover barrier; then the barrier applies, run by run.
-  auto barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, bool before) __attribute__((noinline)) {
+  // One barrier in full (the hot loop below takes the usual one itself), after the takeover check: it
+  // applies run by run.
+  auto barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
     const ResourceId m = b.resource;
-    if (before && over[m] != kNone) takeover_barrier(gi, li, b);
     if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], b)) {
       on_barrier(gi, li, b, value[m], 0u, cells[m]);
       value[m] = b.after;
@@ -558,12 +586,13 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
       for (; b != e; ++b) {
         const ResourceId m = b->resource;
         if (m == kGlobalResource) continue;
-        if (oq && !(before && O[m] != kNone) && S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
+        if (before && O[m] != kNone) takeover_barrier(gi, li, *b);
+        if (oq && S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
             (b->before.layout == V[m].layout || b->discard)) {
           V[m] = b->after;
           continue;
         }
-        barrier(gi, li, *b, before);
+        barrier(gi, li, *b);
       }
     };
     for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
@@ -764,6 +793,7 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint32_t> at, pos, wait_first, waits, fill;
+    std::vector<uint8_t> queue;
     std::vector<std::array<uint32_t, kQueues>> done;
   } w;
   std::vector<uint32_t>& at = w.at;
@@ -809,8 +839,11 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
     for (const Sync& y : s.syncs)
       if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
   }
+  std::vector<uint8_t>& queue = w.queue;  // per scheduled pass: the queue it executes on
+  queue.resize(np);
   for (uint32_t p : s.serial) {
     const size_t q = qi(exec_queue(g.passes[p]));
+    queue[p] = static_cast<uint8_t>(q);
     pos[p] = count[q]++;
     std::array<uint32_t, kQueues> d = last[q];
     for (uint32_t i = wait_first[p]; i < wait_first[p + 1]; ++i)
@@ -819,15 +852,16 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
     done[p] = d;
     last[q] = d;
   }
+  const uint8_t* const live = c.live.data();
   for (const Edge& e : v.edges) {
-    if (!c.live[e.from] || !c.live[e.to]) continue;
+    if (!live[e.from] || !live[e.to]) continue;
     if (at[e.from] >= at[e.to]) {
       out.push_back(fmt::format("{}: pass '{}' is scheduled before pass '{}' which it depends on ({})",
                                 pass_pointer(e.to), g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
       continue;
     }
-    const size_t qf = qi(exec_queue(g.passes[e.from]));
-    if (qi(exec_queue(g.passes[e.to])) != qf && done[e.to][qf] <= pos[e.from])
+    const uint8_t qf = queue[e.from];
+    if (queue[e.to] != qf && done[e.to][qf] <= pos[e.from])
       out.push_back(fmt::format("{}: pass '{}' on the {} queue may start before pass '{}' on the {} queue completes ({})",
                                 pass_pointer(e.to), g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
                                 to_string(exec_queue(g.passes[e.from])), to_string(e.kind)));
