@@ -180,11 +180,18 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
     out.push_back(fmt::format("/resources: the final states have {} members, the frame has {}", f.members(), n));
     return;
   }
+  const ResourceDesc* const descs = t.table.all().data();
+  const uint32_t* const fsplit = f.split.data();
+  const uint32_t* const fcells = f.cells.data();
+  const State* const fstate = f.state.data();
+  const uint32_t* const ssplit = st.splits();
+  const uint32_t* const scells = st.sizes();
+  const State* const svalue = st.values();
   for (ResourceId m = 0; m < n && out.size() < 20; ++m) {
-    const ResourceDesc& d = t.table[m];
+    const ResourceDesc& d = descs[m];
     if (d.type == ResourceType::buffer) continue;
-    const bool one = f.split[m] == kNone;
-    if (one && st.is_whole(m) && f.cells[m] == st.size(m) && f.state[m] == st.whole(m))
+    const bool one = fsplit[m] == kNone;
+    if (one && ssplit[m] == detail::States::kWhole && fcells[m] == scells[m] && fstate[m] == svalue[m])
       continue;  // the usual case: one state, the same
     if (!one && f.split[m] >= f.runs.size()) {
       out.push_back(fmt::format("{}: resource '{}': the final states have no runs for it", member_pointer(t, m),
@@ -582,7 +589,8 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     const ResourceId* const F = t.first_member.data();
     const Pass* const P = g.passes.data();
     const bool oq = one_queue;
-    auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before) {
+    auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
+                     __attribute__((always_inline)) {
       for (; b != e; ++b) {
         const ResourceId m = b->resource;
         if (m == kGlobalResource) continue;
@@ -630,12 +638,14 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
   // Resting: every member that outlives the frame ends it at rest (the replay's own final states).
   std::vector<std::string>& rout = found.resting;
   std::vector<uint8_t>& rep = w.reported;
-  rep.assign(t.table.size(), 0);
-  for (ResourceId m = 0; m < t.table.size(); ++m) {
-    if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
-    const ResourceDesc& d = t.table[m];
+  rep.assign(members, 0);
+  const ResourceHistory* const history = t.history_in.data();
+  for (ResourceId m = 0; m < members; ++m) {
+    if (history[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
+    const ResourceDesc& d = descs[m];
     if (d.type == ResourceType::buffer) continue;  // at rest whatever the state (at_rest)
     const State rs = resting_state(d);
+    if (split[m] == detail::States::kWhole && at_rest(value[m], rs, false)) continue;  // the usual case
     // The least subresource index not at rest (the runs are in run order).
     uint32_t least = kNone;
     State least_st{};

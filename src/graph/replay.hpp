@@ -48,7 +48,9 @@ class FlatRuns {
   // The flat arrays, for the replays' loops: values()[m] is member m's value while splits()[m] is
   // kWhole. They stay where they are until the next reset (an update only writes into them).
   T* values() { return one_.data(); }
+  const T* values() const { return one_.data(); }
   uint32_t* sizes() { return size_.data(); }
+  const uint32_t* sizes() const { return size_.data(); }
   const uint32_t* splits() const { return split_.data(); }
   uint32_t members() const { return static_cast<uint32_t>(size_.size()); }
   uint32_t size(uint32_t m) const { return size_[m]; }

@@ -16,12 +16,18 @@ FinalStates final_states(const Transitions& t) {
   State* const value = st.values();
   const uint32_t* const split = st.splits();
   // One entry per restore barrier, not per subresource.
-  auto restore = [&](uint32_t gi, uint32_t li, const Barrier& b) {
+  auto restore = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
     const uint32_t pass = t.info[gi].passes[li];
     if (!f.restores.empty() && f.restores.back().group == gi && f.restores.back().member == b.resource &&
         f.restores.back().from == b.before && f.restores.back().pass == pass)
       return;
     f.restores.push_back({gi, pass, b.resource, b.before, b.after});
+  };
+  // A barrier of part of a member, or of a member in several states: run by run.
+  auto runs = [&](const Barrier& b) __attribute__((noinline)) {
+    detail::for_each_barrier_interval(descs[b.resource], b, [&](uint32_t lo, uint32_t hi) {
+      st.update(b.resource, lo, hi, [&](uint32_t, uint32_t, State& x) { x = b.after; });
+    });
   };
   for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
     const std::vector<CompiledList>& lists = t.compiled[gi].lists;
@@ -39,9 +45,7 @@ FinalStates final_states(const Transitions& t) {
             value[m] = b->after;
             continue;
           }
-          detail::for_each_barrier_interval(descs[m], *b, [&](uint32_t lo, uint32_t hi) {
-            st.update(m, lo, hi, [&](uint32_t, uint32_t, State& x) { x = b->after; });
-          });
+          runs(*b);
         }
       }
     }
