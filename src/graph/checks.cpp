@@ -188,11 +188,11 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
   const uint32_t* const scells = st.sizes();
   const State* const svalue = st.values();
   for (ResourceId m = 0; m < n && out.size() < 20; ++m) {
-    const ResourceDesc& d = descs[m];
-    if (d.type == ResourceType::buffer) continue;
     const bool one = fsplit[m] == kNone;
     if (one && ssplit[m] == detail::States::kWhole && fcells[m] == scells[m] && fstate[m] == svalue[m])
       continue;  // the usual case: one state, the same
+    const ResourceDesc& d = descs[m];
+    if (d.type == ResourceType::buffer) continue;
     if (!one && f.split[m] >= f.runs.size()) {
       out.push_back(fmt::format("{}: resource '{}': the final states have no runs for it", member_pointer(t, m),
                                 d.name));

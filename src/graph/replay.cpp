@@ -11,9 +11,13 @@ void replay_start(const Transitions& t, States& st) {
   const ResourceDesc* const d = all.data();
   const ResourceHistory* const h = t.history_in.data();
   for (uint32_t m = 0; m < n; ++m) {
-    const bool buffer = d[m].type == ResourceType::buffer;
-    size[m] = buffer ? buffer_extent(d[m]).m1 : d[m].mips * d[m].layers * d[m].planes;  // cells(d[m])
-    value[m] = h[m].touched ? resting_state(d[m]) : buffer ? kFirstTouchBuffer : kFirstTouch;
+    if (d[m].type == ResourceType::buffer) {
+      size[m] = buffer_extent(d[m]).m1;  // cells(d[m])
+      value[m] = h[m].touched ? resting_state(d[m]) : kFirstTouchBuffer;
+    } else {
+      size[m] = d[m].mips * d[m].layers * d[m].planes;
+      value[m] = h[m].touched ? resting_state(d[m]) : kFirstTouch;
+    }
   }
 }
 
