@@ -808,61 +808,68 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   } w;
   std::vector<uint32_t>& at = w.at;
   at.assign(np, kNone);
+  std::vector<uint8_t>& queue = w.queue;  // per scheduled pass: the queue it executes on
+  queue.resize(np);
+  unsigned queues = 0;  // the queues the scheduled passes execute on, one bit each
+  const uint8_t* const live = c.live.data();
   for (uint32_t i = 0; i < s.serial.size(); ++i) {
     const uint32_t p = s.serial[i];
-    if (p >= np || !c.live[p] || at[p] != kNone) {
+    if (p >= np || !live[p] || at[p] != kNone) {
       out.push_back(fmt::format("{}: serial position {}: pass #{} is culled, unknown or listed twice",
                                 p < np ? pass_pointer(p) : std::string("/passes"), i, p));
       return out;
     }
     at[p] = i;
-  }
-  for (uint32_t p = 0; p < np; ++p)
-    if (c.live[p] && at[p] == kNone)
-      out.push_back(fmt::format("{}: pass '{}' is live but not scheduled", pass_pointer(p), g.passes[p].name));
-  if (!out.empty()) return out;
-  // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
-  std::array<uint32_t, kQueues> count{};
-  std::vector<uint32_t>& pos = w.pos;
-  pos.assign(np, kNone);
-  std::vector<std::array<uint32_t, kQueues>>& done = w.done;
-  done.resize(np);  // every scheduled pass's entry is written before it is read
-  std::array<std::array<uint32_t, kQueues>, kQueues> last{};
-  // Per waiting pass, the passes it waits for, in CSR form (one allocation, not one vector per pass).
-  auto wait_ok = [&](const Sync& y) { return at[y.signal] != kNone && at[y.wait] != kNone && at[y.signal] < at[y.wait]; };
-  std::vector<uint32_t>& wait_first = w.wait_first;
-  wait_first.assign(np + 1, 0);
-  for (const Sync& y : s.syncs) {
-    if (!wait_ok(y)) {
-      out.push_back(fmt::format("{}: wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
-                                pass_pointer(y.wait), g.passes[y.wait].name, g.passes[y.signal].name));
-      continue;
-    }
-    ++wait_first[y.wait + 1];
-  }
-  for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
-  std::vector<uint32_t>& waits = w.waits;
-  waits.resize(wait_first[np]);
-  {
-    std::vector<uint32_t>& fill = w.fill;
-    fill.assign(wait_first.begin(), wait_first.end() - 1);
-    for (const Sync& y : s.syncs)
-      if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
-  }
-  std::vector<uint8_t>& queue = w.queue;  // per scheduled pass: the queue it executes on
-  queue.resize(np);
-  for (uint32_t p : s.serial) {
     const size_t q = qi(exec_queue(g.passes[p]));
     queue[p] = static_cast<uint8_t>(q);
-    pos[p] = count[q]++;
-    std::array<uint32_t, kQueues> d = last[q];
-    for (uint32_t i = wait_first[p]; i < wait_first[p + 1]; ++i)
-      for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[waits[i]][k]);
-    d[q] = pos[p] + 1;
-    done[p] = d;
-    last[q] = d;
+    queues |= 1u << q;
   }
-  const uint8_t* const live = c.live.data();
+  for (uint32_t p = 0; p < np; ++p)
+    if (live[p] && at[p] == kNone)
+      out.push_back(fmt::format("{}: pass '{}' is live but not scheduled", pass_pointer(p), g.passes[p].name));
+  if (!out.empty()) return out;
+  // Every wait follows its signal.
+  auto wait_ok = [&](const Sync& y) { return at[y.signal] != kNone && at[y.wait] != kNone && at[y.signal] < at[y.wait]; };
+  for (const Sync& y : s.syncs)
+    if (!wait_ok(y))
+      out.push_back(fmt::format("{}: wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
+                                pass_pointer(y.wait), g.passes[y.wait].name, g.passes[y.signal].name));
+  // Every pass on one queue: queue order is the serial order, so every dependency the serial order keeps
+  // is kept; the cross-queue clocks below are needed only with several queues.
+  const bool one_queue = (queues & (queues - 1)) == 0;
+  std::vector<uint32_t>& pos = w.pos;
+  std::vector<std::array<uint32_t, kQueues>>& done = w.done;
+  if (!one_queue) {
+    // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
+    std::array<uint32_t, kQueues> count{};
+    pos.assign(np, kNone);
+    done.resize(np);  // every scheduled pass's entry is written before it is read
+    std::array<std::array<uint32_t, kQueues>, kQueues> last{};
+    // Per waiting pass, the passes it waits for, in CSR form (one allocation, not one vector per pass).
+    std::vector<uint32_t>& wait_first = w.wait_first;
+    wait_first.assign(np + 1, 0);
+    for (const Sync& y : s.syncs)
+      if (wait_ok(y)) ++wait_first[y.wait + 1];
+    for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
+    std::vector<uint32_t>& waits = w.waits;
+    waits.resize(wait_first[np]);
+    {
+      std::vector<uint32_t>& fill = w.fill;
+      fill.assign(wait_first.begin(), wait_first.end() - 1);
+      for (const Sync& y : s.syncs)
+        if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
+    }
+    for (uint32_t p : s.serial) {
+      const size_t q = queue[p];
+      pos[p] = count[q]++;
+      std::array<uint32_t, kQueues> d = last[q];
+      for (uint32_t i = wait_first[p]; i < wait_first[p + 1]; ++i)
+        for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[waits[i]][k]);
+      d[q] = pos[p] + 1;
+      done[p] = d;
+      last[q] = d;
+    }
+  }
   for (const Edge& e : v.edges) {
     if (!live[e.from] || !live[e.to]) continue;
     if (at[e.from] >= at[e.to]) {
@@ -870,6 +877,7 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
                                 pass_pointer(e.to), g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
       continue;
     }
+    if (one_queue) continue;
     const uint8_t qf = queue[e.from];
     if (queue[e.to] != qf && done[e.to][qf] <= pos[e.from])
       out.push_back(fmt::format("{}: pass '{}' on the {} queue may start before pass '{}' on the {} queue completes ({})",

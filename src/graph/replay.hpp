@@ -103,6 +103,18 @@ class FlatRuns {
       runs.push_back(pool_[split_[m]]);
     }
   }
+  // The same, moving the arrays out when no member is split (the usual end of a frame: nothing to
+  // convert); the container is left empty.
+  void move_to(std::vector<T>& one, std::vector<uint32_t>& size, std::vector<uint32_t>& split, uint32_t none,
+               std::vector<Runs<T>>& runs) {
+    if (pool_used_ != 0 || none != kWhole) return copy_to(one, size, split, none, runs);
+    one = std::move(one_);
+    size = std::move(size_);
+    split = std::move(split_);
+    one_.clear();
+    size_.clear();
+    split_.clear();
+  }
   // Member m as a Runs<T>.
   Runs<T> runs(uint32_t m) const {
     return split_[m] == kWhole ? Runs<T>(size_[m], one_[m]) : pool_[split_[m]];

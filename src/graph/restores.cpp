@@ -10,7 +10,8 @@ namespace baton::graph {
 
 FinalStates final_states(const Transitions& t) {
   FinalStates f;
-  thread_local detail::States st;  // flat per-member states, storage kept from call to call
+  // Flat per-member states; their arrays become the result's (FinalStates has the same form).
+  detail::States st;
   detail::replay_start(t, st);
   const ResourceDesc* const descs = t.table.all().data();
   State* const value = st.values();
@@ -50,7 +51,7 @@ FinalStates final_states(const Transitions& t) {
       }
     }
   }
-  st.copy_to(f.state, f.cells, f.split, kNone, f.runs);
+  st.move_to(f.state, f.cells, f.split, kNone, f.runs);
   const size_t n = t.table.size();
   f.order.resize(n);
   for (size_t m = 0; m < n; ++m) f.order[m] = detail::run_order(descs[m]);
