@@ -712,7 +712,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint64_t> cuts;
-    std::vector<uint32_t> cover_first, first_cut, cover, fill;
+    std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill;
   } w;
   auto ordered = [&](uint32_t x, uint32_t y) {
     for (size_t k = 0; k < kQueues; ++k)
@@ -742,27 +742,48 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   // The resources covering each elementary interval k, in placement order, in CSR form:
   // cover[cover_first[k] .. cover_first[k + 1]). One allocation instead of one vector per interval.
+  // Placement i covers the intervals [first_cut[i], end_cut[i]): its offset's and its end's index among
+  // the cuts, found through the memo (now holding each cut's index) or, where it misses, a binary search.
   const size_t intervals = cuts.empty() ? 0 : cuts.size() - 1;
-  std::vector<uint32_t>&cover_first = w.cover_first, &first_cut = w.first_cut;
+  std::vector<uint32_t>&cover_first = w.cover_first, &first_cut = w.first_cut, &end_cut = w.end_cut;
+  const size_t np = a.placements.size();
   cover_first.assign(intervals + 1, 0);
-  first_cut.assign(a.placements.size(), 0);
-  auto each_interval = [&](auto&& f) {
-    for (size_t i = 0; i < a.placements.size(); ++i) {
-      const Placement& p = a.placements[i];
-      if (p.size == 0) continue;
-      for (size_t k = first_cut[i]; k + 1 < cuts.size() && cuts[k] < p.offset + p.size; ++k) f(k, p.resource);
-    }
+  first_cut.resize(np);
+  end_cut.resize(np);
+  std::array<uint32_t, 256> memo_index{};
+  memo_used.fill(false);
+  for (uint32_t k = 0; k < cuts.size(); ++k) {
+    const size_t h = static_cast<size_t>(((cuts[k] / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
+    memo_used[h] = true;
+    memo[h] = cuts[k];
+    memo_index[h] = k;
+  }
+  auto cut_index = [&](uint64_t x) {
+    const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
+    if (memo_used[h] && memo[h] == x) return memo_index[h];
+    return static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), x) - cuts.begin());
   };
-  for (size_t i = 0; i < a.placements.size(); ++i)
-    first_cut[i] = static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), a.placements[i].offset) - cuts.begin());
-  each_interval([&](size_t k, uint32_t) { ++cover_first[k + 1]; });
-  for (size_t k = 0; k < intervals; ++k) cover_first[k + 1] += cover_first[k];
+  // Counts per interval from a difference array (each placement adds one over its run of intervals).
+  for (size_t i = 0; i < np; ++i) {
+    const Placement& p = a.placements[i];
+    first_cut[i] = cut_index(p.offset);
+    end_cut[i] = p.size == 0 ? first_cut[i] : cut_index(p.offset + p.size);
+    if (first_cut[i] < end_cut[i]) {
+      ++cover_first[first_cut[i] + 1];
+      if (end_cut[i] < intervals) --cover_first[end_cut[i] + 1];
+    }
+  }
+  for (size_t k = 1; k < intervals; ++k) cover_first[k + 1] += cover_first[k];  // counts
+  for (size_t k = 0; k < intervals; ++k) cover_first[k + 1] += cover_first[k];  // offsets
   std::vector<uint32_t>& cover = w.cover;
   cover.resize(cover_first[intervals]);
   {
     std::vector<uint32_t>& fill = w.fill;
     fill.assign(cover_first.begin(), cover_first.end() - 1);
-    each_interval([&](size_t k, uint32_t r) { cover[fill[k]++] = r; });
+    for (size_t i = 0; i < np; ++i) {
+      const uint32_t r = a.placements[i].resource;
+      for (uint32_t k = first_cut[i]; k < end_cut[i]; ++k) cover[fill[k]++] = r;
+    }
   }
   auto by_first = [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; };
   for (size_t k = 0; k < intervals && out.size() < 20; ++k) {
