@@ -501,7 +501,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
   auto room = [&] { return out.size() < 20 ? 20 - out.size() : size_t{0}; };
   // One use of pass p (its use ui) in full: the ordering checks' records, every member and interval,
   // a buffer's first write, the findings.
-  auto use = [&](uint32_t p, const Pass& pass, uint32_t ui, uint32_t slot) __attribute__((noinline)) {
+  auto use = [&](uint32_t p, const Pass& pass, uint32_t ui, uint32_t slot) {
     const PassUse& u = pass.uses[ui];
     const Resource& res = g.resources[u.resource];
     const bool buffer = res.desc.type == ResourceType::buffer;
