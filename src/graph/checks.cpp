@@ -302,6 +302,23 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
   return facts;
 }
 
+// The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
+// used whole, not taking over memory, in one state that holds the use), or nu: the walk's inner loop,
+// a function of its own so that its arrays stay in registers.
+uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu, const Resource* const resources,
+                    const ResourceId* const first_member, const uint32_t* const over, const uint32_t* const split,
+                    const State* const value) {
+  for (; ui < nu; ++ui) {
+    const PassUse& u = uses[ui];
+    const ResourceId m = first_member[u.resource];
+    const Resource& res = resources[u.resource];
+    if (!(res.count == 1 && over[m] == kNone && split[m] == detail::States::kWhole && is_whole(u.range) &&
+          covers(value[m], u.access, u.stages, res.desc.type == ResourceType::buffer)))
+      return ui;
+  }
+  return nu;
+}
+
 // What one walk of the barrier stream finds: the coverage check's findings, the resting check's and,
 // when asked, the takeover check's.
 struct WalkFindings {
@@ -619,14 +636,10 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
         } else {
           const PassUse* const ub = P[p].uses.data();
           const uint32_t nu = static_cast<uint32_t>(P[p].uses.size());
-          for (uint32_t ui = 0; ui < nu; ++ui) {
-            const PassUse& u = ub[ui];
-            const ResourceId m0 = F[u.resource];
-            const Resource& res = R[u.resource];
-            if (oq && res.count == 1 && O[m0] == kNone && S[m0] == detail::States::kWhole && is_whole(u.range) &&
-                covers(V[m0], u.access, u.stages, res.desc.type == ResourceType::buffer))
-              continue;
-            pass_use(gi, li, p, ui);
+          if (!oq) {
+            for (uint32_t ui = 0; ui < nu; ++ui) pass_use(gi, li, p, ui);
+          } else {
+            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui) pass_use(gi, li, p, ui);
           }
         }
         for (; pt != pe; ++pt)
