@@ -233,7 +233,7 @@ struct UseFacts {
   uint32_t first = kNone;
   std::array<uint32_t, kQueues> last_pos{};
   std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
-  AccessMask access = 0;   // the last accesses (once folded: see use_facts)
+  AccessMask access = 0;  // the last accesses (once folded: see use_facts)
   SyncMask sync = 0;
   AccessMask pass_access = 0;  // the accesses of the last pass that uses the resource, not yet folded in
   SyncMask pass_sync = 0;
@@ -305,9 +305,9 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
 // The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
 // used whole, not taking over memory, in one state that holds the use), or nu: the walk's inner loop,
 // a function of its own so that its arrays stay in registers.
-uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu, const Resource* const resources,
-                    const ResourceId* const first_member, const uint32_t* const over, const uint32_t* const split,
-                    const State* const value) {
+uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu,
+                    const Resource* const resources, const ResourceId* const first_member,
+                    const uint32_t* const over, const uint32_t* const split, const State* const value) {
   for (; ui < nu; ++ui) {
     const PassUse& u = uses[ui];
     const ResourceId m = first_member[u.resource];
@@ -395,11 +395,12 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
   auto takeover_report = [&](uint32_t gi, uint32_t li, const Barrier& b, const AliasBarrier& ab, SyncMask sy,
                              AccessMask a, bool layout_ok) __attribute__((noinline, cold)) {
     if (found.takeover.size() >= 20) return;
-    found.takeover.push_back(fmt::format(
-        "{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
-        "starts from {}, which does not cover their last accesses ({}){}",
-        list_pointer(gi, li, b.resource), list_name(gi, li), descs[b.resource].name, previous_names(ab),
-        to_string(b.before), to_string(State{sy, a, Layout::undefined}), layout_ok ? "" : " from layout undefined"));
+    found.takeover.push_back(
+        fmt::format("{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
+                    "starts from {}, which does not cover their last accesses ({}){}",
+                    list_pointer(gi, li, b.resource), list_name(gi, li), descs[b.resource].name,
+                    previous_names(ab), to_string(b.before), to_string(State{sy, a, Layout::undefined}),
+                    layout_ok ? "" : " from layout undefined"));
   };
   auto takeover_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) {
     const AliasBarrier& ab = takeover.a->barriers[over[b.resource]];
@@ -413,7 +414,8 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     }
     const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
     const bool access_ok = (b.before.access & kAnyAccess) || (a & ~b.before.access) == 0;
-    const bool layout_ok = b.before.layout == Layout::undefined || descs[b.resource].type == ResourceType::buffer;
+    const bool layout_ok =
+        b.before.layout == Layout::undefined || descs[b.resource].type == ResourceType::buffer;
     if (!sync_ok || !access_ok || !layout_ok) takeover_report(gi, li, b, ab, sy, a, layout_ok);
   };
   // Member m used before any barrier of it.
@@ -421,10 +423,10 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     const AliasBarrier& ab = takeover.a->barriers[over[m]];
     over[m] = kNone;
     if (found.takeover.size() < 20)
-      found.takeover.push_back(fmt::format(
-          "{}: pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
-          "ordering it after their last accesses",
-          list_pointer(gi, li, m), list_name(gi, li), descs[m].name, previous_names(ab)));
+      found.takeover.push_back(
+          fmt::format("{}: pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
+                      "ordering it after their last accesses",
+                      list_pointer(gi, li, m), list_name(gi, li), descs[m].name, previous_names(ab)));
   };
 
   auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
@@ -572,10 +574,9 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
       if (failing.empty()) continue;
       detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& x) {
         const detail::Sub3 sub = detail::sub3(d, i);
-        out.push_back(
-            fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                        member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name, sub.mip,
-                        sub.layer, sub.plane, to_string(x), to_string(u.access)));
+        out.push_back(fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                                  member_pointer(t, u.resource), transition_list_name(t.info[gi].role),
+                                  d.name, sub.mip, sub.layer, sub.plane, to_string(x), to_string(u.access)));
       });
     }
   };
@@ -607,7 +608,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     const Pass* const P = g.passes.data();
     const bool oq = one_queue;
     auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
-                     __attribute__((always_inline)) {
+        __attribute__((always_inline)) {
       for (; b != e; ++b) {
         const ResourceId m = b->resource;
         if (m == kGlobalResource) continue;
@@ -629,7 +630,8 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
         const Barrier* const bs = cl.barriers.data();
         const BarrierPoint* pt = cl.points.data();
         const BarrierPoint* const pe = pt + cl.points.size();
-        for (; pt != pe && pt->where == Where::before; ++pt) point(gi, li, bs + pt->first, bs + pt->first + pt->count, true);
+        for (; pt != pe && pt->where == Where::before; ++pt)
+          point(gi, li, bs + pt->first, bs + pt->first + pt->count, true);
         const uint32_t p = passes[li];
         if (p == kNone) {
           frame_uses(gi, li);
@@ -639,7 +641,8 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           if (!oq) {
             for (uint32_t ui = 0; ui < nu; ++ui) pass_use(gi, li, p, ui);
           } else {
-            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui) pass_use(gi, li, p, ui);
+            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui)
+              pass_use(gi, li, p, ui);
           }
         }
         for (; pt != pe; ++pt)
@@ -930,8 +933,9 @@ std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) 
   const std::vector<UseFacts>& facts = use_facts(g, r.sched);
   // Coverage, resting and takeover come from one replay of the barrier stream (their own, not
   // final_states').
-  WalkFindings found = walk(g, r.sched, r.trans, &r.finals,
-                            r.aliasing.barriers.empty() ? TakeoverInput{} : TakeoverInput{&r.aliasing, &facts});
+  WalkFindings found =
+      walk(g, r.sched, r.trans, &r.finals,
+           r.aliasing.barriers.empty() ? TakeoverInput{} : TakeoverInput{&r.aliasing, &facts});
   add("coverage", std::move(found.coverage));
   add("resting", std::move(found.resting));
   add("aliasing", aliasing_findings(g, r.aliasing, facts));

@@ -343,7 +343,8 @@ TEST(GraphChecks, CoverageFindsABarrierThatStartsFromTheWrongLayout) {
       for (CompiledGroup& cg : r.trans.compiled)
         for (size_t li = 0; li < cg.lists.size() && pass.empty(); ++li)
           for (Barrier& b : cg.barriers_of(li))
-            if (r.trans.table[b.resource].name == "r2" && b.before.layout != Layout::undefined && pass.empty()) {
+            if (r.trans.table[b.resource].name == "r2" && b.before.layout != Layout::undefined &&
+                pass.empty()) {
               real = b.before.layout;
               pass = cg.lists[li].name;
               b.before.layout = Layout::render_target;
@@ -352,11 +353,10 @@ TEST(GraphChecks, CoverageFindsABarrierThatStartsFromTheWrongLayout) {
     const GraphCompileResult r = compile_graph(g, o);
     ASSERT_FALSE(pass.empty()) << async;
     ASSERT_NE(real, Layout::render_target) << async;
-    EXPECT_EQ(r.findings,
-              (std::vector<std::string>{fmt::format("coverage: /passes/{}: pass '{}', resource 'r2': barrier starts from "
-                                                    "layout {} but the resource is in {}",
-                                                    *g.find_pass(pass), pass, to_string(Layout::render_target),
-                                                    to_string(real))}))
+    EXPECT_EQ(r.findings, (std::vector<std::string>{fmt::format(
+                              "coverage: /passes/{}: pass '{}', resource 'r2': barrier starts from "
+                              "layout {} but the resource is in {}",
+                              *g.find_pass(pass), pass, to_string(Layout::render_target), to_string(real))}))
         << async << "\n"
         << dump(g, r, "checks");
   }
