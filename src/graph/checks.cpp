@@ -350,9 +350,9 @@ struct TakeoverInput {
 // finding, so a wrong final_states cannot pass for right. With `takeover`, the same walk finds each
 // member that takes over memory at its first barrier (at a before point) or use in submission order
 // and checks it there: a barrier whose before side covers the previous occupants' last accesses.
-// The walk is written out here (not detail::replay's callbacks) so that the usual barrier (one whole
-// member in one state) and the usual use (one member, used whole, in a state that holds it) cost a
-// few loads and compares each.
+// The walk is one loop over the stream (no callbacks), so that the usual barrier (one whole member in
+// one state) and the usual use (one member, used whole, in a state that holds it) cost a few loads and
+// compares each.
 WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const FinalStates* finals,
                   TakeoverInput takeover) {
   WalkFindings found;
@@ -491,8 +491,6 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
                       p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
                       t.table[b.resource].name, to_string(b.before.layout), to_string(cur.layout)));
   };
-  // Every barrier of one point, applied in order; `before`: a point before the list's operation (where
-  // a member's first barrier is its takeover barrier).
   // The replay's flat arrays (they stay put until the next reset): member m's state is value[m] while
   // split[m] is kWhole.
   detail::replay_start(t, st);
@@ -561,9 +559,9 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           });
     }
   };
-  // The operation of list li of group gi: its uses.
+  // The uses of list li of group gi, a frame_start / frame_end transition list: its own, already per
+  // member (a pass list's are its pass's, below).
   auto frame_uses = [&](uint32_t gi, uint32_t li) __attribute__((noinline)) {
-    // A frame_start / frame_end transition list: its own uses, already per member.
     for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
       if (over[u.resource] != kNone) takeover_use(gi, li, u.resource);
       const ResourceDesc& d = t.table[u.resource];
@@ -593,11 +591,12 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     reset(acc, t);
     reset(rest, t);
   }
-  // The stream, in submission order: per list its before points, its operation, its after points. The
-  // usual barrier (one whole member in one state, no takeover, starting from the layout it is in, one
-  // queue) and the usual use (one member, used whole, no takeover, one state that holds it, one queue)
-  // are decided here; anything else goes to barrier() and pass_use(), which give them the same answer.
-  // The arrays are locals no lambda captures, so that they stay in registers.
+  // The stream, in submission order: per list its before points, its operation, its after points. A
+  // member's first barrier at a before point is checked as its takeover barrier first. The usual barrier
+  // (one whole member in one state, starting from the layout it is in, one queue) and the usual use (one
+  // member, used whole, no takeover pending, one state that holds it, one queue) are decided here;
+  // anything else goes to barrier() and pass_use(), which give them the same answer. The arrays are
+  // copied into locals for the loop (and passed to usual_uses), so that they can stay in registers.
   {
     State* const V = value;
     const uint32_t* const S = split;
