@@ -58,6 +58,10 @@ class HappensBefore {
     g_ = &g;
     s_ = &s;
     t_ = &t;
+    one_queue_ = true;
+    for (const GroupInfo& x : t.info)
+      if (x.queue != t.info.front().queue) one_queue_ = false;
+    if (one_queue_) return;  // submission order is the order: no slot, name or before() is asked
     slot_first_.assign(t.compiled.size() + 1, 0);
     for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
       slot_first_[gi + 1] = slot_first_[gi] + static_cast<uint32_t>(t.compiled[gi].lists.size());
@@ -66,10 +70,6 @@ class HappensBefore {
       for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) group_of_[k] = gi;
     start_first_.fill(kNone);
     end_clock_.fill(0);
-    one_queue_ = true;
-    for (const GroupInfo& x : t.info)
-      if (x.queue != t.info.front().queue) one_queue_ = false;
-    if (one_queue_) return;  // submission order is the order: before() is never asked
     for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
       const GroupInfo& x = t.info[gi];
       if (x.role != GroupInfo::Role::passes || x.passes.empty()) continue;
@@ -180,12 +180,19 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
     out.push_back(fmt::format("/resources: the final states have {} members, the frame has {}", f.members(), n));
     return;
   }
+  const ResourceDesc* const descs = t.table.all().data();
+  const uint32_t* const fsplit = f.split.data();
+  const uint32_t* const fcells = f.cells.data();
+  const State* const fstate = f.state.data();
+  const uint32_t* const ssplit = st.splits();
+  const uint32_t* const scells = st.sizes();
+  const State* const svalue = st.values();
   for (ResourceId m = 0; m < n && out.size() < 20; ++m) {
-    const ResourceDesc& d = t.table[m];
-    if (d.type == ResourceType::buffer) continue;
-    const bool one = f.split[m] == kNone;
-    if (one && st.is_whole(m) && f.cells[m] == st.size(m) && f.state[m] == st.whole(m))
+    const bool one = fsplit[m] == kNone;
+    if (one && ssplit[m] == detail::States::kWhole && fcells[m] == scells[m] && fstate[m] == svalue[m])
       continue;  // the usual case: one state, the same
+    const ResourceDesc& d = descs[m];
+    if (d.type == ResourceType::buffer) continue;
     if (!one && f.split[m] >= f.runs.size()) {
       out.push_back(fmt::format("{}: resource '{}': the final states have no runs for it", member_pointer(t, m),
                                 d.name));
@@ -217,9 +224,105 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
   }
 }
 
-// What one walk of the barrier stream finds: the coverage check's findings and the resting check's.
-struct CoverageAndResting {
-  std::vector<std::string> coverage, resting;
+// Per resource, rebuilt from the declarations in one walk of the serial order, for the aliasing and
+// takeover checks: the first serial index, the last user per queue and what every user knows complete
+// per queue (aliasing); and the accesses no barrier of the resource's own orders after the others, its
+// last user's or, when the frame ends on a run of passes that only read it, every read of that run
+// (takeover: the previous occupants' last accesses).
+struct UseFacts {
+  uint32_t first = kNone;
+  std::array<uint32_t, kQueues> last_pos{};
+  std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
+  AccessMask access = 0;  // the last accesses (once folded: see use_facts)
+  SyncMask sync = 0;
+  AccessMask pass_access = 0;  // the accesses of the last pass that uses the resource, not yet folded in
+  SyncMask pass_sync = 0;
+  uint32_t stamp = kNone;    // the serial index of that pass (kNone: no user yet)
+  bool pass_writes = false;  // that pass writes the resource (any of its uses)
+  bool reads = false;        // the last accesses are a run of reads, not a writer's
+};
+// Folds the last user's accesses into the last accesses: a writer, or a reader after a writer, starts
+// them over; a reader after readers joins them.
+inline void fold(UseFacts& x) {
+  if (x.pass_writes || !x.reads) {
+    x.access = x.pass_access;
+    x.sync = x.pass_sync;
+  } else {
+    x.access |= x.pass_access;
+    x.sync |= x.pass_sync;
+  }
+  x.reads = !x.pass_writes;
+}
+// The facts, in the caller's thread's scratch (valid until the next call on this thread). One walk over
+// the uses: a pass's accesses of a resource gather in pass_access (whether it writes it is known only
+// after its last use of it there) and fold into the last accesses when the next pass uses it, or at the
+// end; the per-queue facts are taken at a pass's first use of the resource (the pass's values are the
+// same for its other uses).
+const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+  static_assert(kQueues == 3, "known[] is merged queue by queue below");
+  thread_local std::vector<UseFacts> facts;
+  const uint32_t nr = static_cast<uint32_t>(g.resources.size());
+  facts.assign(nr, UseFacts{});
+  UseFacts* const f = facts.data();
+  constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
+  const uint32_t n = static_cast<uint32_t>(s.serial.size());
+  const uint32_t* const serial = s.serial.data();
+  const Pass* const passes = g.passes.data();
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t p = serial[i];
+    const Pass& pass = passes[p];
+    const size_t q = qi(exec_queue(pass));
+    std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
+    kn[q] = s.pos[p];
+    const uint32_t end = kn[q] + 1;
+    for (const PassUse& u : pass.uses) {
+      UseFacts& x = f[u.resource];
+      const AccessMask a = bit(u.access);
+      if (x.stamp != i) {  // the pass's first use of the resource
+        if (x.stamp == kNone)
+          x.first = i;
+        else
+          fold(x);
+        x.stamp = i;
+        x.pass_access = 0;
+        x.pass_sync = 0;
+        x.pass_writes = false;
+        x.last_pos[q] = std::max(x.last_pos[q], end);
+        x.known[0] = std::min(x.known[0], kn[0]);
+        x.known[1] = std::min(x.known[1], kn[1]);
+        x.known[2] = std::min(x.known[2], kn[2]);
+      }
+      x.pass_access |= a;
+      x.pass_sync |= sync_of(u.access, u.stages);
+      x.pass_writes |= (kChanges & a) != 0;
+    }
+  }
+  for (uint32_t r = 0; r < nr; ++r)
+    if (f[r].stamp != kNone) fold(f[r]);
+  return facts;
+}
+
+// The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
+// used whole, not taking over memory, in one state that holds the use), or nu: the walk's inner loop,
+// a function of its own so that its arrays stay in registers.
+uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu,
+                    const Resource* const resources, const ResourceId* const first_member,
+                    const uint32_t* const over, const uint32_t* const split, const State* const value) {
+  for (; ui < nu; ++ui) {
+    const PassUse& u = uses[ui];
+    const ResourceId m = first_member[u.resource];
+    const Resource& res = resources[u.resource];
+    if (!(res.count == 1 && over[m] == kNone && split[m] == detail::States::kWhole && is_whole(u.range) &&
+          covers(value[m], u.access, u.stages, res.desc.type == ResourceType::buffer)))
+      return ui;
+  }
+  return nu;
+}
+
+// What one walk of the barrier stream finds: the coverage check's findings, the resting check's and,
+// when asked, the takeover check's.
+struct WalkFindings {
+  std::vector<std::string> coverage, resting, takeover;
 };
 
 // The scratch of that walk, per thread, its storage kept from call to call: no allocation in steady
@@ -231,15 +334,28 @@ struct WalkScratch {
   Accesses rest;  // resting: last layout transition, uses no later use is ordered after
   std::vector<std::tuple<uint32_t, uint32_t, State>> failing;
   std::vector<uint8_t> reported;
+  std::vector<uint32_t> over;  // takeover: per member, its alias barrier until its first barrier or use
+};
+
+// The takeover check's input: the aliasing phase's barriers (which members take over memory, from
+// whom) and the previous occupants' last accesses, rebuilt from the declarations (use_facts).
+struct TakeoverInput {
+  const Aliasing* a = nullptr;
+  const std::vector<UseFacts>* last = nullptr;
 };
 
 // The coverage and resting checks in one replay of the barrier stream (their own: neither reads the
 // final states phase's replay). With `finals` (check_resting's caller's FinalStates), the resting
 // check also compares them with the replay: a final state that is not what the barriers leave is a
-// finding, so a wrong final_states cannot pass for right.
-CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const Transitions& t,
-                                        const FinalStates* finals) {
-  CoverageAndResting found;
+// finding, so a wrong final_states cannot pass for right. With `takeover`, the same walk finds each
+// member that takes over memory at its first barrier (at a before point) or use in submission order
+// and checks it there: a barrier whose before side covers the previous occupants' last accesses.
+// The walk is one loop over the stream (no callbacks), so that the usual barrier (one whole member in
+// one state) and the usual use (one member, used whole, in a state that holds it) cost a few loads and
+// compares each.
+WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const FinalStates* finals,
+                  TakeoverInput takeover) {
+  WalkFindings found;
   std::vector<std::string>& out = found.coverage;
   thread_local WalkScratch w;
   HappensBefore& order = w.order;
@@ -249,6 +365,70 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
   detail::States& st = w.st;
   Accesses& acc = w.acc;    // per subresource, what the ordering checks compare against
   Accesses& rest = w.rest;  // per subresource, the resting check's last transition and uses
+  const ResourceDesc* const descs = t.table.all().data();
+  const size_t members = t.table.size();
+
+  // Takeover: per member, the index of its alias barrier while its first barrier or use is still to
+  // come (kNone: none, or found).
+  std::vector<uint32_t>& over_v = w.over;
+  over_v.assign(members, kNone);
+  uint32_t* const over = over_v.data();
+  if (takeover.a)
+    for (uint32_t k = 0; k < takeover.a->barriers.size(); ++k) {
+      const uint32_t r = takeover.a->barriers[k].resource;
+      for (uint32_t m = 0; m < g.resources[r].count; ++m) over[t.first_member[r] + m] = k;
+    }
+  auto list_name = [&](uint32_t gi, uint32_t li) {
+    const uint32_t p = t.info[gi].passes[li];
+    return p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name;
+  };
+  auto list_pointer = [&](uint32_t gi, uint32_t li, ResourceId m) {
+    const uint32_t p = t.info[gi].passes[li];
+    return p == kNone ? member_pointer(t, m) : pass_pointer(p);
+  };
+  auto previous_names = [&](const AliasBarrier& ab) {
+    std::string n;
+    for (uint32_t p : ab.previous) n += (n.empty() ? "'" : ", '") + g.resources[p].desc.name + "'";
+    return n;
+  };
+  // Member b.resource's first barrier: its before side must cover the previous occupants' last accesses.
+  auto takeover_report = [&](uint32_t gi, uint32_t li, const Barrier& b, const AliasBarrier& ab, SyncMask sy,
+                             AccessMask a, bool layout_ok) __attribute__((noinline, cold)) {
+    if (found.takeover.size() >= 20) return;
+    found.takeover.push_back(
+        fmt::format("{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
+                    "starts from {}, which does not cover their last accesses ({}){}",
+                    list_pointer(gi, li, b.resource), list_name(gi, li), descs[b.resource].name,
+                    previous_names(ab), to_string(b.before), to_string(State{sy, a, Layout::undefined}),
+                    layout_ok ? "" : " from layout undefined"));
+  };
+  auto takeover_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) {
+    const AliasBarrier& ab = takeover.a->barriers[over[b.resource]];
+    over[b.resource] = kNone;
+    AccessMask a = 0;
+    SyncMask sy = 0;
+    const UseFacts* const last = takeover.last->data();
+    for (uint32_t p : ab.previous) {
+      a |= last[p].access;
+      sy |= last[p].sync;
+    }
+    const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
+    const bool access_ok = (b.before.access & kAnyAccess) || (a & ~b.before.access) == 0;
+    const bool layout_ok =
+        b.before.layout == Layout::undefined || descs[b.resource].type == ResourceType::buffer;
+    if (!sync_ok || !access_ok || !layout_ok) takeover_report(gi, li, b, ab, sy, a, layout_ok);
+  };
+  // Member m used before any barrier of it.
+  auto takeover_use = [&](uint32_t gi, uint32_t li, ResourceId m) __attribute__((noinline)) {
+    const AliasBarrier& ab = takeover.a->barriers[over[m]];
+    over[m] = kNone;
+    if (found.takeover.size() < 20)
+      found.takeover.push_back(
+          fmt::format("{}: pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
+                      "ordering it after their last accesses",
+                      list_pointer(gi, li, m), list_name(gi, li), descs[m].name, previous_names(ab)));
+  };
+
   auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
     if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
@@ -257,8 +437,6 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
         fmt::format("{}: {}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
                     order.pointer(later, m), order.name(later), what, t.table[m].name, order.name(earlier)));
   };
-  // A barrier or a write: after the last change and every use since; it becomes the last change.
-  // (Subresources [lo, hi) of member m.)
   // f(first, n, Access1&) over the runs of [lo, hi) of member m in `runs`: in place when the member is
   // one run and the interval all of it (what FlatRuns::update does then, without the calls).
   auto each = [](Accesses& runs, ResourceId m, uint32_t lo, uint32_t hi, auto&& f) {
@@ -267,6 +445,8 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
     else
       runs.update(m, lo, hi, f);
   };
+  // A barrier or a write: after the last change and every use since; it becomes the last change.
+  // (Subresources [lo, hi) of member m.)
   auto change = [&](uint32_t slot, ResourceId m, uint32_t lo, uint32_t hi, const char* what) {
     each(acc, m, lo, hi, [&](uint32_t, uint32_t, Access1& a) {
       race(a.last_change, slot, what, m);
@@ -290,6 +470,8 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
       a.uses.push_back(slot);
     });
   };
+  // Barrier b of list li of group gi, applied to subresources [first, first + n) of its member, in
+  // state `cur` before it.
   auto on_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b, const State& cur, uint32_t first,
                         uint32_t n) __attribute__((always_inline)) {
     // A layout transition (or a discard) writes the memory; a barrier that keeps the layout only
@@ -309,12 +491,34 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
                       p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name,
                       t.table[b.resource].name, to_string(b.before.layout), to_string(cur.layout)));
   };
+  // The replay's flat arrays (they stay put until the next reset): member m's state is value[m] while
+  // split[m] is kWhole.
+  detail::replay_start(t, st);
+  State* const value = st.values();
+  const uint32_t* const split = st.splits();
+  const uint32_t* const cells = st.sizes();
+  // One barrier in full (the hot loop below takes the usual one itself), after the takeover check: it
+  // applies run by run.
+  auto barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
+    const ResourceId m = b.resource;
+    if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], b)) {
+      on_barrier(gi, li, b, value[m], 0u, cells[m]);
+      value[m] = b.after;
+      return;
+    }
+    detail::for_each_barrier_interval(descs[m], b, [&](uint32_t lo, uint32_t hi) {
+      st.update(m, lo, hi, [&](uint32_t first, uint32_t n, State& x) {
+        on_barrier(gi, li, b, x, first, n);
+        x = b.after;
+      });
+    });
+  };
   // Runs (first, end, state) of one member that a use finds not covered; what room is left for findings.
   std::vector<std::tuple<uint32_t, uint32_t, State>>& failing = w.failing;
   auto room = [&] { return out.size() < 20 ? 20 - out.size() : size_t{0}; };
   // One use of pass p (its use ui) in full: the ordering checks' records, every member and interval,
   // a buffer's first write, the findings.
-  auto use = [&](uint32_t p, const Pass& pass, uint32_t ui, uint32_t slot, detail::States& rp) {
+  auto use = [&](uint32_t p, const Pass& pass, uint32_t ui, uint32_t slot) {
     const PassUse& u = pass.uses[ui];
     const Resource& res = g.resources[u.resource];
     const bool buffer = res.desc.type == ResourceType::buffer;
@@ -339,7 +543,7 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
             read(slot, id, lo, hi);
           rest_use(slot, id, lo, hi);
         }
-        rp.update(id, lo, hi, check);
+        st.update(id, lo, hi, check);
       };
       detail::for_each_use_interval(res.desc, u.range, interval);
       if (failing.empty()) continue;
@@ -355,59 +559,108 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
           });
     }
   };
-  auto on_use = [&](uint32_t gi, uint32_t li, detail::States& rp) {
-    const uint32_t p = t.info[gi].passes[li];
-    if (p == kNone) {  // a frame_start / frame_end transition list: its own uses, already per member
-      for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
-        const ResourceDesc& d = t.table[u.resource];
-        failing.clear();
-        rp.for_each(u.resource, [&](uint32_t first, uint32_t n, const State& x) {
-          if (!covers(x, u.access, u.stages, false)) failing.emplace_back(first, first + n, x);
-        });
-        if (failing.empty()) continue;
-        detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& x) {
-          const detail::Sub3 sub = detail::sub3(d, i);
-          out.push_back(
-              fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
-                          member_pointer(t, u.resource), transition_list_name(t.info[gi].role), d.name, sub.mip,
-                          sub.layer, sub.plane, to_string(x), to_string(u.access)));
-        });
-      }
-      return;
+  // The uses of list li of group gi, a frame_start / frame_end transition list: its own, already per
+  // member (a pass list's are its pass's, below).
+  auto frame_uses = [&](uint32_t gi, uint32_t li) __attribute__((noinline)) {
+    for (const Use& u : t.groups[gi]->lists()[li]->ops().front().uses) {
+      if (over[u.resource] != kNone) takeover_use(gi, li, u.resource);
+      const ResourceDesc& d = t.table[u.resource];
+      failing.clear();
+      st.for_each(u.resource, [&](uint32_t first, uint32_t n, const State& x) {
+        if (!covers(x, u.access, u.stages, false)) failing.emplace_back(first, first + n, x);
+      });
+      if (failing.empty()) continue;
+      detail::for_each_subresource_ascending(d, failing, room(), [&](uint32_t i, const State& x) {
+        const detail::Sub3 sub = detail::sub3(d, i);
+        out.push_back(fmt::format("{}: {}, resource '{}' mip {} layer {} plane {}: state {} does not hold {}",
+                                  member_pointer(t, u.resource), transition_list_name(t.info[gi].role),
+                                  d.name, sub.mip, sub.layer, sub.plane, to_string(x), to_string(u.access)));
+      });
     }
-    const uint32_t slot = order.slot(gi, li);
+  };
+  // Use ui of pass p (list li of group gi) in full: a member's first use, before any barrier of it, is
+  // a takeover finding; then the use itself.
+  auto pass_use = [&](uint32_t gi, uint32_t li, uint32_t p, uint32_t ui) __attribute__((noinline)) {
     const Pass& pass = g.passes[p];
-    const PassUse* const uses = pass.uses.data();
-    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
-    const Resource* const resources = g.resources.data();
-    const ResourceId* const first_member = t.first_member.data();
-    for (uint32_t ui = 0; ui < nu; ++ui) {
-      const PassUse& u = uses[ui];
-      if (one_queue) {  // the usual case: one member, used whole, in one state that holds the use
-        const Resource& res = resources[u.resource];
-        if (res.count == 1 && is_whole(u.range)) {
-          const State* x = rp.whole_value(first_member[u.resource]);
-          if (x && covers(*x, u.access, u.stages, res.desc.type == ResourceType::buffer)) continue;
-        }
-      }
-      use(p, pass, ui, slot, rp);  // anything else, in full (the same answer for the case above)
-    }
+    const uint32_t r = pass.uses[ui].resource;
+    for (uint32_t m = 0; m < g.resources[r].count; ++m)
+      if (over[t.first_member[r] + m] != kNone) takeover_use(gi, li, t.first_member[r] + m);
+    use(p, pass, ui, one_queue ? 0 : order.slot(gi, li));
   };
   if (!one_queue) {
     reset(acc, t);
     reset(rest, t);
   }
-  detail::replay(t, st, on_barrier, on_use);
+  // The stream, in submission order: per list its before points, its operation, its after points. A
+  // member's first barrier at a before point is checked as its takeover barrier first. The usual barrier
+  // (one whole member in one state, starting from the layout it is in, one queue) and the usual use (one
+  // member, used whole, no takeover pending, one state that holds it, one queue) are decided here;
+  // anything else goes to barrier() and pass_use(), which give them the same answer. The arrays are
+  // copied into locals for the loop (and passed to usual_uses), so that they can stay in registers.
+  {
+    State* const V = value;
+    const uint32_t* const S = split;
+    const uint32_t* const O = over;
+    const ResourceDesc* const D = descs;
+    const Resource* const R = g.resources.data();
+    const ResourceId* const F = t.first_member.data();
+    const Pass* const P = g.passes.data();
+    const bool oq = one_queue;
+    auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
+        __attribute__((always_inline)) {
+      for (; b != e; ++b) {
+        const ResourceId m = b->resource;
+        if (m == kGlobalResource) continue;
+        if (before && O[m] != kNone) takeover_barrier(gi, li, *b);
+        if (oq && S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
+            (b->before.layout == V[m].layout || b->discard)) {
+          V[m] = b->after;
+          continue;
+        }
+        barrier(gi, li, *b);
+      }
+    };
+    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
+      const std::vector<CompiledList>& lists = t.compiled[gi].lists;
+      const uint32_t* const passes = t.info[gi].passes.data();
+      const uint32_t nl = static_cast<uint32_t>(lists.size());
+      for (uint32_t li = 0; li < nl; ++li) {
+        const CompiledList& cl = lists[li];
+        const Barrier* const bs = cl.barriers.data();
+        const BarrierPoint* pt = cl.points.data();
+        const BarrierPoint* const pe = pt + cl.points.size();
+        for (; pt != pe && pt->where == Where::before; ++pt)
+          point(gi, li, bs + pt->first, bs + pt->first + pt->count, true);
+        const uint32_t p = passes[li];
+        if (p == kNone) {
+          frame_uses(gi, li);
+        } else {
+          const PassUse* const ub = P[p].uses.data();
+          const uint32_t nu = static_cast<uint32_t>(P[p].uses.size());
+          if (!oq) {
+            for (uint32_t ui = 0; ui < nu; ++ui) pass_use(gi, li, p, ui);
+          } else {
+            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui)
+              pass_use(gi, li, p, ui);
+          }
+        }
+        for (; pt != pe; ++pt)
+          point(gi, li, bs + pt->first, bs + pt->first + pt->count, pt->where == Where::before);
+      }
+    }
+  }
 
   // Resting: every member that outlives the frame ends it at rest (the replay's own final states).
   std::vector<std::string>& rout = found.resting;
   std::vector<uint8_t>& rep = w.reported;
-  rep.assign(t.table.size(), 0);
-  for (ResourceId m = 0; m < t.table.size(); ++m) {
-    if (t.history_in[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
-    const ResourceDesc& d = t.table[m];
+  rep.assign(members, 0);
+  const ResourceHistory* const history = t.history_in.data();
+  for (ResourceId m = 0; m < members; ++m) {
+    if (history[m].dies) continue;  // a transient: its memory goes elsewhere after its last use
+    const ResourceDesc& d = descs[m];
     if (d.type == ResourceType::buffer) continue;  // at rest whatever the state (at_rest)
     const State rs = resting_state(d);
+    if (split[m] == detail::States::kWhole && at_rest(value[m], rs, false)) continue;  // the usual case
     // The least subresource index not at rest (the runs are in run order).
     uint32_t least = kNone;
     State least_st{};
@@ -458,143 +711,15 @@ CoverageAndResting coverage_and_resting(const Graph& g, const Schedule& s, const
 }  // namespace
 
 std::vector<std::string> check_coverage(const Graph& g, const Schedule& s, const Transitions& t) {
-  return coverage_and_resting(g, s, t, nullptr).coverage;
+  return walk(g, s, t, nullptr, {}).coverage;
 }
 
 std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const Transitions& t,
                                        const FinalStates& f) {
-  return coverage_and_resting(g, s, t, &f).resting;
+  return walk(g, s, t, &f, {}).resting;
 }
 
 namespace {
-
-// Per resource, rebuilt from the declarations in one walk of the serial order, for the aliasing and
-// takeover checks: the first serial index, the last user per queue and what every user knows complete
-// per queue (aliasing); and the accesses no barrier of the resource's own orders after the others, its
-// last user's or, when the frame ends on a run of passes that only read it, every read of that run
-// (takeover: the previous occupants' last accesses).
-struct UseFacts {
-  uint32_t first = kNone;
-  std::array<uint32_t, kQueues> last_pos{};
-  std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
-  AccessMask access = 0;   // the last accesses
-  SyncMask sync = 0;
-  uint32_t stamp = kNone;  // the serial index of the pass being walked, while its uses are
-  bool writes = false;     // that pass writes the resource (any of its uses)
-  bool reads = false;      // the last accesses are a run of reads, not a writer's
-};
-// The facts, in the caller's thread's scratch (valid until the next call on this thread).
-const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
-  thread_local std::vector<UseFacts> facts;
-  facts.assign(g.resources.size(), UseFacts{});
-  UseFacts* const f = facts.data();
-  constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
-  const uint32_t n = static_cast<uint32_t>(s.serial.size());
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t p = s.serial[i];
-    const Pass& pass = g.passes[p];
-    const PassUse* const ub = pass.uses.data();
-    const PassUse* const ue = ub + pass.uses.size();
-    const size_t q = qi(exec_queue(pass));
-    std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
-    kn[q] = s.pos[p];
-    const uint32_t end = s.pos[p] + 1;
-    for (const PassUse* u = ub; u != ue; ++u) {  // whether the pass writes each resource it uses
-      UseFacts& x = f[u->resource];
-      const bool wr = (kChanges & bit(u->access)) != 0;
-      x.writes = x.stamp == i ? (x.writes || wr) : wr;
-      x.stamp = i;
-    }
-    for (const PassUse* u = ub; u != ue; ++u) {
-      UseFacts& x = f[u->resource];
-      if (x.first == kNone) x.first = i;
-      x.last_pos[q] = std::max(x.last_pos[q], end);
-      for (size_t k = 0; k < kQueues; ++k) x.known[k] = std::min(x.known[k], kn[k]);
-      if (x.stamp == i) {    // the pass's first use of the resource: a writer, or a read after a writer,
-        x.stamp = kNone - 1;  // starts the last accesses over (no serial index is that large)
-        if (x.writes || !x.reads) x.access = 0, x.sync = 0;
-        x.reads = !x.writes;
-      }
-      x.access |= bit(u->access);
-      x.sync |= sync_of(u->access, u->stages);
-    }
-  }
-  return facts;
-}
-
-std::vector<std::string> takeover_findings(const Graph& g, const Aliasing& a, const Transitions& t,
-                                           const std::vector<UseFacts>& last) {
-  std::vector<std::string> out;
-  // Scratch per thread, storage kept from call to call.
-  thread_local struct {
-    std::vector<uint32_t> takes_over;
-    std::vector<uint8_t> done;
-  } w;
-  // Per member taking over memory, the first barrier or use in submission order must be a barrier.
-  std::vector<uint32_t>& takes_over = w.takes_over;  // the alias barrier's index
-  takes_over.assign(t.table.size(), kNone);
-  for (uint32_t k = 0; k < a.barriers.size(); ++k)
-    for (uint32_t m = 0; m < g.resources[a.barriers[k].resource].count; ++m)
-      takes_over[t.first_member[a.barriers[k].resource] + m] = k;
-  std::vector<uint8_t>& done = w.done;
-  done.assign(t.table.size(), 0);
-  auto name_of = [&](uint32_t gi, uint32_t li) {
-    const uint32_t p = t.info[gi].passes[li];
-    return p == kNone ? std::string(transition_list_name(t.info[gi].role)) : g.passes[p].name;
-  };
-  auto pointer_of = [&](uint32_t gi, uint32_t li, ResourceId m) {
-    const uint32_t p = t.info[gi].passes[li];
-    return p == kNone ? member_pointer(t, m) : pass_pointer(p);
-  };
-  auto previous_names = [&](const AliasBarrier& ab) {
-    std::string n;
-    for (uint32_t p : ab.previous) n += (n.empty() ? "'" : ", '") + g.resources[p].desc.name + "'";
-    return n;
-  };
-  const uint32_t* const over = takes_over.data();
-  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
-    const std::vector<CompiledList>& lists = t.compiled[gi].lists;
-    const std::vector<CommandList*>& recorded = t.groups[gi]->lists();
-    for (uint32_t li = 0; li < lists.size(); ++li) {
-      const CompiledList& cl = lists[li];
-      for (const BarrierPoint& pt : cl.points) {
-        if (pt.where != Where::before) continue;
-        for (const Barrier& b : cl.barriers_at(pt)) {
-          if (b.resource == kGlobalResource || over[b.resource] == kNone || done[b.resource]) continue;
-          done[b.resource] = 1;
-          const AliasBarrier& ab = a.barriers[takes_over[b.resource]];
-          AccessMask acc = 0;
-          SyncMask sy = 0;
-          for (uint32_t p : ab.previous) {
-            acc |= last[p].access;
-            sy |= last[p].sync;
-          }
-          const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
-          const bool access_ok = (b.before.access & kAnyAccess) || (acc & ~b.before.access) == 0;
-          const bool layout_ok =
-              t.table[b.resource].type == ResourceType::buffer || b.before.layout == Layout::undefined;
-          if ((!sync_ok || !access_ok || !layout_ok) && out.size() < 20)
-            out.push_back(fmt::format(
-                "{}: pass '{}', resource '{}': takes over the memory of {} but its first barrier "
-                "starts from {}, which does not cover their last accesses ({}){}",
-                pointer_of(gi, li, b.resource), name_of(gi, li), t.table[b.resource].name, previous_names(ab), to_string(b.before),
-                to_string(State{sy, acc, Layout::undefined}), layout_ok ? "" : " from layout undefined"));
-        }
-      }
-      // The list's own uses: a member that takes over memory and is used here without a barrier.
-      for (const Use& u : recorded[li]->ops().front().uses) {
-        if (over[u.resource] == kNone || done[u.resource]) continue;
-        done[u.resource] = 1;
-        if (out.size() < 20)
-          out.push_back(fmt::format(
-              "{}: pass '{}', resource '{}': takes over the memory of {} but is used with no barrier "
-              "ordering it after their last accesses",
-              pointer_of(gi, li, u.resource), name_of(gi, li), t.table[u.resource].name, previous_names(a.barriers[takes_over[u.resource]])));
-      }
-    }
-  }
-  return out;
-}
 
 std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
                                            const std::vector<UseFacts>& us) {
@@ -602,7 +727,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint64_t> cuts;
-    std::vector<uint32_t> cover_first, first_cut, cover, fill;
+    std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill;
   } w;
   auto ordered = [&](uint32_t x, uint32_t y) {
     for (size_t k = 0; k < kQueues; ++k)
@@ -632,27 +757,48 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   // The resources covering each elementary interval k, in placement order, in CSR form:
   // cover[cover_first[k] .. cover_first[k + 1]). One allocation instead of one vector per interval.
+  // Placement i covers the intervals [first_cut[i], end_cut[i]): its offset's and its end's index among
+  // the cuts, found through the memo (now holding each cut's index) or, where it misses, a binary search.
   const size_t intervals = cuts.empty() ? 0 : cuts.size() - 1;
-  std::vector<uint32_t>&cover_first = w.cover_first, &first_cut = w.first_cut;
+  std::vector<uint32_t>&cover_first = w.cover_first, &first_cut = w.first_cut, &end_cut = w.end_cut;
+  const size_t np = a.placements.size();
   cover_first.assign(intervals + 1, 0);
-  first_cut.assign(a.placements.size(), 0);
-  auto each_interval = [&](auto&& f) {
-    for (size_t i = 0; i < a.placements.size(); ++i) {
-      const Placement& p = a.placements[i];
-      if (p.size == 0) continue;
-      for (size_t k = first_cut[i]; k + 1 < cuts.size() && cuts[k] < p.offset + p.size; ++k) f(k, p.resource);
-    }
+  first_cut.resize(np);
+  end_cut.resize(np);
+  std::array<uint32_t, 256> memo_index{};
+  memo_used.fill(false);
+  for (uint32_t k = 0; k < cuts.size(); ++k) {
+    const size_t h = static_cast<size_t>(((cuts[k] / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
+    memo_used[h] = true;
+    memo[h] = cuts[k];
+    memo_index[h] = k;
+  }
+  auto cut_index = [&](uint64_t x) {
+    const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
+    if (memo_used[h] && memo[h] == x) return memo_index[h];
+    return static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), x) - cuts.begin());
   };
-  for (size_t i = 0; i < a.placements.size(); ++i)
-    first_cut[i] = static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), a.placements[i].offset) - cuts.begin());
-  each_interval([&](size_t k, uint32_t) { ++cover_first[k + 1]; });
-  for (size_t k = 0; k < intervals; ++k) cover_first[k + 1] += cover_first[k];
+  // Counts per interval from a difference array (each placement adds one over its run of intervals).
+  for (size_t i = 0; i < np; ++i) {
+    const Placement& p = a.placements[i];
+    first_cut[i] = cut_index(p.offset);
+    end_cut[i] = p.size == 0 ? first_cut[i] : cut_index(p.offset + p.size);
+    if (first_cut[i] < end_cut[i]) {
+      ++cover_first[first_cut[i] + 1];
+      if (end_cut[i] < intervals) --cover_first[end_cut[i] + 1];
+    }
+  }
+  for (size_t k = 1; k < intervals; ++k) cover_first[k + 1] += cover_first[k];  // counts
+  for (size_t k = 0; k < intervals; ++k) cover_first[k + 1] += cover_first[k];  // offsets
   std::vector<uint32_t>& cover = w.cover;
   cover.resize(cover_first[intervals]);
   {
     std::vector<uint32_t>& fill = w.fill;
     fill.assign(cover_first.begin(), cover_first.end() - 1);
-    each_interval([&](size_t k, uint32_t r) { cover[fill[k]++] = r; });
+    for (size_t i = 0; i < np; ++i) {
+      const uint32_t r = a.placements[i].resource;
+      for (uint32_t k = first_cut[i]; k < end_cut[i]; ++k) cover[fill[k]++] = r;
+    }
   }
   auto by_first = [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; };
   for (size_t k = 0; k < intervals && out.size() < 20; ++k) {
@@ -679,7 +825,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
 std::vector<std::string> check_takeover(const Graph& g, const Schedule& s, const Aliasing& a,
                                         const Transitions& t) {
   if (a.barriers.empty()) return {};
-  return takeover_findings(g, a, t, use_facts(g, s));
+  return walk(g, s, t, nullptr, {&a, &use_facts(g, s)}).takeover;
 }
 
 std::vector<std::string> check_aliasing(const Graph& g, const Schedule& s, const Aliasing& a) {
@@ -693,70 +839,83 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint32_t> at, pos, wait_first, waits, fill;
+    std::vector<uint8_t> queue;
     std::vector<std::array<uint32_t, kQueues>> done;
   } w;
   std::vector<uint32_t>& at = w.at;
   at.assign(np, kNone);
+  std::vector<uint8_t>& queue = w.queue;  // per scheduled pass: the queue it executes on
+  queue.resize(np);
+  unsigned queues = 0;  // the queues the scheduled passes execute on, one bit each
+  const uint8_t* const live = c.live.data();
   for (uint32_t i = 0; i < s.serial.size(); ++i) {
     const uint32_t p = s.serial[i];
-    if (p >= np || !c.live[p] || at[p] != kNone) {
+    if (p >= np || !live[p] || at[p] != kNone) {
       out.push_back(fmt::format("{}: serial position {}: pass #{} is culled, unknown or listed twice",
                                 p < np ? pass_pointer(p) : std::string("/passes"), i, p));
       return out;
     }
     at[p] = i;
+    const size_t q = qi(exec_queue(g.passes[p]));
+    queue[p] = static_cast<uint8_t>(q);
+    queues |= 1u << q;
   }
   for (uint32_t p = 0; p < np; ++p)
-    if (c.live[p] && at[p] == kNone)
+    if (live[p] && at[p] == kNone)
       out.push_back(fmt::format("{}: pass '{}' is live but not scheduled", pass_pointer(p), g.passes[p].name));
   if (!out.empty()) return out;
-  // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
-  std::array<uint32_t, kQueues> count{};
-  std::vector<uint32_t>& pos = w.pos;
-  pos.assign(np, kNone);
-  std::vector<std::array<uint32_t, kQueues>>& done = w.done;
-  done.resize(np);  // every scheduled pass's entry is written before it is read
-  std::array<std::array<uint32_t, kQueues>, kQueues> last{};
-  // Per waiting pass, the passes it waits for, in CSR form (one allocation, not one vector per pass).
+  // Every wait follows its signal.
   auto wait_ok = [&](const Sync& y) { return at[y.signal] != kNone && at[y.wait] != kNone && at[y.signal] < at[y.wait]; };
-  std::vector<uint32_t>& wait_first = w.wait_first;
-  wait_first.assign(np + 1, 0);
-  for (const Sync& y : s.syncs) {
-    if (!wait_ok(y)) {
+  for (const Sync& y : s.syncs)
+    if (!wait_ok(y))
       out.push_back(fmt::format("{}: wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
                                 pass_pointer(y.wait), g.passes[y.wait].name, g.passes[y.signal].name));
-      continue;
-    }
-    ++wait_first[y.wait + 1];
-  }
-  for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
-  std::vector<uint32_t>& waits = w.waits;
-  waits.resize(wait_first[np]);
-  {
-    std::vector<uint32_t>& fill = w.fill;
-    fill.assign(wait_first.begin(), wait_first.end() - 1);
+  // Every pass on one queue: queue order is the serial order, so every dependency the serial order keeps
+  // is kept; the cross-queue clocks below are needed only with several queues.
+  const bool one_queue = (queues & (queues - 1)) == 0;
+  std::vector<uint32_t>& pos = w.pos;
+  std::vector<std::array<uint32_t, kQueues>>& done = w.done;
+  if (!one_queue) {
+    // Queue order and waits, rebuilt: per pass, per queue, how many passes of that queue are complete.
+    std::array<uint32_t, kQueues> count{};
+    pos.assign(np, kNone);
+    done.resize(np);  // every scheduled pass's entry is written before it is read
+    std::array<std::array<uint32_t, kQueues>, kQueues> last{};
+    // Per waiting pass, the passes it waits for, in CSR form (one allocation, not one vector per pass).
+    std::vector<uint32_t>& wait_first = w.wait_first;
+    wait_first.assign(np + 1, 0);
     for (const Sync& y : s.syncs)
-      if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
-  }
-  for (uint32_t p : s.serial) {
-    const size_t q = qi(exec_queue(g.passes[p]));
-    pos[p] = count[q]++;
-    std::array<uint32_t, kQueues> d = last[q];
-    for (uint32_t i = wait_first[p]; i < wait_first[p + 1]; ++i)
-      for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[waits[i]][k]);
-    d[q] = pos[p] + 1;
-    done[p] = d;
-    last[q] = d;
+      if (wait_ok(y)) ++wait_first[y.wait + 1];
+    for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
+    std::vector<uint32_t>& waits = w.waits;
+    waits.resize(wait_first[np]);
+    {
+      std::vector<uint32_t>& fill = w.fill;
+      fill.assign(wait_first.begin(), wait_first.end() - 1);
+      for (const Sync& y : s.syncs)
+        if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
+    }
+    for (uint32_t p : s.serial) {
+      const size_t q = queue[p];
+      pos[p] = count[q]++;
+      std::array<uint32_t, kQueues> d = last[q];
+      for (uint32_t i = wait_first[p]; i < wait_first[p + 1]; ++i)
+        for (size_t k = 0; k < kQueues; ++k) d[k] = std::max(d[k], done[waits[i]][k]);
+      d[q] = pos[p] + 1;
+      done[p] = d;
+      last[q] = d;
+    }
   }
   for (const Edge& e : v.edges) {
-    if (!c.live[e.from] || !c.live[e.to]) continue;
+    if (!live[e.from] || !live[e.to]) continue;
     if (at[e.from] >= at[e.to]) {
       out.push_back(fmt::format("{}: pass '{}' is scheduled before pass '{}' which it depends on ({})",
                                 pass_pointer(e.to), g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
       continue;
     }
-    const size_t qf = qi(exec_queue(g.passes[e.from]));
-    if (qi(exec_queue(g.passes[e.to])) != qf && done[e.to][qf] <= pos[e.from])
+    if (one_queue) continue;
+    const uint8_t qf = queue[e.from];
+    if (queue[e.to] != qf && done[e.to][qf] <= pos[e.from])
       out.push_back(fmt::format("{}: pass '{}' on the {} queue may start before pass '{}' on the {} queue completes ({})",
                                 pass_pointer(e.to), g.passes[e.to].name, to_string(exec_queue(g.passes[e.to])), g.passes[e.from].name,
                                 to_string(exec_queue(g.passes[e.from])), to_string(e.kind)));
@@ -769,14 +928,17 @@ std::vector<std::string> check_all(const Graph& g, const GraphCompileResult& r) 
   auto add = [&](std::string_view check, std::vector<std::string> x) {
     for (std::string& f : x) out.push_back(fmt::format("{}: {}", check, f));
   };
-  // Coverage and resting come from one replay of the barrier stream (their own, not final_states').
-  CoverageAndResting cr = coverage_and_resting(g, r.sched, r.trans, &r.finals);
-  add("coverage", std::move(cr.coverage));
-  add("resting", std::move(cr.resting));
-  // Aliasing and takeover from one walk of the declarations in serial order.
+  // The declarations in serial order, once: the aliasing check's facts and the takeover check's scope.
   const std::vector<UseFacts>& facts = use_facts(g, r.sched);
+  // Coverage, resting and takeover come from one replay of the barrier stream (their own, not
+  // final_states').
+  WalkFindings found =
+      walk(g, r.sched, r.trans, &r.finals,
+           r.aliasing.barriers.empty() ? TakeoverInput{} : TakeoverInput{&r.aliasing, &facts});
+  add("coverage", std::move(found.coverage));
+  add("resting", std::move(found.resting));
   add("aliasing", aliasing_findings(g, r.aliasing, facts));
-  if (!r.aliasing.barriers.empty()) add("takeover", takeover_findings(g, r.aliasing, r.trans, facts));
+  add("takeover", std::move(found.takeover));
   add("serial-order", check_serial_order(g, r.validated, r.culled, r.sched));
   return out;
 }

@@ -37,6 +37,21 @@ class FlatRuns {
       init(m, one_[m]);
     }
   }
+  // Starts over with n members, each one run, for a caller that then writes every member's value and
+  // size through values() and sizes() (the replays' start: one loop, no callbacks).
+  void reset(uint32_t n) {
+    one_.resize(n);
+    size_.resize(n);
+    split_.assign(n, kWhole);
+    pool_used_ = 0;
+  }
+  // The flat arrays, for the replays' loops: values()[m] is member m's value while splits()[m] is
+  // kWhole. They stay where they are until the next reset (an update only writes into them).
+  T* values() { return one_.data(); }
+  const T* values() const { return one_.data(); }
+  uint32_t* sizes() { return size_.data(); }
+  const uint32_t* sizes() const { return size_.data(); }
+  const uint32_t* splits() const { return split_.data(); }
   uint32_t members() const { return static_cast<uint32_t>(size_.size()); }
   uint32_t size(uint32_t m) const { return size_[m]; }
   // Whether member m is one run (then whole(m) is its value).
@@ -87,6 +102,18 @@ class FlatRuns {
       split[m] = static_cast<uint32_t>(runs.size());
       runs.push_back(pool_[split_[m]]);
     }
+  }
+  // The same, moving the arrays out when no member is split (the usual end of a frame: nothing to
+  // convert); the container is left empty.
+  void move_to(std::vector<T>& one, std::vector<uint32_t>& size, std::vector<uint32_t>& split, uint32_t none,
+               std::vector<Runs<T>>& runs) {
+    if (pool_used_ != 0 || none != kWhole) return copy_to(one, size, split, none, runs);
+    one = std::move(one_);
+    size = std::move(size_);
+    split = std::move(split_);
+    one_.clear();
+    size_.clear();
+    split_.clear();
   }
   // Member m as a Runs<T>.
   Runs<T> runs(uint32_t m) const {
@@ -205,46 +232,8 @@ inline bool whole_barrier(const ResourceDesc& d, const Barrier& b) {
                                               b.box.l1 == d.layers && b.box.p1 == d.planes;
 }
 // Every member's subresources at the start of the frame (touched members at rest, the others
-// untouched), into `st` (its storage kept).
+// untouched), into `st` (its storage kept). The two replays (final_states, the checks' walk) then apply
+// every list's barriers in submission order themselves, each in one loop over the flat arrays.
 void replay_start(const Transitions& t, States& st);
-
-// Walks every group, list and barrier point in order, starting `st` over. `on_barrier(group, list,
-// barrier, current, first, count)` is called per run of subresources [first, first + count) of the
-// barrier's member in one state before the barrier applies; `on_use(group, list, states)` between the
-// list's before and after points (the list's one operation). A template rather than std::function:
-// both callbacks inline here, and a barrier of a whole member that is one run takes no interval walk.
-template <class OnBarrier, class OnUse>
-void replay(const Transitions& t, States& st, OnBarrier&& on_barrier, OnUse&& on_use) {
-  replay_start(t, st);
-  const ResourceDesc* const descs = t.table.all().data();
-  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
-    const CompiledGroup& cg = t.compiled[gi];
-    for (uint32_t li = 0; li < cg.lists.size(); ++li) {
-      const CompiledList& cl = cg.lists[li];
-      bool used = false;  // on_use called: the before points are done
-      for (const BarrierPoint& pt : cl.points) {
-        if (!used && pt.where != Where::before) {
-          on_use(gi, li, st);
-          used = true;
-        }
-        for (const Barrier& b : cl.barriers_at(pt)) {
-          if (b.resource == kGlobalResource) continue;
-          if (State* s = st.whole_value(b.resource); s && whole_barrier(descs[b.resource], b)) {
-            on_barrier(gi, li, b, *s, 0u, st.size(b.resource));
-            *s = b.after;
-            continue;
-          }
-          for_each_barrier_interval(descs[b.resource], b, [&](uint32_t lo, uint32_t hi) {
-            st.update(b.resource, lo, hi, [&](uint32_t first, uint32_t n, State& x) {
-              on_barrier(gi, li, b, x, first, n);
-              x = b.after;
-            });
-          });
-        }
-      }
-      if (!used) on_use(gi, li, st);
-    }
-  }
-}
 
 }  // namespace baton::graph::detail

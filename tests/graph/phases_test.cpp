@@ -329,6 +329,39 @@ TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
   EXPECT_FALSE(check_coverage(g, r.sched, r.trans).empty());
 }
 
+// A barrier must start from the layout its subresources are really in: one that claims another layout
+// is a coverage finding at its pass, on one queue (the walk's usual-barrier path) and on several.
+TEST(GraphChecks, CoverageFindsABarrierThatStartsFromTheWrongLayout) {
+  for (const bool async : {false, true}) {
+    const Graph g = chain(8, async);
+    ASSERT_TRUE(compile_graph(g).findings.empty()) << async;
+    // r2's first barrier after its first touch (its transition from unordered access to the reads).
+    Layout real = Layout::none;
+    std::string pass;
+    CompileOptions o;
+    o.before_checks = [&](GraphCompileResult& r) {
+      for (CompiledGroup& cg : r.trans.compiled)
+        for (size_t li = 0; li < cg.lists.size() && pass.empty(); ++li)
+          for (Barrier& b : cg.barriers_of(li))
+            if (r.trans.table[b.resource].name == "r2" && b.before.layout != Layout::undefined &&
+                pass.empty()) {
+              real = b.before.layout;
+              pass = cg.lists[li].name;
+              b.before.layout = Layout::render_target;
+            }
+    };
+    const GraphCompileResult r = compile_graph(g, o);
+    ASSERT_FALSE(pass.empty()) << async;
+    ASSERT_NE(real, Layout::render_target) << async;
+    EXPECT_EQ(r.findings, (std::vector<std::string>{fmt::format(
+                              "coverage: /passes/{}: pass '{}', resource 'r2': barrier starts from "
+                              "layout {} but the resource is in {}",
+                              *g.find_pass(pass), pass, to_string(Layout::render_target), to_string(real))}))
+        << async << "\n"
+        << dump(g, r, "checks");
+  }
+}
+
 TEST(GraphChecks, RestingFailsWhenARestoreIsDropped) {
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
