@@ -86,6 +86,57 @@ struct Scratch {
   std::vector<Part> parts;
 };
 
+// The member table (every member of every graph resource, sets expanded as "name[m]") with each
+// member's history at the frame's start, before the takeovers: transients die after their last use (no
+// restore to rest) and start untouched, as do resources that start undefined; the others start at rest.
+// All of it is a function of Graph::resources alone, so the last one made in this thread is kept with
+// the resources it was made from and reused while they compare equal (every field of Resource and
+// ResourceDesc: their operator== is defaulted). The result's table shares its descriptions with the kept
+// one (ResourceTable copies on write), so a graph compiled every frame neither copies nor hashes its
+// resources' names per compile.
+struct MemberTable {
+  std::vector<Resource> resources;  // what it was made from
+  ResourceTable table;
+  std::vector<ResourceId> first_member;
+  History history;
+};
+
+thread_local uint64_t member_table_builds_ = 0;
+
+const MemberTable& member_table(const Graph& g) {
+  thread_local std::optional<MemberTable> kept;
+  if (kept && kept->resources == g.resources) return *kept;
+  MemberTable mt;
+  const size_t nr = g.resources.size();
+  mt.first_member.resize(nr);
+  size_t members = 0;
+  for (const Resource& res : g.resources) members += res.count;
+  mt.table.reserve(members);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Resource& res = g.resources[r];
+    for (uint32_t m = 0; m < res.count; ++m) {
+      ResourceDesc d = res.desc;
+      if (res.count > 1) d.name = fmt::format("{}[{}]", res.desc.name, m);
+      d.placed = d.placed || res.transient;
+      const ResourceId id = mt.table.add(std::move(d));
+      if (m == 0) mt.first_member[r] = id;
+    }
+  }
+  mt.history = fresh_history(mt.table);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Resource& res = g.resources[r];
+    for (uint32_t m = 0; m < res.count; ++m) {
+      ResourceHistory& h = mt.history[mt.first_member[r] + m];
+      if (res.transient) h.dies = true;
+      else if (!res.starts_undefined) h.touched = h.written = true;
+    }
+  }
+  mt.resources = g.resources;
+  ++member_table_builds_;
+  kept = std::move(mt);
+  return *kept;
+}
+
 Stages allowed_stages(Queue q) {
   return q == Queue::direct ? kAllShading : q == Queue::compute ? stages(Stage::compute) : kNoStages;
 }
@@ -136,27 +187,15 @@ std::string_view transition_list_name(GroupInfo::Role r) {
                                            : "";
 }
 
+uint64_t member_table_builds() { return member_table_builds_; }
+
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   Transitions t;
   const size_t nr = g.resources.size(), np = g.passes.size();
-  t.first_member.resize(nr);
-  size_t members = 0;
-  for (const Resource& res : g.resources) members += res.count;
-  t.table.reserve(members);
-  for (uint32_t r = 0; r < nr; ++r) {
-    const Resource& res = g.resources[r];
-    for (uint32_t m = 0; m < res.count; ++m) {
-      ResourceDesc d = res.desc;
-      if (res.count > 1) d.name = fmt::format("{}[{}]", res.desc.name, m);
-      d.placed = d.placed || res.transient;
-      const ResourceId id = t.table.add(std::move(d));
-      if (m == 0) t.first_member[r] = id;
-    }
-  }
-  History history = fresh_history(t.table);
-  for (uint32_t r = 0; r < nr; ++r)
-    if (!g.resources[r].transient && !g.resources[r].starts_undefined)
-      for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m] = {true, true};
+  const MemberTable& mt = member_table(g);
+  t.table = mt.table;  // shared, not copied
+  t.first_member = mt.first_member;
+  History history = mt.history;
 
   // Groups: cut before a wait and after a signal; submission order is the order of first passes.
   thread_local Scratch scratch;
@@ -243,11 +282,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     for (const auto& [r, e] : touched) entries[fill[r]++] = e;
   }
 
-  // Transients die after their last use (no restore to rest), and one that takes over memory waits
-  // for the previous occupants' last accesses at its first touch (the planner's takeover scope).
-  for (uint32_t r = 0; r < nr; ++r)
-    if (g.resources[r].transient)
-      for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m].dies = true;
+  // A transient that takes over memory waits for the previous occupants' last accesses at its first
+  // touch (the planner's takeover scope); member_table() made every transient die after its last use.
   const std::vector<Takeover> last_uses = a.barriers.empty() ? std::vector<Takeover>() : last_accesses(g, s);
   for (const AliasBarrier& ab : a.barriers) {
     // The union over the previous occupants; D3D12 legacy's aliasing barrier names the one API resource.
