@@ -269,9 +269,9 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
         for (const PassUse& w : g.passes[p].uses) member_uses += g.resources[w.resource].count;
     }
   store.uses.resize(no_sets ? uses : member_uses);
+  Use* out = store.uses.data();
   touched.resize(uses);
   parts.reserve(s.serial.size() + 2);
-  Use* out = store.uses.data();
   uint32_t entry_count = 0;
   constexpr AccessMask kWritesOrPresent = kWriteAccesses | bit(Access::present);
   AccessMask kind_m = 0;  // the last pass's accesses and stages, and its kind
@@ -325,19 +325,29 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 
   // A transient that takes over memory waits for the previous occupants' last accesses at its first
   // touch (the planner's takeover scope); member_table() made every transient die after its last use.
+  auto last_access_of = [&](uint32_t r) {
+    return serial_order ? last_access_in_order(touched, first_of[r]) : last_access(s, touched, first_of[r]);
+  };
   for (const AliasBarrier& ab : a.barriers) {
     // The union over the previous occupants; D3D12 legacy's aliasing barrier names the one API resource.
     Takeover scope;
-    for (uint32_t p : ab.previous) {
-      const Takeover last =
-          serial_order ? last_access_in_order(touched, first_of[p]) : last_access(s, touched, first_of[p]);
-      scope.sync |= last.sync;
-      scope.access |= last.access;
+    if (ab.previous.size() == 1) {  // the usual case
+      const uint32_t p = ab.previous[0];
+      scope = last_access_of(p);
+      if (no_sets || g.resources[p].count == 1) scope.previous = t.first_member[p];
+    } else {
+      for (uint32_t p : ab.previous) {
+        const Takeover last = last_access_of(p);
+        scope.sync |= last.sync;
+        scope.access |= last.access;
+      }
     }
-    if (ab.previous.size() == 1 && g.resources[ab.previous[0]].count == 1)
-      scope.previous = t.first_member[ab.previous[0]];
-    for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m)
-      history[t.first_member[ab.resource] + m].takeover = scope;
+    if (no_sets) {
+      history[ab.resource].takeover = scope;
+    } else {
+      for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m)
+        history[t.first_member[ab.resource] + m].takeover = scope;
+    }
   }
 
   std::vector<Decl>& decls = sc.decls;
@@ -593,12 +603,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   if (!t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start) parts.insert(parts.begin(), frame_part(true));
   if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
   store.ops.reserve(parts.size());
-  for (size_t k = 0; k < parts.size(); ++k) {
-    Operation& op = store.ops.emplace_back();
-    op.kind = parts[k].kind;
-    op.commands = 1;
-    op.uses = Uses::view(std::span<const Use>(store.uses).subspan(parts[k].use_begin, parts[k].use_end - parts[k].use_begin));
-  }
+  for (const Part& part : parts)
+    store.ops.emplace_back(part.kind, Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)), 1u);
   store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
   size_t li = 0;
