@@ -219,7 +219,7 @@ struct GroupInfo {
 // The list name of a frame_start / frame_end group (also what printers show in place of a pass).
 std::string_view transition_list_name(GroupInfo::Role r);
 struct Transitions {
-  ResourceTable table;                        // members expanded
+  ResourceTable table;  // members expanded; shares its descriptions with the table the phase keeps per thread
   std::vector<ResourceId> first_member;       // per graph resource
   ListStore store;  // every list, its operations, uses and entry states: one array each (no block per list)
   std::vector<std::unique_ptr<CommandListGroup>> groups;  // submission order
