@@ -231,16 +231,24 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   current.fill(kNone);
   std::array<bool, kQueues> cut{};
   bool serial_order = true;  // planner order (groups in order, passes in order) is serial order
+  uint32_t groups = 0;
+  // The same walk counts the uses (and, where a resource has several members, the uses per member).
+  const bool no_sets = t.table.size() == nr;  // every resource one member: member ids are resource ids
+  size_t uses = 0, member_uses = 0;
   for (uint32_t p : s.serial) {
-    const Queue q = exec_queue(g.passes[p]);
+    const Pass& pass = g.passes[p];
+    const Queue q = exec_queue(pass);
     uint32_t& cg = current[qi(q)];
     if (cg == kNone || waits[p] || cut[qi(q)]) {
-      cg = static_cast<uint32_t>(t.info.size());
+      cg = groups++;
       t.info.push_back({q, {}, GroupInfo::Role::passes, {}});
     }
-    serial_order = serial_order && cg + 1 == t.info.size();
+    serial_order = serial_order && cg + 1 == groups;
     t.info[cg].passes.push_back(p);
     cut[qi(q)] = signals[p] != 0;
+    uses += pass.uses.size();
+    if (!no_sets)
+      for (const PassUse& w : pass.uses) member_uses += g.resources[w.resource].count;
   }
 
   // Per resource, its entries in planner order (groups in submission order, passes in order).
@@ -260,14 +268,6 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   last_of.assign(nr, kNone);
   // Both arrays at their final size first (the uses: one per member of each use's resource; the entries:
   // at most one per use), written through pointers below.
-  const bool no_sets = t.table.size() == nr;  // every resource one member: member ids are resource ids
-  size_t uses = 0, member_uses = 0;
-  for (const GroupInfo& info : t.info)
-    for (uint32_t p : info.passes) {
-      uses += g.passes[p].uses.size();
-      if (!no_sets)
-        for (const PassUse& w : g.passes[p].uses) member_uses += g.resources[w.resource].count;
-    }
   store.uses.resize(no_sets ? uses : member_uses);
   Use* out = store.uses.data();
   touched.resize(uses);
