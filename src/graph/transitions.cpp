@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <optional>
 #include <type_traits>
@@ -43,8 +43,10 @@ OpKind kind_of(AccessMask m, Stages st) {
 // copies them into the store unchanged.
 static_assert(std::is_trivially_copyable_v<PassUse> && std::is_trivially_copyable_v<Use> &&
               sizeof(PassUse) == sizeof(Use) && offsetof(PassUse, resource) == offsetof(Use, resource) &&
-              offsetof(PassUse, access) == offsetof(Use, access) && offsetof(PassUse, stages) == offsetof(Use, stages) &&
-              offsetof(PassUse, range) == offsetof(Use, range) && std::is_same_v<decltype(PassUse::resource), ResourceId> &&
+              offsetof(PassUse, access) == offsetof(Use, access) &&
+              offsetof(PassUse, stages) == offsetof(Use, stages) &&
+              offsetof(PassUse, range) == offsetof(Use, range) &&
+              std::is_same_v<decltype(PassUse::resource), ResourceId> &&
               std::is_same_v<decltype(PassUse::range), decltype(Use::range)>);
 
 // One pass's dealings with one resource.
@@ -136,8 +138,10 @@ const MemberTable& member_table(const Graph& g) {
     const Resource& res = g.resources[r];
     for (uint32_t m = 0; m < res.count; ++m) {
       ResourceHistory& h = mt.history[mt.first_member[r] + m];
-      if (res.transient) h.dies = true;
-      else if (!res.starts_undefined) h.touched = h.written = true;
+      if (res.transient)
+        h.dies = true;
+      else if (!res.starts_undefined)
+        h.touched = h.written = true;
     }
   }
   mt.resources = g.resources;
@@ -206,7 +210,9 @@ std::string_view transition_list_name(GroupInfo::Role r) {
                                            : "";
 }
 
-uint64_t member_table_builds() { return member_table_builds_; }
+uint64_t member_table_builds() {
+  return member_table_builds_;
+}
 
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   Transitions t;
@@ -604,7 +610,10 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
   store.ops.reserve(parts.size());
   for (const Part& part : parts)
-    store.ops.emplace_back(part.kind, Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)), 1u);
+    store.ops.emplace_back(
+        part.kind,
+        Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)),
+        1u);
   store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
   size_t li = 0;

@@ -88,7 +88,12 @@ TEST(MemberTable, AnyChangedFieldMakesItAgainAndTheCompileEqualsAFreshOne) {
       {"texel_bytes", [](Graph& g) { g.resources[4].texel_bytes = 16; }},
       {"imported", [&](Graph& g) { g.resources[out].imported = true; }},
       {"one more resource", [](Graph& g) { g.resources.push_back(bench::texture("unused", 64)); }},
-      {"one resource fewer", [](Graph& g) { g.resources.pop_back(); g.outputs.clear(); g.passes.pop_back(); }},
+      {"one resource fewer",
+       [](Graph& g) {
+         g.resources.pop_back();
+         g.outputs.clear();
+         g.passes.pop_back();
+       }},
   };
   for (const Change& c : changes) {
     Graph g = base;
