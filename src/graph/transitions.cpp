@@ -566,14 +566,16 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 
   // Lists and groups.
   std::sort(decls.begin(), decls.end(), [](const Decl& x, const Decl& y) { return x.pass < y.pass; });
-  size_t di = 0;
   std::vector<uint32_t>& decl_first = sc.decl_first;
-  decl_first.assign(np + 1, 0);
-  for (uint32_t p = 0; p < np; ++p) {
-    decl_first[p] = static_cast<uint32_t>(di);
-    while (di < decls.size() && decls[di].pass == p) ++di;
+  if (!decls.empty()) {  // else every pass list's entry states are empty, as the walk made its part
+    size_t di = 0;
+    decl_first.assign(np + 1, 0);
+    for (uint32_t p = 0; p < np; ++p) {
+      decl_first[p] = static_cast<uint32_t>(di);
+      while (di < decls.size() && decls[di].pass == p) ++di;
+    }
+    decl_first[np] = static_cast<uint32_t>(decls.size());
   }
-  decl_first[np] = static_cast<uint32_t>(decls.size());
   // The pass lists' entry states (their uses are in the store already), then the frame lists' uses and
   // entry states, after them in the arrays and in their places among the lists; then one operation per
   // list viewing its uses, then the lists viewing their operation and entry states: no heap block per
@@ -582,7 +584,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
       store.entries.push_back({t.first_member[d.resource] + m, d.access, d.stages, d.shared});
   };
-  {
+  if (!decls.empty()) {
     size_t pi = 0;
     for (const GroupInfo& info : t.info)
       if (info.role == GroupInfo::Role::passes)
