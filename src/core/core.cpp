@@ -151,47 +151,61 @@ ResourceId ResourceTable::add(ResourceDesc d) {
   // The declaration rules of the catalog (baton/rules.hpp), for programmatic tables as for loaded ones.
   if (const std::optional<Violation> v = check_resource(d, false))
     throw Error(fmt::format("resource '{}': {}", d.name, v->message));
-  if (resources_.size() >= kGlobalResource - 1) throw Error("too many resources");
-  const auto id = static_cast<ResourceId>(resources_.size());
-  if ((resources_.size() + 1) * 2 > index_.size()) grow_index(std::max<size_t>(16, index_.size() * 2));
-  const size_t mask = index_.size() - 1;
+  if (size() >= kGlobalResource - 1) throw Error("too many resources");
+  Rep& r = own();
+  const auto id = static_cast<ResourceId>(r.resources.size());
+  if ((r.resources.size() + 1) * 2 > r.index.size()) grow_index(r, std::max<size_t>(16, r.index.size() * 2));
+  const size_t mask = r.index.size() - 1;
   size_t i = h & mask;
-  while (index_[i].id != kEmptySlot) i = (i + 1) & mask;
-  index_[i] = {h, id};
-  resources_.push_back(std::move(d));
+  while (r.index[i].id != kEmptySlot) i = (i + 1) & mask;
+  r.index[i] = {h, id};
+  r.resources.push_back(std::move(d));
   return id;
 }
 
 std::optional<ResourceId> ResourceTable::find(std::string_view name) const { return find_hashed(name, name_hash(name)); }
 
 std::optional<ResourceId> ResourceTable::find_hashed(std::string_view name, uint32_t h) const {
-  if (index_.empty()) return std::nullopt;
-  const size_t mask = index_.size() - 1;
-  for (size_t i = h & mask; index_[i].id != kEmptySlot; i = (i + 1) & mask)
-    if (index_[i].hash == h && resources_[index_[i].id].name == name) return index_[i].id;
+  if (!rep_ || rep_->index.empty()) return std::nullopt;
+  const std::vector<IndexSlot>& index = rep_->index;
+  const size_t mask = index.size() - 1;
+  for (size_t i = h & mask; index[i].id != kEmptySlot; i = (i + 1) & mask)
+    if (index[i].hash == h && rep_->resources[index[i].id].name == name) return index[i].id;
   return std::nullopt;
 }
 
 void ResourceTable::reserve(size_t n) {
-  resources_.reserve(n);
+  Rep& r = own();
+  r.resources.reserve(n);
   size_t slots = 16;
   while (slots < n * 2) slots *= 2;
-  if (slots > index_.size()) grow_index(slots);
+  if (slots > r.index.size()) grow_index(r, slots);
 }
+
+ResourceTable::Rep& ResourceTable::own() {
+  if (!rep_)
+    rep_ = std::make_shared<Rep>();
+  else if (rep_.use_count() > 1)  // shared with a copy: this table's change must not show in the other
+    rep_ = std::make_shared<Rep>(*rep_);
+  all_ = &rep_->resources;
+  return *rep_;
+}
+
+const std::vector<ResourceDesc> ResourceTable::kNoResources;
 
 uint32_t ResourceTable::name_hash(std::string_view s) {
   return static_cast<uint32_t>(std::hash<std::string_view>{}(s));
 }
 
-void ResourceTable::grow_index(size_t slots) {
-  std::vector<IndexSlot> old = std::move(index_);
-  index_.assign(slots, IndexSlot{});
+void ResourceTable::grow_index(Rep& r, size_t slots) {
+  std::vector<IndexSlot> old = std::move(r.index);
+  r.index.assign(slots, IndexSlot{});
   const size_t mask = slots - 1;
   for (const IndexSlot& e : old) {
     if (e.id == kEmptySlot) continue;
     size_t i = e.hash & mask;
-    while (index_[i].id != kEmptySlot) i = (i + 1) & mask;
-    index_[i] = e;
+    while (r.index[i].id != kEmptySlot) i = (i + 1) & mask;
+    r.index[i] = e;
   }
 }
 

@@ -10,7 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include "baton/graph.hpp"
 #include "baton/rules.hpp"
@@ -21,13 +25,8 @@ namespace {
 // The operation kind of a pass: the narrowest kind that may perform all its accesses (the op kinds
 // of the Access table, baton/core.hpp; the rules catalog's R0301), external when none does. Graphics
 // accesses (targets, depth, vertex input), or shader accesses in the vertex or pixel stage: a draw.
-OpKind kind_of(const Pass& p) {
-  AccessMask m = 0;
-  Stages st = kNoStages;
-  for (const PassUse& u : p.uses) {
-    m |= bit(u.access);
-    st = static_cast<Stages>(st | u.stages);
-  }
+// `m`: every access of the pass, `st`: every stage of its uses (the walk over the uses gathers them).
+OpKind kind_of(AccessMask m, Stages st) {
   constexpr AccessMask graphics_only = op_kind_accesses(OpKind::draw) & ~op_kind_accesses(OpKind::dispatch);
   const auto only = [&](OpKind k) { return m != 0 && (m & ~op_kind_accesses(k)) == 0; };
   if (m & graphics_only) return only(OpKind::draw) ? OpKind::draw : OpKind::external;
@@ -39,6 +38,17 @@ OpKind kind_of(const Pass& p) {
   return OpKind::external;
 }
 
+// A graph use is laid out as a planner use (the same fields in the same order; PassUse::resource is the
+// graph resource, Use::resource the member): where every resource has one member, the walk over the uses
+// copies them into the store unchanged.
+static_assert(std::is_trivially_copyable_v<PassUse> && std::is_trivially_copyable_v<Use> &&
+              sizeof(PassUse) == sizeof(Use) && offsetof(PassUse, resource) == offsetof(Use, resource) &&
+              offsetof(PassUse, access) == offsetof(Use, access) &&
+              offsetof(PassUse, stages) == offsetof(Use, stages) &&
+              offsetof(PassUse, range) == offsetof(Use, range) &&
+              std::is_same_v<decltype(PassUse::resource), ResourceId> &&
+              std::is_same_v<decltype(PassUse::range), decltype(Use::range)>);
+
 // One pass's dealings with one resource.
 struct Entry {
   uint32_t group, pass;
@@ -48,6 +58,8 @@ struct Entry {
   bool single_access;
   Stages stages;
   AccessMask accesses;  // every access of the pass to the resource
+  SyncMask sync;        // their sync scopes (sync_of per use)
+  uint32_t next;        // the resource's next entry in planner order (an index into `touched`), kNone: last
 };
 
 struct Decl {
@@ -77,53 +89,115 @@ struct Part {
 // frame pays for them once): cleared or assigned at every use, nothing in them outlives one call.
 struct Scratch {
   std::vector<uint8_t> waits, signals;
-  std::vector<uint32_t> count, here_of, fill, run_of, decl_first;
+  std::vector<uint32_t> first_of, last_of, run_of, decl_first;
   std::vector<uint32_t> start_waiters, unordered_readers;
-  std::vector<std::pair<uint32_t, Entry>> touched;
-  std::vector<Entry> entries;
+  std::vector<Entry> touched, entries;
   std::vector<Decl> decls, frame_start, frame_end;
   std::vector<Run> runs;
   std::vector<Part> parts;
 };
 
+// The member table (every member of every graph resource, sets expanded as "name[m]") with each
+// member's history at the frame's start, before the takeovers: transients die after their last use (no
+// restore to rest) and start untouched, as do resources that start undefined; the others start at rest.
+// All of it is a function of Graph::resources alone, so the last one made in this thread is kept with
+// the resources it was made from and reused while they compare equal (every field of Resource and
+// ResourceDesc: their operator== is defaulted). The result's table shares its descriptions with the kept
+// one (ResourceTable copies on write), so a graph compiled every frame neither copies nor hashes its
+// resources' names per compile.
+struct MemberTable {
+  std::vector<Resource> resources;  // what it was made from
+  ResourceTable table;
+  std::vector<ResourceId> first_member;
+  History history;
+};
+
+thread_local uint64_t member_table_builds_ = 0;
+
+const MemberTable& member_table(const Graph& g) {
+  thread_local std::optional<MemberTable> kept;
+  if (kept && kept->resources == g.resources) return *kept;
+  MemberTable mt;
+  const size_t nr = g.resources.size();
+  mt.first_member.resize(nr);
+  size_t members = 0;
+  for (const Resource& res : g.resources) members += res.count;
+  mt.table.reserve(members);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Resource& res = g.resources[r];
+    for (uint32_t m = 0; m < res.count; ++m) {
+      ResourceDesc d = res.desc;
+      if (res.count > 1) d.name = fmt::format("{}[{}]", res.desc.name, m);
+      d.placed = d.placed || res.transient;
+      const ResourceId id = mt.table.add(std::move(d));
+      if (m == 0) mt.first_member[r] = id;
+    }
+  }
+  mt.history = fresh_history(mt.table);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Resource& res = g.resources[r];
+    for (uint32_t m = 0; m < res.count; ++m) {
+      ResourceHistory& h = mt.history[mt.first_member[r] + m];
+      if (res.transient)
+        h.dies = true;
+      else if (!res.starts_undefined)
+        h.touched = h.written = true;
+    }
+  }
+  mt.resources = g.resources;
+  ++member_table_builds_;
+  kept = std::move(mt);
+  return *kept;
+}
+
 Stages allowed_stages(Queue q) {
   return q == Queue::direct ? kAllShading : q == Queue::compute ? stages(Stage::compute) : kNoStages;
 }
 
-// Per graph resource, its last accesses in serial order: the last pass's uses of it and, when that pass
-// only reads it, the whole run of reads it ends (no barrier orders reads among themselves), with their
-// sync. Earlier accesses are ordered before those by the resource's own barriers and waits. One
-// backward walk over the serial order.
-std::vector<Takeover> last_accesses(const Graph& g, const Schedule& s) {
-  std::vector<Takeover> out(g.resources.size());
-  std::vector<uint8_t> state(g.resources.size(), 0);  // 0 not met yet, 1 in the last run of reads, 2 done
-  // Per resource during one pass (zero between passes): the pass writes it, its decision is made (at
-  // its first use), the pass's uses of it count. Three walks over the pass's uses, not one per use.
-  enum : uint8_t { kWrites = 1, kDecided = 2, kTakes = 4 };
-  std::vector<uint8_t> here(g.resources.size(), 0);
-  for (size_t i = s.serial.size(); i-- > 0;) {
-    const std::vector<PassUse>& uses = g.passes[s.serial[i]].uses;
-    for (const PassUse& u : uses)
-      if (is_write(u.access) || u.access == Access::present) here[u.resource] |= kWrites;
-    for (const PassUse& u : uses) {
-      const uint32_t r = u.resource;
-      uint8_t& f = here[r];
-      if (!(f & kDecided)) {
-        f |= kDecided;
-        const bool writes = (f & kWrites) != 0;
-        if (state[r] == 1 && writes) {
-          state[r] = 2;  // the writer before the run: ordered by the write -> read barrier
-        } else if (state[r] != 2) {
-          f |= kTakes;
-          state[r] = writes ? 2 : 1;
-        }
-      }
-      if (f & kTakes) {
-        out[r].access |= bit(u.access);
-        out[r].sync |= sync_of(u.access, u.stages);
-      }
+// A graph resource's last accesses in serial order: the last pass's uses of it and, when that pass only
+// reads it, the whole run of reads it ends (no barrier orders reads among themselves), with their sync:
+// the scope a resource taking over its memory waits for. Earlier accesses are ordered before those by
+// the resource's own barriers and waits. From its entries (one per pass touching it, chained from
+// `first` in planner order): the entry latest in serial order if it writes, else every reading entry
+// after the latest writing one.
+Takeover last_access(const Schedule& s, const std::vector<Entry>& touched, uint32_t first) {
+  Takeover out;
+  uint32_t last = 0, last_write = 0;  // 1 + serial index, 0: none
+  const Entry* latest = nullptr;
+  for (uint32_t k = first; k != kNone; k = touched[k].next) {
+    const Entry& x = touched[k];
+    const uint32_t at = s.serial_of[x.pass] + 1;
+    if (at > last) {
+      last = at;
+      latest = &x;
     }
-    for (const PassUse& u : uses) here[u.resource] = 0;
+    if (!x.pure_read && at > last_write) last_write = at;
+  }
+  if (latest == nullptr) return out;  // not touched by a live pass
+  if (last == last_write) return Takeover{latest->sync, latest->accesses, kGlobalResource};
+  for (uint32_t k = first; k != kNone; k = touched[k].next)
+    if (touched[k].pure_read && s.serial_of[touched[k].pass] + 1 > last_write) {
+      out.sync |= touched[k].sync;
+      out.access |= touched[k].accesses;
+    }
+  return out;
+}
+
+// The same where planner order is serial order (no group was cut off by another queue's passes): the
+// chain's last entry is the latest; one walk keeps the run of reads it is in (a write starts over).
+Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first) {
+  Takeover out;
+  bool in_reads = false;  // the previous entry only read
+  for (uint32_t k = first; k != kNone; k = touched[k].next) {
+    const Entry& x = touched[k];
+    if (x.pure_read && in_reads) {
+      out.sync |= x.sync;
+      out.access |= x.accesses;
+    } else {
+      out.sync = x.sync;
+      out.access = x.accesses;
+    }
+    in_reads = x.pure_read;
   }
   return out;
 }
@@ -136,27 +210,17 @@ std::string_view transition_list_name(GroupInfo::Role r) {
                                            : "";
 }
 
+uint64_t member_table_builds() {
+  return member_table_builds_;
+}
+
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   Transitions t;
   const size_t nr = g.resources.size(), np = g.passes.size();
-  t.first_member.resize(nr);
-  size_t members = 0;
-  for (const Resource& res : g.resources) members += res.count;
-  t.table.reserve(members);
-  for (uint32_t r = 0; r < nr; ++r) {
-    const Resource& res = g.resources[r];
-    for (uint32_t m = 0; m < res.count; ++m) {
-      ResourceDesc d = res.desc;
-      if (res.count > 1) d.name = fmt::format("{}[{}]", res.desc.name, m);
-      d.placed = d.placed || res.transient;
-      const ResourceId id = t.table.add(std::move(d));
-      if (m == 0) t.first_member[r] = id;
-    }
-  }
-  History history = fresh_history(t.table);
-  for (uint32_t r = 0; r < nr; ++r)
-    if (!g.resources[r].transient && !g.resources[r].starts_undefined)
-      for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m] = {true, true};
+  const MemberTable& mt = member_table(g);
+  t.table = mt.table;  // shared, not copied
+  t.first_member = mt.first_member;
+  History history = mt.history;
 
   // Groups: cut before a wait and after a signal; submission order is the order of first passes.
   thread_local Scratch scratch;
@@ -172,94 +236,124 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   std::array<uint32_t, kQueues> current;
   current.fill(kNone);
   std::array<bool, kQueues> cut{};
+  bool serial_order = true;  // planner order (groups in order, passes in order) is serial order
+  uint32_t groups = 0;
+  // The same walk counts the uses (and, where a resource has several members, the uses per member).
+  const bool no_sets = t.table.size() == nr;  // every resource one member: member ids are resource ids
+  size_t uses = 0, member_uses = 0;
   for (uint32_t p : s.serial) {
-    const Queue q = exec_queue(g.passes[p]);
+    const Pass& pass = g.passes[p];
+    const Queue q = exec_queue(pass);
     uint32_t& cg = current[qi(q)];
     if (cg == kNone || waits[p] || cut[qi(q)]) {
-      cg = static_cast<uint32_t>(t.info.size());
+      cg = groups++;
       t.info.push_back({q, {}, GroupInfo::Role::passes, {}});
     }
+    serial_order = serial_order && cg + 1 == groups;
     t.info[cg].passes.push_back(p);
     cut[qi(q)] = signals[p] != 0;
+    uses += pass.uses.size();
+    if (!no_sets)
+      for (const PassUse& w : pass.uses) member_uses += g.resources[w.resource].count;
   }
 
   // Per resource, its entries in planner order (groups in submission order, passes in order).
   // One entry per resource a pass touches, in the order of its first use there, summing all its uses
-  // in the pass (per resource the entry's index in `touched`: one walk over the uses, not one per use);
-  // the walk is made once, into `touched`, and a counting sort by resource (stable) places them.
-  // The same walk writes each pass's uses into the store (one per member) and remembers its list's part
-  // (its entry states are added once the declarations are known, below).
+  // in the pass: one walk over the uses, in planner order, appends them to `touched` and chains each
+  // resource's entries (first_of, last_of, Entry::next); the latest entry of the resource is the pass's
+  // own when the pass touched it already. The same walk writes each pass's uses into the store (one per
+  // member) and remembers its list's part (its entry states are added once the declarations are known,
+  // below).
   ListStore& store = t.store;
   std::vector<Part>& parts = sc.parts;  // the pass lists', in list order; the frame lists' join them below
   parts.clear();
-  std::vector<uint32_t>& count = sc.count;
-  std::vector<uint32_t>& here_of = sc.here_of;
-  std::vector<std::pair<uint32_t, Entry>>& touched = sc.touched;
-  count.assign(nr + 1, 0);
-  here_of.assign(nr, kNone);
-  touched.clear();
-  {
-    size_t uses = 0;
-    for (const GroupInfo& info : t.info)
-      for (uint32_t p : info.passes) uses += g.passes[p].uses.size();
-    touched.reserve(uses);
-    store.uses.reserve(uses);  // more where a resource has several members
-    parts.reserve(s.serial.size() + 2);
-  }
+  std::vector<uint32_t>& first_of = sc.first_of;
+  std::vector<uint32_t>& last_of = sc.last_of;
+  std::vector<Entry>& touched = sc.touched;
+  first_of.assign(nr, kNone);
+  last_of.assign(nr, kNone);
+  // Both arrays at their final size first (the uses: one per member of each use's resource; the entries:
+  // at most one per use), written through pointers below.
+  store.uses.resize(no_sets ? uses : member_uses);
+  Use* out = store.uses.data();
+  touched.resize(uses);
+  parts.reserve(s.serial.size() + 2);
+  uint32_t entry_count = 0;
+  constexpr AccessMask kWritesOrPresent = kWriteAccesses | bit(Access::present);
+  AccessMask kind_m = 0;  // the last pass's accesses and stages, and its kind
+  Stages kind_st = kNoStages;
+  OpKind kind = kind_of(kind_m, kind_st);
   for (uint32_t gi = 0; gi < t.info.size(); ++gi)
     for (uint32_t p : t.info[gi].passes) {
       const Pass& pass = g.passes[p];
-      const size_t first = touched.size();
-      Part part{static_cast<uint32_t>(store.uses.size()), 0, 0, 0, kind_of(pass)};
+      const auto use_begin = static_cast<uint32_t>(out - store.uses.data());
+      if (no_sets) {  // the pass's uses as they are (a PassUse is laid out as a Use, above)
+        std::memcpy(static_cast<void*>(out), pass.uses.data(), pass.uses.size() * sizeof(Use));
+        out += pass.uses.size();
+      } else {
+        for (const PassUse& w : pass.uses) {  // one use per member, made once and renumbered
+          Use x = std::bit_cast<Use>(w);
+          x.resource = t.first_member[w.resource];
+          for (uint32_t m = 0, k = g.resources[w.resource].count; m < k; ++m, ++x.resource) *out++ = x;
+        }
+      }
+      AccessMask m = 0;
+      Stages st = kNoStages;
       for (uint32_t i = 0; i < pass.uses.size(); ++i) {
         const PassUse& w = pass.uses[i];
-        {  // One use per member, made once and renumbered.
-          Use x{t.first_member[w.resource], w.access, w.stages, w.range};
-          for (uint32_t m = 0, k = g.resources[w.resource].count; m < k; ++m, ++x.resource) store.uses.push_back(x);
+        const AccessMask wa = bit(w.access);
+        m |= wa;
+        st = static_cast<Stages>(st | w.stages);
+        const bool reads = (wa & kWritesOrPresent) == 0;
+        uint32_t& latest = last_of[w.resource];
+        if (latest != kNone && touched[latest].pass == p) {  // the pass named the resource before
+          Entry& e = touched[latest];
+          e.pure_read = e.pure_read && reads;
+          e.single_access = e.single_access && w.access == e.read_access;
+          e.accesses |= wa;
+          e.stages = static_cast<Stages>(e.stages | w.stages);
+          e.sync |= sync_of(w.access, w.stages);
+          continue;
         }
-        if (here_of[w.resource] == kNone) {
-          here_of[w.resource] = static_cast<uint32_t>(touched.size() - first);
-          touched.push_back({w.resource, Entry{gi, p, i, true, w.access, true, kNoStages, 0}});
-        }
-        Entry& e = touched[first + here_of[w.resource]].second;
-        if (is_write(w.access) || w.access == Access::present) e.pure_read = false;
-        e.single_access &= w.access == e.read_access;
-        e.accesses |= bit(w.access);
-        e.stages = static_cast<Stages>(e.stages | w.stages);
+        const uint32_t k = entry_count++;
+        (latest == kNone ? first_of[w.resource] : touched[latest].next) = k;
+        latest = k;
+        touched[k] = Entry{gi, p, i, reads, w.access, true, w.stages, wa, sync_of(w.access, w.stages), kNone};
       }
-      for (size_t k = first; k < touched.size(); ++k) {
-        here_of[touched[k].first] = kNone;
-        ++count[touched[k].first + 1];
+      if (m != kind_m || st != kind_st) {  // passes in a row mostly do the same kinds of things
+        kind_m = m;
+        kind_st = st;
+        kind = kind_of(m, st);
       }
-      part.use_end = static_cast<uint32_t>(store.uses.size());
-      parts.push_back(part);
+      parts.push_back(Part{use_begin, static_cast<uint32_t>(out - store.uses.data()), 0, 0, kind});
     }
-  for (size_t r = 0; r < nr; ++r) count[r + 1] += count[r];
-  std::vector<Entry>& entries = sc.entries;
-  entries.resize(count[nr]);
-  {
-    std::vector<uint32_t>& fill = sc.fill;
-    fill.assign(count.begin(), count.end() - 1);
-    for (const auto& [r, e] : touched) entries[fill[r]++] = e;
-  }
+  touched.resize(entry_count);
 
-  // Transients die after their last use (no restore to rest), and one that takes over memory waits
-  // for the previous occupants' last accesses at its first touch (the planner's takeover scope).
-  for (uint32_t r = 0; r < nr; ++r)
-    if (g.resources[r].transient)
-      for (uint32_t m = 0; m < g.resources[r].count; ++m) history[t.first_member[r] + m].dies = true;
-  const std::vector<Takeover> last_uses = a.barriers.empty() ? std::vector<Takeover>() : last_accesses(g, s);
+  // A transient that takes over memory waits for the previous occupants' last accesses at its first
+  // touch (the planner's takeover scope); member_table() made every transient die after its last use.
+  auto last_access_of = [&](uint32_t r) {
+    return serial_order ? last_access_in_order(touched, first_of[r]) : last_access(s, touched, first_of[r]);
+  };
   for (const AliasBarrier& ab : a.barriers) {
     // The union over the previous occupants; D3D12 legacy's aliasing barrier names the one API resource.
     Takeover scope;
-    for (uint32_t p : ab.previous) {
-      scope.sync |= last_uses[p].sync;
-      scope.access |= last_uses[p].access;
+    if (ab.previous.size() == 1) {  // the usual case
+      const uint32_t p = ab.previous[0];
+      scope = last_access_of(p);
+      if (no_sets || g.resources[p].count == 1) scope.previous = t.first_member[p];
+    } else {
+      for (uint32_t p : ab.previous) {
+        const Takeover last = last_access_of(p);
+        scope.sync |= last.sync;
+        scope.access |= last.access;
+      }
     }
-    if (ab.previous.size() == 1 && g.resources[ab.previous[0]].count == 1)
-      scope.previous = t.first_member[ab.previous[0]];
-    for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m)
-      history[t.first_member[ab.resource] + m].takeover = scope;
+    if (no_sets) {
+      history[ab.resource].takeover = scope;
+    } else {
+      for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m)
+        history[t.first_member[ab.resource] + m].takeover = scope;
+    }
   }
 
   std::vector<Decl>& decls = sc.decls;
@@ -284,15 +378,29 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     const Access own = q == Queue::direct ? Access::depth_read : Access::shader_resource;
     return Decl{p, r, own, run.stages, run.shared};
   };
+  std::vector<Entry>& entries = sc.entries;  // one resource's entries in planner order
   for (uint32_t r = 0; r < nr; ++r) {
-    const uint32_t b = count[r], e = count[r + 1];
-    if (e == b) continue;
-    const std::string& rname = g.resources[r].desc.name;
+    if (first_of[r] == kNone) continue;
+    const Resource& res = g.resources[r];
+    const std::string& rname = res.desc.name;
     // Every touch in one group (entries are in group order: the first's group is the last's), as for a
     // transient of one queue's work or a frame without waits: no read run spans groups and no touch is a
     // group's first after another group's, so there are no runs to merge and nothing to declare; only
-    // the frame's first and last touch (below) apply, in the state of the pass's first use.
-    const bool one_group = entries[b].group == entries[e - 1].group;
+    // the frame's first and last touch (below) apply, in the state of the pass's first use: only those
+    // two entries are gathered.
+    const bool one_group = touched[first_of[r]].group == touched[last_of[r]].group;
+    // Nor do those apply to a transient (it starts untouched and dies after its last use) or to a
+    // resource the graphics queue touches first and last: nothing at all to do for them.
+    if (one_group && (res.transient || t.info[touched[first_of[r]].group].queue == Queue::direct)) continue;
+    if (one_group) {
+      entries.resize(last_of[r] == first_of[r] ? 1 : 2);
+      entries.front() = touched[first_of[r]];
+      entries.back() = touched[last_of[r]];
+    } else {
+      entries.clear();
+      for (uint32_t k = first_of[r]; k != kNone; k = touched[k].next) entries.push_back(touched[k]);
+    }
+    const uint32_t b = 0, e = static_cast<uint32_t>(entries.size());
     // Read runs: maximal stretches of consecutive pure reads.
     runs.clear();
     if (!one_group) run_of.assign(e - b, kNone);
@@ -404,7 +512,6 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     // toucher left it and restores it (also when readers on other queues may still be reading as
     // the last toucher finishes: the frame_end group waits for them). Transient textures start
     // untouched: only the end applies to them.
-    const Resource& res = g.resources[r];
     const std::optional<Access> rest = resting_access(res.desc);
     if (!rest) continue;  // buffers have no resting layout, so no restore either
     // Only a shader_resource rest is tied to the graphics stages (D3D12 legacy: PIXEL_SHADER_RESOURCE);
@@ -459,14 +566,16 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 
   // Lists and groups.
   std::sort(decls.begin(), decls.end(), [](const Decl& x, const Decl& y) { return x.pass < y.pass; });
-  size_t di = 0;
   std::vector<uint32_t>& decl_first = sc.decl_first;
-  decl_first.assign(np + 1, 0);
-  for (uint32_t p = 0; p < np; ++p) {
-    decl_first[p] = static_cast<uint32_t>(di);
-    while (di < decls.size() && decls[di].pass == p) ++di;
+  if (!decls.empty()) {  // else every pass list's entry states are empty, as the walk made its part
+    size_t di = 0;
+    decl_first.assign(np + 1, 0);
+    for (uint32_t p = 0; p < np; ++p) {
+      decl_first[p] = static_cast<uint32_t>(di);
+      while (di < decls.size() && decls[di].pass == p) ++di;
+    }
+    decl_first[np] = static_cast<uint32_t>(decls.size());
   }
-  decl_first[np] = static_cast<uint32_t>(decls.size());
   // The pass lists' entry states (their uses are in the store already), then the frame lists' uses and
   // entry states, after them in the arrays and in their places among the lists; then one operation per
   // list viewing its uses, then the lists viewing their operation and entry states: no heap block per
@@ -475,7 +584,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
       store.entries.push_back({t.first_member[d.resource] + m, d.access, d.stages, d.shared});
   };
-  {
+  if (!decls.empty()) {
     size_t pi = 0;
     for (const GroupInfo& info : t.info)
       if (info.role == GroupInfo::Role::passes)
@@ -501,19 +610,18 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   };
   if (!t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start) parts.insert(parts.begin(), frame_part(true));
   if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
-  store.ops.resize(parts.size());
-  for (size_t k = 0; k < parts.size(); ++k) {
-    Operation& op = store.ops[k];
-    op.kind = parts[k].kind;
-    op.commands = 1;
-    op.uses = Uses::view(std::span<const Use>(store.uses).subspan(parts[k].use_begin, parts[k].use_end - parts[k].use_begin));
-  }
+  store.ops.reserve(parts.size());
+  for (const Part& part : parts)
+    store.ops.emplace_back(
+        part.kind,
+        Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)),
+        1u);
   store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
   size_t li = 0;
-  auto make_list = [&](std::string name, Queue q) -> CommandList& {
+  auto make_list = [&](const std::string& name, Queue q) -> CommandList& {
     const Part& part = parts[li];
-    store.lists.emplace_back(std::move(name), q, std::span<const Operation>(store.ops).subspan(li, 1),
+    store.lists.emplace_back(name, q, std::span<const Operation>(store.ops).subspan(li, 1),
                           std::span<const EntryState>(store.entries)
                               .subspan(part.entry_begin, part.entry_end - part.entry_begin));
     ++li;

@@ -107,5 +107,43 @@ TEST(ResourceTable, FindsEveryNameAsTheIndexGrows) {
   EXPECT_EQ(t.size(), 1000u);
 }
 
+// A copy shares the descriptions until either side adds or reserves; a change on one side never shows
+// in the other, and both keep finding their own names (graph::transitions hands its kept member table
+// to every result this way).
+TEST(ResourceTable, CopiesShareUntilOneSideChanges) {
+  ResourceTable t;
+  EXPECT_FALSE(t.shares_with(ResourceTable()));
+  for (uint32_t i = 0; i < 40; ++i) {
+    ResourceDesc d = tex(bit(Access::shader_resource));
+    d.name = "r" + std::to_string(i);
+    t.add(d);
+  }
+  ResourceTable copy = t;
+  EXPECT_TRUE(copy.shares_with(t));
+  EXPECT_EQ(&copy.all(), &t.all());  // no description copied
+  ResourceDesc extra = tex(bit(Access::shader_resource));
+  extra.name = "extra";
+  EXPECT_EQ(copy.add(extra), 40u);
+  EXPECT_FALSE(copy.shares_with(t));
+  EXPECT_EQ(t.size(), 40u);
+  EXPECT_EQ(copy.size(), 41u);
+  EXPECT_EQ(t.find("extra"), std::nullopt);
+  EXPECT_EQ(copy.find("extra"), std::optional<ResourceId>(40));
+  EXPECT_EQ(copy.find("r39"), std::optional<ResourceId>(39));
+  EXPECT_EQ(t.find("r39"), std::optional<ResourceId>(39));
+  ResourceTable other = t;
+  other.reserve(1000);  // reserving is a change too
+  EXPECT_FALSE(other.shares_with(t));
+  EXPECT_EQ(other.find("r7"), std::optional<ResourceId>(7));
+  // Moving hands the descriptions over and leaves an empty table.
+  ResourceTable moved = std::move(other);
+  EXPECT_EQ(moved.size(), 40u);
+  EXPECT_EQ(other.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_EQ(other.find("r7"), std::nullopt);
+  EXPECT_EQ(other.add(extra), 0u);
+  EXPECT_THROW(t[40], std::out_of_range);
+  EXPECT_EQ(t[3].name, "r3");
+}
+
 }  // namespace
 }  // namespace baton

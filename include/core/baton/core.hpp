@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -315,6 +316,8 @@ struct ResourceDesc {
   bool simultaneous_access = false;
   bool swapchain = false;
   std::optional<Access> resting;  // override of the derived resting access
+  // Every field: what decides whether a frame graph's member table can be reused (graph::transitions).
+  friend bool operator==(const ResourceDesc&, const ResourceDesc&) = default;
 };
 
 // Resting access: the state a resource returns to at the end of every group that does not hand it
@@ -350,16 +353,39 @@ inline constexpr State kFirstTouchBuffer{sync::none, 0, Layout::none};
 using ResourceId = uint32_t;
 inline constexpr ResourceId kGlobalResource = 0xffffffffu;  // global (memory) barriers
 
+// Resource descriptions by id, with an index of their names. A copy shares the descriptions and the
+// index with the table it was copied from until either adds or reserves (copy on write): a frame graph's
+// member table, built once per graph and thread and handed to every compile's result, is not copied per
+// compile (graph::transitions). Reading is the same for a shared table and an own one.
 class ResourceTable {
  public:
+  ResourceTable() = default;
+  ResourceTable(const ResourceTable& o) : rep_(o.rep_), all_(o.all_) {}
+  ResourceTable(ResourceTable&& o) noexcept : rep_(std::move(o.rep_)), all_(o.all_) { o.all_ = &kNoResources; }
+  ResourceTable& operator=(const ResourceTable& o) {
+    rep_ = o.rep_;
+    all_ = o.all_;
+    return *this;
+  }
+  ResourceTable& operator=(ResourceTable&& o) noexcept {
+    if (this != &o) {
+      rep_ = std::move(o.rep_);
+      all_ = o.all_;
+      o.all_ = &kNoResources;
+    }
+    return *this;
+  }
+
   // Adds a resource; throws Error on a duplicate name or an invalid description.
   ResourceId add(ResourceDesc d);
-  const ResourceDesc& operator[](ResourceId id) const { return resources_.at(id); }
+  const ResourceDesc& operator[](ResourceId id) const { return all_->at(id); }
   std::optional<ResourceId> find(std::string_view name) const;
-  size_t size() const { return resources_.size(); }
-  const std::vector<ResourceDesc>& all() const { return resources_; }
+  size_t size() const { return all_->size(); }
+  const std::vector<ResourceDesc>& all() const { return *all_; }
   // Room for n resources, so that a table built in one go (a frame graph's) never rehashes.
   void reserve(size_t n);
+  // Whether the two share their descriptions (one was copied from the other and neither changed since).
+  bool shares_with(const ResourceTable& o) const { return rep_ != nullptr && rep_ == o.rep_; }
 
  private:
   // The names' index: open addressing over the ids, each slot keeping 32 bits of its name's hash,
@@ -370,11 +396,18 @@ class ResourceTable {
     uint32_t id = kEmptySlot;
   };
   static constexpr uint32_t kEmptySlot = 0xffffffffu;
+  struct Rep {
+    std::vector<ResourceDesc> resources;
+    std::vector<IndexSlot> index;  // a power of two in size, at most half full
+  };
   static uint32_t name_hash(std::string_view s);
+  static const std::vector<ResourceDesc> kNoResources;
   std::optional<ResourceId> find_hashed(std::string_view name, uint32_t hash) const;
-  void grow_index(size_t slots);
-  std::vector<ResourceDesc> resources_;
-  std::vector<IndexSlot> index_;  // a power of two in size, at most half full
+  void grow_index(Rep& r, size_t slots);
+  Rep& own();  // this table's Rep, made or copied first when there is none or it is shared
+  std::shared_ptr<Rep> rep_;  // null: empty
+  // rep_'s descriptions, or kNoResources: reading costs one load more than a vector member, not a branch.
+  const std::vector<ResourceDesc>* all_ = &kNoResources;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -43,6 +43,8 @@ struct Resource {
   // image on its first frame): it starts untouched, like a transient (first touch from UNDEFINED),
   // instead of at rest; the frame still leaves it at rest.
   bool starts_undefined = false;
+  // Every field: the transitions phase reuses its member table while the graph's resources compare equal.
+  friend bool operator==(const Resource&, const Resource&) = default;
 };
 
 struct PassUse {
@@ -217,7 +219,7 @@ struct GroupInfo {
 // The list name of a frame_start / frame_end group (also what printers show in place of a pass).
 std::string_view transition_list_name(GroupInfo::Role r);
 struct Transitions {
-  ResourceTable table;                        // members expanded
+  ResourceTable table;  // members expanded; shares its descriptions with the table the phase keeps per thread
   std::vector<ResourceId> first_member;       // per graph resource
   ListStore store;  // every list, its operations, uses and entry states: one array each (no block per list)
   std::vector<std::unique_ptr<CommandListGroup>> groups;  // submission order
@@ -226,6 +228,11 @@ struct Transitions {
   History history_in, history_out;  // per member: transient members start untouched, others at rest
 };
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a);
+// How many times transitions() has built a member table (Transitions::table, first_member and the
+// frame's starting history) in this thread. It keeps the last one it built, with the resources it was
+// built from, and reuses it while the graph's resources compare equal (a graph compiled every frame
+// builds it once): the test of that reuse.
+uint64_t member_table_builds();
 
 // Phase 7: final states and restores: the barriers that return resources to rest, and where each
 // resource ends the frame (a transient where its last use left it: it dies there, no restore).
