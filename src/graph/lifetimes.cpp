@@ -27,8 +27,12 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
       Lifetime& l = out[uses[j].resource];
       if (l.first == kNone) l.first = i;
       l.last = i;
+      // The smallest clock over the users: a user on a queue that already had one (last_pos[q] != 0)
+      // knows at least what that earlier user knew (clocks only grow along a queue, and its own
+      // queue's entry is its position), so only the first user per queue can lower the minimum.
+      if (l.last_pos[q] == 0)
+        for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], known[k]);
       l.last_pos[q] = pos + 1;
-      for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], known[k]);
     }
   }
   // Memory frees at the smallest serial index i > last such that every pass at index >= i knows
@@ -38,6 +42,13 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   // those (and after its last user). reach[q][v] tabulates that smallest i for every value v a
   // last_pos can take (0 .. passes on q), in one backward sweep: O(n) instead of a binary search
   // over a suffix array per resource (which missed the cache at 100k passes).
+  // With every pass on one queue, pass i's clock there is i + 1 and nothing else is known: the answer
+  // is then always the index after the last user, with no table.
+  if ((on_queue[0] != 0) + (on_queue[1] != 0) + (on_queue[2] != 0) <= 1) {
+    for (Lifetime& l : lt)
+      if (l.used()) l.free_at = l.last + 1;
+    return lt;
+  }
   thread_local std::array<std::vector<uint32_t>, kQueues> reach;  // scratch kept from call to call
   // Invariant: m[k] = min of clock[k] over serial indices >= i + 1 (capped at the table); values
   // in (new m[k], m[k]] are first reached at i + 1 once the sweep drops below them. Values still
