@@ -120,35 +120,61 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   return best;
 }
 
-// Per resource, what the walk reads per use, taken out of the (large) ResourceDesc at its first use: the
-// whole extent, the accesses use_rule() rejects outright on it, its type and whether it is transient.
-struct Facts {
-  Box whole;
-  AccessMask illegal = 0;
-  bool buffer = false, transient = false;
+// Per resource, one record with everything the walk reads and writes per use (one cache line touched
+// per use): the facts taken out of the (large) ResourceDesc at its first use (the whole extent, the
+// accesses use_rule() rejects outright on it, buffer or not, transient) and its current version (the
+// latest writer, its write box, the readers of that version as a list in a shared pool: a write just
+// forgets its list).
+struct Rec {
+  uint32_t last_writer;
+  uint32_t readers_head, readers_tail;  // indices into the reader pool, in read order; kNone: none
+  uint32_t write_box;                   // index into the partial boxes; kNone: the write covered the whole
+  uint32_t m1, l1, p1;                  // the whole extent, Box{0, m1, 0, l1, 0, p1}
+  AccessMask illegal;
+  bool buffer, transient;
+  Box whole() const { return Box{0, m1, 0, l1, 0, p1}; }
 };
 
-// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
-// resource's facts: true means the use is legal; false means ask use_rule(), which has the last word (and
-// the message). RulesEveryPath.OneUse and the graph error tests fail if this accepts too much.
-bool plainly_legal(const Facts& f, Access a, Stages s, Queue q) {
-  const AccessMask b = bit(a);
-  return !(f.illegal & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
-         (q == Queue::direct || queue_allows(q, a, s));
-}
-
-Facts facts_of(const Resource& r) {
+void fill_rec(Rec& x, const Resource& r) {
   constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
   constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
   const ResourceDesc& d = r.desc;
-  Facts f;
-  f.whole = whole_extent(d);
-  f.buffer = d.type == ResourceType::buffer;
-  f.transient = r.transient;
-  f.illegal = f.buffer ? kTextureOnlyAccesses
+  const Box w = whole_extent(d);
+  x.last_writer = x.readers_head = x.readers_tail = x.write_box = kNone;
+  x.m1 = w.m1;
+  x.l1 = w.l1;
+  x.p1 = w.p1;
+  x.buffer = d.type == ResourceType::buffer;
+  x.transient = r.transient;
+  x.illegal = x.buffer ? kTextureOnlyAccesses
                        : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
                              (d.format == FormatClass::color ? depth : color);
-  return f;
+}
+
+// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
+// resource's facts and the pass's queue: true means the use is legal; false means ask use_rule(), which
+// has the last word (and the message). RulesEveryPath.OneUse and the graph error tests fail if this
+// accepts too much. queue_allows(q, a, s) is "a is done on q" (`on_queue`) and, for a shader access,
+// "s names no stage q lacks" (`no_stages`); a use passing the stage test is a shader access exactly
+// when it names stages, so the second part is a test of s alone.
+struct QueueFacts {
+  AccessMask off_queue;  // accesses q cannot perform
+  Stages no_stages;      // stages q has no shaders for
+};
+QueueFacts queue_facts(Queue q) {
+  constexpr AccessMask on_compute = core_detail::accesses_with(access_facts::on_compute);
+  constexpr AccessMask on_copy = core_detail::accesses_with(access_facts::on_copy);
+  switch (q) {
+    case Queue::compute: return {~on_compute, static_cast<Stages>(Stage::vertex | Stage::pixel)};
+    case Queue::copy: return {~on_copy, 0};
+    case Queue::direct: break;
+  }
+  return {0, 0};
+}
+bool plainly_legal(const Rec& x, const QueueFacts& qf, Access a, Stages s) {
+  const AccessMask b = bit(a);
+  return !((x.illegal | qf.off_queue) & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
+         !(s & qf.no_stages);
 }
 
 struct Touch {
@@ -166,15 +192,6 @@ Validated validate(const Graph& g) {
   Validated v;
   v.in_first.assign(np + 1, 0);
   v.edges.reserve(np * 2);
-  // Per resource, one record (one allocation, one cache line touched per use): the latest writer,
-  // its write box, and the readers of that version. The readers live in one shared pool as
-  // singly linked lists in read order; a write just forgets its list (head = kNone). A vector of
-  // vectors here cost one heap allocation per read resource, which dominated at 100k passes.
-  struct Version {
-    uint32_t last_writer = kNone;
-    uint32_t readers_head = kNone, readers_tail = kNone;  // indices into `reader_pool`
-    uint32_t write_box = kNone;  // index into `partial_boxes`; kNone: the write covered the whole resource
-  };
   struct Reader {
     uint32_t pass, next;
   };
@@ -184,77 +201,119 @@ Validated validate(const Graph& g) {
   // Every array of the walk is per-thread scratch, kept from call to call: in steady state the walk
   // allocates only its result.
   thread_local struct {
-    std::vector<Facts> facts;
-    std::vector<Version> version;
+    std::vector<Rec> recs;
+    std::vector<uint32_t> seen_in;
     std::vector<Reader> reader_pool;
     std::vector<Box> partial_boxes;
     std::vector<Candidate> ambiguous;
     std::vector<Box> boxes;
+    std::vector<uint8_t> part;
     std::vector<Touch> touches;
     std::vector<uint32_t> touch_of;
-    std::vector<uint32_t> seen_in;
   } scratch;
-  // Filled at a resource's first use (seen_in[r] == kNone): no walk over resources nobody uses, and the
-  // record is read while the use has it in cache. Only used resources' facts are read.
-  std::vector<Facts>& facts = scratch.facts;
-  facts.resize(nr);
-  std::vector<Version>& version = scratch.version;
-  version.assign(nr, Version{});
+  // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
+  // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
+  std::vector<Rec>& recs_v = scratch.recs;
+  if (recs_v.size() < nr) recs_v.resize(nr);
+  Rec* const recs = recs_v.data();
+  std::vector<uint32_t>& seen_in_v = scratch.seen_in;  // per resource: the last pass that used it
+  seen_in_v.assign(nr, kNone);
+  uint32_t* const seen_in = seen_in_v.data();
   std::vector<Reader>& reader_pool = scratch.reader_pool;
   reader_pool.clear();
   reader_pool.reserve(np * 2);
-  // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
+  // Most writes cover the whole resource; only the others keep their box.
   std::vector<Box>& partial_boxes = scratch.partial_boxes;
   partial_boxes.clear();
-  auto last_write_box = [&](uint32_t r) {
-    return version[r].write_box == kNone ? facts[r].whole : partial_boxes[version[r].write_box];
-  };
+  auto last_write_box = [&](const Rec& x) { return x.write_box == kNone ? x.whole() : partial_boxes[x.write_box]; };
   std::vector<Candidate>& ambiguous = scratch.ambiguous;
   ambiguous.clear();
-  std::vector<Box>& boxes = scratch.boxes;
+  std::vector<Box>& boxes = scratch.boxes;      // per use of the pass: its extent (partial uses; all when shared)
+  std::vector<uint8_t>& part = scratch.part;    // per use of the pass: names less than the whole resource
   std::vector<Touch>& touches = scratch.touches;
   std::vector<uint32_t>& touch_of = scratch.touch_of;  // per resource: its index in `touches` during a pass
-  touch_of.assign(nr, kNone);
-  std::vector<uint32_t>& seen_in = scratch.seen_in;  // per resource: the last pass that used it
-  seen_in.assign(nr, kNone);
+  touch_of.resize(nr, kNone);  // kNone between passes (each shared pass clears what it set)
+  // keeps_contents() as a mask, once per call.
+  AccessMask keeps = 0;
+  for (int k = 0; k < kAccessCount; ++k)
+    if (keeps_contents(static_cast<Access>(k))) keeps |= bit(static_cast<Access>(k));
   bool backward = false;
+
+  // A transient read (by pass p) before anything wrote it: the error names p's first use of it.
+  auto read_first = [&](uint32_t r, uint32_t p, const Pass& pass) {
+    size_t k = 0;
+    while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
+    return Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
+                             g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
+  };
+  // A read of r's current version by pass p.
+  auto read = [&](Rec& x, uint32_t r, uint32_t p, const Pass& pass) __attribute__((always_inline)) {
+    if (x.last_writer != kNone)
+      v.edges.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
+    else if (x.transient)
+      throw read_first(r, p, pass);
+    const uint32_t node = static_cast<uint32_t>(reader_pool.size());
+    reader_pool.push_back({p, kNone});
+    if (x.readers_head == kNone) x.readers_head = node;
+    else reader_pool[x.readers_tail].next = node;
+    x.readers_tail = node;
+  };
+  // A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
+  // when `reads`.
+  auto write = [&](Rec& x, uint32_t r, uint32_t p, bool reads, bool whole, const Box& box)
+                   __attribute__((always_inline)) {
+    if (reads && x.last_writer != kNone) v.edges.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
+    for (uint32_t n = x.readers_head; n != kNone; n = reader_pool[n].next)
+      if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
+    // A blind overwrite of what another pass wrote needs a path between the two.
+    if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
+        overlaps(last_write_box(x), whole ? x.whole() : box))
+      ambiguous.push_back({x.last_writer, p, r});
+    x.readers_head = x.readers_tail = kNone;
+    x.last_writer = p;
+    if (whole || box == x.whole()) {
+      x.write_box = kNone;
+    } else {
+      x.write_box = static_cast<uint32_t>(partial_boxes.size());
+      partial_boxes.push_back(box);
+    }
+  };
 
   for (uint32_t p = 0; p < np; ++p) {
     const Pass& pass = g.passes[p];
     v.in_first[p] = static_cast<uint32_t>(v.edges.size());
-    // Both scratch lists are sized once per pass and filled by index: building a Touch or Box in
-    // a temporary and push_back-ing it stalled on store-to-load forwarding in this hot loop.
     const PassUse* const uses = pass.uses.data();
-    const size_t nu = pass.uses.size();
-    boxes.resize(nu);
-    touches.clear();
+    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+    if (boxes.size() < nu) {
+      boxes.resize(nu);
+      part.resize(nu);
+    }
+    const QueueFacts qf = queue_facts(pass.queue);
     // Only uses of one resource can conflict: a few uses on distinct resources need no search.
     bool shared = nu > 16;
-    for (size_t i = 0; i < nu; ++i) {
+    for (uint32_t i = 0; i < nu; ++i) {
       const PassUse& u = uses[i];
+      const uint32_t r = u.resource;
       // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
       // the file's order); the commands put the file name in front (input::located).
-      if (u.resource >= nr)
-        throw Error(
-            fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
-      if (seen_in[u.resource] == kNone) facts[u.resource] = facts_of(g.resources[u.resource]);
-      shared |= seen_in[u.resource] == p;
-      seen_in[u.resource] = p;
-      const Facts& f = facts[u.resource];
+      if (r >= nr)
+        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, r));
+      Rec& x = recs[r];
+      if (seen_in[r] == kNone) fill_rec(x, g.resources[r]);
+      shared |= seen_in[r] == p;
+      seen_in[r] = p;
       // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-      if (!plainly_legal(f, u.access, u.stages, pass.queue)) {
-        const ResourceDesc& d = g.resources[u.resource].desc;
+      if (!plainly_legal(x, qf, u.access, u.stages)) {
+        const ResourceDesc& d = g.resources[r].desc;
         if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
           throw Error(fmt::format(
               "/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
               queue_name(pass.queue), d.name,
               check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
       }
-      if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
-        boxes[i] = f.whole;
-        continue;
-      }
-      const ResourceDesc& d = g.resources[u.resource].desc;
+      part[i] = !is_whole(u.range);
+      if (!part[i]) continue;  // the common case, without the out-of-line resolve (the whole box)
+      const ResourceDesc& d = g.resources[r].desc;
       try {
         boxes[i] = use_extent(d, u.range);
       } catch (const Error& e) {
@@ -262,71 +321,41 @@ Validated validate(const Graph& g) {
                                 e.what()));  // ends with resolve()'s [R0210]
       }
     }
-    // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
-    // has no order inside the pass. The first such pair (i, j) in use order.
-    if (const auto c = shared ? first_conflict(g, pass, boxes) : std::nullopt) {
-      const auto [i, j] = *c;
-      const PassUse& a = pass.uses[i];
-      const PassUse& b = pass.uses[j];
-      const ResourceDesc& d = g.resources[a.resource].desc;
-      throw Error(fmt::format(
-          "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
-          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
-    }
-    // The pass's effect on one resource, in the order the pass first touches them.
-    auto apply = [&](const Touch& t) __attribute__((always_inline)) {
-      const uint32_t r = t.resource;
-      Version& ver = version[r];
-      if (t.reads && ver.last_writer != kNone) {
-        v.edges.push_back({ver.last_writer, p, EdgeKind::read_after_write, r});
-      } else if (t.pure_read && ver.last_writer == kNone && facts[r].transient) {
-        size_t k = 0;
-        while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
-                                g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
-      }
-      if (!t.writes) {  // append p to the readers of the current version
-        const uint32_t node = static_cast<uint32_t>(reader_pool.size());
-        reader_pool.push_back({p, kNone});
-        if (ver.readers_head == kNone) ver.readers_head = node;
-        else reader_pool[ver.readers_tail].next = node;
-        ver.readers_tail = node;
-        return;
-      }
-      for (uint32_t n = ver.readers_head; n != kNone; n = reader_pool[n].next)
-        if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
-      // A blind overwrite of what another pass wrote needs a path between the two.
-      if (ver.last_writer != kNone && !t.reads && ver.readers_head == kNone && overlaps(last_write_box(r), t.write_box))
-        ambiguous.push_back({ver.last_writer, p, r});
-      ver.readers_head = ver.readers_tail = kNone;
-      ver.last_writer = p;
-      if (t.write_box == facts[r].whole) {
-        ver.write_box = kNone;
-      } else {
-        ver.write_box = static_cast<uint32_t>(partial_boxes.size());
-        partial_boxes.push_back(t.write_box);
-      }
-    };
     if (!shared) {
-      // Every use on its own resource (the usual pass): each use is its resource's record.
-      for (size_t i = 0; i < nu; ++i) {
+      // Every use on its own resource (the usual pass): each use is its resource's whole effect, in use
+      // order (the order the pass first touches them).
+      for (uint32_t i = 0; i < nu; ++i) {
         const PassUse& u = uses[i];
-        Touch t;
-        t.resource = u.resource;
-        if (is_write(u.access)) {
-          // As below: a write of some bytes of a buffer keeps the others.
-          const Facts& f = facts[u.resource];
-          t.reads = keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
-          t.writes = true;
-          t.write_box = boxes[i];
-        } else {
-          t.reads = t.pure_read = true;
-          t.write_box = Box{0, 0, 0, 0, 0, 0};
+        const uint32_t r = u.resource;
+        Rec& x = recs[r];
+        if (!is_write(u.access)) {
+          read(x, r, p, pass);
+          continue;
         }
-        apply(t);
+        // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+        // pass writing the other bytes is neither culled nor unordered against it), as a
+        // read-modify-write access does.
+        const bool reads = (keeps & bit(u.access)) != 0 ||
+                           (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+        write(x, r, p, reads, !part[i], boxes[i]);
       }
     } else {
-      for (size_t i = 0; i < nu; ++i) {
+      for (uint32_t i = 0; i < nu; ++i)
+        if (!part[i]) boxes[i] = recs[uses[i].resource].whole();
+      // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
+      // has no order inside the pass. The first such pair (i, j) in use order.
+      if (const auto c = first_conflict(g, pass, boxes)) {
+        const auto [i, j] = *c;
+        const PassUse& a = pass.uses[i];
+        const PassUse& b = pass.uses[j];
+        const ResourceDesc& d = g.resources[a.resource].desc;
+        throw Error(fmt::format(
+            "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+            conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
+      }
+      // The pass's effect on each resource, in the order the pass first touches them.
+      touches.clear();
+      for (uint32_t i = 0; i < nu; ++i) {
         const PassUse& u = uses[i];
         // The pass's record of u's resource (touch_of: per resource, kNone between passes).
         if (touch_of[u.resource] == kNone) {
@@ -337,11 +366,9 @@ Validated validate(const Graph& g) {
         }
         Touch* const it = &touches[touch_of[u.resource]];
         if (is_write(u.access)) {
-          // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-          // pass writing the other bytes is neither culled nor unordered against it), as a
-          // read-modify-write access does.
-          const Facts& f = facts[u.resource];
-          it->reads |= keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
+          // As above: a write of some bytes of a buffer keeps the others.
+          const Rec& x = recs[u.resource];
+          it->reads |= (keeps & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
           const Box& b = boxes[i];
           if (!it->writes) {
             it->write_box = b;
@@ -356,7 +383,14 @@ Validated validate(const Graph& g) {
         }
       }
       for (const Touch& t : touches) touch_of[t.resource] = kNone;
-      for (const Touch& t : touches) apply(t);
+      for (const Touch& t : touches) {
+        Rec& x = recs[t.resource];
+        if (t.writes) {
+          if (t.pure_read && x.last_writer == kNone && x.transient) throw read_first(t.resource, p, pass);
+          write(x, t.resource, p, t.reads, false, t.write_box);
+        } else
+          read(x, t.resource, p, pass);
+      }
     }
     for (size_t k = 0; k < pass.after.size(); ++k) {
       const uint32_t a = pass.after[k];
@@ -468,11 +502,12 @@ Validated validate(const Graph& g) {
     const uint32_t o = g.outputs[oi];
     if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
-    if (version[o].last_writer == kNone)
+    const uint32_t last_writer = seen_in[o] == kNone ? kNone : recs[o].last_writer;
+    if (last_writer == kNone)
       throw Error(fmt::format("/outputs/{}: output '{}': {}", oi, res.desc.name,
                               rule_message(Rule::output_not_written, {})));
     if (res.transient)
-      throw Error(fmt::format("/outputs/{}: pass '{}', output '{}': {}", oi, g.passes[version[o].last_writer].name,
+      throw Error(fmt::format("/outputs/{}: pass '{}', output '{}': {}", oi, g.passes[last_writer].name,
                               res.desc.name, rule_message(Rule::output_transient, {})));
   }
   return v;
