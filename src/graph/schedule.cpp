@@ -107,8 +107,9 @@ bool clocks(const Graph& g, const Validated& v, const CullResult& c, Schedule& s
   std::array<uint32_t, kQueues> count{};
   std::array<std::array<uint32_t, kQueues>, kQueues> known{};  // per queue: clock after its last pass
   // Per pass, the queue it runs on, noted when the pass is scheduled (a producer always is before its
-  // consumers): the edges below read it here instead of in the pass's (large) record. Per-thread scratch.
-  thread_local std::vector<uint8_t> queue_of;
+  // consumers): the edges below read it here instead of in the pass's (large) record. Per-thread scratch;
+  // not bytes: a char store would make the compiler reload every pointer of the loop after it.
+  thread_local std::vector<uint32_t> queue_of;
   queue_of.resize(g.passes.size());
   const Edge* const edges = v.edges.data();
   const uint32_t* const in_first = v.in_first.data();
@@ -120,7 +121,7 @@ bool clocks(const Graph& g, const Validated& v, const CullResult& c, Schedule& s
     const uint32_t p = s.serial[i];
     s.serial_of[p] = i;
     const size_t q = qi(exec_queue(g.passes[p]));
-    queue_of[p] = static_cast<uint8_t>(q);
+    queue_of[p] = static_cast<uint32_t>(q);
     pos[p] = count[q]++;
     std::array<uint32_t, kQueues> clock = known[q];
     // The latest producer this pass needs on each other queue.

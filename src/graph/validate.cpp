@@ -207,7 +207,7 @@ Validated validate(const Graph& g) {
     std::vector<Box> partial_boxes;
     std::vector<Candidate> ambiguous;
     std::vector<Box> boxes;
-    std::vector<uint8_t> part;
+    std::vector<uint32_t> part;
     std::vector<Touch> touches;
     std::vector<uint32_t> touch_of;
   } scratch;
@@ -229,7 +229,9 @@ Validated validate(const Graph& g) {
   std::vector<Candidate>& ambiguous = scratch.ambiguous;
   ambiguous.clear();
   std::vector<Box>& boxes = scratch.boxes;      // per use of the pass: its extent (partial uses; all when shared)
-  std::vector<uint8_t>& part = scratch.part;    // per use of the pass: names less than the whole resource
+  // Per use of the pass: names less than the whole resource (not a byte: a char store would make the
+  // compiler reload every pointer of the loop after it).
+  std::vector<uint32_t>& part = scratch.part;
   std::vector<Touch>& touches = scratch.touches;
   std::vector<uint32_t>& touch_of = scratch.touch_of;  // per resource: its index in `touches` during a pass
   touch_of.resize(nr, kNone);  // kNone between passes (each shared pass clears what it set)
