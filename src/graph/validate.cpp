@@ -184,6 +184,253 @@ struct Touch {
   bool writes = false;
   Box write_box{};
 };
+struct Reader {
+  uint32_t pass, next;
+};
+struct Candidate {
+  uint32_t first, second, resource;
+};
+
+// The errors of a use, out of line (the walk's loops keep their registers).
+[[noreturn]] __attribute__((noinline, cold)) void unknown_resource(uint32_t p, uint32_t i, const Pass& pass, uint32_t r) {
+  throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, r));
+}
+// use_rule() has the last word on a use the fast test did not accept: throws its message if illegal.
+__attribute__((noinline)) void ask_use_rule(const Graph& g, uint32_t p, uint32_t i, const Pass& pass) {
+  const PassUse& u = pass.uses[i];
+  const ResourceDesc& d = g.resources[u.resource].desc;
+  if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
+    throw Error(fmt::format("/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
+                            queue_name(pass.queue), d.name,
+                            check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
+}
+// The extent of a use that names less than the whole resource (out of line: the uncommon case).
+__attribute__((noinline)) Box partial_extent(const Graph& g, uint32_t p, uint32_t i, const Pass& pass) {
+  const PassUse& u = pass.uses[i];
+  try {
+    return use_extent(g.resources[u.resource].desc, u.range);
+  } catch (const Error& e) {
+    throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name,
+                            e.what()));  // ends with resolve()'s [R0210]
+  }
+}
+// A transient read (by pass p) before anything wrote it: the error names p's first use of it.
+[[noreturn]] __attribute__((noinline, cold)) void read_first(const Graph& g, uint32_t r, uint32_t p, const Pass& pass) {
+  size_t k = 0;
+  while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
+  throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
+                          g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
+}
+
+// The walk over the passes in declaration order: per pass, the checks of its uses, then its effect on
+// each resource's version (the edges). Its arrays are per-thread scratch, kept from call to call: in
+// steady state the walk allocates only its result.
+class Walk {
+ public:
+  Walk(const Graph& g, std::vector<Edge>& edges) : g_(g), edges_(edges), nr_(static_cast<uint32_t>(g.resources.size())) {
+    thread_local Scratch scratch;
+    s_ = &scratch;
+    // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
+    // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
+    if (s_->recs.size() < nr_) s_->recs.resize(nr_);
+    recs_ = s_->recs.data();
+    s_->seen_in.assign(nr_, kNone);
+    seen_in_ = s_->seen_in.data();
+    s_->reader_pool.clear();
+    s_->reader_pool.reserve(g.passes.size() * 2);
+    s_->partial_boxes.clear();
+    s_->ambiguous.clear();
+    s_->touch_of.resize(nr_, kNone);  // kNone between passes (each general pass clears what it set)
+    // keeps_contents() as a mask, once per call.
+    for (int k = 0; k < kAccessCount; ++k)
+      if (keeps_contents(static_cast<Access>(k))) keeps_ |= bit(static_cast<Access>(k));
+  }
+
+  // A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
+  // place. Returns false, having applied nothing, at the first use of a resource the pass already used
+  // (the checks of the uses before it held): the general path then checks and applies the pass.
+  bool distinct_pass(uint32_t p, const Pass& pass) {
+    const PassUse* const uses = pass.uses.data();
+    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+    if (s_->boxes.size() < nu) {
+      s_->boxes.resize(nu);
+      s_->part.resize(nu);
+    }
+    Box* const boxes = s_->boxes.data();
+    uint32_t* const part = s_->part.data();
+    const QueueFacts qf = queue_facts(pass.queue);
+    Rec* const recs = recs_;
+    uint32_t* const seen_in = seen_in_;
+    for (uint32_t i = 0; i < nu; ++i) {
+      const PassUse& u = uses[i];
+      const uint32_t r = u.resource;
+      // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
+      // the file's order); the commands put the file name in front (input::located).
+      if (r >= nr_) unknown_resource(p, i, pass, r);
+      if (seen_in[r] == kNone)
+        fill_rec(recs[r], g_.resources[r]);
+      else if (seen_in[r] == p)
+        return false;
+      seen_in[r] = p;
+      // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
+      if (!plainly_legal(recs[r], qf, u.access, u.stages)) ask_use_rule(g_, p, i, pass);
+      part[i] = !is_whole(u.range);
+      if (part[i]) boxes[i] = partial_extent(g_, p, i, pass);
+    }
+    // Each use is its resource's whole effect, in use order (the order the pass first touches them).
+    for (uint32_t i = 0; i < nu; ++i) {
+      const PassUse& u = uses[i];
+      const uint32_t r = u.resource;
+      Rec& x = recs[r];
+      if (!is_write(u.access)) {
+        read(x, r, p, pass);
+        continue;
+      }
+      // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+      // pass writing the other bytes is neither culled nor unordered against it), as a
+      // read-modify-write access does.
+      const bool reads =
+          (keeps_ & bit(u.access)) != 0 || (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+      write(x, r, p, reads, !part[i], boxes[i]);
+    }
+    return true;
+  }
+
+  // Any pass: the checks of every use, the first conflict between two uses of one resource, then per
+  // resource the pass's effect (its reads and the bounding box of its writes), in first-touch order.
+  void general_pass(uint32_t p, const Pass& pass) {
+    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+    std::vector<Box>& boxes = s_->boxes;
+    if (boxes.size() < nu) {
+      boxes.resize(nu);
+      s_->part.resize(nu);
+    }
+    const QueueFacts qf = queue_facts(pass.queue);
+    for (uint32_t i = 0; i < nu; ++i) {
+      const PassUse& u = pass.uses[i];
+      const uint32_t r = u.resource;
+      if (r >= nr_) unknown_resource(p, i, pass, r);
+      if (seen_in_[r] == kNone) fill_rec(recs_[r], g_.resources[r]);
+      seen_in_[r] = p;
+      if (!plainly_legal(recs_[r], qf, u.access, u.stages)) ask_use_rule(g_, p, i, pass);
+      boxes[i] = is_whole(u.range) ? recs_[r].whole() : partial_extent(g_, p, i, pass);
+    }
+    // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
+    // has no order inside the pass. The first such pair (i, j) in use order.
+    if (const auto c = first_conflict(g_, pass, boxes)) {
+      const auto [i, j] = *c;
+      const PassUse& a = pass.uses[i];
+      const PassUse& b = pass.uses[j];
+      const ResourceDesc& d = g_.resources[a.resource].desc;
+      throw Error(fmt::format(
+          "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
+    }
+    std::vector<Touch>& touches = s_->touches;
+    std::vector<uint32_t>& touch_of = s_->touch_of;
+    touches.clear();
+    for (uint32_t i = 0; i < nu; ++i) {
+      const PassUse& u = pass.uses[i];
+      // The pass's record of u's resource (touch_of: per resource, kNone between passes).
+      if (touch_of[u.resource] == kNone) {
+        touch_of[u.resource] = static_cast<uint32_t>(touches.size());
+        Touch& t = touches.emplace_back();
+        t.resource = u.resource;
+        t.write_box = Box{0, 0, 0, 0, 0, 0};
+      }
+      Touch* const it = &touches[touch_of[u.resource]];
+      if (is_write(u.access)) {
+        // As above: a write of some bytes of a buffer keeps the others.
+        const Rec& x = recs_[u.resource];
+        it->reads |= (keeps_ & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+        const Box& b = boxes[i];
+        if (!it->writes) {
+          it->write_box = b;
+        } else {  // bounding box of the pass's writes
+          Box& w = it->write_box;
+          w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
+                  std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
+        }
+        it->writes = true;
+      } else {
+        it->reads = it->pure_read = true;
+      }
+    }
+    for (const Touch& t : touches) touch_of[t.resource] = kNone;
+    for (const Touch& t : touches) {
+      Rec& x = recs_[t.resource];
+      if (t.writes) {
+        if (t.pure_read && x.last_writer == kNone && x.transient) read_first(g_, t.resource, p, pass);
+        write(x, t.resource, p, t.reads, false, t.write_box);
+      } else {
+        read(x, t.resource, p, pass);
+      }
+    }
+  }
+
+  // The latest writer of r (kNone: none, or r unused).
+  uint32_t last_writer(uint32_t r) const { return seen_in_[r] == kNone ? kNone : recs_[r].last_writer; }
+  const std::vector<Candidate>& ambiguous() const { return s_->ambiguous; }
+
+ private:
+  struct Scratch {
+    std::vector<Rec> recs;
+    std::vector<uint32_t> seen_in;  // per resource: the last pass that used it
+    std::vector<Reader> reader_pool;
+    std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
+    std::vector<Candidate> ambiguous;
+    std::vector<Box> boxes;  // per use of the pass: its extent (partial uses; every use on the general path)
+    // Per use of the pass: names less than the whole resource (not a byte: a char store would make the
+    // compiler reload every pointer of the loop after it).
+    std::vector<uint32_t> part;
+    std::vector<Touch> touches;
+    std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
+  };
+
+  // A read of r's current version by pass p.
+  __attribute__((always_inline)) void read(Rec& x, uint32_t r, uint32_t p, const Pass& pass) {
+    if (x.last_writer != kNone)
+      edges_.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
+    else if (x.transient)
+      read_first(g_, r, p, pass);
+    std::vector<Reader>& pool = s_->reader_pool;
+    const uint32_t node = static_cast<uint32_t>(pool.size());
+    pool.push_back({p, kNone});
+    if (x.readers_head == kNone)
+      x.readers_head = node;
+    else
+      pool[x.readers_tail].next = node;
+    x.readers_tail = node;
+  }
+  // A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
+  // when `reads`.
+  __attribute__((always_inline)) void write(Rec& x, uint32_t r, uint32_t p, bool reads, bool whole, const Box& box) {
+    if (reads && x.last_writer != kNone) edges_.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
+    const Reader* const pool = s_->reader_pool.data();
+    for (uint32_t n = x.readers_head; n != kNone; n = pool[n].next)
+      if (pool[n].pass != p) edges_.push_back({pool[n].pass, p, EdgeKind::write_after_read, r});
+    // A blind overwrite of what another pass wrote needs a path between the two.
+    if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
+        overlaps(x.write_box == kNone ? x.whole() : s_->partial_boxes[x.write_box], whole ? x.whole() : box))
+      s_->ambiguous.push_back({x.last_writer, p, r});
+    x.readers_head = x.readers_tail = kNone;
+    x.last_writer = p;
+    if (whole || box == x.whole()) {
+      x.write_box = kNone;
+    } else {
+      x.write_box = static_cast<uint32_t>(s_->partial_boxes.size());
+      s_->partial_boxes.push_back(box);
+    }
+  }
+
+  const Graph& g_;
+  std::vector<Edge>& edges_;
+  const uint32_t nr_;
+  Scratch* s_ = nullptr;
+  Rec* recs_ = nullptr;
+  uint32_t* seen_in_ = nullptr;
+  AccessMask keeps_ = 0;
+};
 
 }  // namespace
 
@@ -192,208 +439,13 @@ Validated validate(const Graph& g) {
   Validated v;
   v.in_first.assign(np + 1, 0);
   v.edges.reserve(np * 2);
-  struct Reader {
-    uint32_t pass, next;
-  };
-  struct Candidate {
-    uint32_t first, second, resource;
-  };
-  // Every array of the walk is per-thread scratch, kept from call to call: in steady state the walk
-  // allocates only its result.
-  thread_local struct {
-    std::vector<Rec> recs;
-    std::vector<uint32_t> seen_in;
-    std::vector<Reader> reader_pool;
-    std::vector<Box> partial_boxes;
-    std::vector<Candidate> ambiguous;
-    std::vector<Box> boxes;
-    std::vector<uint32_t> part;
-    std::vector<Touch> touches;
-    std::vector<uint32_t> touch_of;
-  } scratch;
-  // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
-  // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
-  std::vector<Rec>& recs_v = scratch.recs;
-  if (recs_v.size() < nr) recs_v.resize(nr);
-  Rec* const recs = recs_v.data();
-  std::vector<uint32_t>& seen_in_v = scratch.seen_in;  // per resource: the last pass that used it
-  seen_in_v.assign(nr, kNone);
-  uint32_t* const seen_in = seen_in_v.data();
-  std::vector<Reader>& reader_pool = scratch.reader_pool;
-  reader_pool.clear();
-  reader_pool.reserve(np * 2);
-  // Most writes cover the whole resource; only the others keep their box.
-  std::vector<Box>& partial_boxes = scratch.partial_boxes;
-  partial_boxes.clear();
-  auto last_write_box = [&](const Rec& x) { return x.write_box == kNone ? x.whole() : partial_boxes[x.write_box]; };
-  std::vector<Candidate>& ambiguous = scratch.ambiguous;
-  ambiguous.clear();
-  std::vector<Box>& boxes = scratch.boxes;      // per use of the pass: its extent (partial uses; all when shared)
-  // Per use of the pass: names less than the whole resource (not a byte: a char store would make the
-  // compiler reload every pointer of the loop after it).
-  std::vector<uint32_t>& part = scratch.part;
-  std::vector<Touch>& touches = scratch.touches;
-  std::vector<uint32_t>& touch_of = scratch.touch_of;  // per resource: its index in `touches` during a pass
-  touch_of.resize(nr, kNone);  // kNone between passes (each shared pass clears what it set)
-  // keeps_contents() as a mask, once per call.
-  AccessMask keeps = 0;
-  for (int k = 0; k < kAccessCount; ++k)
-    if (keeps_contents(static_cast<Access>(k))) keeps |= bit(static_cast<Access>(k));
+  Walk walk(g, v.edges);
   bool backward = false;
-
-  // A transient read (by pass p) before anything wrote it: the error names p's first use of it.
-  auto read_first = [&](uint32_t r, uint32_t p, const Pass& pass) {
-    size_t k = 0;
-    while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
-    return Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
-                             g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
-  };
-  // A read of r's current version by pass p.
-  auto read = [&](Rec& x, uint32_t r, uint32_t p, const Pass& pass) __attribute__((always_inline)) {
-    if (x.last_writer != kNone)
-      v.edges.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
-    else if (x.transient)
-      throw read_first(r, p, pass);
-    const uint32_t node = static_cast<uint32_t>(reader_pool.size());
-    reader_pool.push_back({p, kNone});
-    if (x.readers_head == kNone) x.readers_head = node;
-    else reader_pool[x.readers_tail].next = node;
-    x.readers_tail = node;
-  };
-  // A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
-  // when `reads`.
-  auto write = [&](Rec& x, uint32_t r, uint32_t p, bool reads, bool whole, const Box& box)
-                   __attribute__((always_inline)) {
-    if (reads && x.last_writer != kNone) v.edges.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
-    for (uint32_t n = x.readers_head; n != kNone; n = reader_pool[n].next)
-      if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
-    // A blind overwrite of what another pass wrote needs a path between the two.
-    if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
-        overlaps(last_write_box(x), whole ? x.whole() : box))
-      ambiguous.push_back({x.last_writer, p, r});
-    x.readers_head = x.readers_tail = kNone;
-    x.last_writer = p;
-    if (whole || box == x.whole()) {
-      x.write_box = kNone;
-    } else {
-      x.write_box = static_cast<uint32_t>(partial_boxes.size());
-      partial_boxes.push_back(box);
-    }
-  };
-
   for (uint32_t p = 0; p < np; ++p) {
     const Pass& pass = g.passes[p];
     v.in_first[p] = static_cast<uint32_t>(v.edges.size());
-    const PassUse* const uses = pass.uses.data();
-    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
-    if (boxes.size() < nu) {
-      boxes.resize(nu);
-      part.resize(nu);
-    }
-    const QueueFacts qf = queue_facts(pass.queue);
     // Only uses of one resource can conflict: a few uses on distinct resources need no search.
-    bool shared = nu > 16;
-    for (uint32_t i = 0; i < nu; ++i) {
-      const PassUse& u = uses[i];
-      const uint32_t r = u.resource;
-      // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
-      // the file's order); the commands put the file name in front (input::located).
-      if (r >= nr)
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, r));
-      Rec& x = recs[r];
-      if (seen_in[r] == kNone) fill_rec(x, g.resources[r]);
-      shared |= seen_in[r] == p;
-      seen_in[r] = p;
-      // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-      if (!plainly_legal(x, qf, u.access, u.stages)) {
-        const ResourceDesc& d = g.resources[r].desc;
-        if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
-          throw Error(fmt::format(
-              "/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
-              queue_name(pass.queue), d.name,
-              check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
-      }
-      part[i] = !is_whole(u.range);
-      if (!part[i]) continue;  // the common case, without the out-of-line resolve (the whole box)
-      const ResourceDesc& d = g.resources[r].desc;
-      try {
-        boxes[i] = use_extent(d, u.range);
-      } catch (const Error& e) {
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name,
-                                e.what()));  // ends with resolve()'s [R0210]
-      }
-    }
-    if (!shared) {
-      // Every use on its own resource (the usual pass): each use is its resource's whole effect, in use
-      // order (the order the pass first touches them).
-      for (uint32_t i = 0; i < nu; ++i) {
-        const PassUse& u = uses[i];
-        const uint32_t r = u.resource;
-        Rec& x = recs[r];
-        if (!is_write(u.access)) {
-          read(x, r, p, pass);
-          continue;
-        }
-        // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-        // pass writing the other bytes is neither culled nor unordered against it), as a
-        // read-modify-write access does.
-        const bool reads = (keeps & bit(u.access)) != 0 ||
-                           (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
-        write(x, r, p, reads, !part[i], boxes[i]);
-      }
-    } else {
-      for (uint32_t i = 0; i < nu; ++i)
-        if (!part[i]) boxes[i] = recs[uses[i].resource].whole();
-      // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
-      // has no order inside the pass. The first such pair (i, j) in use order.
-      if (const auto c = first_conflict(g, pass, boxes)) {
-        const auto [i, j] = *c;
-        const PassUse& a = pass.uses[i];
-        const PassUse& b = pass.uses[j];
-        const ResourceDesc& d = g.resources[a.resource].desc;
-        throw Error(fmt::format(
-            "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
-            conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
-      }
-      // The pass's effect on each resource, in the order the pass first touches them.
-      touches.clear();
-      for (uint32_t i = 0; i < nu; ++i) {
-        const PassUse& u = uses[i];
-        // The pass's record of u's resource (touch_of: per resource, kNone between passes).
-        if (touch_of[u.resource] == kNone) {
-          touch_of[u.resource] = static_cast<uint32_t>(touches.size());
-          Touch& t = touches.emplace_back();
-          t.resource = u.resource;
-          t.write_box = Box{0, 0, 0, 0, 0, 0};
-        }
-        Touch* const it = &touches[touch_of[u.resource]];
-        if (is_write(u.access)) {
-          // As above: a write of some bytes of a buffer keeps the others.
-          const Rec& x = recs[u.resource];
-          it->reads |= (keeps & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
-          const Box& b = boxes[i];
-          if (!it->writes) {
-            it->write_box = b;
-          } else {  // bounding box of the pass's writes
-            Box& w = it->write_box;
-            w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
-                    std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
-          }
-          it->writes = true;
-        } else {
-          it->reads = it->pure_read = true;
-        }
-      }
-      for (const Touch& t : touches) touch_of[t.resource] = kNone;
-      for (const Touch& t : touches) {
-        Rec& x = recs[t.resource];
-        if (t.writes) {
-          if (t.pure_read && x.last_writer == kNone && x.transient) throw read_first(t.resource, p, pass);
-          write(x, t.resource, p, t.reads, false, t.write_box);
-        } else
-          read(x, t.resource, p, pass);
-      }
-    }
+    if (pass.uses.size() > 16 || !walk.distinct_pass(p, pass)) walk.general_pass(p, pass);
     for (size_t k = 0; k < pass.after.size(); ++k) {
       const uint32_t a = pass.after[k];
       if (a >= np)
@@ -407,6 +459,7 @@ Validated validate(const Graph& g) {
     }
   }
   v.in_first[np] = static_cast<uint32_t>(v.edges.size());
+  const std::vector<Candidate>& ambiguous = walk.ambiguous();
 
   // Cycles: every derived edge points forward in declaration order, so only `after` can close one.
   if (backward) {
@@ -504,7 +557,7 @@ Validated validate(const Graph& g) {
     const uint32_t o = g.outputs[oi];
     if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
-    const uint32_t last_writer = seen_in[o] == kNone ? kNone : recs[o].last_writer;
+    const uint32_t last_writer = walk.last_writer(o);
     if (last_writer == kNone)
       throw Error(fmt::format("/outputs/{}: output '{}': {}", oi, res.desc.name,
                               rule_message(Rule::output_not_written, {})));
