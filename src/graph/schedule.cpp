@@ -117,11 +117,33 @@ bool clocks(const Graph& g, const Validated& v, const CullResult& c, Schedule& s
   uint32_t* const pos = s.pos.data();
   std::array<uint32_t, kQueues>* const clock_of = s.clock.data();
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
+  uint32_t queues = 0;  // bit q: some pass runs on queue q
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t p = s.serial[i];
+    const uint32_t q = static_cast<uint32_t>(qi(exec_queue(g.passes[p])));
+    queue_of[p] = q;
+    queues |= 1u << q;
+  }
+  if ((queues & (queues - 1)) == 0) {
+    // One queue: nothing crosses queues, so there is no wait; pass i is at position i, and its clock
+    // knows only its own queue, up to itself. The edges are read only to check the program order.
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t p = s.serial[i];
+      if (program_order)
+        for (uint32_t e = in_first[p], end = in_first[p + 1]; e < end; ++e)
+          if (edges[e].from > p && live[edges[e].from]) return false;
+      s.serial_of[p] = i;
+      pos[p] = i;
+      std::array<uint32_t, kQueues> clock{};
+      clock[queue_of[p]] = i + 1;
+      clock_of[p] = clock;
+    }
+    return true;
+  }
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t p = s.serial[i];
     s.serial_of[p] = i;
-    const size_t q = qi(exec_queue(g.passes[p]));
-    queue_of[p] = static_cast<uint32_t>(q);
+    const size_t q = queue_of[p];
     pos[p] = count[q]++;
     std::array<uint32_t, kQueues> clock = known[q];
     // The latest producer this pass needs on each other queue.
