@@ -249,7 +249,7 @@ class Walk {
   // A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
   // place. Returns false, having applied nothing, at the first use of a resource the pass already used
   // (the checks of the uses before it held): the general path then checks and applies the pass.
-  bool distinct_pass(uint32_t p, const Pass& pass) {
+  __attribute__((always_inline)) bool distinct_pass(uint32_t p, const Pass& pass) {
     const PassUse* const uses = pass.uses.data();
     const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
     if (s_->boxes.size() < nu) {
