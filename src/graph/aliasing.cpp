@@ -8,12 +8,28 @@
 #include <bit>
 #include <array>
 #include <cstddef>
-#include <cstring>
 
 #include "baton/graph.hpp"
 
 namespace baton::graph {
 namespace {
+
+// Defined here, next to its one caller, so that the placement's loop inlines it.
+__attribute__((always_inline)) inline uint64_t estimated_size_of(const Resource& r) {
+  const ResourceDesc& d = r.desc;
+  uint64_t bytes = 0;
+  if (d.type == ResourceType::buffer) {
+    bytes = d.size;
+  } else {
+    const uint64_t texel = r.texel_bytes ? r.texel_bytes : (d.format == FormatClass::depth_stencil ? 8 : 4);
+    for (uint32_t m = 0; m < d.mips; ++m) {
+      const uint64_t w = std::max<uint64_t>(1, d.width >> m), h = std::max<uint64_t>(1, d.height >> m);
+      bytes += w * h * texel;
+    }
+    bytes *= uint64_t{d.layers} * d.planes;
+  }
+  return (bytes + kPlacementAlignment - 1) / kPlacementAlignment * kPlacementAlignment;
+}
 
 // Every user of `a` completes before any user of `b` starts.
 bool before(const Lifetime& a, const Lifetime& b) {
@@ -23,6 +39,8 @@ bool before(const Lifetime& a, const Lifetime& b) {
 }
 
 }  // namespace
+
+uint64_t estimated_size(const Resource& r) { return estimated_size_of(r); }
 
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o) {
   Aliasing a;
@@ -61,7 +79,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (!res.transient || !life[r].used()) continue;
     candidates.push_back(r);
     span = std::max(span, std::max(life[r].first, life[r].last) + 1);
-    const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size(res) * res.count;
+    const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
     bytes[r] = (b + align - 1) / align * align;
   }
   const size_t n = candidates.size();
@@ -301,6 +319,17 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
     size_t first = lo;
     if (first > 0) --first;
+    // The usual takeover: exactly the bytes of one occupant (and no empty interval at the same offset,
+    // which the general path below keeps): it becomes the occupant, the old one the one previous.
+    if (size > 0 && first < no && occ[first].begin == offset && occ[first].end == end &&
+        !(first > 0 && occ[first - 1].begin == offset)) {
+      AliasBarrier& ab = a.barriers.emplace_back();
+      ab.pass = s.serial[c.first];
+      ab.resource = r;
+      ab.previous.push_back(occ[first].resource);
+      occ[first].resource = r;
+      continue;
+    }
     // Only that interval can end at or before `offset` (every later one begins after it): it stays.
     if (first < no && occ[first].begin <= offset && occ[first].end <= offset) ++first;
     std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
@@ -324,13 +353,16 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (!taken) pieces[npieces++] = {offset, end, r};
     if (right) pieces[npieces++] = pieces[2];
     const size_t removed = last - first;
+    // Shift the tail by hand: it is a few intervals (a call to memmove cost more than the moves).
     if (npieces > removed) {
-      occupant.resize(no + npieces - removed);
+      const size_t grow = npieces - removed;
+      occupant.resize(no + grow);
       occ = occupant.data();
-      std::memmove(occ + first + npieces, occ + last, (no - last) * sizeof(Occupant));
+      for (size_t k = no; k-- > last;) occ[k + grow] = occ[k];
     } else if (npieces < removed) {
-      std::memmove(occ + first + npieces, occ + last, (no - last) * sizeof(Occupant));
-      occupant.resize(no - (removed - npieces));
+      const size_t shrink = removed - npieces;
+      for (size_t k = last; k < no; ++k) occ[k - shrink] = occ[k];
+      occupant.resize(no - shrink);
     }
     for (size_t k = 0; k < npieces; ++k) occ[first + k] = pieces[k];
     if (!previous.empty()) {
