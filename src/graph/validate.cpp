@@ -222,215 +222,228 @@ __attribute__((noinline)) Box partial_extent(const Graph& g, uint32_t p, uint32_
                           g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
 }
 
-// The walk over the passes in declaration order: per pass, the checks of its uses, then its effect on
-// each resource's version (the edges). Its arrays are per-thread scratch, kept from call to call: in
-// steady state the walk allocates only its result.
-class Walk {
- public:
-  Walk(const Graph& g, std::vector<Edge>& edges) : g_(g), edges_(edges), nr_(static_cast<uint32_t>(g.resources.size())) {
-    thread_local Scratch scratch;
-    s_ = &scratch;
-    // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
-    // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
-    if (s_->recs.size() < nr_) s_->recs.resize(nr_);
-    recs_ = s_->recs.data();
-    s_->seen_in.assign(nr_, kNone);
-    seen_in_ = s_->seen_in.data();
-    s_->reader_pool.clear();
-    s_->reader_pool.reserve(g.passes.size() * 2);
-    s_->partial_boxes.clear();
-    s_->ambiguous.clear();
-    s_->touch_of.resize(nr_, kNone);  // kNone between passes (each general pass clears what it set)
-    // keeps_contents() as a mask, once per call.
-    for (int k = 0; k < kAccessCount; ++k)
-      if (keeps_contents(static_cast<Access>(k))) keeps_ |= bit(static_cast<Access>(k));
-  }
-
-  // A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
-  // place. Returns false, having applied nothing, at the first use of a resource the pass already used
-  // (the checks of the uses before it held): the general path then checks and applies the pass.
-  __attribute__((always_inline)) bool distinct_pass(uint32_t p, const Pass& pass) {
-    const PassUse* const uses = pass.uses.data();
-    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
-    if (s_->boxes.size() < nu) {
-      s_->boxes.resize(nu);
-      s_->part.resize(nu);
-    }
-    Box* const boxes = s_->boxes.data();
-    uint32_t* const part = s_->part.data();
-    const QueueFacts qf = queue_facts(pass.queue);
-    Rec* const recs = recs_;
-    uint32_t* const seen_in = seen_in_;
-    for (uint32_t i = 0; i < nu; ++i) {
-      const PassUse& u = uses[i];
-      const uint32_t r = u.resource;
-      // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
-      // the file's order); the commands put the file name in front (input::located).
-      if (r >= nr_) unknown_resource(p, i, pass, r);
-      if (seen_in[r] == kNone)
-        fill_rec(recs[r], g_.resources[r]);
-      else if (seen_in[r] == p)
-        return false;
-      seen_in[r] = p;
-      // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-      if (!plainly_legal(recs[r], qf, u.access, u.stages)) ask_use_rule(g_, p, i, pass);
-      part[i] = !is_whole(u.range);
-      if (part[i]) boxes[i] = partial_extent(g_, p, i, pass);
-    }
-    // Each use is its resource's whole effect, in use order (the order the pass first touches them).
-    for (uint32_t i = 0; i < nu; ++i) {
-      const PassUse& u = uses[i];
-      const uint32_t r = u.resource;
-      Rec& x = recs[r];
-      if (!is_write(u.access)) {
-        read(x, r, p, pass);
-        continue;
-      }
-      // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-      // pass writing the other bytes is neither culled nor unordered against it), as a
-      // read-modify-write access does.
-      const bool reads =
-          (keeps_ & bit(u.access)) != 0 || (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
-      write(x, r, p, reads, !part[i], boxes[i]);
-    }
-    return true;
-  }
-
-  // Any pass: the checks of every use, the first conflict between two uses of one resource, then per
-  // resource the pass's effect (its reads and the bounding box of its writes), in first-touch order.
-  void general_pass(uint32_t p, const Pass& pass) {
-    const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
-    std::vector<Box>& boxes = s_->boxes;
-    if (boxes.size() < nu) {
-      boxes.resize(nu);
-      s_->part.resize(nu);
-    }
-    const QueueFacts qf = queue_facts(pass.queue);
-    for (uint32_t i = 0; i < nu; ++i) {
-      const PassUse& u = pass.uses[i];
-      const uint32_t r = u.resource;
-      if (r >= nr_) unknown_resource(p, i, pass, r);
-      if (seen_in_[r] == kNone) fill_rec(recs_[r], g_.resources[r]);
-      seen_in_[r] = p;
-      if (!plainly_legal(recs_[r], qf, u.access, u.stages)) ask_use_rule(g_, p, i, pass);
-      boxes[i] = is_whole(u.range) ? recs_[r].whole() : partial_extent(g_, p, i, pass);
-    }
-    // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
-    // has no order inside the pass. The first such pair (i, j) in use order.
-    if (const auto c = first_conflict(g_, pass, boxes)) {
-      const auto [i, j] = *c;
-      const PassUse& a = pass.uses[i];
-      const PassUse& b = pass.uses[j];
-      const ResourceDesc& d = g_.resources[a.resource].desc;
-      throw Error(fmt::format(
-          "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
-          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
-    }
-    std::vector<Touch>& touches = s_->touches;
-    std::vector<uint32_t>& touch_of = s_->touch_of;
-    touches.clear();
-    for (uint32_t i = 0; i < nu; ++i) {
-      const PassUse& u = pass.uses[i];
-      // The pass's record of u's resource (touch_of: per resource, kNone between passes).
-      if (touch_of[u.resource] == kNone) {
-        touch_of[u.resource] = static_cast<uint32_t>(touches.size());
-        Touch& t = touches.emplace_back();
-        t.resource = u.resource;
-        t.write_box = Box{0, 0, 0, 0, 0, 0};
-      }
-      Touch* const it = &touches[touch_of[u.resource]];
-      if (is_write(u.access)) {
-        // As above: a write of some bytes of a buffer keeps the others.
-        const Rec& x = recs_[u.resource];
-        it->reads |= (keeps_ & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
-        const Box& b = boxes[i];
-        if (!it->writes) {
-          it->write_box = b;
-        } else {  // bounding box of the pass's writes
-          Box& w = it->write_box;
-          w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
-                  std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
-        }
-        it->writes = true;
-      } else {
-        it->reads = it->pure_read = true;
-      }
-    }
-    for (const Touch& t : touches) touch_of[t.resource] = kNone;
-    for (const Touch& t : touches) {
-      Rec& x = recs_[t.resource];
-      if (t.writes) {
-        if (t.pure_read && x.last_writer == kNone && x.transient) read_first(g_, t.resource, p, pass);
-        write(x, t.resource, p, t.reads, false, t.write_box);
-      } else {
-        read(x, t.resource, p, pass);
-      }
-    }
-  }
-
-  // The latest writer of r (kNone: none, or r unused).
-  uint32_t last_writer(uint32_t r) const { return seen_in_[r] == kNone ? kNone : recs_[r].last_writer; }
-  const std::vector<Candidate>& ambiguous() const { return s_->ambiguous; }
-
- private:
-  struct Scratch {
-    std::vector<Rec> recs;
-    std::vector<uint32_t> seen_in;  // per resource: the last pass that used it
-    std::vector<Reader> reader_pool;
-    std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
-    std::vector<Candidate> ambiguous;
-    std::vector<Box> boxes;  // per use of the pass: its extent (partial uses; every use on the general path)
-    // Per use of the pass: names less than the whole resource (not a byte: a char store would make the
-    // compiler reload every pointer of the loop after it).
-    std::vector<uint32_t> part;
-    std::vector<Touch> touches;
-    std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
-  };
-
-  // A read of r's current version by pass p.
-  __attribute__((always_inline)) void read(Rec& x, uint32_t r, uint32_t p, const Pass& pass) {
-    if (x.last_writer != kNone)
-      edges_.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
-    else if (x.transient)
-      read_first(g_, r, p, pass);
-    std::vector<Reader>& pool = s_->reader_pool;
-    const uint32_t node = static_cast<uint32_t>(pool.size());
-    pool.push_back({p, kNone});
-    if (x.readers_head == kNone)
-      x.readers_head = node;
-    else
-      pool[x.readers_tail].next = node;
-    x.readers_tail = node;
-  }
-  // A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
-  // when `reads`.
-  __attribute__((always_inline)) void write(Rec& x, uint32_t r, uint32_t p, bool reads, bool whole, const Box& box) {
-    if (reads && x.last_writer != kNone) edges_.push_back({x.last_writer, p, EdgeKind::read_after_write, r});
-    const Reader* const pool = s_->reader_pool.data();
-    for (uint32_t n = x.readers_head; n != kNone; n = pool[n].next)
-      if (pool[n].pass != p) edges_.push_back({pool[n].pass, p, EdgeKind::write_after_read, r});
-    // A blind overwrite of what another pass wrote needs a path between the two.
-    if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
-        overlaps(x.write_box == kNone ? x.whole() : s_->partial_boxes[x.write_box], whole ? x.whole() : box))
-      s_->ambiguous.push_back({x.last_writer, p, r});
-    x.readers_head = x.readers_tail = kNone;
-    x.last_writer = p;
-    if (whole || box == x.whole()) {
-      x.write_box = kNone;
-    } else {
-      x.write_box = static_cast<uint32_t>(s_->partial_boxes.size());
-      s_->partial_boxes.push_back(box);
-    }
-  }
-
-  const Graph& g_;
-  std::vector<Edge>& edges_;
-  const uint32_t nr_;
-  Scratch* s_ = nullptr;
-  Rec* recs_ = nullptr;
-  uint32_t* seen_in_ = nullptr;
-  AccessMask keeps_ = 0;
+// The walk's working arrays: per-thread scratch, kept from call to call (in steady state the walk
+// allocates only its result).
+struct Scratch {
+  std::vector<Rec> recs;
+  std::vector<uint32_t> seen_in;  // per resource: the last pass that used it (kNone: not yet)
+  std::vector<Reader> reader_pool;
+  std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
+  std::vector<Candidate> ambiguous;
+  std::vector<Box> boxes;  // per use of the pass: its extent (partial uses; every use on the general path)
+  // Per use of the pass: names less than the whole resource (not a byte: a char store would make the
+  // compiler reload every pointer of the loop after it).
+  std::vector<uint32_t> part;
+  std::vector<Touch> touches;
+  std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
 };
+
+// Where the walk writes its edges and readers: raw arrays with their counts, held by value in the
+// walk's loop (so in registers: no store through them makes the compiler reload them), grown by
+// the out-of-line functions below.
+struct Sink {
+  Edge* edges;
+  uint32_t n_edges, cap_edges;
+  Reader* pool;
+  uint32_t n_pool, cap_pool;
+};
+__attribute__((noinline)) void grow_edges(std::vector<Edge>& edges, Sink& k) {
+  edges.resize(edges.size() * 2 + 64);
+  k.edges = edges.data();
+  k.cap_edges = static_cast<uint32_t>(edges.size());
+}
+__attribute__((noinline)) void grow_pool(std::vector<Reader>& pool, Sink& k) {
+  pool.resize(pool.size() * 2 + 64);
+  k.pool = pool.data();
+  k.cap_pool = static_cast<uint32_t>(pool.size());
+}
+
+// The per-call facts of the walk.
+struct WalkFacts {
+  const Graph& g;
+  Scratch& sc;
+  std::vector<Edge>& edges;  // the result's (sized ahead; written through Sink::edges)
+  Rec* recs;
+  uint32_t* seen_in;
+  uint32_t nr;
+  AccessMask keeps;  // keeps_contents() as a mask
+};
+
+__attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k, const Edge& e) {
+  if (k.n_edges == k.cap_edges) {
+    Sink t = k;  // the copy's address is taken, not k's
+    grow_edges(w.edges, t);
+    k.edges = t.edges;
+    k.cap_edges = t.cap_edges;
+  }
+  k.edges[k.n_edges++] = e;
+}
+
+// A read of r's current version by pass p.
+__attribute__((always_inline)) inline void read(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
+                                                const Pass& pass) {
+  if (x.last_writer != kNone)
+    add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
+  else if (x.transient)
+    read_first(w.g, r, p, pass);
+  if (k.n_pool == k.cap_pool) {
+    Sink t = k;
+    grow_pool(w.sc.reader_pool, t);
+    k.pool = t.pool;
+    k.cap_pool = t.cap_pool;
+  }
+  const uint32_t node = k.n_pool++;
+  k.pool[node] = {p, kNone};
+  if (x.readers_head == kNone)
+    x.readers_head = node;
+  else
+    k.pool[x.readers_tail].next = node;
+  x.readers_tail = node;
+}
+
+// A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
+// when `reads`.
+__attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
+                                                 bool reads, bool whole, const Box& box) {
+  if (reads && x.last_writer != kNone) add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
+  for (uint32_t n = x.readers_head; n != kNone; n = k.pool[n].next)
+    if (k.pool[n].pass != p) add_edge(w, k, {k.pool[n].pass, p, EdgeKind::write_after_read, r});
+  // A blind overwrite of what another pass wrote needs a path between the two.
+  if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
+      overlaps(x.write_box == kNone ? x.whole() : w.sc.partial_boxes[x.write_box], whole ? x.whole() : box))
+    w.sc.ambiguous.push_back({x.last_writer, p, r});
+  x.readers_head = x.readers_tail = kNone;
+  x.last_writer = p;
+  if (whole || box == x.whole()) {
+    x.write_box = kNone;
+  } else {
+    x.write_box = static_cast<uint32_t>(w.sc.partial_boxes.size());
+    w.sc.partial_boxes.push_back(box);
+  }
+}
+
+// A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
+// place. Returns false, having applied nothing, at the first use of a resource the pass already used
+// (the checks of the uses before it held): the general path then checks and applies the pass.
+__attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
+  const PassUse* const uses = pass.uses.data();
+  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+  if (w.sc.boxes.size() < nu) {
+    w.sc.boxes.resize(nu);
+    w.sc.part.resize(nu);
+  }
+  Box* const boxes = w.sc.boxes.data();
+  uint32_t* const part = w.sc.part.data();
+  const QueueFacts qf = queue_facts(pass.queue);
+  Rec* const recs = w.recs;
+  uint32_t* const seen_in = w.seen_in;
+  const uint32_t nr = w.nr;
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = uses[i];
+    const uint32_t r = u.resource;
+    // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
+    // the file's order); the commands put the file name in front (input::located).
+    if (r >= nr) unknown_resource(p, i, pass, r);
+    if (seen_in[r] == kNone)
+      fill_rec(recs[r], w.g.resources[r]);
+    else if (seen_in[r] == p)
+      return false;
+    seen_in[r] = p;
+    // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
+    if (!plainly_legal(recs[r], qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
+    part[i] = !is_whole(u.range);
+    if (part[i]) boxes[i] = partial_extent(w.g, p, i, pass);
+  }
+  // Each use is its resource's whole effect, in use order (the order the pass first touches them).
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = uses[i];
+    const uint32_t r = u.resource;
+    Rec& x = recs[r];
+    if (!is_write(u.access)) {
+      read(w, k, x, r, p, pass);
+      continue;
+    }
+    // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+    // pass writing the other bytes is neither culled nor unordered against it), as a
+    // read-modify-write access does.
+    const bool reads =
+        (w.keeps & bit(u.access)) != 0 || (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+    write(w, k, x, r, p, reads, !part[i], boxes[i]);
+  }
+  return true;
+}
+
+// Any pass: the checks of every use, the first conflict between two uses of one resource, then per
+// resource the pass's effect (its reads and the bounding box of its writes), in first-touch order.
+__attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
+  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+  std::vector<Box>& boxes = w.sc.boxes;
+  if (boxes.size() < nu) {
+    boxes.resize(nu);
+    w.sc.part.resize(nu);
+  }
+  const QueueFacts qf = queue_facts(pass.queue);
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = pass.uses[i];
+    const uint32_t r = u.resource;
+    if (r >= w.nr) unknown_resource(p, i, pass, r);
+    if (w.seen_in[r] == kNone) fill_rec(w.recs[r], w.g.resources[r]);
+    w.seen_in[r] = p;
+    if (!plainly_legal(w.recs[r], qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
+    boxes[i] = is_whole(u.range) ? w.recs[r].whole() : partial_extent(w.g, p, i, pass);
+  }
+  // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
+  // has no order inside the pass. The first such pair (i, j) in use order.
+  if (const auto c = first_conflict(w.g, pass, boxes)) {
+    const auto [i, j] = *c;
+    const PassUse& a = pass.uses[i];
+    const PassUse& b = pass.uses[j];
+    const ResourceDesc& d = w.g.resources[a.resource].desc;
+    throw Error(fmt::format(
+        "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+        conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
+  }
+  std::vector<Touch>& touches = w.sc.touches;
+  std::vector<uint32_t>& touch_of = w.sc.touch_of;
+  touches.clear();
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = pass.uses[i];
+    // The pass's record of u's resource (touch_of: per resource, kNone between passes).
+    if (touch_of[u.resource] == kNone) {
+      touch_of[u.resource] = static_cast<uint32_t>(touches.size());
+      Touch& t = touches.emplace_back();
+      t.resource = u.resource;
+      t.write_box = Box{0, 0, 0, 0, 0, 0};
+    }
+    Touch* const it = &touches[touch_of[u.resource]];
+    if (is_write(u.access)) {
+      // As above: a write of some bytes of a buffer keeps the others.
+      const Rec& x = w.recs[u.resource];
+      it->reads |= (w.keeps & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+      const Box& b = boxes[i];
+      if (!it->writes) {
+        it->write_box = b;
+      } else {  // bounding box of the pass's writes
+        Box& wb = it->write_box;
+        wb = Box{std::min(wb.m0, b.m0), std::max(wb.m1, b.m1), std::min(wb.l0, b.l0),
+                 std::max(wb.l1, b.l1), std::min(wb.p0, b.p0), std::max(wb.p1, b.p1)};
+      }
+      it->writes = true;
+    } else {
+      it->reads = it->pure_read = true;
+    }
+  }
+  for (const Touch& t : touches) touch_of[t.resource] = kNone;
+  for (const Touch& t : touches) {
+    Rec& x = w.recs[t.resource];
+    if (t.writes) {
+      if (t.pure_read && x.last_writer == kNone && x.transient) read_first(w.g, t.resource, p, pass);
+      write(w, k, x, t.resource, p, t.reads, false, t.write_box);
+    } else {
+      read(w, k, x, t.resource, p, pass);
+    }
+  }
+}
 
 }  // namespace
 
@@ -438,28 +451,49 @@ Validated validate(const Graph& g) {
   const size_t np = g.passes.size(), nr = g.resources.size();
   Validated v;
   v.in_first.assign(np + 1, 0);
-  v.edges.reserve(np * 2);
-  Walk walk(g, v.edges);
+  uint32_t* const in_first = v.in_first.data();
+  thread_local Scratch sc;
+  // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
+  // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
+  if (sc.recs.size() < nr) sc.recs.resize(nr);
+  sc.seen_in.assign(nr, kNone);
+  if (sc.reader_pool.size() < np * 2) sc.reader_pool.resize(np * 2);
+  sc.partial_boxes.clear();
+  sc.ambiguous.clear();
+  sc.touch_of.resize(nr, kNone);  // kNone between passes (each general pass clears what it set)
+  AccessMask keeps = 0;
+  for (int k = 0; k < kAccessCount; ++k)
+    if (keeps_contents(static_cast<Access>(k))) keeps |= bit(static_cast<Access>(k));
+  // The edges go straight into the result, sized ahead (about two per pass) and cut to their count.
+  v.edges.resize(np * 2 + 16);
+  const WalkFacts w{g, sc, v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr), keeps};
+  Sink sink{v.edges.data(), 0, static_cast<uint32_t>(v.edges.size()), sc.reader_pool.data(), 0,
+            static_cast<uint32_t>(sc.reader_pool.size())};
   bool backward = false;
   for (uint32_t p = 0; p < np; ++p) {
     const Pass& pass = g.passes[p];
-    v.in_first[p] = static_cast<uint32_t>(v.edges.size());
+    in_first[p] = sink.n_edges;
     // Only uses of one resource can conflict: a few uses on distinct resources need no search.
-    if (pass.uses.size() > 16 || !walk.distinct_pass(p, pass)) walk.general_pass(p, pass);
-    for (size_t k = 0; k < pass.after.size(); ++k) {
-      const uint32_t a = pass.after[k];
+    if (pass.uses.size() > 16 || !distinct_pass(w, sink, p, pass)) {
+      Sink t = sink;  // the copy's address is taken, not the sink's
+      general_pass(w, t, p, pass);
+      sink = t;
+    }
+    for (size_t j = 0; j < pass.after.size(); ++j) {
+      const uint32_t a = pass.after[j];
       if (a >= np)
-        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': \"after\" names unknown pass #{}", p, k,
+        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': \"after\" names unknown pass #{}", p, j,
                                 pass.name, a));
       if (a == p)
-        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, k, pass.name,
+        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, j, pass.name,
                                 rule_message(Rule::after_itself, {})));
       backward |= a > p;
-      v.edges.push_back({a, p, EdgeKind::explicit_order, kNone});
+      add_edge(w, sink, {a, p, EdgeKind::explicit_order, kNone});
     }
   }
-  v.in_first[np] = static_cast<uint32_t>(v.edges.size());
-  const std::vector<Candidate>& ambiguous = walk.ambiguous();
+  in_first[np] = sink.n_edges;
+  v.edges.resize(sink.n_edges);
+  const std::vector<Candidate>& ambiguous = sc.ambiguous;
 
   // Cycles: every derived edge points forward in declaration order, so only `after` can close one.
   if (backward) {
@@ -557,7 +591,7 @@ Validated validate(const Graph& g) {
     const uint32_t o = g.outputs[oi];
     if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
-    const uint32_t last_writer = walk.last_writer(o);
+    const uint32_t last_writer = sc.seen_in[o] == kNone ? kNone : sc.recs[o].last_writer;
     if (last_writer == kNone)
       throw Error(fmt::format("/outputs/{}: output '{}': {}", oi, res.desc.name,
                               rule_message(Rule::output_not_written, {})));
