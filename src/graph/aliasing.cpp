@@ -70,27 +70,29 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // result equals the former std::sort by (first, index) in linear time.
   // The resource table is large (names, descriptions); walk it once and sort the short list.
   uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
-  std::vector<uint32_t>& candidates = scratch.candidates;
-  candidates.clear();
+  std::vector<uint32_t>& candidates_v = scratch.candidates;
+  if (candidates_v.size() < nr) candidates_v.resize(nr);
+  uint32_t* const candidates = candidates_v.data();
+  size_t n = 0;
   const uint64_t align = std::max<uint64_t>(o.alignment, 1);
   const Lifetime* const life = lt.data();
+  uint64_t* const bytes_of = bytes.data();
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
     if (!res.transient || !life[r].used()) continue;
-    candidates.push_back(r);
+    candidates[n++] = r;
     span = std::max(span, std::max(life[r].first, life[r].last) + 1);
     const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
-    bytes[r] = (b + align - 1) / align * align;
+    bytes_of[r] = (b + align - 1) / align * align;
   }
-  const size_t n = candidates.size();
   std::vector<uint32_t>& order = scratch.order;
   order.resize(n);
   {
     std::vector<uint32_t>& slot = scratch.slot;
     slot.assign(span + 1, 0);
-    for (uint32_t r : candidates) ++slot[life[r].first + 1];
+    for (size_t i = 0; i < n; ++i) ++slot[life[candidates[i]].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
-    for (uint32_t r : candidates) order[slot[life[r].first]++] = r;
+    for (size_t i = 0; i < n; ++i) order[slot[life[candidates[i]].first]++] = candidates[i];
   }
   std::vector<Cand>& cand_v = scratch.cand;
   cand_v.resize(n);
