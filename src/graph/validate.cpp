@@ -222,6 +222,10 @@ __attribute__((noinline)) Box partial_extent(const Graph& g, uint32_t p, uint32_
                           g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
 }
 
+// Passes with at most this many uses try the distinct-resources path (every pair of so few uses costs
+// less than any grouping; first_conflict compares them pairwise too).
+constexpr uint32_t kDistinctUses = 16;
+
 // The walk's working arrays: per-thread scratch, kept from call to call (in steady state the walk
 // allocates only its result).
 struct Scratch {
@@ -230,10 +234,11 @@ struct Scratch {
   std::vector<Reader> reader_pool;
   std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
   std::vector<Candidate> ambiguous;
-  std::vector<Box> boxes;  // per use of the pass: its extent (partial uses; every use on the general path)
-  // Per use of the pass: names less than the whole resource (not a byte: a char store would make the
-  // compiler reload every pointer of the loop after it).
-  std::vector<uint32_t> part;
+  std::vector<Box> boxes;  // per use of the pass on the general path: its extent
+  // distinct_pass's per use: its extent (partial uses only), and whether it names less than the whole
+  // resource (not a byte: a char store would make the compiler reload every pointer of the loop after it).
+  std::array<Box, kDistinctUses> small_boxes;
+  std::array<uint32_t, kDistinctUses> small_part;
   std::vector<Touch> touches;
   std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
 };
@@ -267,6 +272,8 @@ struct WalkFacts {
   uint32_t* seen_in;
   uint32_t nr;
   AccessMask keeps;  // keeps_contents() as a mask
+  Box* boxes;        // kDistinctUses, for distinct_pass (the general path has its own)
+  uint32_t* part;    // kDistinctUses, for distinct_pass
 };
 
 __attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k, const Edge& e) {
@@ -327,13 +334,9 @@ __attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Re
 // (the checks of the uses before it held): the general path then checks and applies the pass.
 __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
   const PassUse* const uses = pass.uses.data();
-  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
-  if (w.sc.boxes.size() < nu) {
-    w.sc.boxes.resize(nu);
-    w.sc.part.resize(nu);
-  }
-  Box* const boxes = w.sc.boxes.data();
-  uint32_t* const part = w.sc.part.data();
+  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());  // at most kDistinctUses
+  Box* const boxes = w.boxes;
+  uint32_t* const part = w.part;
   const QueueFacts qf = queue_facts(pass.queue);
   Rec* const recs = w.recs;
   uint32_t* const seen_in = w.seen_in;
@@ -378,10 +381,7 @@ __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sin
 __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
   const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
   std::vector<Box>& boxes = w.sc.boxes;
-  if (boxes.size() < nu) {
-    boxes.resize(nu);
-    w.sc.part.resize(nu);
-  }
+  if (boxes.size() < nu) boxes.resize(nu);
   const QueueFacts qf = queue_facts(pass.queue);
   for (uint32_t i = 0; i < nu; ++i) {
     const PassUse& u = pass.uses[i];
@@ -466,7 +466,8 @@ Validated validate(const Graph& g) {
     if (keeps_contents(static_cast<Access>(k))) keeps |= bit(static_cast<Access>(k));
   // The edges go straight into the result, sized ahead (about two per pass) and cut to their count.
   v.edges.resize(np * 2 + 16);
-  const WalkFacts w{g, sc, v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr), keeps};
+  const WalkFacts w{g,     sc,   v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr),
+                    keeps, sc.small_boxes.data(), sc.small_part.data()};
   Sink sink{v.edges.data(), 0, static_cast<uint32_t>(v.edges.size()), sc.reader_pool.data(), 0,
             static_cast<uint32_t>(sc.reader_pool.size())};
   bool backward = false;
@@ -474,7 +475,7 @@ Validated validate(const Graph& g) {
     const Pass& pass = g.passes[p];
     in_first[p] = sink.n_edges;
     // Only uses of one resource can conflict: a few uses on distinct resources need no search.
-    if (pass.uses.size() > 16 || !distinct_pass(w, sink, p, pass)) {
+    if (pass.uses.size() > kDistinctUses || !distinct_pass(w, sink, p, pass)) {
       Sink t = sink;  // the copy's address is taken, not the sink's
       general_pass(w, t, p, pass);
       sink = t;
