@@ -138,8 +138,12 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   auto overlap = [&](uint32_t x, uint32_t y) { return !before(lt[x], lt[y]) && !before(lt[y], lt[x]); };
   // Best fit among the gaps below the top of the sorted busy intervals (ties: the lowest offset);
   // otherwise the free tail (possibly empty), which grows the heap as little as possible.
+  // The scan needs the intervals in order of begin only: of several with one begin, the first's gap test
+  // is the same whichever comes first (it reads the begin and the cursor before them), the others find
+  // no gap (the cursor is past their begin by then, or they are empty and at it), and the cursor ends at
+  // the largest end of them in any order.
   auto best_fit = [](std::vector<std::pair<uint64_t, uint64_t>>& busy, uint64_t size) {
-    if (!std::is_sorted(busy.begin(), busy.end())) std::sort(busy.begin(), busy.end());
+    std::sort(busy.begin(), busy.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
     for (const auto& b : busy) {
       if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
