@@ -58,7 +58,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // the per-resource ones are only read at the candidates, which are always written first.
   thread_local struct {
     std::vector<uint64_t> bytes, offset_of, by_size_offset;
-    std::vector<uint32_t> candidates, order, slot, largest_first;
+    std::vector<uint32_t> candidates, slot, largest_first;
     std::vector<int64_t> delta;
     std::vector<Cand> cand;
   } scratch;
@@ -85,22 +85,20 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
     bytes_of[r] = (b + align - 1) / align * align;
   }
-  std::vector<uint32_t>& order = scratch.order;
-  order.resize(n);
+  // The counting sort places each candidate's facts straight into its slot of `cand`.
+  std::vector<Cand>& cand_v = scratch.cand;
+  cand_v.resize(n);
+  Cand* const cand = cand_v.data();
   {
     std::vector<uint32_t>& slot = scratch.slot;
     slot.assign(span + 1, 0);
     for (size_t i = 0; i < n; ++i) ++slot[life[candidates[i]].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
-    for (size_t i = 0; i < n; ++i) order[slot[life[candidates[i]].first]++] = candidates[i];
-  }
-  std::vector<Cand>& cand_v = scratch.cand;
-  cand_v.resize(n);
-  Cand* const cand = cand_v.data();
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t r = order[i];
-    const Lifetime& l = life[r];
-    cand[i] = Cand{r, l.first, l.last, l.free_at, bytes[r], l.last_pos, l.min_clock};
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t r = candidates[i];
+      const Lifetime& l = life[r];
+      cand[slot[l.first]++] = Cand{r, l.first, l.last, l.free_at, bytes_of[r], l.last_pos, l.min_clock};
+    }
   }
   a.placements.resize(n);
   // Lower bound: the most bytes live at once over the serial order. A resource is live over
@@ -276,7 +274,8 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // The second placement only when the first left room to gain.
   if (top > a.lower_bound) {
     std::vector<uint32_t>& largest_first = scratch.largest_first;
-    largest_first.assign(order.begin(), order.end());
+    largest_first.resize(n);
+    for (size_t i = 0; i < n; ++i) largest_first[i] = cand[i].r;
     std::vector<uint64_t>& by_size_offset = scratch.by_size_offset;
     by_size_offset.resize(nr);
     std::stable_sort(largest_first.begin(), largest_first.end(),
