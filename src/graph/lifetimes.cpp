@@ -12,26 +12,32 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   std::array<uint32_t, kQueues> on_queue{};  // per queue: 1 + the last position of a scheduled pass
   Lifetime* const out = lt.data();
+  static_assert(kQueues == 3, "the walk below names each queue's clock");
+  const uint32_t* const serial = s.serial.data();
+  const uint32_t* const position = s.pos.data();
+  const std::array<uint32_t, kQueues>* const clock_of = s.clock.data();
+  const Pass* const passes = g.passes.data();
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t p = s.serial[i];
-    const Pass& pass = g.passes[p];
+    const uint32_t p = serial[i];
+    const Pass& pass = passes[p];
     const size_t q = qi(exec_queue(pass));
-    const uint32_t pos = s.pos[p];
+    const uint32_t pos = position[p];
     on_queue[q] = std::max(on_queue[q], pos + 1);
     // What is complete before the pass starts (its own queue: the passes before it), once per pass.
-    std::array<uint32_t, kQueues> known = s.clock[p];
-    known[q] = pos;
-    const PassUse* const uses = pass.uses.data();
-    const size_t nu = pass.uses.size();
-    for (size_t j = 0; j < nu; ++j) {
-      Lifetime& l = out[uses[j].resource];
+    const std::array<uint32_t, kQueues>& c = clock_of[p];
+    const uint32_t known0 = q == 0 ? pos : c[0], known1 = q == 1 ? pos : c[1], known2 = q == 2 ? pos : c[2];
+    for (const PassUse *u = pass.uses.data(), *end = u + pass.uses.size(); u != end; ++u) {
+      Lifetime& l = out[u->resource];
       if (l.first == kNone) l.first = i;
       l.last = i;
       // The smallest clock over the users: a user on a queue that already had one (last_pos[q] != 0)
       // knows at least what that earlier user knew (clocks only grow along a queue, and its own
       // queue's entry is its position), so only the first user per queue can lower the minimum.
-      if (l.last_pos[q] == 0)
-        for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], known[k]);
+      if (l.last_pos[q] == 0) {
+        l.min_clock[0] = std::min(l.min_clock[0], known0);
+        l.min_clock[1] = std::min(l.min_clock[1], known1);
+        l.min_clock[2] = std::min(l.min_clock[2], known2);
+      }
       l.last_pos[q] = pos + 1;
     }
   }
