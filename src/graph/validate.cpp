@@ -135,7 +135,7 @@ struct Rec {
   Box whole() const { return Box{0, m1, 0, l1, 0, p1}; }
 };
 
-void fill_rec(Rec& x, const Resource& r) {
+__attribute__((always_inline)) inline void fill_rec(Rec& x, const Resource& r) {
   constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
   constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
   const ResourceDesc& d = r.desc;
