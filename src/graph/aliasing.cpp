@@ -14,6 +14,23 @@
 namespace baton::graph {
 namespace {
 
+// Defined here, next to its one caller, so that the placement's loop inlines it.
+__attribute__((always_inline)) inline uint64_t estimated_size_of(const Resource& r) {
+  const ResourceDesc& d = r.desc;
+  uint64_t bytes = 0;
+  if (d.type == ResourceType::buffer) {
+    bytes = d.size;
+  } else {
+    const uint64_t texel = r.texel_bytes ? r.texel_bytes : (d.format == FormatClass::depth_stencil ? 8 : 4);
+    for (uint32_t m = 0; m < d.mips; ++m) {
+      const uint64_t w = std::max<uint64_t>(1, d.width >> m), h = std::max<uint64_t>(1, d.height >> m);
+      bytes += w * h * texel;
+    }
+    bytes *= uint64_t{d.layers} * d.planes;
+  }
+  return (bytes + kPlacementAlignment - 1) / kPlacementAlignment * kPlacementAlignment;
+}
+
 // Every user of `a` completes before any user of `b` starts.
 bool before(const Lifetime& a, const Lifetime& b) {
   for (size_t k = 0; k < kQueues; ++k)
@@ -23,18 +40,29 @@ bool before(const Lifetime& a, const Lifetime& b) {
 
 }  // namespace
 
+uint64_t estimated_size(const Resource& r) { return estimated_size_of(r); }
+
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o) {
   Aliasing a;
   const size_t nr = g.resources.size();
   a.placement_of.assign(nr, kNone);
+  // A transient, used resource with what the placements read of it (its lifetime's facts and its
+  // bytes), copied once into an array in order of first use: the loops below stream over it instead of
+  // reading the resource table and the lifetimes by index.
+  struct Cand {
+    uint32_t r, first, last, free_at;
+    uint64_t size;
+    std::array<uint32_t, kQueues> last_pos, min_clock;
+  };
   // Every array below is per-thread scratch kept from call to call (no allocation in steady state);
   // the per-resource ones are only read at the candidates, which are always written first.
   thread_local struct {
     std::vector<uint64_t> bytes, offset_of, by_size_offset;
-    std::vector<uint32_t> candidates, order, slot, largest_first;
+    std::vector<uint32_t> candidates, slot, largest_first;
     std::vector<int64_t> delta;
+    std::vector<Cand> cand;
   } scratch;
-  // Memory estimate per resource, once: the placement loops below ask for it per candidate.
+  // Memory estimate per resource, once: the second placement asks for it per candidate.
   std::vector<uint64_t>& bytes = scratch.bytes;
   bytes.resize(nr);
   // Transient, used resources in order of first use (ties: resource index). A counting sort over
@@ -42,26 +70,37 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // result equals the former std::sort by (first, index) in linear time.
   // The resource table is large (names, descriptions); walk it once and sort the short list.
   uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
-  std::vector<uint32_t>& candidates = scratch.candidates;
-  candidates.clear();
-  for (uint32_t r = 0; r < nr; ++r)
-    if (g.resources[r].transient && lt[r].used()) {
-      candidates.push_back(r);
-      span = std::max(span, std::max(lt[r].first, lt[r].last) + 1);
-      bytes[r] = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size(g.resources[r]) * g.resources[r].count;
-      const uint64_t align = std::max<uint64_t>(o.alignment, 1);
-      bytes[r] = (bytes[r] + align - 1) / align * align;
-    }
-  std::vector<uint32_t>& order = scratch.order;
-  order.resize(candidates.size());
+  std::vector<uint32_t>& candidates_v = scratch.candidates;
+  if (candidates_v.size() < nr) candidates_v.resize(nr);
+  uint32_t* const candidates = candidates_v.data();
+  size_t n = 0;
+  const uint64_t align = std::max<uint64_t>(o.alignment, 1);
+  const Lifetime* const life = lt.data();
+  uint64_t* const bytes_of = bytes.data();
+  for (uint32_t r = 0; r < nr; ++r) {
+    const Resource& res = g.resources[r];
+    if (!res.transient || !life[r].used()) continue;
+    candidates[n++] = r;
+    span = std::max(span, std::max(life[r].first, life[r].last) + 1);
+    const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
+    bytes_of[r] = (b + align - 1) / align * align;
+  }
+  // The counting sort places each candidate's facts straight into its slot of `cand`.
+  std::vector<Cand>& cand_v = scratch.cand;
+  cand_v.resize(n);
+  Cand* const cand = cand_v.data();
   {
     std::vector<uint32_t>& slot = scratch.slot;
     slot.assign(span + 1, 0);
-    for (uint32_t r : candidates) ++slot[lt[r].first + 1];
+    for (size_t i = 0; i < n; ++i) ++slot[life[candidates[i]].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
-    for (uint32_t r : candidates) order[slot[lt[r].first]++] = r;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t r = candidates[i];
+      const Lifetime& l = life[r];
+      cand[slot[l.first]++] = Cand{r, l.first, l.last, l.free_at, bytes_of[r], l.last_pos, l.min_clock};
+    }
   }
-  a.placements.reserve(order.size());
+  a.placements.resize(n);
   // Lower bound: the most bytes live at once over the serial order. A resource is live over
   // [first, last]; a difference array over serial indices gives the live bytes at each index in
   // one pass (the same maximum as sorting the alloc/free events with frees first, which never
@@ -69,10 +108,10 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   {
     std::vector<int64_t>& delta = scratch.delta;
     delta.assign(span + 1, 0);
-    for (uint32_t r : order) {
-      a.unaliased += bytes[r];
-      delta[lt[r].first] += static_cast<int64_t>(bytes[r]);
-      delta[lt[r].last + 1] -= static_cast<int64_t>(bytes[r]);
+    for (size_t i = 0; i < n; ++i) {
+      a.unaliased += cand[i].size;
+      delta[cand[i].first] += static_cast<int64_t>(cand[i].size);
+      delta[cand[i].last + 1] -= static_cast<int64_t>(cand[i].size);
     }
     int64_t live = 0;
     for (const int64_t d : delta) {
@@ -82,11 +121,10 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   }
 
   if (!o.enabled) {
-    for (uint32_t r : order) {
-      const uint64_t size = bytes[r];
-      a.placement_of[r] = static_cast<uint32_t>(a.placements.size());
-      a.placements.push_back({r, a.heap_size, size});
-      a.heap_size += size;
+    for (size_t i = 0; i < n; ++i) {
+      a.placement_of[cand[i].r] = static_cast<uint32_t>(i);
+      a.placements[i] = {cand[i].r, a.heap_size, cand[i].size};
+      a.heap_size += cand[i].size;
     }
     return a;
   }
@@ -98,8 +136,12 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   auto overlap = [&](uint32_t x, uint32_t y) { return !before(lt[x], lt[y]) && !before(lt[y], lt[x]); };
   // Best fit among the gaps below the top of the sorted busy intervals (ties: the lowest offset);
   // otherwise the free tail (possibly empty), which grows the heap as little as possible.
+  // The scan needs the intervals in order of begin only: of several with one begin, the first's gap test
+  // is the same whichever comes first (it reads the begin and the cursor before them), the others find
+  // no gap (the cursor is past their begin by then, or they are empty and at it), and the cursor ends at
+  // the largest end of them in any order.
   auto best_fit = [](std::vector<std::pair<uint64_t, uint64_t>>& busy, uint64_t size) {
-    if (!std::is_sorted(busy.begin(), busy.end())) std::sort(busy.begin(), busy.end());
+    std::sort(busy.begin(), busy.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
     for (const auto& b : busy) {
       if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
@@ -116,51 +158,60 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // (offset, end) order, each with the facts the tests read (its interval and its lifetime, copied:
   // one sequential walk, no lookup per candidate), so the busy intervals come out sorted and the best
   // fit is taken in the same walk (the same scan as best_fit over the same sorted list: the same
-  // placement).
+  // placement). A new one is inserted by shifting the few later ones up (the list is short: the
+  // resources alive at one point).
   struct Placed {
     uint64_t begin, end;
     uint32_t free_at;
     std::array<uint32_t, kQueues> last_pos, min_clock;
   };
-  thread_local std::vector<Placed> placed;
-  auto place_in_time_order = [&](std::vector<uint64_t>& offset_of) {
-    placed.clear();
-    uint64_t top = 0;
-    for (uint32_t r : order) {
-      const uint64_t size = size_of(r);
-      const Lifetime& lr = lt[r];
+  thread_local std::vector<Placed> placed_v;
+  // Offsets in order of first use (the first placement's, or the second's when it wins).
+  std::vector<uint64_t>& offset_v = scratch.offset_of;
+  if (offset_v.size() < std::max(n, nr)) offset_v.resize(std::max(n, nr));
+  uint64_t* const offset_at = offset_v.data();  // by index in `cand`
+  uint64_t top = 0;
+  {
+    if (placed_v.size() < n + 1) placed_v.resize(n + 1);
+    Placed* const placed = placed_v.data();
+    size_t live = 0;  // placed[0, live): the candidates, sorted by (begin, end)
+    for (size_t i = 0; i < n; ++i) {
+      const Cand& c = cand[i];
+      const uint64_t size = c.size;
       uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
       size_t keep = 0;
-      for (size_t k = 0; k < placed.size(); ++k) {
+      for (size_t k = 0; k < live; ++k) {
         const Placed& q = placed[k];
-        if (q.free_at <= lr.first) continue;
+        if (q.free_at <= c.first) continue;
         if (keep != k) placed[keep] = q;
         ++keep;
-        // overlap(q, r): neither is ordered before the other.
-        bool q_before_r = true, r_before_q = true;
-        for (size_t x = 0; x < kQueues; ++x) {
-          q_before_r &= lr.min_clock[x] >= q.last_pos[x];
-          r_before_q &= q.min_clock[x] >= lr.last_pos[x];
-        }
-        if (q_before_r || r_before_q) continue;
+        // overlap(q, c): neither is ordered before the other.
+        const bool q_before_c = c.min_clock[0] >= q.last_pos[0] && c.min_clock[1] >= q.last_pos[1] &&
+                                c.min_clock[2] >= q.last_pos[2];
+        const bool c_before_q = q.min_clock[0] >= c.last_pos[0] && q.min_clock[1] >= c.last_pos[1] &&
+                                q.min_clock[2] >= c.last_pos[2];
+        if (q_before_c || c_before_q) continue;
         if (q.begin > cursor && q.begin - cursor >= size && q.begin - cursor < best_gap) {
           best = cursor;
           best_gap = q.begin - cursor;
         }
         cursor = std::max(cursor, q.end);
       }
-      placed.resize(keep);
+      live = keep;
       const uint64_t offset = best != kNone ? best : cursor;
-      offset_of[r] = offset;
+      offset_at[i] = offset;
       top = std::max(top, offset + size);
-      const Placed mine{offset, offset + size, lr.free_at, lr.last_pos, lr.min_clock};
-      const auto at = std::upper_bound(placed.begin(), placed.end(), mine, [](const Placed& x, const Placed& y) {
-        return std::pair(x.begin, x.end) < std::pair(y.begin, y.end);
-      });
-      placed.insert(at, mine);
+      // Insert after every (begin, end) not greater (as upper_bound would).
+      size_t at = live;
+      while (at > 0 && (placed[at - 1].begin > offset ||
+                        (placed[at - 1].begin == offset && placed[at - 1].end > offset + size))) {
+        placed[at] = placed[at - 1];
+        --at;
+      }
+      placed[at] = Placed{offset, offset + size, c.free_at, c.last_pos, c.min_clock};
+      ++live;
     }
-    return top;
-  };
+  }
   // Second placement, largest first (any order in time). Two resources can only overlap when their
   // windows [first, free_at) intersect (from free_at on, every later pass is ordered after all
   // users), so the resources already placed are indexed by window: a segment tree over serial
@@ -179,7 +230,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     std::vector<uint64_t> starts((leaves + 63) / 64, 0);
     std::vector<std::pair<uint32_t, uint32_t>> links;  // (resource, next), lists of both indexes
     links.reserve(sequence.size() * 4);
-    uint64_t top = 0;
+    uint64_t heap_top = 0;
     auto take = [&](uint32_t q, uint32_t r) {
       if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
     };
@@ -202,7 +253,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         ++i;
       }
       offset_of[r] = best_fit(busy, size_of(r));
-      top = std::max(top, offset_of[r] + size_of(r));
+      heap_top = std::max(heap_top, offset_of[r] + size_of(r));
       // Index r's window [first, end): its canonical nodes, and its first index.
       for (size_t lo = leaves + first, hi = leaves + end; lo < hi; lo /= 2, hi /= 2) {
         if (lo & 1) {
@@ -218,15 +269,13 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       start_head[first] = static_cast<uint32_t>(links.size() - 1);
       starts[first / 64] |= uint64_t{1} << (first % 64);
     }
-    return top;
+    return heap_top;
   };
-  std::vector<uint64_t>& offset_of = scratch.offset_of;
-  offset_of.resize(nr);
-  uint64_t top = place_in_time_order(offset_of);
   // The second placement only when the first left room to gain.
   if (top > a.lower_bound) {
     std::vector<uint32_t>& largest_first = scratch.largest_first;
-    largest_first.assign(order.begin(), order.end());
+    largest_first.resize(n);
+    for (size_t i = 0; i < n; ++i) largest_first[i] = cand[i].r;
     std::vector<uint64_t>& by_size_offset = scratch.by_size_offset;
     by_size_offset.resize(nr);
     std::stable_sort(largest_first.begin(), largest_first.end(),
@@ -234,7 +283,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     const uint64_t t = place_largest_first(largest_first, by_size_offset);
     if (t < top) {
       top = t;
-      for (const uint32_t r : order) offset_of[r] = by_size_offset[r];
+      for (size_t i = 0; i < n; ++i) offset_at[i] = by_size_offset[cand[i].r];
     }
   }
 
@@ -249,35 +298,52 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   thread_local std::vector<Occupant> occupant;
   thread_local std::vector<uint32_t> previous;  // whose memory the current resource takes over
   occupant.clear();
-  a.barriers.reserve(order.size());  // at most one per placement
-  for (uint32_t r : order) {
-    const Lifetime& l = lt[r];
-    const uint64_t size = size_of(r), offset = offset_of[r];
-    const uint32_t pi = static_cast<uint32_t>(a.placements.size());
-    a.placement_of[r] = pi;
-    // Filled in place: a braced temporary pushed here stalled on store-to-load forwarding.
-    Placement& placement = a.placements.emplace_back();
+  a.barriers.reserve(n);  // at most one per placement
+  for (size_t i = 0; i < n; ++i) {
+    const Cand& c = cand[i];
+    const uint32_t r = c.r;
+    const uint64_t size = c.size, offset = offset_at[i];
+    a.placement_of[r] = static_cast<uint32_t>(i);
+    Placement& placement = a.placements[i];
     placement.resource = r;
     placement.offset = offset;
     placement.size = size;
 
     // Whose memory this takes over: the latest occupants of [offset, offset + size).
-    previous.clear();
     const uint64_t end = offset + size;
+    const size_t no = occupant.size();
+    Occupant* occ = occupant.data();
     // The last interval beginning at or before `offset` (it may reach into the new one), else the first.
-    size_t first = static_cast<size_t>(
-        std::upper_bound(occupant.begin(), occupant.end(), offset,
-                         [](uint64_t at, const Occupant& oc) { return at < oc.begin; }) -
-        occupant.begin());
+    size_t lo = 0, hi = no;
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (offset < occ[mid].begin)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    size_t first = lo;
     if (first > 0) --first;
+    // The usual takeover: exactly the bytes of one occupant (and no empty interval at the same offset,
+    // which the general path below keeps): it becomes the occupant, the old one the one previous.
+    if (size > 0 && first < no && occ[first].begin == offset && occ[first].end == end &&
+        !(first > 0 && occ[first - 1].begin == offset)) {
+      AliasBarrier& ab = a.barriers.emplace_back();
+      ab.pass = s.serial[c.first];
+      ab.resource = r;
+      ab.previous.push_back(occ[first].resource);
+      occ[first].resource = r;
+      continue;
+    }
     // Only that interval can end at or before `offset` (every later one begins after it): it stays.
-    if (first < occupant.size() && occupant[first].begin <= offset && occupant[first].end <= offset) ++first;
+    if (first < no && occ[first].begin <= offset && occ[first].end <= offset) ++first;
     std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
     size_t npieces = 0;
     bool right = false;
     size_t last = first;
-    for (; last < occupant.size() && occupant[last].begin < end; ++last) {
-      const Occupant oc = occupant[last];
+    previous.clear();
+    for (; last < no && occ[last].begin < end; ++last) {
+      const Occupant oc = occ[last];
       if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end()) previous.push_back(oc.resource);
       if (oc.begin < offset) pieces[npieces++] = {oc.begin, offset, oc.resource};
       if (oc.end > end) {
@@ -287,22 +353,27 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
     // A placement of no bytes whose begin is already a begin (an interval kept before, or the kept
     // right part) adds nothing.
-    const bool taken = (first > 0 && occupant[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
-                       (!right && last < occupant.size() && occupant[last].begin == offset);
+    const bool taken = (first > 0 && occ[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
+                       (!right && last < no && occ[last].begin == offset);
     if (!taken) pieces[npieces++] = {offset, end, r};
     if (right) pieces[npieces++] = pieces[2];
     const size_t removed = last - first;
-    if (npieces > removed)
-      occupant.insert(occupant.begin() + static_cast<std::ptrdiff_t>(last), npieces - removed, Occupant{});
-    else if (npieces < removed)
-      occupant.erase(occupant.begin() + static_cast<std::ptrdiff_t>(first + npieces),
-                     occupant.begin() + static_cast<std::ptrdiff_t>(last));
-    std::copy(pieces.begin(), pieces.begin() + static_cast<std::ptrdiff_t>(npieces),
-              occupant.begin() + static_cast<std::ptrdiff_t>(first));
+    // Shift the tail by hand: it is a few intervals (a call to memmove cost more than the moves).
+    if (npieces > removed) {
+      const size_t grow = npieces - removed;
+      occupant.resize(no + grow);
+      occ = occupant.data();
+      for (size_t k = no; k-- > last;) occ[k + grow] = occ[k];
+    } else if (npieces < removed) {
+      const size_t shrink = removed - npieces;
+      for (size_t k = last; k < no; ++k) occ[k - shrink] = occ[k];
+      occupant.resize(no - shrink);
+    }
+    for (size_t k = 0; k < npieces; ++k) occ[first + k] = pieces[k];
     if (!previous.empty()) {
       if (previous.size() > 1) std::sort(previous.begin(), previous.end());
       AliasBarrier& ab = a.barriers.emplace_back();
-      ab.pass = s.serial[l.first];
+      ab.pass = s.serial[c.first];
       ab.resource = r;
       for (const uint32_t x : previous) ab.previous.push_back(x);  // one: inline, no allocation
     }

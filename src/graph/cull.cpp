@@ -1,5 +1,10 @@
 // Phase 2: cull. Backward from the roots (side-effect passes and writers of outputs) along
 // read-after-write edges: a pass is live when something live reads what it wrote.
+//
+// One backward sweep over the passes: a read-after-write edge always points forward in declaration
+// order (validate derives it from the latest earlier writer; only explicit `after` edges, which do not
+// keep a pass alive, can point backward), so by the time the sweep reaches a pass, every live pass that
+// reads from it has been seen and has marked it.
 #include <fmt/format.h>
 
 #include "baton/graph.hpp"
@@ -10,29 +15,31 @@ CullResult cull(const Graph& g, const Validated& v) {
   const size_t np = g.passes.size();
   CullResult c;
   c.live.assign(np, 0);
-  std::vector<uint8_t> is_output(g.resources.size(), 0);
+  // Per-thread scratch, kept from call to call: no allocation in steady state.
+  thread_local std::vector<uint8_t> is_output;
+  is_output.assign(g.resources.size(), 0);
   for (uint32_t o : g.outputs) is_output[o] = 1;
-  std::vector<uint32_t> stack;
-  for (uint32_t p = 0; p < np; ++p) {
-    bool root = g.passes[p].side_effect;
-    for (const PassUse& u : g.passes[p].uses) root |= is_write(u.access) && is_output[u.resource];
-    if (root) {
-      c.live[p] = 1;
-      stack.push_back(p);
+  uint8_t* const live = c.live.data();
+  const Edge* const edges = v.edges.data();
+  const uint32_t* const in_first = v.in_first.data();
+  size_t dead = 0;
+  for (size_t p = np; p-- > 0;) {
+    const Pass& pass = g.passes[p];
+    uint8_t l = live[p] | static_cast<uint8_t>(pass.side_effect);
+    if (!l)
+      for (const PassUse& u : pass.uses) l |= static_cast<uint8_t>(is_write(u.access) & (is_output[u.resource] != 0));
+    if (!l) {
+      ++dead;
+      continue;
     }
+    live[p] = 1;
+    for (uint32_t e = in_first[p], end = in_first[p + 1]; e < end; ++e)
+      if (edges[e].kind == EdgeKind::read_after_write) live[edges[e].from] = 1;
   }
-  while (!stack.empty()) {
-    const uint32_t p = stack.back();
-    stack.pop_back();
-    for (uint32_t e = v.in_first[p]; e < v.in_first[p + 1]; ++e) {
-      const Edge& ed = v.edges[e];
-      if (ed.kind != EdgeKind::read_after_write || c.live[ed.from]) continue;
-      c.live[ed.from] = 1;
-      stack.push_back(ed.from);
-    }
-  }
+  if (dead == 0) return c;
+  c.culled.reserve(dead);
   for (uint32_t p = 0; p < np; ++p) {
-    if (c.live[p]) continue;
+    if (live[p]) continue;
     std::string written;
     for (const PassUse& u : g.passes[p].uses) {
       if (!is_write(u.access)) continue;

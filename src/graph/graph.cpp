@@ -1,4 +1,5 @@
-// The graph's own vocabulary: builders, which accesses keep contents, the memory estimate.
+// The graph's own vocabulary: builders, which accesses keep contents (the memory estimate is the
+// aliasing phase's, src/graph/aliasing.cpp).
 #include <fmt/format.h>
 
 #include "baton/graph.hpp"
@@ -41,22 +42,6 @@ std::string_view to_string(EdgeKind k) {
     case EdgeKind::explicit_order: return "after";
   }
   return "?";
-}
-
-uint64_t estimated_size(const Resource& r) {
-  const ResourceDesc& d = r.desc;
-  uint64_t bytes = 0;
-  if (d.type == ResourceType::buffer) {
-    bytes = d.size;
-  } else {
-    const uint64_t texel = r.texel_bytes ? r.texel_bytes : (d.format == FormatClass::depth_stencil ? 8 : 4);
-    for (uint32_t m = 0; m < d.mips; ++m) {
-      const uint64_t w = std::max<uint64_t>(1, d.width >> m), h = std::max<uint64_t>(1, d.height >> m);
-      bytes += w * h * texel;
-    }
-    bytes *= uint64_t{d.layers} * d.planes;
-  }
-  return (bytes + kPlacementAlignment - 1) / kPlacementAlignment * kPlacementAlignment;
 }
 
 }  // namespace baton::graph

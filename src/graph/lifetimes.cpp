@@ -12,23 +12,33 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   std::array<uint32_t, kQueues> on_queue{};  // per queue: 1 + the last position of a scheduled pass
   Lifetime* const out = lt.data();
+  static_assert(kQueues == 3, "the walk below names each queue's clock");
+  const uint32_t* const serial = s.serial.data();
+  const uint32_t* const position = s.pos.data();
+  const std::array<uint32_t, kQueues>* const clock_of = s.clock.data();
+  const Pass* const passes = g.passes.data();
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t p = s.serial[i];
-    const Pass& pass = g.passes[p];
+    const uint32_t p = serial[i];
+    const Pass& pass = passes[p];
     const size_t q = qi(exec_queue(pass));
-    const uint32_t pos = s.pos[p];
+    const uint32_t pos = position[p];
     on_queue[q] = std::max(on_queue[q], pos + 1);
     // What is complete before the pass starts (its own queue: the passes before it), once per pass.
-    std::array<uint32_t, kQueues> known = s.clock[p];
-    known[q] = pos;
-    const PassUse* const uses = pass.uses.data();
-    const size_t nu = pass.uses.size();
-    for (size_t j = 0; j < nu; ++j) {
-      Lifetime& l = out[uses[j].resource];
+    const std::array<uint32_t, kQueues>& c = clock_of[p];
+    const uint32_t known0 = q == 0 ? pos : c[0], known1 = q == 1 ? pos : c[1], known2 = q == 2 ? pos : c[2];
+    for (const PassUse *u = pass.uses.data(), *end = u + pass.uses.size(); u != end; ++u) {
+      Lifetime& l = out[u->resource];
       if (l.first == kNone) l.first = i;
       l.last = i;
+      // The smallest clock over the users: a user on a queue that already had one (last_pos[q] != 0)
+      // knows at least what that earlier user knew (clocks only grow along a queue, and its own
+      // queue's entry is its position), so only the first user per queue can lower the minimum.
+      if (l.last_pos[q] == 0) {
+        l.min_clock[0] = std::min(l.min_clock[0], known0);
+        l.min_clock[1] = std::min(l.min_clock[1], known1);
+        l.min_clock[2] = std::min(l.min_clock[2], known2);
+      }
       l.last_pos[q] = pos + 1;
-      for (size_t k = 0; k < kQueues; ++k) l.min_clock[k] = std::min(l.min_clock[k], known[k]);
     }
   }
   // Memory frees at the smallest serial index i > last such that every pass at index >= i knows
@@ -38,6 +48,13 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   // those (and after its last user). reach[q][v] tabulates that smallest i for every value v a
   // last_pos can take (0 .. passes on q), in one backward sweep: O(n) instead of a binary search
   // over a suffix array per resource (which missed the cache at 100k passes).
+  // With every pass on one queue, pass i's clock there is i + 1 and nothing else is known: the answer
+  // is then always the index after the last user, with no table.
+  if ((on_queue[0] != 0) + (on_queue[1] != 0) + (on_queue[2] != 0) <= 1) {
+    for (Lifetime& l : lt)
+      if (l.used()) l.free_at = l.last + 1;
+    return lt;
+  }
   thread_local std::array<std::vector<uint32_t>, kQueues> reach;  // scratch kept from call to call
   // Invariant: m[k] = min of clock[k] over serial indices >= i + 1 (capped at the table); values
   // in (new m[k], m[k]] are first reached at i + 1 once the sweep drops below them. Values still

@@ -120,35 +120,61 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   return best;
 }
 
-// Per resource, what the walk reads per use, taken out of the (large) ResourceDesc at its first use: the
-// whole extent, the accesses use_rule() rejects outright on it, its type and whether it is transient.
-struct Facts {
-  Box whole;
-  AccessMask illegal = 0;
-  bool buffer = false, transient = false;
+// Per resource, one record with everything the walk reads and writes per use (one cache line touched
+// per use): the facts taken out of the (large) ResourceDesc at its first use (the whole extent, the
+// accesses use_rule() rejects outright on it, buffer or not, transient) and its current version (the
+// latest writer, its write box, the readers of that version as a list in a shared pool: a write just
+// forgets its list).
+struct Rec {
+  uint32_t last_writer;
+  uint32_t readers_head, readers_tail;  // indices into the reader pool, in read order; kNone: none
+  uint32_t write_box;                   // index into the partial boxes; kNone: the write covered the whole
+  uint32_t m1, l1, p1;                  // the whole extent, Box{0, m1, 0, l1, 0, p1}
+  AccessMask illegal;
+  bool buffer, transient;
+  Box whole() const { return Box{0, m1, 0, l1, 0, p1}; }
 };
 
-// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
-// resource's facts: true means the use is legal; false means ask use_rule(), which has the last word (and
-// the message). RulesEveryPath.OneUse and the graph error tests fail if this accepts too much.
-bool plainly_legal(const Facts& f, Access a, Stages s, Queue q) {
-  const AccessMask b = bit(a);
-  return !(f.illegal & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
-         (q == Queue::direct || queue_allows(q, a, s));
-}
-
-Facts facts_of(const Resource& r) {
+__attribute__((always_inline)) inline void fill_rec(Rec& x, const Resource& r) {
   constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
   constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
   const ResourceDesc& d = r.desc;
-  Facts f;
-  f.whole = whole_extent(d);
-  f.buffer = d.type == ResourceType::buffer;
-  f.transient = r.transient;
-  f.illegal = f.buffer ? kTextureOnlyAccesses
+  const Box w = whole_extent(d);
+  x.last_writer = x.readers_head = x.readers_tail = x.write_box = kNone;
+  x.m1 = w.m1;
+  x.l1 = w.l1;
+  x.p1 = w.p1;
+  x.buffer = d.type == ResourceType::buffer;
+  x.transient = r.transient;
+  x.illegal = x.buffer ? kTextureOnlyAccesses
                        : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
                              (d.format == FormatClass::color ? depth : color);
-  return f;
+}
+
+// use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
+// resource's facts and the pass's queue: true means the use is legal; false means ask use_rule(), which
+// has the last word (and the message). RulesEveryPath.OneUse and the graph error tests fail if this
+// accepts too much. queue_allows(q, a, s) is "a is done on q" (`on_queue`) and, for a shader access,
+// "s names no stage q lacks" (`no_stages`); a use passing the stage test is a shader access exactly
+// when it names stages, so the second part is a test of s alone.
+struct QueueFacts {
+  AccessMask off_queue;  // accesses q cannot perform
+  Stages no_stages;      // stages q has no shaders for
+};
+QueueFacts queue_facts(Queue q) {
+  constexpr AccessMask on_compute = core_detail::accesses_with(access_facts::on_compute);
+  constexpr AccessMask on_copy = core_detail::accesses_with(access_facts::on_copy);
+  switch (q) {
+    case Queue::compute: return {~on_compute, static_cast<Stages>(Stage::vertex | Stage::pixel)};
+    case Queue::copy: return {~on_copy, 0};
+    case Queue::direct: break;
+  }
+  return {0, 0};
+}
+bool plainly_legal(const Rec& x, const QueueFacts& qf, Access a, Stages s) {
+  const AccessMask b = bit(a);
+  return !((x.illegal | qf.off_queue) & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
+         !(s & qf.no_stages);
 }
 
 struct Touch {
@@ -158,6 +184,266 @@ struct Touch {
   bool writes = false;
   Box write_box{};
 };
+struct Reader {
+  uint32_t pass, next;
+};
+struct Candidate {
+  uint32_t first, second, resource;
+};
+
+// The errors of a use, out of line (the walk's loops keep their registers).
+[[noreturn]] __attribute__((noinline, cold)) void unknown_resource(uint32_t p, uint32_t i, const Pass& pass, uint32_t r) {
+  throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, r));
+}
+// use_rule() has the last word on a use the fast test did not accept: throws its message if illegal.
+__attribute__((noinline)) void ask_use_rule(const Graph& g, uint32_t p, uint32_t i, const Pass& pass) {
+  const PassUse& u = pass.uses[i];
+  const ResourceDesc& d = g.resources[u.resource].desc;
+  if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
+    throw Error(fmt::format("/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
+                            queue_name(pass.queue), d.name,
+                            check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
+}
+// The extent of a use that names less than the whole resource (out of line: the uncommon case).
+__attribute__((noinline)) Box partial_extent(const Graph& g, uint32_t p, uint32_t i, const Pass& pass) {
+  const PassUse& u = pass.uses[i];
+  try {
+    return use_extent(g.resources[u.resource].desc, u.range);
+  } catch (const Error& e) {
+    throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name,
+                            e.what()));  // ends with resolve()'s [R0210]
+  }
+}
+// A transient read (by pass p) before anything wrote it: the error names p's first use of it.
+[[noreturn]] __attribute__((noinline, cold)) void read_first(const Graph& g, uint32_t r, uint32_t p, const Pass& pass) {
+  size_t k = 0;
+  while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
+  throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
+                          g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
+}
+
+// Passes with at most this many uses try the distinct-resources path (every pair of so few uses costs
+// less than any grouping; first_conflict compares them pairwise too).
+constexpr uint32_t kDistinctUses = 16;
+
+// The walk's working arrays: per-thread scratch, kept from call to call (in steady state the walk
+// allocates only its result).
+struct Scratch {
+  std::vector<Rec> recs;
+  std::vector<uint32_t> seen_in;  // per resource: the last pass that used it (kNone: not yet)
+  std::vector<Reader> reader_pool;
+  std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
+  std::vector<Candidate> ambiguous;
+  std::vector<Box> boxes;  // per use of the pass on the general path: its extent
+  // distinct_pass's per use: its extent (partial uses only), and whether it names less than the whole
+  // resource (not a byte: a char store would make the compiler reload every pointer of the loop after it).
+  std::array<Box, kDistinctUses> small_boxes;
+  std::array<uint32_t, kDistinctUses> small_part;
+  std::vector<Touch> touches;
+  std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
+};
+
+// Where the walk writes its edges and readers: raw arrays with their counts, held by value in the
+// walk's loop (so in registers: no store through them makes the compiler reload them), grown by
+// the out-of-line functions below.
+struct Sink {
+  Edge* edges;
+  uint32_t n_edges, cap_edges;
+  Reader* pool;
+  uint32_t n_pool, cap_pool;
+};
+__attribute__((noinline)) void grow_edges(std::vector<Edge>& edges, Sink& k) {
+  edges.resize(edges.size() * 2 + 64);
+  k.edges = edges.data();
+  k.cap_edges = static_cast<uint32_t>(edges.size());
+}
+__attribute__((noinline)) void grow_pool(std::vector<Reader>& pool, Sink& k) {
+  pool.resize(pool.size() * 2 + 64);
+  k.pool = pool.data();
+  k.cap_pool = static_cast<uint32_t>(pool.size());
+}
+
+// The per-call facts of the walk.
+struct WalkFacts {
+  const Graph& g;
+  Scratch& sc;
+  std::vector<Edge>& edges;  // the result's (sized ahead; written through Sink::edges)
+  Rec* recs;
+  uint32_t* seen_in;
+  uint32_t nr;
+  AccessMask keeps;  // keeps_contents() as a mask
+  Box* boxes;        // kDistinctUses, for distinct_pass (the general path has its own)
+  uint32_t* part;    // kDistinctUses, for distinct_pass
+};
+
+__attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k, const Edge& e) {
+  if (k.n_edges == k.cap_edges) {
+    Sink t = k;  // the copy's address is taken, not k's
+    grow_edges(w.edges, t);
+    k.edges = t.edges;
+    k.cap_edges = t.cap_edges;
+  }
+  k.edges[k.n_edges++] = e;
+}
+
+// A read of r's current version by pass p.
+__attribute__((always_inline)) inline void read(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
+                                                const Pass& pass) {
+  if (x.last_writer != kNone)
+    add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
+  else if (x.transient)
+    read_first(w.g, r, p, pass);
+  if (k.n_pool == k.cap_pool) {
+    Sink t = k;
+    grow_pool(w.sc.reader_pool, t);
+    k.pool = t.pool;
+    k.cap_pool = t.cap_pool;
+  }
+  const uint32_t node = k.n_pool++;
+  k.pool[node] = {p, kNone};
+  if (x.readers_head == kNone)
+    x.readers_head = node;
+  else
+    k.pool[x.readers_tail].next = node;
+  x.readers_tail = node;
+}
+
+// A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
+// when `reads`.
+__attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
+                                                 bool reads, bool whole, const Box& box) {
+  if (reads && x.last_writer != kNone) add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
+  for (uint32_t n = x.readers_head; n != kNone; n = k.pool[n].next)
+    if (k.pool[n].pass != p) add_edge(w, k, {k.pool[n].pass, p, EdgeKind::write_after_read, r});
+  // A blind overwrite of what another pass wrote needs a path between the two.
+  if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
+      overlaps(x.write_box == kNone ? x.whole() : w.sc.partial_boxes[x.write_box], whole ? x.whole() : box))
+    w.sc.ambiguous.push_back({x.last_writer, p, r});
+  x.readers_head = x.readers_tail = kNone;
+  x.last_writer = p;
+  if (whole || box == x.whole()) {
+    x.write_box = kNone;
+  } else {
+    x.write_box = static_cast<uint32_t>(w.sc.partial_boxes.size());
+    w.sc.partial_boxes.push_back(box);
+  }
+}
+
+// A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
+// place. Returns false, having applied nothing, at the first use of a resource the pass already used
+// (the checks of the uses before it held): the general path then checks and applies the pass.
+__attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
+  const PassUse* const uses = pass.uses.data();
+  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());  // at most kDistinctUses
+  Box* const boxes = w.boxes;
+  uint32_t* const part = w.part;
+  const QueueFacts qf = queue_facts(pass.queue);
+  Rec* const recs = w.recs;
+  uint32_t* const seen_in = w.seen_in;
+  const uint32_t nr = w.nr;
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = uses[i];
+    const uint32_t r = u.resource;
+    // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
+    // the file's order); the commands put the file name in front (input::located).
+    if (r >= nr) unknown_resource(p, i, pass, r);
+    if (seen_in[r] == kNone)
+      fill_rec(recs[r], w.g.resources[r]);
+    else if (seen_in[r] == p)
+      return false;
+    seen_in[r] = p;
+    // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
+    if (!plainly_legal(recs[r], qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
+    part[i] = !is_whole(u.range);
+    if (part[i]) boxes[i] = partial_extent(w.g, p, i, pass);
+  }
+  // Each use is its resource's whole effect, in use order (the order the pass first touches them).
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = uses[i];
+    const uint32_t r = u.resource;
+    Rec& x = recs[r];
+    if (!is_write(u.access)) {
+      read(w, k, x, r, p, pass);
+      continue;
+    }
+    // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
+    // pass writing the other bytes is neither culled nor unordered against it), as a
+    // read-modify-write access does.
+    const bool reads =
+        (w.keeps & bit(u.access)) != 0 || (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+    write(w, k, x, r, p, reads, !part[i], boxes[i]);
+  }
+  return true;
+}
+
+// Any pass: the checks of every use, the first conflict between two uses of one resource, then per
+// resource the pass's effect (its reads and the bounding box of its writes), in first-touch order.
+__attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
+  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());
+  std::vector<Box>& boxes = w.sc.boxes;
+  if (boxes.size() < nu) boxes.resize(nu);
+  const QueueFacts qf = queue_facts(pass.queue);
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = pass.uses[i];
+    const uint32_t r = u.resource;
+    if (r >= w.nr) unknown_resource(p, i, pass, r);
+    if (w.seen_in[r] == kNone) fill_rec(w.recs[r], w.g.resources[r]);
+    w.seen_in[r] = p;
+    if (!plainly_legal(w.recs[r], qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
+    boxes[i] = is_whole(u.range) ? w.recs[r].whole() : partial_extent(w.g, p, i, pass);
+  }
+  // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
+  // has no order inside the pass. The first such pair (i, j) in use order.
+  if (const auto c = first_conflict(w.g, pass, boxes)) {
+    const auto [i, j] = *c;
+    const PassUse& a = pass.uses[i];
+    const PassUse& b = pass.uses[j];
+    const ResourceDesc& d = w.g.resources[a.resource].desc;
+    throw Error(fmt::format(
+        "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
+        conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
+  }
+  std::vector<Touch>& touches = w.sc.touches;
+  std::vector<uint32_t>& touch_of = w.sc.touch_of;
+  touches.clear();
+  for (uint32_t i = 0; i < nu; ++i) {
+    const PassUse& u = pass.uses[i];
+    // The pass's record of u's resource (touch_of: per resource, kNone between passes).
+    if (touch_of[u.resource] == kNone) {
+      touch_of[u.resource] = static_cast<uint32_t>(touches.size());
+      Touch& t = touches.emplace_back();
+      t.resource = u.resource;
+      t.write_box = Box{0, 0, 0, 0, 0, 0};
+    }
+    Touch* const it = &touches[touch_of[u.resource]];
+    if (is_write(u.access)) {
+      // As above: a write of some bytes of a buffer keeps the others.
+      const Rec& x = w.recs[u.resource];
+      it->reads |= (w.keeps & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+      const Box& b = boxes[i];
+      if (!it->writes) {
+        it->write_box = b;
+      } else {  // bounding box of the pass's writes
+        Box& wb = it->write_box;
+        wb = Box{std::min(wb.m0, b.m0), std::max(wb.m1, b.m1), std::min(wb.l0, b.l0),
+                 std::max(wb.l1, b.l1), std::min(wb.p0, b.p0), std::max(wb.p1, b.p1)};
+      }
+      it->writes = true;
+    } else {
+      it->reads = it->pure_read = true;
+    }
+  }
+  for (const Touch& t : touches) touch_of[t.resource] = kNone;
+  for (const Touch& t : touches) {
+    Rec& x = w.recs[t.resource];
+    if (t.writes) {
+      if (t.pure_read && x.last_writer == kNone && x.transient) read_first(w.g, t.resource, p, pass);
+      write(w, k, x, t.resource, p, t.reads, false, t.write_box);
+    } else {
+      read(w, k, x, t.resource, p, pass);
+    }
+  }
+}
 
 }  // namespace
 
@@ -165,212 +451,50 @@ Validated validate(const Graph& g) {
   const size_t np = g.passes.size(), nr = g.resources.size();
   Validated v;
   v.in_first.assign(np + 1, 0);
-  v.edges.reserve(np * 2);
-  // Per resource, one record (one allocation, one cache line touched per use): the latest writer,
-  // its write box, and the readers of that version. The readers live in one shared pool as
-  // singly linked lists in read order; a write just forgets its list (head = kNone). A vector of
-  // vectors here cost one heap allocation per read resource, which dominated at 100k passes.
-  struct Version {
-    uint32_t last_writer = kNone;
-    uint32_t readers_head = kNone, readers_tail = kNone;  // indices into `reader_pool`
-    uint32_t write_box = kNone;  // index into `partial_boxes`; kNone: the write covered the whole resource
-  };
-  struct Reader {
-    uint32_t pass, next;
-  };
-  struct Candidate {
-    uint32_t first, second, resource;
-  };
-  // Every array of the walk is per-thread scratch, kept from call to call: in steady state the walk
-  // allocates only its result.
-  thread_local struct {
-    std::vector<Facts> facts;
-    std::vector<Version> version;
-    std::vector<Reader> reader_pool;
-    std::vector<Box> partial_boxes;
-    std::vector<Candidate> ambiguous;
-    std::vector<Box> boxes;
-    std::vector<Touch> touches;
-    std::vector<uint32_t> touch_of;
-    std::vector<uint32_t> seen_in;
-  } scratch;
-  // Filled at a resource's first use (seen_in[r] == kNone): no walk over resources nobody uses, and the
-  // record is read while the use has it in cache. Only used resources' facts are read.
-  std::vector<Facts>& facts = scratch.facts;
-  facts.resize(nr);
-  std::vector<Version>& version = scratch.version;
-  version.assign(nr, Version{});
-  std::vector<Reader>& reader_pool = scratch.reader_pool;
-  reader_pool.clear();
-  reader_pool.reserve(np * 2);
-  // Most writes cover the whole resource; only the others keep their box (keeps Version at 16 bytes).
-  std::vector<Box>& partial_boxes = scratch.partial_boxes;
-  partial_boxes.clear();
-  auto last_write_box = [&](uint32_t r) {
-    return version[r].write_box == kNone ? facts[r].whole : partial_boxes[version[r].write_box];
-  };
-  std::vector<Candidate>& ambiguous = scratch.ambiguous;
-  ambiguous.clear();
-  std::vector<Box>& boxes = scratch.boxes;
-  std::vector<Touch>& touches = scratch.touches;
-  std::vector<uint32_t>& touch_of = scratch.touch_of;  // per resource: its index in `touches` during a pass
-  touch_of.assign(nr, kNone);
-  std::vector<uint32_t>& seen_in = scratch.seen_in;  // per resource: the last pass that used it
-  seen_in.assign(nr, kNone);
+  uint32_t* const in_first = v.in_first.data();
+  thread_local Scratch sc;
+  // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
+  // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
+  if (sc.recs.size() < nr) sc.recs.resize(nr);
+  sc.seen_in.assign(nr, kNone);
+  if (sc.reader_pool.size() < np * 2) sc.reader_pool.resize(np * 2);
+  sc.partial_boxes.clear();
+  sc.ambiguous.clear();
+  sc.touch_of.resize(nr, kNone);  // kNone between passes (each general pass clears what it set)
+  AccessMask keeps = 0;
+  for (int k = 0; k < kAccessCount; ++k)
+    if (keeps_contents(static_cast<Access>(k))) keeps |= bit(static_cast<Access>(k));
+  // The edges go straight into the result, sized ahead (about two per pass) and cut to their count.
+  v.edges.resize(np * 2 + 16);
+  const WalkFacts w{g,     sc,   v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr),
+                    keeps, sc.small_boxes.data(), sc.small_part.data()};
+  Sink sink{v.edges.data(), 0, static_cast<uint32_t>(v.edges.size()), sc.reader_pool.data(), 0,
+            static_cast<uint32_t>(sc.reader_pool.size())};
   bool backward = false;
-
   for (uint32_t p = 0; p < np; ++p) {
     const Pass& pass = g.passes[p];
-    v.in_first[p] = static_cast<uint32_t>(v.edges.size());
-    // Both scratch lists are sized once per pass and filled by index: building a Touch or Box in
-    // a temporary and push_back-ing it stalled on store-to-load forwarding in this hot loop.
-    const PassUse* const uses = pass.uses.data();
-    const size_t nu = pass.uses.size();
-    boxes.resize(nu);
-    touches.clear();
+    in_first[p] = sink.n_edges;
     // Only uses of one resource can conflict: a few uses on distinct resources need no search.
-    bool shared = nu > 16;
-    for (size_t i = 0; i < nu; ++i) {
-      const PassUse& u = uses[i];
-      // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
-      // the file's order); the commands put the file name in front (input::located).
-      if (u.resource >= nr)
-        throw Error(
-            fmt::format("/passes/{}/uses/{}: pass '{}': unknown resource #{}", p, i, pass.name, u.resource));
-      if (seen_in[u.resource] == kNone) facts[u.resource] = facts_of(g.resources[u.resource]);
-      shared |= seen_in[u.resource] == p;
-      seen_in[u.resource] = p;
-      const Facts& f = facts[u.resource];
-      // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-      if (!plainly_legal(f, u.access, u.stages, pass.queue)) {
-        const ResourceDesc& d = g.resources[u.resource].desc;
-        if (use_rule(d, u.access, u.stages, pass.queue, false) != Rule::none)
-          throw Error(fmt::format(
-              "/passes/{}/uses/{}: pass '{}' ({} queue), resource '{}': {}", p, i, pass.name,
-              queue_name(pass.queue), d.name,
-              check_use(d, u.access, u.stages, pass.queue, queue_name(pass.queue), false)->message));
-      }
-      if (is_whole(u.range)) {  // the common case, without the out-of-line resolve (same box)
-        boxes[i] = f.whole;
-        continue;
-      }
-      const ResourceDesc& d = g.resources[u.resource].desc;
-      try {
-        boxes[i] = use_extent(d, u.range);
-      } catch (const Error& e) {
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}': {}", p, i, pass.name,
-                                e.what()));  // ends with resolve()'s [R0210]
-      }
+    if (pass.uses.size() > kDistinctUses || !distinct_pass(w, sink, p, pass)) {
+      Sink t = sink;  // the copy's address is taken, not the sink's
+      general_pass(w, t, p, pass);
+      sink = t;
     }
-    // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
-    // has no order inside the pass. The first such pair (i, j) in use order.
-    if (const auto c = shared ? first_conflict(g, pass, boxes) : std::nullopt) {
-      const auto [i, j] = *c;
-      const PassUse& a = pass.uses[i];
-      const PassUse& b = pass.uses[j];
-      const ResourceDesc& d = g.resources[a.resource].desc;
-      throw Error(fmt::format(
-          "/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, j, pass.name, d.name,
-          conflict_message(i, a.access, j, b.access, extent_text(intersect(boxes[i], boxes[j]), d))));
-    }
-    // The pass's effect on one resource, in the order the pass first touches them.
-    auto apply = [&](const Touch& t) __attribute__((always_inline)) {
-      const uint32_t r = t.resource;
-      Version& ver = version[r];
-      if (t.reads && ver.last_writer != kNone) {
-        v.edges.push_back({ver.last_writer, p, EdgeKind::read_after_write, r});
-      } else if (t.pure_read && ver.last_writer == kNone && facts[r].transient) {
-        size_t k = 0;
-        while (k + 1 < pass.uses.size() && pass.uses[k].resource != r) ++k;
-        throw Error(fmt::format("/passes/{}/uses/{}: pass '{}', resource '{}': {}", p, k, pass.name,
-                                g.resources[r].desc.name, rule_message(Rule::transient_read_first, {})));
-      }
-      if (!t.writes) {  // append p to the readers of the current version
-        const uint32_t node = static_cast<uint32_t>(reader_pool.size());
-        reader_pool.push_back({p, kNone});
-        if (ver.readers_head == kNone) ver.readers_head = node;
-        else reader_pool[ver.readers_tail].next = node;
-        ver.readers_tail = node;
-        return;
-      }
-      for (uint32_t n = ver.readers_head; n != kNone; n = reader_pool[n].next)
-        if (reader_pool[n].pass != p) v.edges.push_back({reader_pool[n].pass, p, EdgeKind::write_after_read, r});
-      // A blind overwrite of what another pass wrote needs a path between the two.
-      if (ver.last_writer != kNone && !t.reads && ver.readers_head == kNone && overlaps(last_write_box(r), t.write_box))
-        ambiguous.push_back({ver.last_writer, p, r});
-      ver.readers_head = ver.readers_tail = kNone;
-      ver.last_writer = p;
-      if (t.write_box == facts[r].whole) {
-        ver.write_box = kNone;
-      } else {
-        ver.write_box = static_cast<uint32_t>(partial_boxes.size());
-        partial_boxes.push_back(t.write_box);
-      }
-    };
-    if (!shared) {
-      // Every use on its own resource (the usual pass): each use is its resource's record.
-      for (size_t i = 0; i < nu; ++i) {
-        const PassUse& u = uses[i];
-        Touch t;
-        t.resource = u.resource;
-        if (is_write(u.access)) {
-          // As below: a write of some bytes of a buffer keeps the others.
-          const Facts& f = facts[u.resource];
-          t.reads = keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
-          t.writes = true;
-          t.write_box = boxes[i];
-        } else {
-          t.reads = t.pure_read = true;
-          t.write_box = Box{0, 0, 0, 0, 0, 0};
-        }
-        apply(t);
-      }
-    } else {
-      for (size_t i = 0; i < nu; ++i) {
-        const PassUse& u = uses[i];
-        // The pass's record of u's resource (touch_of: per resource, kNone between passes).
-        if (touch_of[u.resource] == kNone) {
-          touch_of[u.resource] = static_cast<uint32_t>(touches.size());
-          Touch& t = touches.emplace_back();
-          t.resource = u.resource;
-          t.write_box = Box{0, 0, 0, 0, 0, 0};
-        }
-        Touch* const it = &touches[touch_of[u.resource]];
-        if (is_write(u.access)) {
-          // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-          // pass writing the other bytes is neither culled nor unordered against it), as a
-          // read-modify-write access does.
-          const Facts& f = facts[u.resource];
-          it->reads |= keeps_contents(u.access) || (f.buffer && has_bytes(u.range) && !(boxes[i] == f.whole));
-          const Box& b = boxes[i];
-          if (!it->writes) {
-            it->write_box = b;
-          } else {  // bounding box of the pass's writes
-            Box& w = it->write_box;
-            w = Box{std::min(w.m0, b.m0), std::max(w.m1, b.m1), std::min(w.l0, b.l0),
-                    std::max(w.l1, b.l1), std::min(w.p0, b.p0), std::max(w.p1, b.p1)};
-          }
-          it->writes = true;
-        } else {
-          it->reads = it->pure_read = true;
-        }
-      }
-      for (const Touch& t : touches) touch_of[t.resource] = kNone;
-      for (const Touch& t : touches) apply(t);
-    }
-    for (size_t k = 0; k < pass.after.size(); ++k) {
-      const uint32_t a = pass.after[k];
+    for (size_t j = 0; j < pass.after.size(); ++j) {
+      const uint32_t a = pass.after[j];
       if (a >= np)
-        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': \"after\" names unknown pass #{}", p, k,
+        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': \"after\" names unknown pass #{}", p, j,
                                 pass.name, a));
       if (a == p)
-        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, k, pass.name,
+        throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, j, pass.name,
                                 rule_message(Rule::after_itself, {})));
       backward |= a > p;
-      v.edges.push_back({a, p, EdgeKind::explicit_order, kNone});
+      add_edge(w, sink, {a, p, EdgeKind::explicit_order, kNone});
     }
   }
-  v.in_first[np] = static_cast<uint32_t>(v.edges.size());
+  in_first[np] = sink.n_edges;
+  v.edges.resize(sink.n_edges);
+  const std::vector<Candidate>& ambiguous = sc.ambiguous;
 
   // Cycles: every derived edge points forward in declaration order, so only `after` can close one.
   if (backward) {
@@ -468,11 +592,12 @@ Validated validate(const Graph& g) {
     const uint32_t o = g.outputs[oi];
     if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
-    if (version[o].last_writer == kNone)
+    const uint32_t last_writer = sc.seen_in[o] == kNone ? kNone : sc.recs[o].last_writer;
+    if (last_writer == kNone)
       throw Error(fmt::format("/outputs/{}: output '{}': {}", oi, res.desc.name,
                               rule_message(Rule::output_not_written, {})));
     if (res.transient)
-      throw Error(fmt::format("/outputs/{}: pass '{}', output '{}': {}", oi, g.passes[version[o].last_writer].name,
+      throw Error(fmt::format("/outputs/{}: pass '{}', output '{}': {}", oi, g.passes[last_writer].name,
                               res.desc.name, rule_message(Rule::output_transient, {})));
   }
   return v;

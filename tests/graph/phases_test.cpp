@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 
 #include "baton/graph.hpp"
@@ -195,6 +196,100 @@ TEST(GraphPhases, CullListsWhyAndKeepsWhatOutputsNeed) {
   EXPECT_EQ(g.passes[r.culled.culled[0].pass].name, "dead");
   EXPECT_NE(r.culled.culled[0].why.find("'scratch'"), std::string::npos);
   EXPECT_TRUE(r.findings.empty());
+}
+
+// Lifetimes against their definitions, by brute force over the schedule: first and last are the serial
+// span of the users, last_pos the last user's position per queue, min_clock the least clock a user
+// knows, and memory frees at the first index after the last user from which every later pass is
+// ordered after every user (happens_before). On one queue (where the phase takes a shortcut) and on
+// several.
+TEST(GraphPhases, LifetimesMatchTheirDefinitions) {
+  std::vector<Graph> graphs{chain(12), chain(30, true)};
+  for (uint64_t seed = 1; seed <= 30; ++seed) graphs.push_back(test::random_graph(seed, 10 + static_cast<uint32_t>(seed)));
+  size_t one_queue = 0, several = 0;
+  for (size_t k = 0; k < graphs.size(); ++k) {
+    SCOPED_TRACE(k);
+    const Graph& g = graphs[k];
+    const GraphCompileResult r = compile_graph(g);
+    const Schedule& s = r.sched;
+    const uint32_t n = static_cast<uint32_t>(s.serial.size());
+    std::vector<std::vector<uint32_t>> users(g.resources.size());
+    bool multi = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t p = s.serial[i];
+      multi |= exec_queue(g.passes[p]) != exec_queue(g.passes[s.serial[0]]);
+      for (const PassUse& u : g.passes[p].uses)
+        if (users[u.resource].empty() || users[u.resource].back() != p) users[u.resource].push_back(p);
+    }
+    (multi ? several : one_queue) += 1;
+    for (uint32_t res = 0; res < g.resources.size(); ++res) {
+      SCOPED_TRACE(g.resources[res].desc.name);
+      const Lifetime& l = r.lifetimes[res];
+      if (users[res].empty()) {
+        EXPECT_FALSE(l.used());
+        continue;
+      }
+      EXPECT_EQ(l.first, s.serial_of[users[res].front()]);
+      EXPECT_EQ(l.last, s.serial_of[users[res].back()]);
+      std::array<uint32_t, kQueues> last_pos{}, min_clock{kNone, kNone, kNone};
+      for (const uint32_t u : users[res]) {
+        const size_t q = qi(exec_queue(g.passes[u]));
+        last_pos[q] = s.pos[u] + 1;
+        std::array<uint32_t, kQueues> known = s.clock[u];
+        known[q] = s.pos[u];
+        for (size_t x = 0; x < kQueues; ++x) min_clock[x] = std::min(min_clock[x], known[x]);
+      }
+      EXPECT_EQ(l.last_pos, last_pos);
+      EXPECT_EQ(l.min_clock, min_clock);
+      uint32_t free_at = l.last + 1;
+      for (;; ++free_at) {
+        bool ordered = true;
+        for (uint32_t j = free_at; j < n && ordered; ++j)
+          for (const uint32_t u : users[res]) ordered &= happens_before(s, g, u, s.serial[j]);
+        if (ordered) break;
+      }
+      EXPECT_EQ(l.free_at, free_at);
+    }
+  }
+  EXPECT_GT(one_queue, 0u);
+  EXPECT_GT(several, 0u);
+}
+
+// The program order is declaration order only while every edge between live passes points forward: the
+// schedule takes it without reading the edges first and must notice an `after` that points backward
+// between live passes (then the least ready pass first), while one that involves a culled pass changes
+// nothing. On one queue and on two.
+TEST(GraphPhases, ProgramOrderFollowsAnAfterThatPointsBackward) {
+  for (const bool async : {false, true}) {
+    SCOPED_TRACE(async);
+    Graph g;
+    const Stages cs = stages(Stage::compute);
+    for (int i = 0; i < 4; ++i) g.resources.push_back(texture("o" + std::to_string(i), 64, false));
+    for (uint32_t i = 0; i < 4; ++i) {
+      Pass p;
+      p.name = "p" + std::to_string(i);
+      p.queue = Queue::compute;
+      p.async = async && i == 1;
+      p.side_effect = i != 3;  // p3 writes nothing anyone needs: culled
+      p.uses = {use(i, Access::unordered_access, cs)};
+      g.passes.push_back(p);
+    }
+    g.passes[0].after = {2};  // p0 runs after p2: live to live, backward
+    g.passes[1].after = {3};  // p1 runs after the culled p3: no constraint left
+    const GraphCompileResult r = compile_graph(g);
+    EXPECT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+    ASSERT_EQ(r.culled.culled.size(), 1u);
+    std::vector<std::string> order;
+    for (uint32_t p : r.sched.serial) order.push_back(g.passes[p].name);
+    EXPECT_EQ(order, (std::vector<std::string>{"p1", "p2", "p0"}));
+    EXPECT_EQ(r.sched.serial_of[0], 2u);
+    EXPECT_EQ(r.sched.serial_of[3], kNone);
+    EXPECT_TRUE(happens_before(r.sched, g, 2, 0));
+    // Without the backward edge: declaration order.
+    g.passes[0].after.clear();
+    const GraphCompileResult plain = compile_graph(g);
+    EXPECT_EQ(plain.sched.serial, (std::vector<uint32_t>{0, 1, 2}));
+  }
 }
 
 TEST(GraphPhases, CrossQueueWaitsAreTransitivelyReduced) {
