@@ -353,7 +353,8 @@ TEST(GraphChecks, CoverageFindsAUseInItsAccessWithTheWrongLayoutOrSync) {
       }
     ASSERT_TRUE(broken) << layout;
     const std::vector<std::string> found = check_coverage(g, r.sched, r.trans);
-    const std::string want = "/passes/3/uses/1: pass 'p3', resource 'r2' mip 0 layer 0 plane 0: use shader_resource";
+    const std::string want =
+        "/passes/3/uses/1: pass 'p3', resource 'r2' mip 0 layer 0 plane 0: use shader_resource";
     EXPECT_TRUE(std::any_of(found.begin(), found.end(),
                             [&](const std::string& f) {
                               return f.starts_with(want) && f.find("not covered") != std::string::npos;
