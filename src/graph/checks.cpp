@@ -278,23 +278,27 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
     for (const PassUse& u : pass.uses) {
       UseFacts& x = f[u.resource];
       const AccessMask a = bit(u.access);
-      if (x.stamp != i) {  // the pass's first use of the resource
-        if (x.stamp == kNone)
-          x.first = i;
-        else
-          fold(x);
-        x.stamp = i;
-        x.pass_access = 0;
-        x.pass_sync = 0;
-        x.pass_writes = false;
-        x.last_pos[q] = std::max(x.last_pos[q], end);
-        x.known[0] = std::min(x.known[0], kn[0]);
-        x.known[1] = std::min(x.known[1], kn[1]);
-        x.known[2] = std::min(x.known[2], kn[2]);
+      const SyncMask sy = sync_of(u.access, u.stages);
+      const bool changes = (kChanges & a) != 0;
+      if (x.stamp == i) {  // the pass's use of the resource again
+        x.pass_access |= a;
+        x.pass_sync |= sy;
+        x.pass_writes |= changes;
+        continue;
       }
-      x.pass_access |= a;
-      x.pass_sync |= sync_of(u.access, u.stages);
-      x.pass_writes |= (kChanges & a) != 0;
+      // The pass's first use of the resource: its accesses start with this one's.
+      if (x.stamp == kNone)
+        x.first = i;
+      else
+        fold(x);
+      x.stamp = i;
+      x.pass_access = a;
+      x.pass_sync = sy;
+      x.pass_writes = changes;
+      x.last_pos[q] = std::max(x.last_pos[q], end);
+      x.known[0] = std::min(x.known[0], kn[0]);
+      x.known[1] = std::min(x.known[1], kn[1]);
+      x.known[2] = std::min(x.known[2], kn[2]);
     }
   }
   for (uint32_t r = 0; r < nr; ++r)
