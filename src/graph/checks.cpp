@@ -278,23 +278,27 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
     for (const PassUse& u : pass.uses) {
       UseFacts& x = f[u.resource];
       const AccessMask a = bit(u.access);
-      if (x.stamp != i) {  // the pass's first use of the resource
-        if (x.stamp == kNone)
-          x.first = i;
-        else
-          fold(x);
-        x.stamp = i;
-        x.pass_access = 0;
-        x.pass_sync = 0;
-        x.pass_writes = false;
-        x.last_pos[q] = std::max(x.last_pos[q], end);
-        x.known[0] = std::min(x.known[0], kn[0]);
-        x.known[1] = std::min(x.known[1], kn[1]);
-        x.known[2] = std::min(x.known[2], kn[2]);
+      const SyncMask sy = sync_of(u.access, u.stages);
+      const bool changes = (kChanges & a) != 0;
+      if (x.stamp == i) {  // the pass's use of the resource again
+        x.pass_access |= a;
+        x.pass_sync |= sy;
+        x.pass_writes |= changes;
+        continue;
       }
-      x.pass_access |= a;
-      x.pass_sync |= sync_of(u.access, u.stages);
-      x.pass_writes |= (kChanges & a) != 0;
+      // The pass's first use of the resource: its accesses start with this one's.
+      if (x.stamp == kNone)
+        x.first = i;
+      else
+        fold(x);
+      x.stamp = i;
+      x.pass_access = a;
+      x.pass_sync = sy;
+      x.pass_writes = changes;
+      x.last_pos[q] = std::max(x.last_pos[q], end);
+      x.known[0] = std::min(x.known[0], kn[0]);
+      x.known[1] = std::min(x.known[1], kn[1]);
+      x.known[2] = std::min(x.known[2], kn[2]);
     }
   }
   for (uint32_t r = 0; r < nr; ++r)
@@ -302,8 +306,18 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
   return facts;
 }
 
+// Whether state st holds use u for sure: it is exactly the use's one access, with the sync it needs,
+// in that access's layout (a buffer's: none). Sufficient for covers() (a read's layout there is
+// read_layout_of(one bit), which is layout_of(it); a write's and present's is layout_of), not
+// necessary: any other state asks covers().
+[[gnu::always_inline]] inline bool holds_exactly(const State& st, const PassUse& u, bool buffer) {
+  if (st.access != bit(u.access)) return false;
+  const SyncMask need = sync_of(u.access, u.stages);
+  return (st.sync & need) == need && st.layout == (buffer ? Layout::none : layout_of(u.access));
+}
+
 // The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
-// used whole, not taking over memory, in one state that holds the use), or nu: the walk's inner loop,
+// used whole, not taking over memory, in one state that is exactly the use's), or nu: the walk's inner loop,
 // a function of its own so that its arrays stay in registers.
 uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu,
                     const Resource* const resources, const ResourceId* const first_member,
@@ -313,7 +327,7 @@ uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu,
     const ResourceId m = first_member[u.resource];
     const Resource& res = resources[u.resource];
     if (!(res.count == 1 && over[m] == kNone && split[m] == detail::States::kWhole && is_whole(u.range) &&
-          covers(value[m], u.access, u.stages, res.desc.type == ResourceType::buffer)))
+          holds_exactly(value[m], u, res.desc.type == ResourceType::buffer)))
       return ui;
   }
   return nu;

@@ -424,6 +424,41 @@ TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
   EXPECT_FALSE(check_coverage(g, r.sched, r.trans).empty());
 }
 
+// A use whose state has its one access but not its layout, or not the sync it needs, is not covered: the
+// walk's usual-use test (exactly the use's access, sync and layout) must not pass it, on one queue.
+TEST(GraphChecks, CoverageFindsAUseInItsAccessWithTheWrongLayoutOrSync) {
+  const Graph g = chain(8);
+  for (const bool layout : {true, false}) {
+    GraphCompileResult r = compile_graph(g);
+    ASSERT_TRUE(check_coverage(g, r.sched, r.trans).empty());
+    // The barrier that puts r2 in p3's read state: keep its access, break its layout or its sync.
+    bool broken = false;
+    for (CompiledGroup& cg : r.trans.compiled)
+      for (size_t li = 0; li < cg.lists.size() && !broken; ++li) {
+        if (cg.lists[li].name != "p3") continue;
+        for (Barrier& b : cg.barriers_of(li))
+          if (r.trans.table[b.resource].name == "r2" && b.after.access == bit(Access::shader_resource)) {
+            if (layout)
+              b.after.layout = Layout::common;
+            else
+              b.after.sync = sync::none;
+            broken = true;
+            break;
+          }
+      }
+    ASSERT_TRUE(broken) << layout;
+    const std::vector<std::string> found = check_coverage(g, r.sched, r.trans);
+    const std::string want =
+        "/passes/3/uses/1: pass 'p3', resource 'r2' mip 0 layer 0 plane 0: use shader_resource";
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(),
+                            [&](const std::string& f) {
+                              return f.starts_with(want) && f.find("not covered") != std::string::npos;
+                            }))
+        << layout << "\n"
+        << fmt::format("{}", fmt::join(found, "\n"));
+  }
+}
+
 // A barrier must start from the layout its subresources are really in: one that claims another layout
 // is a coverage finding at its pass, on one queue (the walk's usual-barrier path) and on several.
 TEST(GraphChecks, CoverageFindsABarrierThatStartsFromTheWrongLayout) {

@@ -241,6 +241,18 @@ TEST(Takeover, CheckFindsATakeoverBarrierThatWaitsForNothing) {
         << v[0];
   }
   {
+    // Its sync kept, its accesses gone: the previous occupant's last accesses (a's write) are not covered.
+    GraphCompileResult m = compile_graph(f.g);
+    Barrier* b = first_barrier(m, mx);
+    ASSERT_NE(b, nullptr);
+    ASSERT_NE(b->before.sync, sync::none);
+    b->before.access = 0;
+    const std::vector<std::string> v = check_takeover(f.g, m.sched, m.aliasing, m.trans);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_NE(v[0].find("pass 'write_x', resource 'x': takes over the memory of 'a'"), std::string::npos)
+        << v[0];
+  }
+  {
     // The barrier removed: the buffer's first use has nothing ordering it.
     GraphCompileResult m = compile_graph(f.g);
     for (CompiledGroup& cg : m.trans.compiled)
