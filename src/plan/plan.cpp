@@ -215,7 +215,32 @@ struct PlanScratch {
   };
   std::vector<HandOnKey> hand_on_keys;
   std::vector<uint32_t> per_group;  // hand-ons, then retired resources, per group
+  // Per resource, made at its first use in the call (a resource no group touched yet: last_group and
+  // first_list unset): what the use loop reads of its (large) ResourceDesc, packed by facts_of().
+  std::vector<uint32_t> res_facts;
 };
+
+// What plan()'s use loop needs of a resource, in one word: the accesses use_rule() rejects outright on
+// it (bits 0-15; keep in step with use_rule(d, a, s, q, false)'s fast acceptance in baton/rules.hpp,
+// which has the last word and the message: a use this word rejects goes to use_rule()), whether it is a
+// buffer, and whether its first-ever write needs an initializing discard.
+namespace ResFacts {
+static_assert(kAccessCount <= 16);
+constexpr uint32_t kAccessBits = 0xffffu;
+constexpr uint32_t kBuffer = 1u << 16;
+constexpr uint32_t kNeedsDiscard = 1u << 17;
+}  // namespace ResFacts
+
+uint32_t facts_of(const ResourceDesc& d) {
+  constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
+  constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
+  const bool buffer = d.type == ResourceType::buffer;
+  const AccessMask illegal = buffer ? kTextureOnlyAccesses
+                                    : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
+                                          (d.format == FormatClass::color ? depth : color);
+  return (illegal & ResFacts::kAccessBits) | (buffer ? ResFacts::kBuffer : 0) |
+         (needs_discard(d) ? ResFacts::kNeedsDiscard : 0);
+}
 
 PlanScratch& plan_scratch() {
   thread_local PlanScratch s;
@@ -237,6 +262,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   std::vector<GroupFacts::HandOn> hand_on = std::move(sc.hand_on);
   std::vector<PlanScratch::HandOnKey> hand_on_keys = std::move(sc.hand_on_keys);
   std::vector<uint32_t> per_group = std::move(sc.per_group);
+  std::vector<uint32_t> res_facts = std::move(sc.res_facts);
+  if (res_facts.size() < rt.size()) res_facts.resize(rt.size());  // each made before it is read
   last_group.assign(rt.size(), kNone);
   first_list.assign(rt.size(), kNone);
   hand_on.clear();
@@ -287,36 +314,48 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         const Operation& op = ops[oi];
         const auto where = [&] { return Where_{g, list, oi}.prefix(); };
         // One pass per use: its checks, then its effect on the history (an error discards the whole plan).
-        const AccessMask kind_allows = op_kind_accesses(op.kind);
+        // Accesses no use of this operation may have (the kind's), added to each resource's own.
+        const AccessMask kind_denies = ~op_kind_accesses(op.kind);
         for (const Use& u : op.uses) {
-          check_access(descs, where, u.resource, u.access, u.stages, queue);
-          if (!(kind_allows & bit(u.access)))
-            throw Error(fmt::format("{}: resource '{}': {}", where(), descs[u.resource].name,
-                                    check_op_access(op.kind, u.access)->message));
-          if (!is_whole(u.range)) {  // the whole resource needs no bounds check
-            try {
-              (void)resolve(descs[u.resource], u.range);
-            } catch (const Error& e) {
-              throw Error(fmt::format("{}: {}", where(), e.what()));
-            }
-          }
           const ResourceId r = u.resource;
+          if (r >= descs.size()) access_error(descs, where, r, u.access, u.stages, queue);
+          // The group's first use of r records its entry history, and the call's first its facts (an
+          // error below discards the whole plan, so nothing here needs undoing).
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
             entry.emplace_back(r, history[r]);
             if (!group_start.empty()) entry.back().second = entry_snapshot(r);
+            if (last_group[r] == kNone) res_facts[r] = facts_of(descs[r]);
+          }
+          const uint32_t rf = res_facts[r];
+          // The usual legal use in one test of the resource's and the kind's denied accesses and two
+          // comparisons (use_rule()'s fast acceptance); anything else asks use_rule() and the kind
+          // for the message, in the order they were always checked.
+          const AccessMask b = bit(u.access);
+          if (((rf | kind_denies) & b) || ((kShaderAccesses & b) != 0) == (u.stages == kNoStages) ||
+              (queue != Queue::direct && !queue_allows(queue, u.access, u.stages))) {
+            check_access(descs, where, r, u.access, u.stages, queue);
+            if (kind_denies & b)
+              throw Error(fmt::format("{}: resource '{}': {}", where(), descs[r].name,
+                                      check_op_access(op.kind, u.access)->message));
+          }
+          if (!is_whole(u.range)) {  // the whole resource needs no bounds check
+            try {
+              (void)resolve(descs[r], u.range);
+            } catch (const Error& e) {
+              throw Error(fmt::format("{}: {}", where(), e.what()));
+            }
           }
           // One reference for the use's updates (indexing again after every store reloads the array).
           ResourceHistory& h = history[r];
           if (is_write(u.access) && !h.written) {
-            if (needs_discard(descs[r]))
+            if (rf & ResFacts::kNeedsDiscard)
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
             h.written = true;
           }
           // A buffer taking over memory its previous occupants wrote holds their writes: later reads
           // wait for them like for its own (textures start from layout undefined instead).
-          if (!h.touched && (h.takeover.access & (kWriteAccesses | kAnyAccess)) &&
-              descs[r].type == ResourceType::buffer)
+          if (!h.touched && (h.takeover.access & (kWriteAccesses | kAnyAccess)) && (rf & ResFacts::kBuffer))
             h.written = true;
           h.touched = true;
           h.takeover = {};  // the memory's previous occupants are waited for at this first touch
@@ -397,6 +436,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   sc.hand_on = std::move(hand_on);
   sc.hand_on_keys = std::move(hand_on_keys);
   sc.per_group = std::move(per_group);
+  sc.res_facts = std::move(res_facts);
   out.history_out = std::move(history);
   return out;
 }

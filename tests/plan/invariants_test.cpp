@@ -78,6 +78,32 @@ TEST(Invariant1, OpenListCannotJoinAGroup) {
 }
 
 // Invariant 2: SyncBefore NONE only on the first-ever touch of the memory in the frame.
+// plan() keeps what it reads of a resource's rules in one word made at the resource's first use in the
+// call: a resource first used in a later group, and one used legally in an earlier group and then against
+// its rules, are each checked against their own rules in the later group.
+TEST(Invariant1, EveryGroupChecksItsUsesAgainstTheirResourcesRules) {
+  for (const bool first_in_later_group : {true, false}) {
+    SCOPED_TRACE(first_in_later_group ? "resource first used in the later group" : "used in both groups");
+    Rec r;
+    const ResourceId t = r.texture("t", kRtSampled);
+    const ResourceId b = r.buffer("b");
+    CommandList& l0 = r.list("l0");
+    op(l0, OpKind::draw, {use(t, Access::render_target)});
+    CommandList& l1 = r.list("l1");
+    // external: an op kind that allows every access, so that only the resource's rule can fire.
+    if (first_in_later_group)
+      op(l1, OpKind::external, {use(b, Access::render_target)});  // a render target on a buffer
+    else
+      op(l1, OpKind::external, {use(t, Access::index_buffer)});  // an index buffer on a texture
+    r.group("g0", {&l0});
+    r.group("g1", {&l1});
+    const std::string e = error_of([&] { r.compile(); });
+    EXPECT_NE(e.find("group 'g1' list 'l1' op 0"), std::string::npos) << e;
+    EXPECT_NE(e.find(first_in_later_group ? "resource 'b'" : "resource 't'"), std::string::npos) << e;
+    EXPECT_NE(e.find(first_in_later_group ? "[R0201]" : "[R0202]"), std::string::npos) << e;
+  }
+}
+
 TEST(Invariant2, SyncNoneOnlyOnFirstEverTouchOfTheMemory) {
   Rec r;
   const ResourceId t = r.texture("color", kRtSampled);
