@@ -266,5 +266,52 @@ TEST(Takeover, CheckFindsATakeoverBarrierThatWaitsForNothing) {
   }
 }
 
+// The previous occupant's last pass reads one mip and writes another: that pass writes the resource, so
+// its accesses start the last accesses over and the pixel-shader read before it is not among them. The
+// takeover barrier waits for the compute pass only, and the checks (which work the last accesses out
+// for themselves, per resource over every use of a pass) agree: they must see the write in the pass's
+// second use, not only its first.
+TEST(Takeover, ALastPassThatReadsThenWritesThePreviousOccupantStartsItsLastAccessesOver) {
+  Graph g;
+  const AccessMask uav_sampled = bit(Access::unordered_access) | bit(Access::shader_resource);
+  const AccessMask rt_sampled = bit(Access::render_target) | bit(Access::shader_resource);
+  Resource t = texture("t", uav_sampled, true);
+  t.desc.mips = 2;
+  const uint32_t rt = g.add_resource(std::move(t));
+  const uint32_t rb = g.add_resource(texture("b", uav_sampled, true));
+  const uint32_t out = g.add_resource(texture("out", rt_sampled, false));
+  const uint32_t out2 = g.add_resource(texture("out2", uav_sampled, false));
+  const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel);
+  auto pass = [&](std::string name, std::vector<PassUse> uses, bool side_effect = false) {
+    Pass p;
+    p.name = std::move(name);
+    p.uses = std::move(uses);
+    p.side_effect = side_effect;
+    g.add_pass(std::move(p));
+  };
+  SubresourceRange mip0, mip1;
+  mip0.mip_first = 0;
+  mip0.mip_count = 1;
+  mip1.mip_first = 1;
+  mip1.mip_count = 1;
+  pass("write_t", {use(rt, Access::unordered_access, cs)});
+  pass("sample_t", {use(rt, Access::shader_resource, ps), use(out, Access::render_target)});
+  pass("downsample_t", {PassUse{rt, Access::shader_resource, cs, mip0}, PassUse{rt, Access::unordered_access, cs, mip1}},
+       /*side_effect=*/true);
+  pass("write_b", {use(rb, Access::unordered_access, cs)});
+  pass("read_b", {use(rb, Access::shader_resource, cs), use(out2, Access::unordered_access, cs)});
+  g.outputs = {out, out2};
+
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  const AliasBarrier* tb = takeover_of(r, rb);
+  ASSERT_NE(tb, nullptr) << "b must take over t's memory for this test to mean anything";
+  EXPECT_EQ(std::vector<uint32_t>(tb->previous.begin(), tb->previous.end()), std::vector<uint32_t>{rt});
+  const Barrier* bb = first_barrier(r, r.trans.first_member[rb]);
+  ASSERT_NE(bb, nullptr);
+  EXPECT_EQ(bb->reason, Reason::takeover);
+  EXPECT_EQ(bb->before.sync, sync::compute_shading) << "the pixel-shader read is ordered before downsample_t's write";
+}
+
 }  // namespace
 }  // namespace baton::graph
