@@ -288,8 +288,10 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       const Pass& pass = g.passes[p];
       const auto use_begin = static_cast<uint32_t>(out - store.uses.data());
       if (no_sets) {  // the pass's uses as they are (a PassUse is laid out as a Use, above)
-        std::memcpy(static_cast<void*>(out), pass.uses.data(), pass.uses.size() * sizeof(Use));
-        out += pass.uses.size();
+        if (!pass.uses.empty()) {  // a pass without uses has no data() to copy from (memcpy of null is undefined)
+          std::memcpy(static_cast<void*>(out), pass.uses.data(), pass.uses.size() * sizeof(Use));
+          out += pass.uses.size();
+        }
       } else {
         for (const PassUse& w : pass.uses) {  // one use per member, made once and renumbered
           Use x = std::bit_cast<Use>(w);
