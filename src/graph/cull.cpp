@@ -27,7 +27,7 @@ CullResult cull(const Graph& g, const Validated& v) {
     const Pass& pass = g.passes[p];
     uint8_t l = live[p] | static_cast<uint8_t>(pass.side_effect);
     if (!l)
-      for (const PassUse& u : pass.uses) l |= static_cast<uint8_t>(is_write(u.access) & (is_output[u.resource] != 0));
+      for (const PassUse& u : pass.uses) l |= static_cast<uint8_t>(static_cast<unsigned>(is_write(u.access)) & static_cast<unsigned>(is_output[u.resource] != 0));
     if (!l) {
       ++dead;
       continue;

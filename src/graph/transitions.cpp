@@ -614,10 +614,9 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
   store.ops.reserve(parts.size());
   for (const Part& part : parts)
-    store.ops.emplace_back(
-        part.kind,
-        Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)),
-        1u);
+    store.ops.push_back(Operation{  // an aggregate: no parenthesized init before clang 16
+        part.kind, Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)),
+        1u, false, {}});
   store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
   size_t li = 0;
