@@ -403,24 +403,26 @@ TEST(GraphPhases, DumpsEveryPhaseAndRejectsUnknownOnes) {
 
 // ---- every check fails on a corrupted intermediate result ------------------------------------
 
+// The first barrier of resource `res` in list `list` that `pick` accepts (nullptr when none).
+template <class Pick>
+Barrier* barrier_in(GraphCompileResult& r, std::string_view list, std::string_view res, Pick pick) {
+  for (CompiledGroup& cg : r.trans.compiled)
+    for (size_t li = 0; li < cg.lists.size(); ++li) {
+      if (cg.lists[li].name != list) continue;
+      for (Barrier& b : cg.barriers_of(li))
+        if (r.trans.table[b.resource].name == res && pick(b)) return &b;
+    }
+  return nullptr;
+}
+
 TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
   ASSERT_TRUE(check_coverage(g, r.sched, r.trans).empty());
   // Drop the barrier that makes p3's read of r2 possible.
-  bool dropped = false;
-  for (CompiledGroup& cg : r.trans.compiled)
-    for (size_t li = 0; li < cg.lists.size() && !dropped; ++li) {
-      if (cg.lists[li].name != "p3") continue;
-      const std::span<Barrier> barriers = cg.barriers_of(li);
-      for (size_t b = 0; b < barriers.size(); ++b)
-        if (r.trans.table[barriers[b].resource].name == "r2") {
-          barriers[b].after = barriers[b].before;  // the transition into the read state is gone
-          dropped = true;
-          break;
-        }
-    }
-  ASSERT_TRUE(dropped);
+  Barrier* b = barrier_in(r, "p3", "r2", [](const Barrier&) { return true; });
+  ASSERT_NE(b, nullptr);
+  b->after = b->before;  // the transition into the read state is gone
   EXPECT_FALSE(check_coverage(g, r.sched, r.trans).empty());
 }
 
@@ -432,21 +434,13 @@ TEST(GraphChecks, CoverageFindsAUseInItsAccessWithTheWrongLayoutOrSync) {
     GraphCompileResult r = compile_graph(g);
     ASSERT_TRUE(check_coverage(g, r.sched, r.trans).empty());
     // The barrier that puts r2 in p3's read state: keep its access, break its layout or its sync.
-    bool broken = false;
-    for (CompiledGroup& cg : r.trans.compiled)
-      for (size_t li = 0; li < cg.lists.size() && !broken; ++li) {
-        if (cg.lists[li].name != "p3") continue;
-        for (Barrier& b : cg.barriers_of(li))
-          if (r.trans.table[b.resource].name == "r2" && b.after.access == bit(Access::shader_resource)) {
-            if (layout)
-              b.after.layout = Layout::common;
-            else
-              b.after.sync = sync::none;
-            broken = true;
-            break;
-          }
-      }
-    ASSERT_TRUE(broken) << layout;
+    Barrier* b = barrier_in(r, "p3", "r2",
+                            [](const Barrier& x) { return x.after.access == bit(Access::shader_resource); });
+    ASSERT_NE(b, nullptr) << layout;
+    if (layout)
+      b->after.layout = Layout::common;
+    else
+      b->after.sync = sync::none;
     const std::vector<std::string> found = check_coverage(g, r.sched, r.trans);
     const std::string want =
         "/passes/3/uses/1: pass 'p3', resource 'r2' mip 0 layer 0 plane 0: use shader_resource";
