@@ -84,6 +84,7 @@ class HappensBefore {
       for (uint32_t w : t.info.back().waits)
         if (w < t.info.size() && t.info[w].role == GroupInfo::Role::passes && !t.info[w].passes.empty())
           merge_end(t.info[w].passes.back());
+    clocks();
   }
   uint32_t slot(uint32_t gi, uint32_t li) const { return slot_first_[gi] + li; }
   // Every list runs on one queue: submission order is the order, nothing can race.
@@ -104,33 +105,65 @@ class HappensBefore {
     const uint32_t p = pass(slot);
     return p == kNone ? member_pointer(*t_, m) : pass_pointer(p);
   }
-  // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution.
-  bool before(uint32_t x, uint32_t y) const {
-    const uint32_t gx = group_of_[x], gy = group_of_[y];
-    if (gx == gy) return x <= y;  // one group: one queue, lists in order
-    const GroupInfo::Role rx = t_->info[gx].role, ry = t_->info[gy].role;
-    const uint32_t px = pass(x), py = pass(y);
-    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes)
-      return happens_before(*s_, *g_, px, py);
-    if (rx == GroupInfo::Role::frame_start) {
-      if (ry != GroupInfo::Role::passes) return true;  // frame_end: the same (graphics) queue
-      const size_t q = qi(exec_queue(g_->passes[py]));
-      if (q == qi(Queue::direct)) return true;
-      for (size_t k = 0; k < kQueues; ++k) {
-        const uint32_t known = k == q ? s_->pos[py] + 1 : s_->clock[py][k];
-        if (k == qi(Queue::direct) ? known > 0 : (start_first_[k] != kNone && known > start_first_[k]))
-          return true;
-      }
-      return false;
-    }
-    if (ry == GroupInfo::Role::frame_end && rx == GroupInfo::Role::passes) {
-      const size_t q = qi(exec_queue(g_->passes[px]));
-      return q == qi(Queue::direct) || end_clock_[q] > s_->pos[px];
-    }
-    return false;
-  }
+  // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution:
+  // one compare against y's clock (see clocks()).
+  bool before(uint32_t x, uint32_t y) const { return at_[y].clock[at_[x].queue] > at_[x].pos; }
 
  private:
+  // Every slot's place in the schedule's order, so that before() is one compare and no call: its queue, its
+  // position there and per queue 1 + the last position it knows complete (the schedule's vector clocks).
+  // The frame_start lists take the first positions of the graphics queue and the frame_end lists its
+  // last ones (the graphics passes' positions and clocks shift by the frame_start lists): a graphics slot
+  // knows the frame_start lists; another queue's pass knows them when it knows a graphics pass or the
+  // first pass of its queue that waits for them (start_first_); the frame_end lists know every graphics
+  // slot and, per other queue, what the passes they wait for know (end_clock_). This is the rule
+  // happens_before() and the frame lists' waits give, as a table.
+  void clocks() {
+    const Graph& g = *g_;
+    const Schedule& s = *s_;
+    const Transitions& t = *t_;
+    const size_t d = qi(Queue::direct);
+    uint32_t shift = 0, direct = 0;  // frame_start lists; graphics passes
+    for (const GroupInfo& x : t.info) {
+      if (x.role == GroupInfo::Role::frame_start) shift += static_cast<uint32_t>(x.passes.size());
+      if (x.role == GroupInfo::Role::passes && x.queue == Queue::direct)
+        for (uint32_t p : x.passes) direct = std::max(direct, s.pos[p] + 1);
+    }
+    at_.resize(slot_first_.back());
+    uint32_t start = 0, end = shift + direct;  // the next frame_start / frame_end list's position
+    for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
+      const GroupInfo& x = t.info[gi];
+      for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) {
+        SlotClock& c = at_[k];
+        c.queue = static_cast<uint32_t>(d);
+        c.clock.fill(0);
+        if (x.role == GroupInfo::Role::frame_start) {
+          c.pos = start++;
+          c.clock[d] = c.pos + 1;
+          continue;
+        }
+        if (x.role == GroupInfo::Role::frame_end) {
+          c.pos = end++;
+          c.clock = end_clock_;
+          c.clock[d] = c.pos + 1;
+          continue;
+        }
+        const uint32_t p = x.passes[k - slot_first_[gi]];
+        const size_t q = qi(exec_queue(g.passes[p]));
+        c.queue = static_cast<uint32_t>(q);
+        c.pos = s.pos[p] + (q == d ? shift : 0);
+        c.clock = s.clock[p];
+        if (c.clock[d] > 0) {
+          c.clock[d] += shift;
+          continue;
+        }
+        for (size_t k2 = 0; k2 < kQueues; ++k2) {  // knows the frame_start lists without a graphics pass?
+          const uint32_t known = k2 == q ? s.pos[p] + 1 : s.clock[p][k2];
+          if (k2 != d && start_first_[k2] != kNone && known > start_first_[k2]) c.clock[d] = shift;
+        }
+      }
+    }
+  }
   void merge_end(uint32_t p) {
     for (size_t k = 0; k < kQueues; ++k) end_clock_[k] = std::max(end_clock_[k], s_->clock[p][k]);
   }
@@ -143,6 +176,11 @@ class HappensBefore {
   std::array<uint32_t, kQueues> start_first_{};
   // Per queue: 1 + the last position the frame_end list is ordered after.
   std::array<uint32_t, kQueues> end_clock_{};
+  struct SlotClock {
+    uint32_t queue = 0, pos = 0;
+    std::array<uint32_t, kQueues> clock{};
+  };
+  std::vector<SlotClock> at_;  // per slot
 };
 
 // Per subresource, the accesses an ordering check compares against: the last barrier or write, and
@@ -443,13 +481,17 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
                       list_pointer(gi, li, m), list_name(gi, li), descs[m].name, previous_names(ab)));
   };
 
-  auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
-    if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
+  auto race_report = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m)
+                         __attribute__((noinline, cold)) {
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
     reported = {earlier, later};
     out.push_back(
         fmt::format("{}: {}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
                     order.pointer(later, m), order.name(later), what, t.table[m].name, order.name(earlier)));
+  };
+  auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) __attribute__((always_inline)) {
+    if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
+    race_report(earlier, later, what, m);
   };
   // f(first, n, Access1&) over the runs of [lo, hi) of member m in `runs`: in place when the member is
   // one run and the interval all of it (what FlatRuns::update does then, without the calls).
@@ -626,10 +668,28 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
         const ResourceId m = b->resource;
         if (m == kGlobalResource) continue;
         if (before && O[m] != kNone) takeover_barrier(gi, li, *b);
-        if (oq && S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
+        if (S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
             (b->before.layout == V[m].layout || b->discard)) {
-          V[m] = b->after;
-          continue;
+          if (oq) {
+            V[m] = b->after;
+            continue;
+          }
+          // Several queues: the ordering records of a whole member, in place (change() and the resting
+          // record's last transition without the run machinery).
+          Access1* const a = acc.whole_value(m);
+          Access1* const r = rest.whole_value(m);
+          if (a && r) {
+            if (b->before.layout != b->after.layout || b->discard) {
+              const uint32_t slot = order.slot(gi, li);
+              race(a->last_change, slot, "a layout transition", m);
+              for (uint32_t x : a->uses) race(x, slot, "a layout transition", m);
+              a->last_change = slot;
+              a->uses.clear();
+              r->last_change = slot;
+            }
+            V[m] = b->after;
+            continue;
+          }
         }
         barrier(gi, li, *b);
       }
@@ -652,7 +712,35 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           const PassUse* const ub = P[p].uses.data();
           const uint32_t nu = static_cast<uint32_t>(P[p].uses.size());
           if (!oq) {
-            for (uint32_t ui = 0; ui < nu; ++ui) pass_use(gi, li, p, ui);
+            const uint32_t slot = order.slot(gi, li);
+            for (uint32_t ui = 0; ui < nu; ++ui) {
+              // Several queues: the usual use (one member, used whole, no takeover pending, in one state that
+              // is exactly the use's, whole ordering records) updates the records in place; the rest, and
+              // a use that needs more, go to pass_use(), which gives it the same answer.
+              const PassUse& u = ub[ui];
+              const ResourceId m = F[u.resource];
+              const Resource& res = R[u.resource];
+              Access1* a;
+              Access1* r;
+              if (!(res.count == 1 && O[m] == kNone && S[m] == detail::States::kWhole && is_whole(u.range) &&
+                    holds_exactly(V[m], u, res.desc.type == ResourceType::buffer) &&
+                    (a = acc.whole_value(m)) != nullptr && (r = rest.whole_value(m)) != nullptr)) {
+                pass_use(gi, li, p, ui);
+                continue;
+              }
+              if (is_write(u.access) || u.access == Access::present) {
+                race(a->last_change, slot, "a write", m);
+                for (uint32_t x : a->uses) race(x, slot, "a write", m);
+                a->last_change = slot;
+                a->uses.clear();
+              } else {
+                race(a->last_change, slot, "a read", m);
+                std::erase_if(a->uses, [&](uint32_t x) { return order.before(x, slot); });
+                a->uses.push_back(slot);
+              }
+              std::erase_if(r->uses, [&](uint32_t x) { return order.before(x, slot); });
+              r->uses.push_back(slot);
+            }
           } else {
             for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui)
               pass_use(gi, li, p, ui);
