@@ -344,28 +344,52 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
   return facts;
 }
 
-// Whether state st holds use u for sure: it is exactly the use's one access, with the sync it needs,
-// in that access's layout (a buffer's: none). Sufficient for covers() (a read's layout there is
-// read_layout_of(one bit), which is layout_of(it); a write's and present's is layout_of), not
-// necessary: any other state asks covers().
-[[gnu::always_inline]] inline bool holds_exactly(const State& st, const PassUse& u, bool buffer) {
-  if (st.access != bit(u.access)) return false;
-  const SyncMask need = sync_of(u.access, u.stages);
-  return (st.sync & need) == need && st.layout == (buffer ? Layout::none : layout_of(u.access));
+// What a use needs to find to be held for sure (holds_exactly): its one access bit, the sync it needs and
+// the layout of that access (a texture's), per access and stage index (use_key): a table, so that the
+// usual use costs one lookup instead of sync_of(), bit() and layout_of() with their tests.
+struct UseKey {
+  SyncMask need = 0;
+  AccessMask access = 0;
+  Layout layout = Layout::common;
+};
+// The stage index of a use's stages: what sync_of() reads (no stages: every shading stage).
+[[gnu::always_inline]] inline unsigned stage_index(Stages st) { return st == kNoStages ? kAllShading : st & 7u; }
+inline constexpr auto kUseKeys = [] {
+  std::array<std::array<UseKey, 8>, kAccessCount> k{};
+  for (unsigned a = 0; a < kAccessCount; ++a)
+    for (unsigned i = 0; i < 8; ++i) {
+      const Access x = static_cast<Access>(a);
+      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i] : core_detail::kSyncOfAccess[a], bit(x),
+                 layout_of(x)};
+    }
+  return k;
+}();
+// Whether state st holds the use (its key, on a buffer or not) for sure: it is exactly the use's one
+// access, with the sync it needs, in that access's layout (a buffer's: none). Sufficient for covers() (a
+// read's layout there is read_layout_of(one bit), which is layout_of(it); a write's and present's is
+// layout_of), not necessary: any other state asks covers().
+[[gnu::always_inline]] inline bool holds_exactly(const State& st, const UseKey& k, bool buffer) {
+  return st.access == k.access && (st.sync & k.need) == k.need && st.layout == (buffer ? Layout::none : k.layout);
 }
+// Per graph resource, for the walk's usual use: its one member, with kBufferBit set for a buffer; kNone for
+// a set of several members (the full path).
+inline constexpr uint32_t kBufferBit = 0x80000000u;
 
 // The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
-// used whole, not taking over memory, in one state that is exactly the use's), or nu: the walk's inner loop,
-// a function of its own so that its arrays stay in registers.
-uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu,
-                    const Resource* const resources, const ResourceId* const first_member,
+// not taking over memory, in one state that is exactly the use's), or nu: the walk's inner loop, a
+// function of its own so that its arrays stay in registers. On one queue the use's range does not matter
+// here: every part of a member in one state that holds the use holds it (the full path would find the
+// same run for every interval of the range, covered, and leave it as it was; the ranges are valid, the
+// graph passed validate), and there are no ordering records to update per interval.
+uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu, const uint32_t* const one,
                     const uint32_t* const over, const uint32_t* const split, const State* const value) {
   for (; ui < nu; ++ui) {
     const PassUse& u = uses[ui];
-    const ResourceId m = first_member[u.resource];
-    const Resource& res = resources[u.resource];
-    if (!(res.count == 1 && over[m] == kNone && split[m] == detail::States::kWhole && is_whole(u.range) &&
-          holds_exactly(value[m], u, res.desc.type == ResourceType::buffer)))
+    const uint32_t w = one[u.resource];
+    const uint32_t m = w & ~kBufferBit;
+    const unsigned a = static_cast<unsigned>(u.access);
+    if (!(w != kNone && a < kAccessCount && over[m] == kNone && split[m] == detail::States::kWhole &&
+          holds_exactly(value[m], kUseKeys[a][stage_index(u.stages)], (w & kBufferBit) != 0)))
       return ui;
   }
   return nu;
@@ -387,6 +411,7 @@ struct WalkScratch {
   std::vector<std::tuple<uint32_t, uint32_t, State>> failing;
   std::vector<uint8_t> reported;
   std::vector<uint32_t> over;  // takeover: per member, its alias barrier until its first barrier or use
+  std::vector<uint32_t> one;   // per graph resource: its one member (kBufferBit: a buffer), kNone for a set
 };
 
 // The takeover check's input: the aliasing phase's barriers (which members take over memory, from
@@ -488,6 +513,16 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     out.push_back(
         fmt::format("{}: {}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
                     order.pointer(later, m), order.name(later), what, t.table[m].name, order.name(earlier)));
+  };
+  // The uses no later one than `slot` follows: those ordered before it are dropped (happens-before is
+  // transitive), the others keep their order. In place, no call.
+  auto drop_before = [&](std::vector<uint32_t>& uses, uint32_t slot) __attribute__((always_inline)) {
+    uint32_t* const d = uses.data();
+    const size_t n = uses.size();
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (!order.before(d[i], slot)) d[k++] = d[i];
+    if (k != n) uses.resize(k);
   };
   auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) __attribute__((always_inline)) {
     if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
@@ -658,8 +693,15 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     const uint32_t* const S = split;
     const uint32_t* const O = over;
     const ResourceDesc* const D = descs;
-    const Resource* const R = g.resources.data();
-    const ResourceId* const F = t.first_member.data();
+    std::vector<uint32_t>& one_v = w.one;
+    one_v.resize(g.resources.size());
+    for (uint32_t r = 0; r < one_v.size(); ++r) {
+      const Resource& res = g.resources[r];
+      one_v[r] = res.count != 1 ? kNone
+                                : t.first_member[r] | (res.desc.type == ResourceType::buffer ? kBufferBit : 0u);
+    }
+    const uint32_t* const N = one_v.data();
+    const ResourceHistory* const H = t.history_in.data();
     const Pass* const P = g.passes.data();
     const bool oq = one_queue;
     auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
@@ -677,15 +719,15 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           // Several queues: the ordering records of a whole member, in place (change() and the resting
           // record's last transition without the run machinery).
           Access1* const a = acc.whole_value(m);
-          Access1* const r = rest.whole_value(m);
-          if (a && r) {
+          Access1* const r = H[m].dies ? nullptr : rest.whole_value(m);
+          if (a && (r || H[m].dies)) {
             if (b->before.layout != b->after.layout || b->discard) {
               const uint32_t slot = order.slot(gi, li);
               race(a->last_change, slot, "a layout transition", m);
               for (uint32_t x : a->uses) race(x, slot, "a layout transition", m);
               a->last_change = slot;
               a->uses.clear();
-              r->last_change = slot;
+              if (r) r->last_change = slot;
             }
             V[m] = b->after;
             continue;
@@ -717,14 +759,17 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
               // Several queues: the usual use (one member, used whole, no takeover pending, in one state that
               // is exactly the use's, whole ordering records) updates the records in place; the rest, and
               // a use that needs more, go to pass_use(), which gives it the same answer.
+              // A member that dies after its last use has no resting record to keep.
               const PassUse& u = ub[ui];
-              const ResourceId m = F[u.resource];
-              const Resource& res = R[u.resource];
+              const uint32_t wd = N[u.resource];
+              const ResourceId m = wd & ~kBufferBit;
+              const unsigned ax = static_cast<unsigned>(u.access);
               Access1* a;
-              Access1* r;
-              if (!(res.count == 1 && O[m] == kNone && S[m] == detail::States::kWhole && is_whole(u.range) &&
-                    holds_exactly(V[m], u, res.desc.type == ResourceType::buffer) &&
-                    (a = acc.whole_value(m)) != nullptr && (r = rest.whole_value(m)) != nullptr)) {
+              Access1* r = nullptr;
+              if (!(wd != kNone && ax < kAccessCount && O[m] == kNone && S[m] == detail::States::kWhole &&
+                    is_whole(u.range) &&
+                    holds_exactly(V[m], kUseKeys[ax][stage_index(u.stages)], (wd & kBufferBit) != 0) &&
+                    (a = acc.whole_value(m)) != nullptr && (H[m].dies || (r = rest.whole_value(m)) != nullptr))) {
                 pass_use(gi, li, p, ui);
                 continue;
               }
@@ -735,14 +780,16 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
                 a->uses.clear();
               } else {
                 race(a->last_change, slot, "a read", m);
-                std::erase_if(a->uses, [&](uint32_t x) { return order.before(x, slot); });
+                drop_before(a->uses, slot);
                 a->uses.push_back(slot);
               }
-              std::erase_if(r->uses, [&](uint32_t x) { return order.before(x, slot); });
-              r->uses.push_back(slot);
+              if (r) {
+                drop_before(r->uses, slot);
+                r->uses.push_back(slot);
+              }
             }
           } else {
-            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui)
+            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, N, O, S, V)) < nu; ++ui)
               pass_use(gi, li, p, ui);
           }
         }
