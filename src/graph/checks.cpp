@@ -65,9 +65,6 @@ class HappensBefore {
     slot_first_.assign(t.compiled.size() + 1, 0);
     for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
       slot_first_[gi + 1] = slot_first_[gi] + static_cast<uint32_t>(t.compiled[gi].lists.size());
-    group_of_.resize(slot_first_.back());
-    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
-      for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) group_of_[k] = gi;
     start_first_.fill(kNone);
     end_clock_.fill(0);
     for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
@@ -90,11 +87,11 @@ class HappensBefore {
   // Every list runs on one queue: submission order is the order, nothing can race.
   bool one_queue() const { return one_queue_; }
   uint32_t pass(uint32_t slot) const {
-    const uint32_t gi = group_of_[slot];
+    const uint32_t gi = group_of(slot);
     return t_->info[gi].passes[slot - slot_first_[gi]];
   }
   std::string name(uint32_t slot) const {
-    const uint32_t gi = group_of_[slot], p = pass(slot);
+    const uint32_t gi = group_of(slot), p = pass(slot);
     const Queue q = t_->info[gi].queue;
     return p == kNone ? fmt::format("the {} (graphics queue)", transition_list_name(t_->info[gi].role))
                       : fmt::format("pass '{}' ({} queue)", g_->passes[p].name,
@@ -110,6 +107,11 @@ class HappensBefore {
   bool before(uint32_t x, uint32_t y) const { return at_[y].clock[at_[x].queue] > at_[x].pos; }
 
  private:
+  // The group of a slot (findings only: the order itself needs no group).
+  uint32_t group_of(uint32_t slot) const {
+    const auto it = std::upper_bound(slot_first_.begin(), slot_first_.end(), slot);
+    return static_cast<uint32_t>(it - slot_first_.begin()) - 1;
+  }
   // Every slot's place in the schedule's order, so that before() is one compare and no call: its queue, its
   // position there and per queue 1 + the last position it knows complete (the schedule's vector clocks).
   // The frame_start lists take the first positions of the graphics queue and the frame_end lists its
@@ -170,7 +172,7 @@ class HappensBefore {
   const Graph* g_ = nullptr;
   const Schedule* s_ = nullptr;
   const Transitions* t_ = nullptr;
-  std::vector<uint32_t> slot_first_, group_of_;
+  std::vector<uint32_t> slot_first_;
   bool one_queue_ = true;
   // Per queue: the position from which its passes are ordered after the frame_start list (kNone: none).
   std::array<uint32_t, kQueues> start_first_{};
@@ -262,6 +264,26 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
   }
 }
 
+// What a use needs to find to be held for sure (holds_exactly): its one access bit, the sync it needs and
+// the layout of that access (a texture's), per access and stage index (use_key): a table, so that the
+// usual use costs one lookup instead of sync_of(), bit() and layout_of() with their tests.
+struct UseKey {
+  SyncMask need = 0;
+  AccessMask access = 0;
+  Layout layout = Layout::common;
+};
+// The stage index of a use's stages: what sync_of() reads (no stages: every shading stage).
+[[gnu::always_inline]] inline unsigned stage_index(Stages st) { return st == kNoStages ? kAllShading : st & 7u; }
+inline constexpr auto kUseKeys = [] {
+  std::array<std::array<UseKey, 8>, kAccessCount> k{};
+  for (unsigned a = 0; a < kAccessCount; ++a)
+    for (unsigned i = 0; i < 8; ++i) {
+      const Access x = static_cast<Access>(a);
+      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i] : core_detail::kSyncOfAccess[a], bit(x),
+                 layout_of(x)};
+    }
+  return k;
+}();
 // Per resource, rebuilt from the declarations in one walk of the serial order, for the aliasing and
 // takeover checks: the first serial index, the last user per queue and what every user knows complete
 // per queue (aliasing); and the accesses no barrier of the resource's own orders after the others, its
@@ -344,26 +366,6 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
   return facts;
 }
 
-// What a use needs to find to be held for sure (holds_exactly): its one access bit, the sync it needs and
-// the layout of that access (a texture's), per access and stage index (use_key): a table, so that the
-// usual use costs one lookup instead of sync_of(), bit() and layout_of() with their tests.
-struct UseKey {
-  SyncMask need = 0;
-  AccessMask access = 0;
-  Layout layout = Layout::common;
-};
-// The stage index of a use's stages: what sync_of() reads (no stages: every shading stage).
-[[gnu::always_inline]] inline unsigned stage_index(Stages st) { return st == kNoStages ? kAllShading : st & 7u; }
-inline constexpr auto kUseKeys = [] {
-  std::array<std::array<UseKey, 8>, kAccessCount> k{};
-  for (unsigned a = 0; a < kAccessCount; ++a)
-    for (unsigned i = 0; i < 8; ++i) {
-      const Access x = static_cast<Access>(a);
-      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i] : core_detail::kSyncOfAccess[a], bit(x),
-                 layout_of(x)};
-    }
-  return k;
-}();
 // Whether state st holds the use (its key, on a buffer or not) for sure: it is exactly the use's one
 // access, with the sync it needs, in that access's layout (a buffer's: none). Sufficient for covers() (a
 // read's layout there is read_layout_of(one bit), which is layout_of(it); a write's and present's is
