@@ -878,7 +878,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint64_t> cuts;
-    std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill;
+    std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill, ok_after;
   } w;
   auto ordered = [&](uint32_t x, uint32_t y) {
     for (size_t k = 0; k < kQueues; ++k)
@@ -952,21 +952,37 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
     }
   }
   auto by_first = [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; };
+  // Per resource y, a resource x already found ordered before it: the same pair in the next interval (a
+  // placement spans several) is not asked again (ordered() of a pair is always the same answer).
+  std::vector<uint32_t>& ok_after = w.ok_after;
+  ok_after.assign(us.size(), kNone);
+  auto ordered_once = [&](uint32_t x, uint32_t y) {
+    if (ok_after[y] == x) return true;
+    if (!ordered(x, y)) return false;
+    ok_after[y] = x;
+    return true;
+  };
   for (size_t k = 0; k < intervals && out.size() < 20; ++k) {
     uint32_t* const c = cover.data() + cover_first[k];
     const size_t n = cover_first[k + 1] - cover_first[k];
     // Placements usually come in order of first use already. A sequence strictly increasing by
-    // first use is the only order std::sort can produce, so the sort is skipped; otherwise (ties
-    // or disorder) the same std::sort on the same sequence keeps the findings text identical.
-    bool strictly_sorted = true;
-    for (size_t i = 1; i < n && strictly_sorted; ++i) strictly_sorted = by_first(c[i - 1], c[i]);
-    if (!strictly_sorted) std::sort(c, c + n, by_first);
-    for (size_t i = 1; i < n; ++i)
-      if (!ordered(c[i - 1], c[i])) {
-        out.push_back(fmt::format("{}: resources '{}' and '{}' share memory at offset {} but may be live together",
-                                  resource_pointer(c[i]), g.resources[c[i - 1]].desc.name, g.resources[c[i]].desc.name, cuts[k]));
-        break;
-      }
+    // first use is the only order std::sort can produce, so the sort is skipped (and the pairs are
+    // checked in the same loop); otherwise (ties or disorder) the same std::sort on the same sequence
+    // keeps the findings text identical.
+    size_t bad = 0;  // the first pair (c[bad - 1], c[bad]) not ordered, 0: none
+    size_t i = 1;
+    for (; i < n && by_first(c[i - 1], c[i]); ++i)
+      if (bad == 0 && !ordered_once(c[i - 1], c[i])) bad = i;
+    if (i < n) {
+      std::sort(c, c + n, by_first);
+      bad = 0;
+      for (i = 1; i < n && bad == 0; ++i)
+        if (!ordered_once(c[i - 1], c[i])) bad = i;
+    }
+    if (bad != 0)
+      out.push_back(fmt::format("{}: resources '{}' and '{}' share memory at offset {} but may be live together",
+                                resource_pointer(c[bad]), g.resources[c[bad - 1]].desc.name,
+                                g.resources[c[bad]].desc.name, cuts[k]));
   }
   return out;
 }
