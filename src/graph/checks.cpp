@@ -194,14 +194,23 @@ struct Access1 {
 };
 // Per member, as runs over its run index (detail::run_order); reset() keeps every member's use vector.
 using Accesses = detail::FlatRuns<Access1>;
-void reset(Accesses& acc, const Transitions& t) {
-  const std::vector<ResourceDesc>& all = t.table.all();
-  acc.reset(
-      static_cast<uint32_t>(all.size()), [&](uint32_t m) { return detail::cells(all[m]); },
-      [](uint32_t, Access1& a) {
-        a.last_change = kNone;
-        a.uses.clear();
-      });
+// Both ordering records start over, every member one run of "nothing yet" over the replay's cells (the
+// members' use vectors keep their storage).
+void reset(Accesses& acc, Accesses& rest, const detail::States& st) {
+  const uint32_t n = st.members();
+  acc.reset(n);
+  rest.reset(n);
+  Access1* const a = acc.values();
+  Access1* const r = rest.values();
+  uint32_t* const as = acc.sizes();
+  uint32_t* const rs = rest.sizes();
+  const uint32_t* const cells = st.sizes();
+  for (uint32_t m = 0; m < n; ++m) {
+    as[m] = rs[m] = cells[m];
+    a[m].last_change = r[m].last_change = kNone;
+    a[m].uses.clear();
+    r[m].uses.clear();
+  }
 }
 
 bool at_rest(const State& st, const State& rest, bool buffer) {
@@ -680,10 +689,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
       if (over[t.first_member[r] + m] != kNone) takeover_use(gi, li, t.first_member[r] + m);
     use(p, pass, ui, one_queue ? 0 : order.slot(gi, li));
   };
-  if (!one_queue) {
-    reset(acc, t);
-    reset(rest, t);
-  }
+  if (!one_queue) reset(acc, rest, st);
   // The stream, in submission order: per list its before points, its operation, its after points. A
   // member's first barrier at a before point is checked as its takeover barrier first. The usual barrier
   // (one whole member in one state, starting from the layout it is in, one queue) and the usual use (one
