@@ -712,6 +712,11 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     const ResourceHistory* const H = t.history_in.data();
     const Pass* const P = g.passes.data();
     const bool oq = one_queue;
+    // Several queues: the ordering records' flat arrays (they stay put until the next reset).
+    Access1* const AV = acc.values();
+    const uint32_t* const AS = acc.splits();
+    Access1* const RV = rest.values();
+    const uint32_t* const RS = rest.splits();
     auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
         __attribute__((always_inline)) {
       for (; b != e; ++b) {
@@ -726,8 +731,8 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           }
           // Several queues: the ordering records of a whole member, in place (change() and the resting
           // record's last transition without the run machinery).
-          Access1* const a = acc.whole_value(m);
-          Access1* const r = H[m].dies ? nullptr : rest.whole_value(m);
+          Access1* const a = AS[m] == detail::States::kWhole ? AV + m : nullptr;
+          Access1* const r = H[m].dies || RS[m] != detail::States::kWhole ? nullptr : RV + m;
           if (a && (r || H[m].dies)) {
             if (b->before.layout != b->after.layout || b->discard) {
               const uint32_t slot = order.slot(gi, li);
@@ -772,15 +777,15 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
               const uint32_t wd = N[u.resource];
               const ResourceId m = wd & ~kBufferBit;
               const unsigned ax = static_cast<unsigned>(u.access);
-              Access1* a;
-              Access1* r = nullptr;
               if (!(wd != kNone && ax < kAccessCount && O[m] == kNone && S[m] == detail::States::kWhole &&
                     is_whole(u.range) &&
                     holds_exactly(V[m], kUseKeys[ax][stage_index(u.stages)], (wd & kBufferBit) != 0) &&
-                    (a = acc.whole_value(m)) != nullptr && (H[m].dies || (r = rest.whole_value(m)) != nullptr))) {
+                    AS[m] == detail::States::kWhole && (H[m].dies || RS[m] == detail::States::kWhole))) {
                 pass_use(gi, li, p, ui);
                 continue;
               }
+              Access1* const a = AV + m;
+              Access1* const r = H[m].dies ? nullptr : RV + m;
               if (is_write(u.access) || u.access == Access::present) {
                 race(a->last_change, slot, "a write", m);
                 for (uint32_t x : a->uses) race(x, slot, "a write", m);
