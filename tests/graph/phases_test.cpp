@@ -594,6 +594,32 @@ TEST(GraphChecks, AliasingFailsWhenOnePassIsTheLastUserOfOneAndTheFirstOfTheOthe
                                                   bad.placements[bad.placement_of[a]].offset)}));
 }
 
+// A resource that spans two elementary intervals of the heap, ordered after its neighbour in the first
+// (r0 is done before p3 writes r3) and live together with its neighbour in the second (p3 reads r2 while
+// writing r3): the second pair is a finding even though r3 was already found ordered after r0 (the check
+// asks each pair once, not each resource once).
+TEST(GraphChecks, AliasingChecksEveryPairOfAResourceThatSpansSeveralIntervals) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing bad = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < bad.placements.size(); ++i) {  // every placement apart, one unit each
+    bad.placements[i].offset = (16 + i) * kS;
+    bad.placements[i].size = kS;
+  }
+  Placement& r0 = bad.placements[bad.placement_of[0]];
+  Placement& r2 = bad.placements[bad.placement_of[2]];
+  Placement& r3 = bad.placements[bad.placement_of[3]];
+  r0.offset = 0;
+  r2.offset = kS;
+  r3.offset = 0;
+  r3.size = 2 * kS;
+  EXPECT_EQ(check_aliasing(g, r.sched, bad),
+            (std::vector<std::string>{fmt::format(
+                "/resources/3: resources 'r2' and 'r3' share memory at offset {} but may be live together", kS)}));
+}
+
 TEST(GraphChecks, AliasingFailsForResourcesOnConcurrentQueues) {
   const Graph g = chain(8, true);
   GraphCompileResult r = compile_graph(g);
