@@ -426,6 +426,33 @@ TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
   EXPECT_FALSE(check_coverage(g, r.sched, r.trans).empty());
 }
 
+// The same on several queues (odd passes on the async compute queue, so the walk keeps ordering records):
+// the barrier that puts r2 in p3's read state dropped, or with the wrong layout or sync, leaves p3's read
+// of r2 (its use 1) not covered; the walk's usual use there (whole records, exact state) must not pass it.
+TEST(GraphChecks, CoverageFindsAnUncoveredUseOnSeveralQueues) {
+  const Graph g = chain(8, true);
+  for (const int how : {0, 1, 2}) {
+    GraphCompileResult r = compile_graph(g);
+    ASSERT_TRUE(r.findings.empty()) << how;
+    Barrier* b = nullptr;
+    for (std::string_view list : {"p3", "p2"})
+      if (!b)
+        b = barrier_in(r, list, "r2",
+                       [](const Barrier& x) { return x.after.access == bit(Access::shader_resource); });
+    ASSERT_NE(b, nullptr) << how;
+    if (how == 0)
+      b->after = b->before;
+    else if (how == 1)
+      b->after.layout = Layout::common;
+    else
+      b->after.sync = sync::none;
+    const std::vector<std::string> found = check_coverage(g, r.sched, r.trans);
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(),
+                            [](const std::string& f) { return f.starts_with("/passes/3/uses/1: pass 'p3', resource 'r2'"); }))
+        << how << ": " << fmt::format("{}", fmt::join(found, "\n"));
+  }
+}
+
 // A use whose state has its one access but not its layout, or not the sync it needs, is not covered: the
 // walk's usual-use test (exactly the use's access, sync and layout) must not pass it, on one queue.
 TEST(GraphChecks, CoverageFindsAUseInItsAccessWithTheWrongLayoutOrSync) {
