@@ -386,20 +386,23 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
 // a set of several members (the full path).
 inline constexpr uint32_t kBufferBit = 0x80000000u;
 
-// The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
-// not taking over memory, in one state that is exactly the use's), or nu: the walk's inner loop, a
+// The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member in
+// one state that is exactly the use's), or nu: the walk's inner loop, a
 // function of its own so that its arrays stay in registers. On one queue the use's range does not matter
 // here: every part of a member in one state that holds the use holds it (the full path would find the
 // same run for every interval of the range, covered, and leave it as it was; the ranges are valid, the
-// graph passed validate), and there are no ordering records to update per interval.
+// graph passed validate), and there are no ordering records to update per interval. A member that takes
+// over memory needs no test here: it starts the frame untouched (kFirstTouch / kFirstTouchBuffer, no
+// access) until its first barrier, which ends its pending takeover, so a use before that barrier never
+// finds its state exact and goes to the full path, which reports it (takeover_use).
 uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu, const uint32_t* const one,
-                    const uint32_t* const over, const uint32_t* const split, const State* const value) {
+                    const uint32_t* const split, const State* const value) {
   for (; ui < nu; ++ui) {
     const PassUse& u = uses[ui];
     const uint32_t w = one[u.resource];
     const uint32_t m = w & ~kBufferBit;
     const unsigned a = static_cast<unsigned>(u.access);
-    if (!(w != kNone && a < kAccessCount && over[m] == kNone && split[m] == detail::States::kWhole &&
+    if (!(w != kNone && a < kAccessCount && split[m] == detail::States::kWhole &&
           holds_exactly(value[m], kUseKeys[a][stage_index(u.stages)], (w & kBufferBit) != 0)))
       return ui;
   }
@@ -769,15 +772,15 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           if (!oq) {
             const uint32_t slot = order.slot(gi, li);
             for (uint32_t ui = 0; ui < nu; ++ui) {
-              // Several queues: the usual use (one member, used whole, no takeover pending, in one state that
-              // is exactly the use's, whole ordering records) updates the records in place; the rest, and
-              // a use that needs more, go to pass_use(), which gives it the same answer.
-              // A member that dies after its last use has no resting record to keep.
+              // Several queues: the usual use (one member, used whole, in one state that is exactly the
+              // use's, whole ordering records) updates the records in place; the rest, and a use that needs
+              // more, go to pass_use(), which gives it the same answer (a pending takeover cannot be exact:
+              // see usual_uses). A member that dies after its last use has no resting record to keep.
               const PassUse& u = ub[ui];
               const uint32_t wd = N[u.resource];
               const ResourceId m = wd & ~kBufferBit;
               const unsigned ax = static_cast<unsigned>(u.access);
-              if (!(wd != kNone && ax < kAccessCount && O[m] == kNone && S[m] == detail::States::kWhole &&
+              if (!(wd != kNone && ax < kAccessCount && S[m] == detail::States::kWhole &&
                     is_whole(u.range) &&
                     holds_exactly(V[m], kUseKeys[ax][stage_index(u.stages)], (wd & kBufferBit) != 0) &&
                     AS[m] == detail::States::kWhole && (H[m].dies || RS[m] == detail::States::kWhole))) {
@@ -802,7 +805,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
               }
             }
           } else {
-            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, N, O, S, V)) < nu; ++ui)
+            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, N, S, V)) < nu; ++ui)
               pass_use(gi, li, p, ui);
           }
         }
