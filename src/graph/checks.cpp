@@ -327,12 +327,13 @@ inline void fold(UseFacts& x) {
 // after its last use of it there) and fold into the last accesses when the next pass uses it, or at the
 // end; the per-queue facts are taken at a pass's first use of the resource (the pass's values are the
 // same for its other uses).
-const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+// The walk over the uses. kOrdered: every pass on one queue, positions ascending in serial order and no
+// clock of another queue (the usual single-queue frame, checked by the caller); then a resource's first
+// user knows least and its last user ends last, so its per-queue facts are its first user's clock and
+// its last user's end, with no min or max per use.
+template <bool kOrdered>
+void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
   static_assert(kQueues == 3, "known[] is merged queue by queue below");
-  thread_local std::vector<UseFacts> facts;
-  const uint32_t nr = static_cast<uint32_t>(g.resources.size());
-  facts.assign(nr, UseFacts{});
-  UseFacts* const f = facts.data();
   constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   const uint32_t* const serial = s.serial.data();
@@ -356,20 +357,51 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
         continue;
       }
       // The pass's first use of the resource: its accesses start with this one's.
-      if (x.stamp == kNone)
+      if (x.stamp == kNone) {
         x.first = i;
-      else
+        if constexpr (kOrdered) x.known = kn;
+      } else {
         fold(x);
+      }
       x.stamp = i;
       x.pass_access = a;
       x.pass_sync = sy;
       x.pass_writes = changes;
-      x.last_pos[q] = std::max(x.last_pos[q], end);
-      x.known[0] = std::min(x.known[0], kn[0]);
-      x.known[1] = std::min(x.known[1], kn[1]);
-      x.known[2] = std::min(x.known[2], kn[2]);
+      if constexpr (kOrdered) {
+        x.last_pos[q] = end;
+      } else {
+        x.last_pos[q] = std::max(x.last_pos[q], end);
+        x.known[0] = std::min(x.known[0], kn[0]);
+        x.known[1] = std::min(x.known[1], kn[1]);
+        x.known[2] = std::min(x.known[2], kn[2]);
+      }
     }
   }
+}
+// Whether walk_uses<true> applies: every pass of the serial order on one queue, at ascending positions,
+// knowing nothing of the other queues.
+bool one_ordered_queue(const Graph& g, const Schedule& s) {
+  if (s.serial.empty()) return true;
+  const Queue q = exec_queue(g.passes[s.serial.front()]);
+  uint32_t next = 0;  // the least position the next pass may have
+  for (const uint32_t p : s.serial) {
+    const size_t k = qi(q);
+    if (exec_queue(g.passes[p]) != q || s.pos[p] < next || s.clock[p][(k + 1) % kQueues] != 0 ||
+        s.clock[p][(k + 2) % kQueues] != 0)
+      return false;
+    next = s.pos[p] + 1;
+  }
+  return true;
+}
+const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+  thread_local std::vector<UseFacts> facts;
+  const uint32_t nr = static_cast<uint32_t>(g.resources.size());
+  facts.assign(nr, UseFacts{});
+  UseFacts* const f = facts.data();
+  if (one_ordered_queue(g, s))
+    walk_uses<true>(g, s, f);
+  else
+    walk_uses<false>(g, s, f);
   for (uint32_t r = 0; r < nr; ++r)
     if (f[r].stamp != kNone) fold(f[r]);
   return facts;
