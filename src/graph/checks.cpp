@@ -327,10 +327,10 @@ inline void fold(UseFacts& x) {
 // after its last use of it there) and fold into the last accesses when the next pass uses it, or at the
 // end; the per-queue facts are taken at a pass's first use of the resource (the pass's values are the
 // same for its other uses).
-// The walk over the uses. kOrdered: every pass on one queue, positions ascending in serial order and no
-// clock of another queue (the usual single-queue frame, checked by the caller); then a resource's first
-// user knows least and its last user ends last, so its per-queue facts are its first user's clock and
-// its last user's end, with no min or max per use.
+// The walk over the uses. kOrdered: every pass on one queue, positions ascending in serial order (the
+// usual single-queue frame, checked by the caller); then a resource's first user knows least of that
+// queue and its last user ends last, so its facts there are its first user's position and its last
+// user's end, with no min or max per use.
 template <bool kOrdered>
 void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
   static_assert(kQueues == 3, "known[] is merged queue by queue below");
@@ -378,17 +378,15 @@ void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
     }
   }
 }
-// Whether walk_uses<true> applies: every pass of the serial order on one queue, at ascending positions,
-// knowing nothing of the other queues.
+// Whether walk_uses<true> applies: every pass of the serial order on one queue, at ascending positions.
+// (What a pass knows of another queue does not matter then: no resource has a user there, so the
+// aliasing check compares it with nothing.)
 bool one_ordered_queue(const Graph& g, const Schedule& s) {
   if (s.serial.empty()) return true;
   const Queue q = exec_queue(g.passes[s.serial.front()]);
   uint32_t next = 0;  // the least position the next pass may have
   for (const uint32_t p : s.serial) {
-    const size_t k = qi(q);
-    if (exec_queue(g.passes[p]) != q || s.pos[p] < next || s.clock[p][(k + 1) % kQueues] != 0 ||
-        s.clock[p][(k + 2) % kQueues] != 0)
-      return false;
+    if (exec_queue(g.passes[p]) != q || s.pos[p] < next) return false;
     next = s.pos[p] + 1;
   }
   return true;

@@ -647,6 +647,53 @@ TEST(GraphChecks, AliasingChecksEveryPairOfAResourceThatSpansSeveralIntervals) {
                 "/resources/3: resources 'r2' and 'r3' share memory at offset {} but may be live together", kS)}));
 }
 
+// What every user of a resource knows complete is the least over its users, not its first user's: on
+// several queues a later user may know less (here p7, r5's last user, is made to know nothing of the
+// graphics queue), and then r5 is not ordered after r0 (whose last user is the graphics pass p2). The
+// facts take a resource's first user's clock only on one queue in serial order, where it is the least.
+TEST(GraphChecks, AliasingTakesWhatEveryUserKnowsNotWhatTheFirstKnows) {
+  const Graph g = chain(12, true);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing shared = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < shared.placements.size(); ++i) {  // every placement apart, one unit each
+    shared.placements[i].offset = (16 + i) * kS;
+    shared.placements[i].size = kS;
+  }
+  shared.placements[shared.placement_of[0]].offset = 0;
+  shared.placements[shared.placement_of[5]].offset = 0;
+  ASSERT_TRUE(check_aliasing(g, r.sched, shared).empty());  // r0 is done before any user of r5 starts
+  Schedule forgetful = r.sched;
+  forgetful.clock[7][qi(Queue::direct)] = 0;
+  EXPECT_EQ(check_aliasing(g, forgetful, shared),
+            (std::vector<std::string>{
+                "/resources/5: resources 'r0' and 'r5' share memory at offset 0 but may be live together"}));
+}
+
+// The same on one queue: a resource's first user knows least there only while positions ascend in
+// serial order; here p6 (a user of r5 after p5) is put at position 0, so r5's users no longer all start
+// after r0's last user (p2).
+TEST(GraphChecks, AliasingOnOneQueueTakesWhatEveryUserKnowsWhenPositionsDoNotAscend) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing shared = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < shared.placements.size(); ++i) {  // every placement apart, one unit each
+    shared.placements[i].offset = (16 + i) * kS;
+    shared.placements[i].size = kS;
+  }
+  shared.placements[shared.placement_of[0]].offset = 0;
+  shared.placements[shared.placement_of[5]].offset = 0;
+  ASSERT_TRUE(check_aliasing(g, r.sched, shared).empty());
+  Schedule shuffled = r.sched;
+  shuffled.pos[6] = 0;
+  EXPECT_EQ(check_aliasing(g, shuffled, shared),
+            (std::vector<std::string>{
+                "/resources/5: resources 'r0' and 'r5' share memory at offset 0 but may be live together"}));
+}
+
 TEST(GraphChecks, AliasingFailsForResourcesOnConcurrentQueues) {
   const Graph g = chain(8, true);
   GraphCompileResult r = compile_graph(g);
