@@ -71,8 +71,8 @@ class HappensBefore {
       const GroupInfo& x = t.info[gi];
       if (x.role != GroupInfo::Role::passes || x.passes.empty()) continue;
       // A group that waits for the frame_start list: its queue from its first pass on.
-      const bool waits_start = std::find(x.waits.begin(), x.waits.end(), 0u) != x.waits.end() &&
-                               t.info.front().role == GroupInfo::Role::frame_start;
+      const bool waits_start = t.info.front().role == GroupInfo::Role::frame_start &&
+                               std::find(x.waits.begin(), x.waits.end(), 0u) != x.waits.end();
       const size_t q = qi(exec_queue(g.passes[x.passes.front()]));
       if (waits_start) start_first_[q] = std::min(start_first_[q], s.pos[x.passes.front()]);
       if (q == qi(Queue::direct)) merge_end(x.passes.back());  // the frame_end list follows on its queue
