@@ -133,7 +133,7 @@ class HappensBefore {
     }
     at_.resize(slot_first_.back());
     uint32_t start = 0, end = shift + direct;  // the next frame_start / frame_end list's position
-    for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
+    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {  // the groups the slots number (as the walk's)
       const GroupInfo& x = t.info[gi];
       for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) {
         SlotClock& c = at_[k];
