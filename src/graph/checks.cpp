@@ -65,17 +65,14 @@ class HappensBefore {
     slot_first_.assign(t.compiled.size() + 1, 0);
     for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
       slot_first_[gi + 1] = slot_first_[gi] + static_cast<uint32_t>(t.compiled[gi].lists.size());
-    group_of_.resize(slot_first_.back());
-    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
-      for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) group_of_[k] = gi;
     start_first_.fill(kNone);
     end_clock_.fill(0);
     for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
       const GroupInfo& x = t.info[gi];
       if (x.role != GroupInfo::Role::passes || x.passes.empty()) continue;
       // A group that waits for the frame_start list: its queue from its first pass on.
-      const bool waits_start = std::find(x.waits.begin(), x.waits.end(), 0u) != x.waits.end() &&
-                               t.info.front().role == GroupInfo::Role::frame_start;
+      const bool waits_start = t.info.front().role == GroupInfo::Role::frame_start &&
+                               std::find(x.waits.begin(), x.waits.end(), 0u) != x.waits.end();
       const size_t q = qi(exec_queue(g.passes[x.passes.front()]));
       if (waits_start) start_first_[q] = std::min(start_first_[q], s.pos[x.passes.front()]);
       if (q == qi(Queue::direct)) merge_end(x.passes.back());  // the frame_end list follows on its queue
@@ -84,16 +81,17 @@ class HappensBefore {
       for (uint32_t w : t.info.back().waits)
         if (w < t.info.size() && t.info[w].role == GroupInfo::Role::passes && !t.info[w].passes.empty())
           merge_end(t.info[w].passes.back());
+    clocks();
   }
   uint32_t slot(uint32_t gi, uint32_t li) const { return slot_first_[gi] + li; }
   // Every list runs on one queue: submission order is the order, nothing can race.
   bool one_queue() const { return one_queue_; }
   uint32_t pass(uint32_t slot) const {
-    const uint32_t gi = group_of_[slot];
+    const uint32_t gi = group_of(slot);
     return t_->info[gi].passes[slot - slot_first_[gi]];
   }
   std::string name(uint32_t slot) const {
-    const uint32_t gi = group_of_[slot], p = pass(slot);
+    const uint32_t gi = group_of(slot), p = pass(slot);
     const Queue q = t_->info[gi].queue;
     return p == kNone ? fmt::format("the {} (graphics queue)", transition_list_name(t_->info[gi].role))
                       : fmt::format("pass '{}' ({} queue)", g_->passes[p].name,
@@ -104,45 +102,87 @@ class HappensBefore {
     const uint32_t p = pass(slot);
     return p == kNone ? member_pointer(*t_, m) : pass_pointer(p);
   }
-  // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution.
-  bool before(uint32_t x, uint32_t y) const {
-    const uint32_t gx = group_of_[x], gy = group_of_[y];
-    if (gx == gy) return x <= y;  // one group: one queue, lists in order
-    const GroupInfo::Role rx = t_->info[gx].role, ry = t_->info[gy].role;
-    const uint32_t px = pass(x), py = pass(y);
-    if (rx == GroupInfo::Role::passes && ry == GroupInfo::Role::passes)
-      return happens_before(*s_, *g_, px, py);
-    if (rx == GroupInfo::Role::frame_start) {
-      if (ry != GroupInfo::Role::passes) return true;  // frame_end: the same (graphics) queue
-      const size_t q = qi(exec_queue(g_->passes[py]));
-      if (q == qi(Queue::direct)) return true;
-      for (size_t k = 0; k < kQueues; ++k) {
-        const uint32_t known = k == q ? s_->pos[py] + 1 : s_->clock[py][k];
-        if (k == qi(Queue::direct) ? known > 0 : (start_first_[k] != kNone && known > start_first_[k]))
-          return true;
-      }
-      return false;
-    }
-    if (ry == GroupInfo::Role::frame_end && rx == GroupInfo::Role::passes) {
-      const size_t q = qi(exec_queue(g_->passes[px]));
-      return q == qi(Queue::direct) || end_clock_[q] > s_->pos[px];
-    }
-    return false;
-  }
+  // Whether slot x (submitted no later than y) is complete before slot y starts, on every execution:
+  // one compare against y's clock (see clocks()).
+  bool before(uint32_t x, uint32_t y) const { return at_[y].clock[at_[x].queue] > at_[x].pos; }
 
  private:
+  // The group of a slot (findings only: the order itself needs no group).
+  uint32_t group_of(uint32_t slot) const {
+    const auto it = std::upper_bound(slot_first_.begin(), slot_first_.end(), slot);
+    return static_cast<uint32_t>(it - slot_first_.begin()) - 1;
+  }
+  // Every slot's place in the schedule's order, so that before() is one compare and no call: its queue, its
+  // position there and per queue 1 + the last position it knows complete (the schedule's vector clocks).
+  // The frame_start lists take the first positions of the graphics queue and the frame_end lists its
+  // last ones (the graphics passes' positions and clocks shift by the frame_start lists): a graphics slot
+  // knows the frame_start lists; another queue's pass knows them when it knows a graphics pass or the
+  // first pass of its queue that waits for them (start_first_); the frame_end lists know every graphics
+  // slot and, per other queue, what the passes they wait for know (end_clock_). This is the rule
+  // happens_before() and the frame lists' waits give, as a table.
+  void clocks() {
+    const Graph& g = *g_;
+    const Schedule& s = *s_;
+    const Transitions& t = *t_;
+    const size_t d = qi(Queue::direct);
+    uint32_t shift = 0, direct = 0;  // frame_start lists; graphics passes
+    for (const GroupInfo& x : t.info) {
+      if (x.role == GroupInfo::Role::frame_start) shift += static_cast<uint32_t>(x.passes.size());
+      if (x.role == GroupInfo::Role::passes && x.queue == Queue::direct)
+        for (uint32_t p : x.passes) direct = std::max(direct, s.pos[p] + 1);
+    }
+    at_.resize(slot_first_.back());
+    uint32_t start = 0, end = shift + direct;  // the next frame_start / frame_end list's position
+    for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {  // the groups the slots number (as the walk's)
+      const GroupInfo& x = t.info[gi];
+      for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) {
+        SlotClock& c = at_[k];
+        c.queue = static_cast<uint32_t>(d);
+        c.clock.fill(0);
+        if (x.role == GroupInfo::Role::frame_start) {
+          c.pos = start++;
+          c.clock[d] = c.pos + 1;
+          continue;
+        }
+        if (x.role == GroupInfo::Role::frame_end) {
+          c.pos = end++;
+          c.clock = end_clock_;
+          c.clock[d] = c.pos + 1;
+          continue;
+        }
+        const uint32_t p = x.passes[k - slot_first_[gi]];
+        const size_t q = qi(exec_queue(g.passes[p]));
+        c.queue = static_cast<uint32_t>(q);
+        c.pos = s.pos[p] + (q == d ? shift : 0);
+        c.clock = s.clock[p];
+        if (c.clock[d] > 0) {
+          c.clock[d] += shift;
+          continue;
+        }
+        for (size_t k2 = 0; k2 < kQueues; ++k2) {  // knows the frame_start lists without a graphics pass?
+          const uint32_t known = k2 == q ? s.pos[p] + 1 : s.clock[p][k2];
+          if (k2 != d && start_first_[k2] != kNone && known > start_first_[k2]) c.clock[d] = shift;
+        }
+      }
+    }
+  }
   void merge_end(uint32_t p) {
     for (size_t k = 0; k < kQueues; ++k) end_clock_[k] = std::max(end_clock_[k], s_->clock[p][k]);
   }
   const Graph* g_ = nullptr;
   const Schedule* s_ = nullptr;
   const Transitions* t_ = nullptr;
-  std::vector<uint32_t> slot_first_, group_of_;
+  std::vector<uint32_t> slot_first_;
   bool one_queue_ = true;
   // Per queue: the position from which its passes are ordered after the frame_start list (kNone: none).
   std::array<uint32_t, kQueues> start_first_{};
   // Per queue: 1 + the last position the frame_end list is ordered after.
   std::array<uint32_t, kQueues> end_clock_{};
+  struct SlotClock {
+    uint32_t queue = 0, pos = 0;
+    std::array<uint32_t, kQueues> clock{};
+  };
+  std::vector<SlotClock> at_;  // per slot
 };
 
 // Per subresource, the accesses an ordering check compares against: the last barrier or write, and
@@ -154,14 +194,23 @@ struct Access1 {
 };
 // Per member, as runs over its run index (detail::run_order); reset() keeps every member's use vector.
 using Accesses = detail::FlatRuns<Access1>;
-void reset(Accesses& acc, const Transitions& t) {
-  const std::vector<ResourceDesc>& all = t.table.all();
-  acc.reset(
-      static_cast<uint32_t>(all.size()), [&](uint32_t m) { return detail::cells(all[m]); },
-      [](uint32_t, Access1& a) {
-        a.last_change = kNone;
-        a.uses.clear();
-      });
+// Both ordering records start over, every member one run of "nothing yet" over the replay's cells (the
+// members' use vectors keep their storage).
+void reset(Accesses& acc, Accesses& rest, const detail::States& st) {
+  const uint32_t n = st.members();
+  acc.reset(n);
+  rest.reset(n);
+  Access1* const a = acc.values();
+  Access1* const r = rest.values();
+  uint32_t* const as = acc.sizes();
+  uint32_t* const rs = rest.sizes();
+  const uint32_t* const cells = st.sizes();
+  for (uint32_t m = 0; m < n; ++m) {
+    as[m] = rs[m] = cells[m];
+    a[m].last_change = r[m].last_change = kNone;
+    a[m].uses.clear();
+    r[m].uses.clear();
+  }
 }
 
 bool at_rest(const State& st, const State& rest, bool buffer) {
@@ -224,6 +273,26 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
   }
 }
 
+// What a use needs to find to be held for sure (holds_exactly): its one access bit, the sync it needs and
+// the layout of that access (a texture's), per access and stage index (use_key): a table, so that the
+// usual use costs one lookup instead of sync_of(), bit() and layout_of() with their tests.
+struct UseKey {
+  SyncMask need = 0;
+  AccessMask access = 0;
+  Layout layout = Layout::common;
+};
+// The stage index of a use's stages: what sync_of() reads (no stages: every shading stage).
+[[gnu::always_inline]] inline unsigned stage_index(Stages st) { return st == kNoStages ? kAllShading : st & 7u; }
+inline constexpr auto kUseKeys = [] {
+  std::array<std::array<UseKey, 8>, kAccessCount> k{};
+  for (unsigned a = 0; a < kAccessCount; ++a)
+    for (unsigned i = 0; i < 8; ++i) {
+      const Access x = static_cast<Access>(a);
+      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i] : core_detail::kSyncOfAccess[a], bit(x),
+                 layout_of(x)};
+    }
+  return k;
+}();
 // Per resource, rebuilt from the declarations in one walk of the serial order, for the aliasing and
 // takeover checks: the first serial index, the last user per queue and what every user knows complete
 // per queue (aliasing); and the accesses no barrier of the resource's own orders after the others, its
@@ -258,12 +327,13 @@ inline void fold(UseFacts& x) {
 // after its last use of it there) and fold into the last accesses when the next pass uses it, or at the
 // end; the per-queue facts are taken at a pass's first use of the resource (the pass's values are the
 // same for its other uses).
-const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+// The walk over the uses. kOrdered: every pass on one queue, positions ascending in serial order (the
+// usual single-queue frame, checked by the caller); then a resource's first user knows least of that
+// queue and its last user ends last, so its facts there are its first user's position and its last
+// user's end, with no min or max per use.
+template <bool kOrdered>
+void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
   static_assert(kQueues == 3, "known[] is merged queue by queue below");
-  thread_local std::vector<UseFacts> facts;
-  const uint32_t nr = static_cast<uint32_t>(g.resources.size());
-  facts.assign(nr, UseFacts{});
-  UseFacts* const f = facts.data();
   constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   const uint32_t* const serial = s.serial.data();
@@ -287,47 +357,83 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
         continue;
       }
       // The pass's first use of the resource: its accesses start with this one's.
-      if (x.stamp == kNone)
+      if (x.stamp == kNone) {
         x.first = i;
-      else
+        if constexpr (kOrdered) x.known = kn;
+      } else {
         fold(x);
+      }
       x.stamp = i;
       x.pass_access = a;
       x.pass_sync = sy;
       x.pass_writes = changes;
-      x.last_pos[q] = std::max(x.last_pos[q], end);
-      x.known[0] = std::min(x.known[0], kn[0]);
-      x.known[1] = std::min(x.known[1], kn[1]);
-      x.known[2] = std::min(x.known[2], kn[2]);
+      if constexpr (kOrdered) {
+        x.last_pos[q] = end;
+      } else {
+        x.last_pos[q] = std::max(x.last_pos[q], end);
+        x.known[0] = std::min(x.known[0], kn[0]);
+        x.known[1] = std::min(x.known[1], kn[1]);
+        x.known[2] = std::min(x.known[2], kn[2]);
+      }
     }
   }
+}
+// Whether walk_uses<true> applies: every pass of the serial order on one queue, at ascending positions.
+// (What a pass knows of another queue does not matter then: no resource has a user there, so the
+// aliasing check compares it with nothing.)
+bool one_ordered_queue(const Graph& g, const Schedule& s) {
+  if (s.serial.empty()) return true;
+  const Queue q = exec_queue(g.passes[s.serial.front()]);
+  uint32_t next = 0;  // the least position the next pass may have
+  for (const uint32_t p : s.serial) {
+    if (exec_queue(g.passes[p]) != q || s.pos[p] < next) return false;
+    next = s.pos[p] + 1;
+  }
+  return true;
+}
+const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
+  thread_local std::vector<UseFacts> facts;
+  const uint32_t nr = static_cast<uint32_t>(g.resources.size());
+  facts.assign(nr, UseFacts{});
+  UseFacts* const f = facts.data();
+  if (one_ordered_queue(g, s))
+    walk_uses<true>(g, s, f);
+  else
+    walk_uses<false>(g, s, f);
   for (uint32_t r = 0; r < nr; ++r)
     if (f[r].stamp != kNone) fold(f[r]);
   return facts;
 }
 
-// Whether state st holds use u for sure: it is exactly the use's one access, with the sync it needs,
-// in that access's layout (a buffer's: none). Sufficient for covers() (a read's layout there is
-// read_layout_of(one bit), which is layout_of(it); a write's and present's is layout_of), not
-// necessary: any other state asks covers().
-[[gnu::always_inline]] inline bool holds_exactly(const State& st, const PassUse& u, bool buffer) {
-  if (st.access != bit(u.access)) return false;
-  const SyncMask need = sync_of(u.access, u.stages);
-  return (st.sync & need) == need && st.layout == (buffer ? Layout::none : layout_of(u.access));
+// Whether state st holds the use (its key, on a buffer or not) for sure: it is exactly the use's one
+// access, with the sync it needs, in that access's layout (a buffer's: none). Sufficient for covers() (a
+// read's layout there is read_layout_of(one bit), which is layout_of(it); a write's and present's is
+// layout_of), not necessary: any other state asks covers().
+[[gnu::always_inline]] inline bool holds_exactly(const State& st, const UseKey& k, bool buffer) {
+  return st.access == k.access && (st.sync & k.need) == k.need && st.layout == (buffer ? Layout::none : k.layout);
 }
+// Per graph resource, for the walk's usual use: its one member, with kBufferBit set for a buffer; kNone for
+// a set of several members (the full path).
+inline constexpr uint32_t kBufferBit = 0x80000000u;
 
-// The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member,
-// used whole, not taking over memory, in one state that is exactly the use's), or nu: the walk's inner loop,
-// a function of its own so that its arrays stay in registers.
-uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu,
-                    const Resource* const resources, const ResourceId* const first_member,
-                    const uint32_t* const over, const uint32_t* const split, const State* const value) {
+// The first of uses [ui, nu) of a pass, from ui on, that is not the usual case on one queue (one member in
+// one state that is exactly the use's), or nu: the walk's inner loop, a
+// function of its own so that its arrays stay in registers. On one queue the use's range does not matter
+// here: every part of a member in one state that holds the use holds it (the full path would find the
+// same run for every interval of the range, covered, and leave it as it was; the ranges are valid, the
+// graph passed validate), and there are no ordering records to update per interval. A member that takes
+// over memory needs no test here: it starts the frame untouched (kFirstTouch / kFirstTouchBuffer, no
+// access) until its first barrier, which ends its pending takeover, so a use before that barrier never
+// finds its state exact and goes to the full path, which reports it (takeover_use).
+uint32_t usual_uses(const PassUse* const uses, uint32_t ui, const uint32_t nu, const uint32_t* const one,
+                    const uint32_t* const split, const State* const value) {
   for (; ui < nu; ++ui) {
     const PassUse& u = uses[ui];
-    const ResourceId m = first_member[u.resource];
-    const Resource& res = resources[u.resource];
-    if (!(res.count == 1 && over[m] == kNone && split[m] == detail::States::kWhole && is_whole(u.range) &&
-          holds_exactly(value[m], u, res.desc.type == ResourceType::buffer)))
+    const uint32_t w = one[u.resource];
+    const uint32_t m = w & ~kBufferBit;
+    const unsigned a = static_cast<unsigned>(u.access);
+    if (!(w != kNone && a < kAccessCount && split[m] == detail::States::kWhole &&
+          holds_exactly(value[m], kUseKeys[a][stage_index(u.stages)], (w & kBufferBit) != 0)))
       return ui;
   }
   return nu;
@@ -349,6 +455,7 @@ struct WalkScratch {
   std::vector<std::tuple<uint32_t, uint32_t, State>> failing;
   std::vector<uint8_t> reported;
   std::vector<uint32_t> over;  // takeover: per member, its alias barrier until its first barrier or use
+  std::vector<uint32_t> one;   // per graph resource: its one member (kBufferBit: a buffer), kNone for a set
 };
 
 // The takeover check's input: the aliasing phase's barriers (which members take over memory, from
@@ -443,13 +550,27 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
                       list_pointer(gi, li, m), list_name(gi, li), descs[m].name, previous_names(ab)));
   };
 
-  auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) {
-    if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
+  auto race_report = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m)
+                         __attribute__((noinline, cold)) {
     if (reported == std::pair{earlier, later} || out.size() >= 20) return;
     reported = {earlier, later};
     out.push_back(
         fmt::format("{}: {}: {} on resource '{}' is not ordered after {}, which uses it (no wait between them)",
                     order.pointer(later, m), order.name(later), what, t.table[m].name, order.name(earlier)));
+  };
+  // The uses no later one than `slot` follows: those ordered before it are dropped (happens-before is
+  // transitive), the others keep their order. In place, no call.
+  auto drop_before = [&](std::vector<uint32_t>& uses, uint32_t slot) __attribute__((always_inline)) {
+    uint32_t* const d = uses.data();
+    const size_t n = uses.size();
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (!order.before(d[i], slot)) d[k++] = d[i];
+    if (k != n) uses.resize(k);
+  };
+  auto race = [&](uint32_t earlier, uint32_t later, const char* what, ResourceId m) __attribute__((always_inline)) {
+    if (earlier == kNone || earlier == later || order.before(earlier, later)) return;
+    race_report(earlier, later, what, m);
   };
   // f(first, n, Access1&) over the runs of [lo, hi) of member m in `runs`: in place when the member is
   // one run and the interval all of it (what FlatRuns::update does then, without the calls).
@@ -601,10 +722,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
       if (over[t.first_member[r] + m] != kNone) takeover_use(gi, li, t.first_member[r] + m);
     use(p, pass, ui, one_queue ? 0 : order.slot(gi, li));
   };
-  if (!one_queue) {
-    reset(acc, t);
-    reset(rest, t);
-  }
+  if (!one_queue) reset(acc, rest, st);
   // The stream, in submission order: per list its before points, its operation, its after points. A
   // member's first barrier at a before point is checked as its takeover barrier first. The usual barrier
   // (one whole member in one state, starting from the layout it is in, one queue) and the usual use (one
@@ -616,20 +734,50 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     const uint32_t* const S = split;
     const uint32_t* const O = over;
     const ResourceDesc* const D = descs;
-    const Resource* const R = g.resources.data();
-    const ResourceId* const F = t.first_member.data();
+    std::vector<uint32_t>& one_v = w.one;
+    one_v.resize(g.resources.size());
+    for (uint32_t r = 0; r < one_v.size(); ++r) {
+      const Resource& res = g.resources[r];
+      one_v[r] = res.count != 1 ? kNone
+                                : t.first_member[r] | (res.desc.type == ResourceType::buffer ? kBufferBit : 0u);
+    }
+    const uint32_t* const N = one_v.data();
+    const ResourceHistory* const H = t.history_in.data();
     const Pass* const P = g.passes.data();
     const bool oq = one_queue;
+    // Several queues: the ordering records' flat arrays (they stay put until the next reset).
+    Access1* const AV = acc.values();
+    const uint32_t* const AS = acc.splits();
+    Access1* const RV = rest.values();
+    const uint32_t* const RS = rest.splits();
     auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
         __attribute__((always_inline)) {
       for (; b != e; ++b) {
         const ResourceId m = b->resource;
         if (m == kGlobalResource) continue;
         if (before && O[m] != kNone) takeover_barrier(gi, li, *b);
-        if (oq && S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
+        if (S[m] == detail::States::kWhole && detail::whole_barrier(D[m], *b) &&
             (b->before.layout == V[m].layout || b->discard)) {
-          V[m] = b->after;
-          continue;
+          if (oq) {
+            V[m] = b->after;
+            continue;
+          }
+          // Several queues: the ordering records of a whole member, in place (change() and the resting
+          // record's last transition without the run machinery).
+          Access1* const a = AS[m] == detail::States::kWhole ? AV + m : nullptr;
+          Access1* const r = H[m].dies || RS[m] != detail::States::kWhole ? nullptr : RV + m;
+          if (a && (r || H[m].dies)) {
+            if (b->before.layout != b->after.layout || b->discard) {
+              const uint32_t slot = order.slot(gi, li);
+              race(a->last_change, slot, "a layout transition", m);
+              for (uint32_t x : a->uses) race(x, slot, "a layout transition", m);
+              a->last_change = slot;
+              a->uses.clear();
+              if (r) r->last_change = slot;
+            }
+            V[m] = b->after;
+            continue;
+          }
         }
         barrier(gi, li, *b);
       }
@@ -652,9 +800,42 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           const PassUse* const ub = P[p].uses.data();
           const uint32_t nu = static_cast<uint32_t>(P[p].uses.size());
           if (!oq) {
-            for (uint32_t ui = 0; ui < nu; ++ui) pass_use(gi, li, p, ui);
+            const uint32_t slot = order.slot(gi, li);
+            for (uint32_t ui = 0; ui < nu; ++ui) {
+              // Several queues: the usual use (one member, used whole, in one state that is exactly the
+              // use's, whole ordering records) updates the records in place; the rest, and a use that needs
+              // more, go to pass_use(), which gives it the same answer (a pending takeover cannot be exact:
+              // see usual_uses). A member that dies after its last use has no resting record to keep.
+              const PassUse& u = ub[ui];
+              const uint32_t wd = N[u.resource];
+              const ResourceId m = wd & ~kBufferBit;
+              const unsigned ax = static_cast<unsigned>(u.access);
+              if (!(wd != kNone && ax < kAccessCount && S[m] == detail::States::kWhole &&
+                    is_whole(u.range) &&
+                    holds_exactly(V[m], kUseKeys[ax][stage_index(u.stages)], (wd & kBufferBit) != 0) &&
+                    AS[m] == detail::States::kWhole && (H[m].dies || RS[m] == detail::States::kWhole))) {
+                pass_use(gi, li, p, ui);
+                continue;
+              }
+              Access1* const a = AV + m;
+              Access1* const r = H[m].dies ? nullptr : RV + m;
+              if (is_write(u.access) || u.access == Access::present) {
+                race(a->last_change, slot, "a write", m);
+                for (uint32_t x : a->uses) race(x, slot, "a write", m);
+                a->last_change = slot;
+                a->uses.clear();
+              } else {
+                race(a->last_change, slot, "a read", m);
+                drop_before(a->uses, slot);
+                a->uses.push_back(slot);
+              }
+              if (r) {
+                drop_before(r->uses, slot);
+                r->uses.push_back(slot);
+              }
+            }
           } else {
-            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, R, F, O, S, V)) < nu; ++ui)
+            for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, N, S, V)) < nu; ++ui)
               pass_use(gi, li, p, ui);
           }
         }
@@ -741,7 +922,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint64_t> cuts;
-    std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill;
+    std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill, ok_after;
   } w;
   auto ordered = [&](uint32_t x, uint32_t y) {
     for (size_t k = 0; k < kQueues; ++k)
@@ -815,21 +996,37 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
     }
   }
   auto by_first = [&](uint32_t x, uint32_t y) { return us[x].first < us[y].first; };
+  // Per resource y, a resource x already found ordered before it: the same pair in the next interval (a
+  // placement spans several) is not asked again (ordered() of a pair is always the same answer).
+  std::vector<uint32_t>& ok_after = w.ok_after;
+  ok_after.assign(us.size(), kNone);
+  auto ordered_once = [&](uint32_t x, uint32_t y) {
+    if (ok_after[y] == x) return true;
+    if (!ordered(x, y)) return false;
+    ok_after[y] = x;
+    return true;
+  };
   for (size_t k = 0; k < intervals && out.size() < 20; ++k) {
     uint32_t* const c = cover.data() + cover_first[k];
     const size_t n = cover_first[k + 1] - cover_first[k];
     // Placements usually come in order of first use already. A sequence strictly increasing by
-    // first use is the only order std::sort can produce, so the sort is skipped; otherwise (ties
-    // or disorder) the same std::sort on the same sequence keeps the findings text identical.
-    bool strictly_sorted = true;
-    for (size_t i = 1; i < n && strictly_sorted; ++i) strictly_sorted = by_first(c[i - 1], c[i]);
-    if (!strictly_sorted) std::sort(c, c + n, by_first);
-    for (size_t i = 1; i < n; ++i)
-      if (!ordered(c[i - 1], c[i])) {
-        out.push_back(fmt::format("{}: resources '{}' and '{}' share memory at offset {} but may be live together",
-                                  resource_pointer(c[i]), g.resources[c[i - 1]].desc.name, g.resources[c[i]].desc.name, cuts[k]));
-        break;
-      }
+    // first use is the only order std::sort can produce, so the sort is skipped (and the pairs are
+    // checked in the same loop); otherwise (ties or disorder) the same std::sort on the same sequence
+    // keeps the findings text identical.
+    size_t bad = 0;  // the first pair (c[bad - 1], c[bad]) not ordered, 0: none
+    size_t i = 1;
+    for (; i < n && by_first(c[i - 1], c[i]); ++i)
+      if (bad == 0 && !ordered_once(c[i - 1], c[i])) bad = i;
+    if (i < n) {
+      std::sort(c, c + n, by_first);
+      bad = 0;
+      for (i = 1; i < n && bad == 0; ++i)
+        if (!ordered_once(c[i - 1], c[i])) bad = i;
+    }
+    if (bad != 0)
+      out.push_back(fmt::format("{}: resources '{}' and '{}' share memory at offset {} but may be live together",
+                                resource_pointer(c[bad]), g.resources[c[bad - 1]].desc.name,
+                                g.resources[c[bad]].desc.name, cuts[k]));
   }
   return out;
 }

@@ -30,24 +30,23 @@ FinalStates final_states(const Transitions& t) {
       st.update(b.resource, lo, hi, [&](uint32_t, uint32_t, State& x) { x = b.after; });
     });
   };
+  // Each list's barriers in order: its points cover them in order (CompiledList::barriers is in point
+  // order), so the list's span is its part of the stream, with no walk over its points.
   for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
     const std::vector<CompiledList>& lists = t.compiled[gi].lists;
     const uint32_t nl = static_cast<uint32_t>(lists.size());
     for (uint32_t li = 0; li < nl; ++li) {
-      const CompiledList& cl = lists[li];
-      const Barrier* const bs = cl.barriers.data();
-      for (const BarrierPoint& pt : cl.points) {
-        for (const Barrier *b = bs + pt.first, *const e = b + pt.count; b != e; ++b) {
-          const ResourceId m = b->resource;
-          if (m == kGlobalResource) continue;
-          if (b->reason == Reason::restore) [[unlikely]]
-            restore(gi, li, *b);
-          if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], *b)) {
-            value[m] = b->after;
-            continue;
-          }
-          runs(*b);
+      const std::span<const Barrier> bs = lists[li].barriers;
+      for (const Barrier *b = bs.data(), *const e = b + bs.size(); b != e; ++b) {
+        const ResourceId m = b->resource;
+        if (m == kGlobalResource) continue;
+        if (b->reason == Reason::restore) [[unlikely]]
+          restore(gi, li, *b);
+        if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], *b)) {
+          value[m] = b->after;
+          continue;
         }
+        runs(*b);
       }
     }
   }

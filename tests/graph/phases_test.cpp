@@ -426,6 +426,33 @@ TEST(GraphChecks, CoverageFailsWhenATransitionIsDropped) {
   EXPECT_FALSE(check_coverage(g, r.sched, r.trans).empty());
 }
 
+// The same on several queues (odd passes on the async compute queue, so the walk keeps ordering records):
+// the barrier that puts r2 in p3's read state dropped, or with the wrong layout or sync, leaves p3's read
+// of r2 (its use 1) not covered; the walk's usual use there (whole records, exact state) must not pass it.
+TEST(GraphChecks, CoverageFindsAnUncoveredUseOnSeveralQueues) {
+  const Graph g = chain(8, true);
+  for (const int how : {0, 1, 2}) {
+    GraphCompileResult r = compile_graph(g);
+    ASSERT_TRUE(r.findings.empty()) << how;
+    Barrier* b = nullptr;
+    for (std::string_view list : {"p3", "p2"})
+      if (!b)
+        b = barrier_in(r, list, "r2",
+                       [](const Barrier& x) { return x.after.access == bit(Access::shader_resource); });
+    ASSERT_NE(b, nullptr) << how;
+    if (how == 0)
+      b->after = b->before;
+    else if (how == 1)
+      b->after.layout = Layout::common;
+    else
+      b->after.sync = sync::none;
+    const std::vector<std::string> found = check_coverage(g, r.sched, r.trans);
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(),
+                            [](const std::string& f) { return f.starts_with("/passes/3/uses/1: pass 'p3', resource 'r2'"); }))
+        << how << ": " << fmt::format("{}", fmt::join(found, "\n"));
+  }
+}
+
 // A use whose state has its one access but not its layout, or not the sync it needs, is not covered: the
 // walk's usual-use test (exactly the use's access, sync and layout) must not pass it, on one queue.
 TEST(GraphChecks, CoverageFindsAUseInItsAccessWithTheWrongLayoutOrSync) {
@@ -592,6 +619,79 @@ TEST(GraphChecks, AliasingFailsWhenOnePassIsTheLastUserOfOneAndTheFirstOfTheOthe
             (std::vector<std::string>{fmt::format("/resources/1: resources 'a' and 'b' share memory at offset {} but "
                                                   "may be live together",
                                                   bad.placements[bad.placement_of[a]].offset)}));
+}
+
+// A resource that spans two elementary intervals of the heap, ordered after its neighbour in the first
+// (r0 is done before p3 writes r3) and live together with its neighbour in the second (p3 reads r2 while
+// writing r3): the second pair is a finding even though r3 was already found ordered after r0 (the check
+// asks each pair once, not each resource once).
+TEST(GraphChecks, AliasingChecksEveryPairOfAResourceThatSpansSeveralIntervals) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing bad = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < bad.placements.size(); ++i) {  // every placement apart, one unit each
+    bad.placements[i].offset = (16 + i) * kS;
+    bad.placements[i].size = kS;
+  }
+  Placement& r0 = bad.placements[bad.placement_of[0]];
+  Placement& r2 = bad.placements[bad.placement_of[2]];
+  Placement& r3 = bad.placements[bad.placement_of[3]];
+  r0.offset = 0;
+  r2.offset = kS;
+  r3.offset = 0;
+  r3.size = 2 * kS;
+  EXPECT_EQ(check_aliasing(g, r.sched, bad),
+            (std::vector<std::string>{fmt::format(
+                "/resources/3: resources 'r2' and 'r3' share memory at offset {} but may be live together", kS)}));
+}
+
+// What every user of a resource knows complete is the least over its users, not its first user's: on
+// several queues a later user may know less (here p7, r5's last user, is made to know nothing of the
+// graphics queue), and then r5 is not ordered after r0 (whose last user is the graphics pass p2). The
+// facts take a resource's first user's clock only on one queue in serial order, where it is the least.
+TEST(GraphChecks, AliasingTakesWhatEveryUserKnowsNotWhatTheFirstKnows) {
+  const Graph g = chain(12, true);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing shared = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < shared.placements.size(); ++i) {  // every placement apart, one unit each
+    shared.placements[i].offset = (16 + i) * kS;
+    shared.placements[i].size = kS;
+  }
+  shared.placements[shared.placement_of[0]].offset = 0;
+  shared.placements[shared.placement_of[5]].offset = 0;
+  ASSERT_TRUE(check_aliasing(g, r.sched, shared).empty());  // r0 is done before any user of r5 starts
+  Schedule forgetful = r.sched;
+  forgetful.clock[7][qi(Queue::direct)] = 0;
+  EXPECT_EQ(check_aliasing(g, forgetful, shared),
+            (std::vector<std::string>{
+                "/resources/5: resources 'r0' and 'r5' share memory at offset 0 but may be live together"}));
+}
+
+// The same on one queue: a resource's first user knows least there only while positions ascend in
+// serial order; here p6 (a user of r5 after p5) is put at position 0, so r5's users no longer all start
+// after r0's last user (p2).
+TEST(GraphChecks, AliasingOnOneQueueTakesWhatEveryUserKnowsWhenPositionsDoNotAscend) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing shared = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < shared.placements.size(); ++i) {  // every placement apart, one unit each
+    shared.placements[i].offset = (16 + i) * kS;
+    shared.placements[i].size = kS;
+  }
+  shared.placements[shared.placement_of[0]].offset = 0;
+  shared.placements[shared.placement_of[5]].offset = 0;
+  ASSERT_TRUE(check_aliasing(g, r.sched, shared).empty());
+  Schedule shuffled = r.sched;
+  shuffled.pos[6] = 0;
+  EXPECT_EQ(check_aliasing(g, shuffled, shared),
+            (std::vector<std::string>{
+                "/resources/5: resources 'r0' and 'r5' share memory at offset 0 but may be live together"}));
 }
 
 TEST(GraphChecks, AliasingFailsForResourcesOnConcurrentQueues) {
