@@ -219,6 +219,7 @@ struct Scratch {
   // Per resource id: 1 while the group's facts retire it (GroupFacts::retire), 0 everywhere between
   // compiles; one store per retired resource instead of a binary search per slot.
   std::vector<uint8_t> retiring;
+  std::vector<GroupFacts::DiscardOwner> discards;  // a group's discards, sorted (forward), if the facts' are not
 };
 
 Scratch& thread_scratch() {
@@ -527,10 +528,7 @@ class GroupCompiler {
 
   void forward() {
     size_t next_discard = 0;
-    std::vector<GroupFacts::DiscardOwner> discards = f_.discards;
-    std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
-    });
+    const std::span<const GroupFacts::DiscardOwner> discards = sorted_discards();
     size_t next_exit = slots_.size();
     // The backward pass made every slot and record: the arrays keep their storage from here on, and
     // local pointers spare a reload of each vector after every store.
@@ -577,6 +575,20 @@ class GroupCompiler {
     // end_list() made every list's views over the arrays as they were then: they hold unless an
     // array was reallocated since (a group that needed more than prepare() reserved).
     if (out_.barriers.data() != barriers0_ || out_.points.data() != points0_) out_.relink();
+  }
+
+  // The discards in (list, op, resource) order: the plan's own order but for the resources of one
+  // operation, so most groups' are read in place; others are sorted in a copy in the scratch. Out of line:
+  // inlined, it costs forward() its inlined read rule.
+  [[gnu::noinline]] std::span<const GroupFacts::DiscardOwner> sorted_discards() {
+    const auto order = [](const GroupFacts::DiscardOwner& a, const GroupFacts::DiscardOwner& b) {
+      return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
+    };
+    const std::vector<GroupFacts::DiscardOwner>& d = f_.discards;
+    if (std::is_sorted(d.begin(), d.end(), order)) return d;
+    scratch_.discards.assign(d.begin(), d.end());
+    std::sort(scratch_.discards.begin(), scratch_.discards.end(), order);
+    return scratch_.discards;
   }
 
   // Numbers the slot in the order of first touch, which the forward pass follows.
@@ -1040,7 +1052,11 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
   }
   // The same pointers, read-only (a qualification conversion: no copy of the array).
   const std::span<const CommandListGroup* const> cg(groups.data(), groups.size());
-  Plan p = plan(resources, cg, std::move(history_in));
+  // The facts go to a Plan kept per thread: planned again, a frame reuses their storage (no heap block per
+  // group in steady state). Only this call reads them, and only until it returns.
+  thread_local Plan reused;
+  Plan& p = reused;
+  plan_detail::plan_into(p, resources, cg, std::move(history_in));
   CompileResult out;
   out.groups.resize(groups.size());
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));

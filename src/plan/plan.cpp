@@ -218,6 +218,8 @@ struct PlanScratch {
   // Per resource, made at its first use in the call (a resource no group touched yet: last_group and
   // first_list unset): what the use loop reads of its (large) ResourceDesc, packed by facts_of().
   std::vector<uint32_t> res_facts;
+  std::vector<Box> boxes;  // check_op_conflicts' working memory
+  std::vector<uint32_t> idx;
 };
 
 // What plan()'s use loop needs of a resource, in one word: the accesses use_rule() rejects outright on
@@ -250,10 +252,24 @@ PlanScratch& plan_scratch() {
 }  // namespace
 
 Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history) {
+  Plan out;
+  plan_detail::plan_into(out, rt, groups, std::move(history));
+  return out;
+}
+
+void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const CommandListGroup* const> groups,
+                            History history) {
   if (history.size() != rt.size())
     throw Error(fmt::format("history has {} resources but the table has {}", history.size(), rt.size()));
-  Plan out;
+  // `out` may hold an earlier call's facts: their vectors are emptied, keeping their storage, so that a
+  // frame planned again (compile_all keeps one Plan per thread) takes no heap block per group.
   out.groups.resize(groups.size());
+  for (GroupFacts& f : out.groups) {
+    f.entry_history.clear();
+    f.discards.clear();
+    f.hand_on.clear();
+    f.retire.clear();
+  }
   constexpr uint32_t kNone = 0xffffffffu;
   PlanScratch& sc = plan_scratch();
   std::vector<uint32_t> last_group = std::move(sc.last_group);
@@ -268,8 +284,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   first_list.assign(rt.size(), kNone);
   hand_on.clear();
   hand_on_keys.clear();
-  std::vector<Box> boxes;
-  std::vector<uint32_t> scratch;
+  std::vector<Box> boxes = std::move(sc.boxes);
+  std::vector<uint32_t> scratch = std::move(sc.idx);
   std::unordered_map<ResourceId, ResourceHistory> group_start;
   const std::span<const ResourceDesc> descs = rt.all();
 
@@ -437,8 +453,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   sc.hand_on_keys = std::move(hand_on_keys);
   sc.per_group = std::move(per_group);
   sc.res_facts = std::move(res_facts);
+  sc.boxes = std::move(boxes);
+  sc.idx = std::move(scratch);
   out.history_out = std::move(history);
-  return out;
 }
 
 }  // namespace baton

@@ -10,9 +10,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "baton/plan.hpp"
 #include "baton/record.hpp"
 
 namespace baton::plan_detail {
+
+// plan() into `out`, reusing the storage of the facts an earlier call left there (their vectors are
+// cleared, not freed): compile_all keeps one Plan per thread, so a frame planned again allocates nothing
+// per group. Same checks, errors and facts as plan().
+void plan_into(Plan& out, const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history);
 
 // Whether some resource has two uses in the operation: the only case in which uses of one operation
 // can conflict or merge. Operations are small, so a pairwise look beats sorting; past 8 uses the
