@@ -1058,11 +1058,14 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
   Plan& p = reused;
   plan_detail::plan_into(p, resources, cg, std::move(history_in));
   CompileResult out;
-  out.groups.resize(groups.size());
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));
   if (threads == 1) {
-    for (size_t i = 0; i < groups.size(); ++i) out.groups[i] = compile(resources, *groups[i], p.groups[i]);
+    // Each result moved into its place as it is made (an empty group made first and assigned over costs a
+    // destruction and a move-assignment per group).
+    out.groups.reserve(groups.size());
+    for (size_t i = 0; i < groups.size(); ++i) out.groups.push_back(compile(resources, *groups[i], p.groups[i]));
   } else {
+    out.groups.resize(groups.size());
     std::vector<std::exception_ptr> errors(threads);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {
