@@ -634,7 +634,7 @@ class GroupCompiler {
         !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
     t.dirty = hist.written;
     if (entry) {
-      t.state = state_of_entry(d, *entry);
+      t.state = plan_detail::entry_state(d, *entry);
       t.origin = Origin::entry;
       // A declared write state stands for a write done before the group, outside Baton's history.
       t.dirty = t.dirty || (t.state.access & kWriteAccesses) != 0;

@@ -403,7 +403,7 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
           hand_on_keys.push_back({prev, static_cast<uint32_t>(hand_on.size())});
-          hand_on.push_back({e.resource, state_of_entry(d, e)});
+          hand_on.push_back({e.resource, plan_detail::entry_state(d, e)});
         }
       }
     }

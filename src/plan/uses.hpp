@@ -20,6 +20,13 @@ namespace baton::plan_detail {
 // per group. Same checks, errors and facts as plan().
 void plan_into(Plan& out, const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history);
 
+// state_of_entry() inline for the usual declaration of one use (the planner and the compiler ask for
+// every entry state; two calls each cost more than the state itself); a shared read entry goes out of line.
+inline State entry_state(const ResourceDesc& d, const EntryState& e) {
+  if (e.shared) return state_of_entry(d, e);
+  return State{sync_of(e.access, e.stages), bit(e.access), d.type == ResourceType::buffer ? Layout::none : layout_of(e.access)};
+}
+
 // Whether some resource has two uses in the operation: the only case in which uses of one operation
 // can conflict or merge. Operations are small, so a pairwise look beats sorting; past 8 uses the
 // answer is a conservative "maybe" (true), and callers take their general path.
