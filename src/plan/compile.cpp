@@ -220,6 +220,12 @@ struct Scratch {
   // compiles; one store per retired resource instead of a binary search per slot.
   std::vector<uint8_t> retiring;
   std::vector<GroupFacts::DiscardOwner> discards;  // a group's discards, sorted (forward), if the facts' are not
+  // entry_of(): per list with many entry states, a sorted copy, made at the list's first question.
+  std::vector<std::vector<EntryState>> sorted_entries;
+  std::vector<uint32_t> sorted_of;     // per list index: into sorted_entries; kNone everywhere between compiles
+  std::vector<uint32_t> sorted_lists;  // the lists of this compile given a copy (sorted_of reset from it)
+  // op_sync() of one operation with many uses: per (resource, access), the sync of its uses.
+  std::unordered_map<uint64_t, SyncMask> op_syncs;
 };
 
 Scratch& thread_scratch() {
@@ -245,6 +251,8 @@ class GroupCompiler {
     for (const RangedBuffer& b : ranged_) ranged_of_[b.res] = kNone;
     for (const ResourceId r : f_.retire)
       if (r < retiring_.size()) retiring_[r] = 0;
+    for (const uint32_t l : scratch_.sorted_lists) scratch_.sorted_of[l] = kNone;
+    scratch_.sorted_lists.clear();
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
@@ -606,12 +614,18 @@ class GroupCompiler {
         if (e.resource == r) return &e;
       return nullptr;
     }
-    if (sorted_entries_.size() <= list) sorted_entries_.resize(g_.lists().size());
-    std::vector<EntryState>& s = sorted_entries_[list];
-    if (s.empty()) {
-      s.assign(es.begin(), es.end());
-      std::sort(s.begin(), s.end(), [](const EntryState& a, const EntryState& b) { return a.resource < b.resource; });
+    // The copies live in the per-thread scratch with their storage (no heap block per compile).
+    std::vector<uint32_t>& sorted_of = scratch_.sorted_of;
+    if (sorted_of.size() < g_.lists().size()) sorted_of.resize(g_.lists().size(), kNone);
+    if (sorted_of[list] == kNone) {
+      sorted_of[list] = static_cast<uint32_t>(scratch_.sorted_lists.size());
+      scratch_.sorted_lists.push_back(list);
+      if (scratch_.sorted_entries.size() < scratch_.sorted_lists.size()) scratch_.sorted_entries.emplace_back();
+      std::vector<EntryState>& c = scratch_.sorted_entries[sorted_of[list]];
+      c.assign(es.begin(), es.end());
+      std::sort(c.begin(), c.end(), [](const EntryState& a, const EntryState& b) { return a.resource < b.resource; });
     }
+    const std::vector<EntryState>& s = scratch_.sorted_entries[sorted_of[list]];
     const auto it = std::lower_bound(s.begin(), s.end(), r, [](const EntryState& e, ResourceId x) { return e.resource < x; });
     return it != s.end() && it->resource == r ? &*it : nullptr;
   }
@@ -1027,8 +1041,7 @@ class GroupCompiler {
   const Barrier* barriers0_ = nullptr;      // the arrays' storage as prepare() reserved it: relink()
   const BarrierPoint* points0_ = nullptr;   // only if the forward walk outgrew it
   size_t list_b0_ = 0, list_p0_ = 0;  // where its barriers and points start in out_'s arrays
-  std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
-  std::unordered_map<uint64_t, SyncMask> op_syncs_;      // op_sync of operation op_syncs_of_ (many uses)
+  std::unordered_map<uint64_t, SyncMask>& op_syncs_ = scratch_.op_syncs;  // op_sync of operation op_syncs_of_
   uint32_t op_syncs_of_ = kNone;
 };
 

@@ -303,17 +303,7 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
     // The group's entry history, collected here and copied into the facts once at its size (many
     // small groups would otherwise grow each facts vector block by block).
     entry.clear();
-    // A declared entry state that writes stands for a write done before the group outside Baton: the
-    // contents exist (no initializing discard) and later groups must treat them as written.
     size_t entry_states = 0;  // declared by the group's lists (most groups declare none)
-    for (const CommandList* list : g.lists()) {
-      entry_states += list->entry_states().size();
-      for (const EntryState& e : list->entry_states())
-        if (e.resource < rt.size() && is_write(e.access)) {
-          group_start.emplace(e.resource, history[e.resource]);
-          history[e.resource].written = true;
-        }
-    }
 
     // Local views of the lists and each list's operations: the stores below may not reload them.
     const std::span<const CommandList* const> lists(g.lists().data(), g.lists().size());
@@ -325,6 +315,17 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
         args.queue = list.queue();
         throw Error(fmt::format("group '{}': {}", g.name(), rule_message(Rule::list_queue_mismatch, args)));
       }
+      // A declared entry state that writes stands for a write done before the group outside Baton: the
+      // contents exist (no initializing discard) and later groups must treat them as written. Taken as the
+      // list begins, before its uses: only the list that first touches a resource may declare it, so no
+      // earlier list of the group can have used it (if one did, the check below the loop rejects the group).
+      const std::span<const EntryState> declared = list.entry_states();
+      entry_states += declared.size();
+      for (const EntryState& e : declared)
+        if (e.resource < rt.size() && is_write(e.access)) {
+          group_start.emplace(e.resource, history[e.resource]);
+          history[e.resource].written = true;
+        }
       const std::span<const Operation> ops = list.ops();
       for (size_t oi = 0; oi < ops.size(); ++oi) {
         const Operation& op = ops[oi];
