@@ -381,10 +381,12 @@ class GroupCompiler {
     if (is_whole(u.range)) return kFullBox;
     const ResourceDesc& d = desc(u.resource);
     Box b;
-    try {
-      b = use_extent(d, u.range);
-    } catch (const Error&) {
-      throw_first_range_error();
+    if (!plan_detail::valid_extent(d, u.range, b)) {
+      try {
+        b = use_extent(d, u.range);
+      } catch (const Error&) {
+        throw_first_range_error();
+      }
     }
     if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) || planned_whole(u.resource) : b == full_box(d))
       return kFullBox;

@@ -176,6 +176,19 @@ template <class Where>
     access_error(descs, where_fn, r, a, s, q);
 }
 
+// A use's range within its resource's bounds, or an Error naming the use. Out of line: most uses name
+// the whole resource, and the check inline costs the use loop its registers.
+template <class Where>
+[[gnu::noinline]] void check_range(const ResourceDesc& d, const SubresourceRange& range, const Where& where_fn) {
+  Box extent;
+  if (plan_detail::valid_extent(d, range, extent)) return;  // resolve() would accept it: no call
+  try {
+    (void)resolve(d, range);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", where_fn(), e.what()));
+  }
+}
+
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
 // anything else has no order between the two and is an error naming both.
 template <class Where>
@@ -356,13 +369,7 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
               throw Error(fmt::format("{}: resource '{}': {}", where(), descs[r].name,
                                       check_op_access(op.kind, u.access)->message));
           }
-          if (!is_whole(u.range)) {  // the whole resource needs no bounds check
-            try {
-              (void)resolve(descs[r], u.range);
-            } catch (const Error& e) {
-              throw Error(fmt::format("{}: {}", where(), e.what()));
-            }
-          }
+          if (!is_whole(u.range)) check_range(descs[r], u.range, where);  // the whole resource needs no check
           // One reference for the use's updates (indexing again after every store reloads the array).
           ResourceHistory& h = history[r];
           if (is_write(u.access) && !h.written) {
