@@ -219,6 +219,13 @@ struct Scratch {
   // Per resource id: 1 while the group's facts retire it (GroupFacts::retire), 0 everywhere between
   // compiles; one store per retired resource instead of a binary search per slot.
   std::vector<uint8_t> retiring;
+  std::vector<GroupFacts::DiscardOwner> discards;  // a group's discards, sorted (forward), if the facts' are not
+  // entry_of(): per list with many entry states, a sorted copy, made at the list's first question.
+  std::vector<std::vector<EntryState>> sorted_entries;
+  std::vector<uint32_t> sorted_of;     // per list index: into sorted_entries; kNone everywhere between compiles
+  std::vector<uint32_t> sorted_lists;  // the lists of this compile given a copy (sorted_of reset from it)
+  // op_sync() of one operation with many uses: per (resource, access), the sync of its uses.
+  std::unordered_map<uint64_t, SyncMask> op_syncs;
 };
 
 Scratch& thread_scratch() {
@@ -244,6 +251,8 @@ class GroupCompiler {
     for (const RangedBuffer& b : ranged_) ranged_of_[b.res] = kNone;
     for (const ResourceId r : f_.retire)
       if (r < retiring_.size()) retiring_[r] = 0;
+    for (const uint32_t l : scratch_.sorted_lists) scratch_.sorted_of[l] = kNone;
+    scratch_.sorted_lists.clear();
   }
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
@@ -372,10 +381,12 @@ class GroupCompiler {
     if (is_whole(u.range)) return kFullBox;
     const ResourceDesc& d = desc(u.resource);
     Box b;
-    try {
-      b = use_extent(d, u.range);
-    } catch (const Error&) {
-      throw_first_range_error();
+    if (!plan_detail::valid_extent(d, u.range, b)) {
+      try {
+        b = use_extent(d, u.range);
+      } catch (const Error&) {
+        throw_first_range_error();
+      }
     }
     if (s.buffer ? !has_bytes(u.range) || b == buffer_extent(d) || planned_whole(u.resource) : b == full_box(d))
       return kFullBox;
@@ -527,10 +538,7 @@ class GroupCompiler {
 
   void forward() {
     size_t next_discard = 0;
-    std::vector<GroupFacts::DiscardOwner> discards = f_.discards;
-    std::sort(discards.begin(), discards.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
-    });
+    const std::span<const GroupFacts::DiscardOwner> discards = sorted_discards();
     size_t next_exit = slots_.size();
     // The backward pass made every slot and record: the arrays keep their storage from here on, and
     // local pointers spare a reload of each vector after every store.
@@ -579,6 +587,20 @@ class GroupCompiler {
     if (out_.barriers.data() != barriers0_ || out_.points.data() != points0_) out_.relink();
   }
 
+  // The discards in (list, op, resource) order: the plan's own order but for the resources of one
+  // operation, so most groups' are read in place; others are sorted in a copy in the scratch. Out of line:
+  // inlined, it costs forward() its inlined read rule.
+  [[gnu::noinline]] std::span<const GroupFacts::DiscardOwner> sorted_discards() {
+    const auto order = [](const GroupFacts::DiscardOwner& a, const GroupFacts::DiscardOwner& b) {
+      return std::tie(a.list, a.op, a.resource) < std::tie(b.list, b.op, b.resource);
+    };
+    const std::vector<GroupFacts::DiscardOwner>& d = f_.discards;
+    if (std::is_sorted(d.begin(), d.end(), order)) return d;
+    scratch_.discards.assign(d.begin(), d.end());
+    std::sort(scratch_.discards.begin(), scratch_.discards.end(), order);
+    return scratch_.discards;
+  }
+
   // Numbers the slot in the order of first touch, which the forward pass follows.
   void number(Slot& s) {
     if (s.first == kNone) s.first = next_first_++;
@@ -594,12 +616,18 @@ class GroupCompiler {
         if (e.resource == r) return &e;
       return nullptr;
     }
-    if (sorted_entries_.size() <= list) sorted_entries_.resize(g_.lists().size());
-    std::vector<EntryState>& s = sorted_entries_[list];
-    if (s.empty()) {
-      s.assign(es.begin(), es.end());
-      std::sort(s.begin(), s.end(), [](const EntryState& a, const EntryState& b) { return a.resource < b.resource; });
+    // The copies live in the per-thread scratch with their storage (no heap block per compile).
+    std::vector<uint32_t>& sorted_of = scratch_.sorted_of;
+    if (sorted_of.size() < g_.lists().size()) sorted_of.resize(g_.lists().size(), kNone);
+    if (sorted_of[list] == kNone) {
+      sorted_of[list] = static_cast<uint32_t>(scratch_.sorted_lists.size());
+      scratch_.sorted_lists.push_back(list);
+      if (scratch_.sorted_entries.size() < scratch_.sorted_lists.size()) scratch_.sorted_entries.emplace_back();
+      std::vector<EntryState>& c = scratch_.sorted_entries[sorted_of[list]];
+      c.assign(es.begin(), es.end());
+      std::sort(c.begin(), c.end(), [](const EntryState& a, const EntryState& b) { return a.resource < b.resource; });
     }
+    const std::vector<EntryState>& s = scratch_.sorted_entries[sorted_of[list]];
     const auto it = std::lower_bound(s.begin(), s.end(), r, [](const EntryState& e, ResourceId x) { return e.resource < x; });
     return it != s.end() && it->resource == r ? &*it : nullptr;
   }
@@ -622,7 +650,7 @@ class GroupCompiler {
         !hist.written && (hist.touched || !(hist.takeover.access & (kWriteAccesses | kAnyAccess)));
     t.dirty = hist.written;
     if (entry) {
-      t.state = state_of_entry(d, *entry);
+      t.state = plan_detail::entry_state(d, *entry);
       t.origin = Origin::entry;
       // A declared write state stands for a write done before the group, outside Baton's history.
       t.dirty = t.dirty || (t.state.access & kWriteAccesses) != 0;
@@ -1015,8 +1043,7 @@ class GroupCompiler {
   const Barrier* barriers0_ = nullptr;      // the arrays' storage as prepare() reserved it: relink()
   const BarrierPoint* points0_ = nullptr;   // only if the forward walk outgrew it
   size_t list_b0_ = 0, list_p0_ = 0;  // where its barriers and points start in out_'s arrays
-  std::vector<std::vector<EntryState>> sorted_entries_;  // per list with many entry states (entry_of)
-  std::unordered_map<uint64_t, SyncMask> op_syncs_;      // op_sync of operation op_syncs_of_ (many uses)
+  std::unordered_map<uint64_t, SyncMask>& op_syncs_ = scratch_.op_syncs;  // op_sync of operation op_syncs_of_
   uint32_t op_syncs_of_ = kNone;
 };
 
@@ -1040,13 +1067,20 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
   }
   // The same pointers, read-only (a qualification conversion: no copy of the array).
   const std::span<const CommandListGroup* const> cg(groups.data(), groups.size());
-  Plan p = plan(resources, cg, std::move(history_in));
+  // The facts go to a Plan kept per thread: planned again, a frame reuses their storage (no heap block per
+  // group in steady state). Only this call reads them, and only until it returns.
+  thread_local Plan reused;
+  Plan& p = reused;
+  plan_detail::plan_into(p, resources, cg, std::move(history_in));
   CompileResult out;
-  out.groups.resize(groups.size());
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));
   if (threads == 1) {
-    for (size_t i = 0; i < groups.size(); ++i) out.groups[i] = compile(resources, *groups[i], p.groups[i]);
+    // Each result moved into its place as it is made (an empty group made first and assigned over costs a
+    // destruction and a move-assignment per group).
+    out.groups.reserve(groups.size());
+    for (size_t i = 0; i < groups.size(); ++i) out.groups.push_back(compile(resources, *groups[i], p.groups[i]));
   } else {
+    out.groups.resize(groups.size());
     std::vector<std::exception_ptr> errors(threads);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {

@@ -176,6 +176,19 @@ template <class Where>
     access_error(descs, where_fn, r, a, s, q);
 }
 
+// A use's range within its resource's bounds, or an Error naming the use. Out of line: most uses name
+// the whole resource, and the check inline costs the use loop its registers.
+template <class Where>
+[[gnu::noinline]] void check_range(const ResourceDesc& d, const SubresourceRange& range, const Where& where_fn) {
+  Box extent;
+  if (plan_detail::valid_extent(d, range, extent)) return;  // resolve() would accept it: no call
+  try {
+    (void)resolve(d, range);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", where_fn(), e.what()));
+  }
+}
+
 // Two uses of one subresource in one operation must agree: reads merge, the same write access merges,
 // anything else has no order between the two and is an error naming both.
 template <class Where>
@@ -218,6 +231,8 @@ struct PlanScratch {
   // Per resource, made at its first use in the call (a resource no group touched yet: last_group and
   // first_list unset): what the use loop reads of its (large) ResourceDesc, packed by facts_of().
   std::vector<uint32_t> res_facts;
+  std::vector<Box> boxes;  // check_op_conflicts' working memory
+  std::vector<uint32_t> idx;
 };
 
 // What plan()'s use loop needs of a resource, in one word: the accesses use_rule() rejects outright on
@@ -250,10 +265,24 @@ PlanScratch& plan_scratch() {
 }  // namespace
 
 Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history) {
+  Plan out;
+  plan_detail::plan_into(out, rt, groups, std::move(history));
+  return out;
+}
+
+void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const CommandListGroup* const> groups,
+                            History history) {
   if (history.size() != rt.size())
     throw Error(fmt::format("history has {} resources but the table has {}", history.size(), rt.size()));
-  Plan out;
+  // `out` may hold an earlier call's facts: their vectors are emptied, keeping their storage, so that a
+  // frame planned again (compile_all keeps one Plan per thread) takes no heap block per group.
   out.groups.resize(groups.size());
+  for (GroupFacts& f : out.groups) {
+    f.entry_history.clear();
+    f.discards.clear();
+    f.hand_on.clear();
+    f.retire.clear();
+  }
   constexpr uint32_t kNone = 0xffffffffu;
   PlanScratch& sc = plan_scratch();
   std::vector<uint32_t> last_group = std::move(sc.last_group);
@@ -268,8 +297,8 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   first_list.assign(rt.size(), kNone);
   hand_on.clear();
   hand_on_keys.clear();
-  std::vector<Box> boxes;
-  std::vector<uint32_t> scratch;
+  std::vector<Box> boxes = std::move(sc.boxes);
+  std::vector<uint32_t> scratch = std::move(sc.idx);
   std::unordered_map<ResourceId, ResourceHistory> group_start;
   const std::span<const ResourceDesc> descs = rt.all();
 
@@ -287,17 +316,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
     // The group's entry history, collected here and copied into the facts once at its size (many
     // small groups would otherwise grow each facts vector block by block).
     entry.clear();
-    // A declared entry state that writes stands for a write done before the group outside Baton: the
-    // contents exist (no initializing discard) and later groups must treat them as written.
     size_t entry_states = 0;  // declared by the group's lists (most groups declare none)
-    for (const CommandList* list : g.lists()) {
-      entry_states += list->entry_states().size();
-      for (const EntryState& e : list->entry_states())
-        if (e.resource < rt.size() && is_write(e.access)) {
-          group_start.emplace(e.resource, history[e.resource]);
-          history[e.resource].written = true;
-        }
-    }
 
     // Local views of the lists and each list's operations: the stores below may not reload them.
     const std::span<const CommandList* const> lists(g.lists().data(), g.lists().size());
@@ -309,6 +328,17 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         args.queue = list.queue();
         throw Error(fmt::format("group '{}': {}", g.name(), rule_message(Rule::list_queue_mismatch, args)));
       }
+      // A declared entry state that writes stands for a write done before the group outside Baton: the
+      // contents exist (no initializing discard) and later groups must treat them as written. Taken as the
+      // list begins, before its uses: only the list that first touches a resource may declare it, so no
+      // earlier list of the group can have used it (if one did, the check below the loop rejects the group).
+      const std::span<const EntryState> declared = list.entry_states();
+      entry_states += declared.size();
+      for (const EntryState& e : declared)
+        if (e.resource < rt.size() && is_write(e.access)) {
+          group_start.emplace(e.resource, history[e.resource]);
+          history[e.resource].written = true;
+        }
       const std::span<const Operation> ops = list.ops();
       for (size_t oi = 0; oi < ops.size(); ++oi) {
         const Operation& op = ops[oi];
@@ -339,13 +369,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
               throw Error(fmt::format("{}: resource '{}': {}", where(), descs[r].name,
                                       check_op_access(op.kind, u.access)->message));
           }
-          if (!is_whole(u.range)) {  // the whole resource needs no bounds check
-            try {
-              (void)resolve(descs[r], u.range);
-            } catch (const Error& e) {
-              throw Error(fmt::format("{}: {}", where(), e.what()));
-            }
-          }
+          if (!is_whole(u.range)) check_range(descs[r], u.range, where);  // the whole resource needs no check
           // One reference for the use's updates (indexing again after every store reloads the array).
           ResourceHistory& h = history[r];
           if (is_write(u.access) && !h.written) {
@@ -387,7 +411,7 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
         const uint32_t prev = last_group[e.resource];
         if (prev != kNone) {
           hand_on_keys.push_back({prev, static_cast<uint32_t>(hand_on.size())});
-          hand_on.push_back({e.resource, state_of_entry(d, e)});
+          hand_on.push_back({e.resource, plan_detail::entry_state(d, e)});
         }
       }
     }
@@ -437,8 +461,9 @@ Plan plan(const ResourceTable& rt, std::span<const CommandListGroup* const> grou
   sc.hand_on_keys = std::move(hand_on_keys);
   sc.per_group = std::move(per_group);
   sc.res_facts = std::move(res_facts);
+  sc.boxes = std::move(boxes);
+  sc.idx = std::move(scratch);
   out.history_out = std::move(history);
-  return out;
 }
 
 }  // namespace baton

@@ -227,8 +227,10 @@ class RangeMap {
       return (entries_[a].dirty || entries_[b].dirty) && entries_[a].value == entries_[b].value &&
              try_union(entries_[a].box, entries_[b].box, u);
     };
-    // Positions of the changed entries, ascending (a clean entry can only pair with one of them).
-    std::vector<size_t> dirty;
+    // Positions of the changed entries, ascending (a clean entry can only pair with one of them). Kept per
+    // thread with its storage: a coalesce per read or write of a ranged resource took a heap block each.
+    std::vector<size_t>& dirty = dirty_scratch();
+    dirty.clear();
     for (size_t k = 0; k < entries_.size(); ++k)
       if (entries_[k].dirty) dirty.push_back(k);
     auto erase = [&](size_t at) {  // erase_at, keeping `dirty` in step
@@ -286,9 +288,26 @@ class RangeMap {
       return std::tie(a.box.p0, a.box.l0, a.box.m0) < std::tie(b.box.p0, b.box.l0, b.box.m0);
     };
     Entry* const first = entries_.begin();
-    Entry* const mid = std::stable_partition(first, entries_.end(), [](const Entry& e) { return !e.dirty; });
-    std::sort(mid, entries_.end(), key);
-    std::inplace_merge(first, mid, entries_.end(), key);
+    Entry* const last = entries_.end();
+    if (entries_.size() <= kIndexAt) {
+      // A small map: one insertion sort, which costs little on the sorted clean run and takes no
+      // temporary buffer (stable_partition and inplace_merge take a heap block each). The keys are unique
+      // (disjoint boxes have distinct corners), so every sort gives the same order.
+      for (Entry* p = first + 1; p < last; ++p) {
+        if (!key(*p, *(p - 1))) continue;
+        Entry moving = std::move(*p);
+        Entry* q = p;
+        do {
+          *q = std::move(*(q - 1));
+          --q;
+        } while (q > first && key(moving, *(q - 1)));
+        *q = std::move(moving);
+      }
+    } else {
+      Entry* const mid = std::stable_partition(first, last, [](const Entry& e) { return !e.dirty; });
+      std::sort(mid, last, key);
+      std::inplace_merge(first, mid, last, key);
+    }
     for (Entry& e : entries_) e.dirty = false;
     if (entries_.size() > index_at_) build_index();
   }
@@ -317,6 +336,11 @@ class RangeMap {
   }
 
  private:
+  // coalesce()'s positions of changed entries, per thread (coalesce() never nests).
+  static std::vector<size_t>& dirty_scratch() {
+    thread_local std::vector<size_t> v;
+    return v;
+  }
   // The boxes of a map with many of them: a pool of nodes, each with its place in the storage order
   // (Rank), and an index of the boxes by rows. The index runs along the resource's longest axis (a
   // buffer's bytes; a texture's layers, or its mips when it has few layers); a row is one coordinate

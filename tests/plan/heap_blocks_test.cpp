@@ -1,0 +1,92 @@
+// Heap blocks of the core planner in steady state (issue 16): compile_all keeps its plan's facts per
+// thread and plan()/compile() their working memory, so a frame compiled again takes, per group, only the
+// blocks of its result (a CompiledGroup's lists, barriers and points: three). A per-group vector of the
+// facts (entry history, hand-ons, discards, retired resources) or a per-group copy in the compiler coming
+// back adds blocks per group, which the slope below sees.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "builder.hpp"
+
+// GCC 12 sees the counting operator new (malloc) inlined into a sized delete (free) of this file's
+// vectors and warns; the two do match (count_heap_blocks.hpp replaces every form together).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+#include "../count_heap_blocks.hpp"
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace baton::test {
+namespace {
+
+constexpr AccessMask kRtSampled = bit(Access::render_target) | bit(Access::shader_resource);
+
+// n groups of one list each: list i renders into placed texture t_i (an initializing discard) and samples
+// t_{i-1}, which it declares as its entry state (so group i-1 hands t_{i-1} on); every texture dies after
+// its last use (a retired resource). Every vector of GroupFacts is filled in every group but the first.
+struct Frame {
+  Rec r;
+  std::vector<CommandListGroup*> ptrs;
+  History history;
+  explicit Frame(size_t n) {
+    std::vector<ResourceId> t;
+    for (size_t i = 0; i < n; ++i)
+      t.push_back(r.texture("t" + std::to_string(i), kRtSampled, 1, 1, FormatClass::color, /*placed=*/true));
+    for (size_t i = 0; i < n; ++i) {
+      CommandList& l = r.list("p" + std::to_string(i));
+      std::vector<Use> uses{use(t[i], Access::render_target)};
+      if (i > 0) {
+        l.declare_entry(t[i - 1], Access::shader_resource, stages(Stage::pixel));
+        uses.push_back(use(t[i - 1], Access::shader_resource, stages(Stage::pixel)));
+      }
+      op(l, OpKind::draw, uses);
+      r.group("g" + std::to_string(i), {&l});
+    }
+    ptrs = r.ptrs();
+    history = fresh_history(r.rt);
+    for (const ResourceId x : t) history[x].dies = true;
+  }
+};
+
+// Blocks taken by compile_all of an n-group frame, after a compile of another frame of the same shape
+// (the per-thread working memory grown to it). The frame is built before the count starts.
+uint64_t blocks_per_compile(size_t n) {
+  Frame warm(n);
+  const CompileResult w = compile_all(warm.r.rt, warm.ptrs, std::move(warm.history));
+  EXPECT_EQ(w.groups.size(), n);
+  Frame f(n);
+  const uint64_t before = heap_blocks();
+  const CompileResult res = compile_all(f.r.rt, f.ptrs, std::move(f.history));
+  const uint64_t blocks = heap_blocks() - before;
+  EXPECT_EQ(res.groups.size(), n);
+  // The frame is what the comment above says: a discard in every group, a hand-on in every group but the
+  // last (each group's restore goes to the next one's entry state instead).
+  size_t discards = 0, hand_ons = 0;
+  for (const CompiledGroup& g : res.groups)
+    for (const Barrier& b : g.barriers) {
+      discards += b.discard ? 1 : 0;
+      hand_ons += b.reason == Reason::hand_on ? 1 : 0;
+    }
+  EXPECT_EQ(discards, n);
+  EXPECT_EQ(hand_ons, n - 1);
+  return blocks;
+}
+
+TEST(PlannerHeapBlocks, AFrameCompiledAgainTakesOnlyItsResultsBlocksPerGroup) {
+  const uint64_t b50 = blocks_per_compile(50), b100 = blocks_per_compile(100);
+  const double per_group = (static_cast<double>(b100) - static_cast<double>(b50)) / 50.0;
+  std::printf("planner heap blocks per compile_all: %llu at 50 groups, %llu at 100 (%.2f per group)\n",
+              static_cast<unsigned long long>(b50), static_cast<unsigned long long>(b100), per_group);
+  // Three per group: the compiled group's lists, barriers and points (list and group names fit in place).
+  EXPECT_LE(per_group, 3.0) << b50 << " blocks at 50 groups, " << b100 << " at 100";
+  EXPECT_LE(b100, 3u * 100u + 2u) << b50 << " blocks at 50 groups, " << b100 << " at 100";
+}
+
+}  // namespace
+}  // namespace baton::test
