@@ -186,12 +186,12 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         if (keep != k) placed[keep] = q;
         ++keep;
         if (known[0] >= q.last_pos[0] && known[1] >= q.last_pos[1] && known[2] >= q.last_pos[2]) continue;
-        near[n_near++] = q.at;
         if (q.begin > cursor && q.begin - cursor >= size && q.begin - cursor < best_gap) {
           best = cursor;
           best_gap = q.begin - cursor;
         }
         cursor = std::max(cursor, q.end);
+        near[n_near++] = q.at;
       }
       listed = keep;
       const uint64_t offset = best != kNone ? best : cursor;
@@ -238,6 +238,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     }
     thread_local std::vector<uint32_t> sequence_v;
     thread_local std::vector<std::pair<uint64_t, uint64_t>> busy_v;
+    thread_local std::vector<uint64_t> begin_v, end_v;
     sequence_v.resize(n);
     uint32_t* const sequence = sequence_v.data();
     {
@@ -285,42 +286,54 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (second_v.size() < n) second_v.resize(n);
     uint64_t* const second = second_v.data();  // by index in `cand`
     if (busy_v.size() < n) busy_v.resize(n);
-    std::pair<uint64_t, uint64_t>* const busy = busy_v.data();
+    if (begin_v.size() < n) begin_v.resize(n);
+    if (end_v.size() < n) end_v.resize(n);
+    uint64_t* const begin_of = begin_v.data();
+    uint64_t* const end_of = end_v.data();
     uint64_t heap_top = 0;
     for (size_t j = 0; j < n; ++j) {
       const uint32_t r = sequence[j];
       const uint64_t size = cand[r].size;
+      // Its busy intervals: the ends by index, the begins as one word each, (begin << 8) | index, sorted
+      // (the usual case: fewer than 256 intervals, every begin below 2^56; otherwise pairs).
       size_t nb = 0;
+      uint64_t any = 0;  // every begin or'ed: whether they all fit in 56 bits
       for (uint32_t k = near_first[r]; k < near_end[r]; ++k) {
         const uint32_t q = near[k];
-        busy[nb++] = {second[q], second[q] + cand[q].size};
+        const uint64_t b = second[q];
+        any |= b;
+        begin_of[nb] = b << 8 | (nb & 0xff);
+        end_of[nb++] = b + cand[q].size;
       }
       for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) {
         const uint32_t q = larger[2 * k];
-        busy[nb++] = {second[q], second[q] + cand[q].size};
+        const uint64_t b = second[q];
+        any |= b;
+        begin_of[nb] = b << 8 | (nb & 0xff);
+        end_of[nb++] = b + cand[q].size;
       }
-      // By begin only: of several with one begin, the first's gap test is the same whichever comes first
-      // (it reads the begin and the cursor before them), the others find no gap (the cursor is past
+      // Sorted by begin only: of several with one begin, the first's gap test is the same whichever comes
+      // first (it reads the begin and the cursor before them), the others find no gap (the cursor is past
       // their begin by then, or they are empty and at it), and the cursor ends at the largest end of
       // them in any order.
-      if (nb <= 24) {
-        for (size_t x = 1; x < nb; ++x) {
-          const std::pair<uint64_t, uint64_t> v = busy[x];
-          size_t y = x;
-          for (; y > 0 && busy[y - 1].first > v.first; --y) busy[y] = busy[y - 1];
-          busy[y] = v;
-        }
-      } else {
-        std::sort(busy, busy + nb, [](const auto& x, const auto& y) { return x.first < y.first; });
-      }
       uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
-      for (size_t x = 0; x < nb; ++x) {
-        const uint64_t begin = busy[x].first;
+      auto visit = [&](uint64_t begin, uint64_t end) {
         if (begin > cursor && begin - cursor >= size && begin - cursor < best_gap) {
           best = cursor;
           best_gap = begin - cursor;
         }
-        cursor = std::max(cursor, busy[x].second);
+        cursor = std::max(cursor, end);
+      };
+      if (nb <= 256 && (any >> 56) == 0) {
+        std::sort(begin_of, begin_of + nb);
+        for (size_t x = 0; x < nb; ++x) visit(begin_of[x] >> 8, end_of[begin_of[x] & 0xff]);
+      } else {
+        std::pair<uint64_t, uint64_t>* const busy = busy_v.data();  // the lists again, as pairs
+        size_t m = 0;
+        for (uint32_t k = near_first[r]; k < near_end[r]; ++k, ++m) busy[m] = {second[near[k]], end_of[m]};
+        for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1], ++m) busy[m] = {second[larger[2 * k]], end_of[m]};
+        std::sort(busy, busy + nb, [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (size_t x = 0; x < nb; ++x) visit(busy[x].first, busy[x].second);
       }
       second[r] = best != kNone ? best : cursor;
       heap_top = std::max(heap_top, second[r] + size);
