@@ -46,51 +46,49 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     uint64_t size;
     std::array<uint32_t, kQueues> last_pos, min_clock;
   };
-  // Every array below is per-thread scratch kept from call to call (no allocation in steady state);
-  // the per-resource ones are only read at the candidates, which are always written first.
+  // Every array below is per-thread scratch kept from call to call (no allocation in steady state).
   thread_local struct {
-    std::vector<uint64_t> bytes, offset_of, by_size_offset;
-    std::vector<uint32_t> candidates, slot;
+    std::vector<uint64_t> offset_of, by_size_offset;
+    std::vector<uint32_t> slot;
     std::vector<int64_t> delta;
-    std::vector<Cand> cand;
+    std::vector<Cand> cand, scanned;
   } scratch;
-  // Memory estimate per resource, once: the second placement asks for it per candidate.
-  std::vector<uint64_t>& bytes = scratch.bytes;
-  bytes.resize(nr);
-  // Transient, used resources in order of first use (ties: resource index). A counting sort over
-  // the first serial index: visiting resources in index order keeps ties ordered by index, so the
-  // result equals the former std::sort by (first, index) in linear time.
-  // The resource table is large (names, descriptions); walk it once and sort the short list.
+  // Transient, used resources in order of first use (ties: resource index). The resource table is
+  // large (names, descriptions): walk it once, copying each candidate's facts (its lifetime's and its
+  // bytes) into `scanned`, in index order. Resources are usually declared in the order they are first
+  // used: when the first uses never decrease along the walk, that is already the order; otherwise a
+  // counting sort over the first serial index (stable: ties stay ordered by index), the same order as a
+  // sort by (first, index), in linear time.
   uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
-  std::vector<uint32_t>& candidates_v = scratch.candidates;
-  if (candidates_v.size() < nr) candidates_v.resize(nr);
-  uint32_t* const candidates = candidates_v.data();
+  std::vector<Cand>& scanned_v = scratch.scanned;
+  if (scanned_v.size() < nr) scanned_v.resize(nr);
+  Cand* const scanned = scanned_v.data();
   size_t n = 0;
   const uint64_t align = std::max<uint64_t>(o.alignment, 1);
   const Lifetime* const life = lt.data();
-  uint64_t* const bytes_of = bytes.data();
+  bool in_order = true;
+  uint32_t last_first = 0;
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
-    if (!res.transient || !life[r].used()) continue;
-    candidates[n++] = r;
-    span = std::max(span, std::max(life[r].first, life[r].last) + 1);
+    const Lifetime& l = life[r];
+    if (!res.transient || !l.used()) continue;
+    in_order &= l.first >= last_first;
+    last_first = l.first;
+    span = std::max(span, std::max(l.first, l.last) + 1);
     const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
-    bytes_of[r] = (b + align - 1) / align * align;
+    scanned[n++] = Cand{r, l.first, l.last, l.free_at, (b + align - 1) / align * align, l.last_pos, l.min_clock};
   }
-  // The counting sort places each candidate's facts straight into its slot of `cand`.
-  std::vector<Cand>& cand_v = scratch.cand;
-  cand_v.resize(n);
-  Cand* const cand = cand_v.data();
-  {
+  const Cand* cand = scanned;
+  if (!in_order) {
+    std::vector<Cand>& cand_v = scratch.cand;
+    if (cand_v.size() < n) cand_v.resize(n);
+    Cand* const sorted = cand_v.data();
     std::vector<uint32_t>& slot = scratch.slot;
     slot.assign(span + 1, 0);
-    for (size_t i = 0; i < n; ++i) ++slot[life[candidates[i]].first + 1];
+    for (size_t i = 0; i < n; ++i) ++slot[scanned[i].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t r = candidates[i];
-      const Lifetime& l = life[r];
-      cand[slot[l.first]++] = Cand{r, l.first, l.last, l.free_at, bytes_of[r], l.last_pos, l.min_clock};
-    }
+    for (size_t i = 0; i < n; ++i) sorted[slot[scanned[i].first]++] = scanned[i];
+    cand = sorted;
   }
   a.placements.resize(n);
   // Lower bound: the most bytes live at once over the serial order. A resource is live over
