@@ -221,10 +221,11 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     std::fill(larger_head, larger_head + n, kEnd);
     uint32_t n_larger = 0;
     for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t size = cand[i].size;
       uint32_t kept = near_first[i];
       for (uint32_t k = near_first[i], end = near_first[i + 1]; k < end; ++k) {
         const uint32_t q = near[k];
-        if (cand[q].size >= cand[i].size) {
+        if (cand[q].size >= size) {
           near[kept++] = q;
         } else {
           larger[2 * n_larger] = i;
