@@ -171,7 +171,8 @@ TEST(GraphPhases, TakeoversNameEveryLatestOccupantOfThePlacement) {
 // one's users all complete before the other's start), first in that order, then largest first (ties:
 // order of first use), the second only when the first is above the lower bound and kept when its heap is
 // smaller. Every pair is compared: the phase's windows, candidate lists and sorts must give the same bytes.
-// Graphs with up to three queues, long and short lifetimes and few distinct sizes (many ties, many gaps).
+// Graphs with up to three queues, long and short lifetimes and few distinct sizes (many ties, many gaps),
+// and sizes near 2^55 (offsets that need more than 56 bits).
 struct ReferencePlacement {
   std::vector<uint64_t> offset;  // per resource (kNone: not placed)
   uint64_t heap = 0, first_heap = 0;
@@ -237,7 +238,7 @@ ReferencePlacement reference_placement(const Graph& g, const Schedule& s, const 
 }
 
 TEST(GraphPhases, PlacementsMatchTheirDefinition) {
-  size_t second_won = 0, second_lost = 0, cases = 0;
+  size_t second_won = 0, second_lost = 0, cases = 0, huge_heaps = 0;
   for (uint64_t seed = 1; seed <= 60; ++seed) {
     std::mt19937_64 rng(seed);
     auto pick = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
@@ -272,17 +273,21 @@ TEST(GraphPhases, PlacementsMatchTheirDefinition) {
     c.uses = {use(n - 1, Access::copy_source), use(n, Access::copy_dest)};
     g.passes.push_back(std::move(c));
     g.outputs.push_back(n);
-    for (int variant = 0; variant < 3; ++variant) {
+    for (int variant = 0; variant < 4; ++variant) {
       SCOPED_TRACE(fmt::format("seed {} variant {}", seed, variant));
       // The phases up to aliasing (the transitions may reject reads of one resource on several queues).
       ScheduleOptions so;
-      so.order = variant == 2 ? Order::random : Order::program;
+      so.order = variant >= 2 ? Order::random : Order::program;
       so.seed = seed;
       AliasingOptions ao;
       if (variant >= 1) {  // real sizes: few distinct ones, alignment 1 (many ties and gaps)
         ao.alignment = 1;
         ao.sizes.assign(g.resources.size(), 0);
         for (uint32_t i = 0; i < n; ++i) ao.sizes[i] = 1 + pick(variant == 1 ? 4 : 9);
+        // Sizes of 2^53 to 2^55 bytes: offsets above 2^56 (the placement's sort of one word per interval
+        // cannot hold them and takes its other path).
+        if (variant == 3)
+          for (uint32_t i = 0; i < n; ++i) ao.sizes[i] = uint64_t{1 + pick(4)} << 53;
       }
       const Validated v = validate(g);
       const CullResult culled = cull(g, v);
@@ -297,11 +302,13 @@ TEST(GraphPhases, PlacementsMatchTheirDefinition) {
             << g.resources[res].desc.name;
       }
       ++cases;
+      huge_heaps += want.heap > (uint64_t{1} << 57);
       if (want.heap < want.first_heap) ++second_won;
       else if (want.first_heap > 0) ++second_lost;
     }
   }
-  EXPECT_EQ(cases, 180u);
+  EXPECT_EQ(cases, 240u);
+  EXPECT_GT(huge_heaps, 20u);
   EXPECT_GT(second_won, 20u);  // the largest-first placement is taken often enough to be tested
   EXPECT_GT(second_lost, 20u);
 }
