@@ -66,13 +66,13 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   size_t n = 0;
   const uint64_t align = std::max<uint64_t>(o.alignment, 1);
   const Lifetime* const life = lt.data();
-  bool in_order = true;
+  unsigned in_order = 1;  // a word, not a bool: no branch, and no bitwise & of two bools
   uint32_t last_first = 0;
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
     const Lifetime& l = life[r];
     if (!res.transient || !l.used()) continue;
-    in_order &= l.first >= last_first;
+    in_order &= static_cast<unsigned>(l.first >= last_first);
     last_first = l.first;
     span = std::max(span, std::max(l.first, l.last) + 1);
     const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
