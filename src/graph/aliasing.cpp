@@ -5,7 +5,6 @@
 // schedule (with several queues: through its waits). The heap never grows past what is needed
 // for a resource that fits nowhere else.
 #include <algorithm>
-#include <bit>
 #include <array>
 #include <cstddef>
 
@@ -31,13 +30,6 @@ __attribute__((always_inline)) inline uint64_t estimated_size_of(const Resource&
   return (bytes + kPlacementAlignment - 1) / kPlacementAlignment * kPlacementAlignment;
 }
 
-// Every user of `a` completes before any user of `b` starts.
-bool before(const Lifetime& a, const Lifetime& b) {
-  for (size_t k = 0; k < kQueues; ++k)
-    if (b.min_clock[k] < a.last_pos[k]) return false;
-  return true;
-}
-
 }  // namespace
 
 uint64_t estimated_size(const Resource& r) { return estimated_size_of(r); }
@@ -54,51 +46,49 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     uint64_t size;
     std::array<uint32_t, kQueues> last_pos, min_clock;
   };
-  // Every array below is per-thread scratch kept from call to call (no allocation in steady state);
-  // the per-resource ones are only read at the candidates, which are always written first.
+  // Every array below is per-thread scratch kept from call to call (no allocation in steady state).
   thread_local struct {
-    std::vector<uint64_t> bytes, offset_of, by_size_offset;
-    std::vector<uint32_t> candidates, slot, largest_first;
+    std::vector<uint64_t> offset_of, by_size_offset;
+    std::vector<uint32_t> slot;
     std::vector<int64_t> delta;
-    std::vector<Cand> cand;
+    std::vector<Cand> cand, scanned;
   } scratch;
-  // Memory estimate per resource, once: the second placement asks for it per candidate.
-  std::vector<uint64_t>& bytes = scratch.bytes;
-  bytes.resize(nr);
-  // Transient, used resources in order of first use (ties: resource index). A counting sort over
-  // the first serial index: visiting resources in index order keeps ties ordered by index, so the
-  // result equals the former std::sort by (first, index) in linear time.
-  // The resource table is large (names, descriptions); walk it once and sort the short list.
+  // Transient, used resources in order of first use (ties: resource index). The resource table is
+  // large (names, descriptions): walk it once, copying each candidate's facts (its lifetime's and its
+  // bytes) into `scanned`, in index order. Resources are usually declared in the order they are first
+  // used: when the first uses never decrease along the walk, that is already the order; otherwise a
+  // counting sort over the first serial index (stable: ties stay ordered by index), the same order as a
+  // sort by (first, index), in linear time.
   uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
-  std::vector<uint32_t>& candidates_v = scratch.candidates;
-  if (candidates_v.size() < nr) candidates_v.resize(nr);
-  uint32_t* const candidates = candidates_v.data();
+  std::vector<Cand>& scanned_v = scratch.scanned;
+  if (scanned_v.size() < nr) scanned_v.resize(nr);
+  Cand* const scanned = scanned_v.data();
   size_t n = 0;
   const uint64_t align = std::max<uint64_t>(o.alignment, 1);
   const Lifetime* const life = lt.data();
-  uint64_t* const bytes_of = bytes.data();
+  unsigned in_order = 1;  // a word, not a bool: no branch, and no bitwise & of two bools
+  uint32_t last_first = 0;
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
-    if (!res.transient || !life[r].used()) continue;
-    candidates[n++] = r;
-    span = std::max(span, std::max(life[r].first, life[r].last) + 1);
+    const Lifetime& l = life[r];
+    if (!res.transient || !l.used()) continue;
+    in_order &= static_cast<unsigned>(l.first >= last_first);
+    last_first = l.first;
+    span = std::max(span, std::max(l.first, l.last) + 1);
     const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
-    bytes_of[r] = (b + align - 1) / align * align;
+    scanned[n++] = Cand{r, l.first, l.last, l.free_at, (b + align - 1) / align * align, l.last_pos, l.min_clock};
   }
-  // The counting sort places each candidate's facts straight into its slot of `cand`.
-  std::vector<Cand>& cand_v = scratch.cand;
-  cand_v.resize(n);
-  Cand* const cand = cand_v.data();
-  {
+  const Cand* cand = scanned;
+  if (!in_order) {
+    std::vector<Cand>& cand_v = scratch.cand;
+    if (cand_v.size() < n) cand_v.resize(n);
+    Cand* const sorted = cand_v.data();
     std::vector<uint32_t>& slot = scratch.slot;
     slot.assign(span + 1, 0);
-    for (size_t i = 0; i < n; ++i) ++slot[life[candidates[i]].first + 1];
+    for (size_t i = 0; i < n; ++i) ++slot[scanned[i].first + 1];
     for (uint32_t i = 0; i < span; ++i) slot[i + 1] += slot[i];
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t r = candidates[i];
-      const Lifetime& l = life[r];
-      cand[slot[l.first]++] = Cand{r, l.first, l.last, l.free_at, bytes_of[r], l.last_pos, l.min_clock};
-    }
+    for (size_t i = 0; i < n; ++i) sorted[slot[scanned[i].first]++] = scanned[i];
+    cand = sorted;
   }
   a.placements.resize(n);
   // Lower bound: the most bytes live at once over the serial order. A resource is live over
@@ -132,158 +122,224 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   // Offsets: two greedy passes, each placing a resource at the best fitting gap among the
   // resources it may overlap in time (one pass in order of first use, one largest first); the
   // smaller heap wins. Then, in order of first use, who takes over whose memory.
-  auto size_of = [&](uint32_t r) { return bytes[r]; };
-  auto overlap = [&](uint32_t x, uint32_t y) { return !before(lt[x], lt[y]) && !before(lt[y], lt[x]); };
-  // Best fit among the gaps below the top of the sorted busy intervals (ties: the lowest offset);
-  // otherwise the free tail (possibly empty), which grows the heap as little as possible.
-  // The scan needs the intervals in order of begin only: of several with one begin, the first's gap test
-  // is the same whichever comes first (it reads the begin and the cursor before them), the others find
-  // no gap (the cursor is past their begin by then, or they are empty and at it), and the cursor ends at
-  // the largest end of them in any order.
-  auto best_fit = [](std::vector<std::pair<uint64_t, uint64_t>>& busy, uint64_t size) {
-    std::sort(busy.begin(), busy.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
-    for (const auto& b : busy) {
-      if (b.first > cursor && b.first - cursor >= size && b.first - cursor < best_gap) {
-        best = cursor;
-        best_gap = b.first - cursor;
-      }
-      cursor = std::max(cursor, b.second);
-    }
-    return best != kNone ? best : cursor;
-  };
-  std::vector<std::pair<uint64_t, uint64_t>> busy;  // [begin, end) blocked for the current resource
+  //
   // First placement, in order of first use: a resource free before the current one's first use is
   // free for every later one too and leaves the candidate list for good. The candidates are kept in
-  // (offset, end) order, each with the facts the tests read (its interval and its lifetime, copied:
-  // one sequential walk, no lookup per candidate), so the busy intervals come out sorted and the best
-  // fit is taken in the same walk (the same scan as best_fit over the same sorted list: the same
-  // placement). A new one is inserted by shifting the few later ones up (the list is short: the
+  // (offset, end) order, each with the facts the tests read (its interval, free_at and last_pos,
+  // copied: one sequential walk, no lookup per candidate), so the busy intervals come out sorted and the
+  // best fit is taken in the same walk (best fit among the gaps below the top of the busy intervals,
+  // ties: the lowest offset; otherwise the free tail, possibly empty, which grows the heap as little as
+  // possible). A new one is inserted by shifting the few later ones up (the list is short: the
   // resources alive at one point).
+  //
+  // Overlap in time: neither resource's users all complete before the other's start. Here the earlier
+  // candidate q (q.first <= c.first) is never ordered after c: c's first user is not before q's first
+  // user in the serial order, and a clock only knows passes earlier in that order (c's user on q's
+  // queue, if any, is at or after q's first user there; on another queue, after what q's first user
+  // knows complete). So the one test is whether q is ordered before c.
+  //
+  // The walk meets every pair of resources whose windows [first, free_at) meet (from free_at on, every
+  // later pass is ordered after all users, so no other pair can overlap in time), and notes the pairs
+  // that overlap for the second placement: per candidate, the earlier ones it overlaps (`near`,
+  // contiguous per candidate: near_first; indices are positions in `cand`).
   struct Placed {
     uint64_t begin, end;
-    uint32_t free_at;
-    std::array<uint32_t, kQueues> last_pos, min_clock;
+    uint32_t free_at, at;  // at: index in `cand`
+    std::array<uint32_t, kQueues> last_pos;
   };
+  constexpr uint32_t kEnd = 0xffffffffu;
   thread_local std::vector<Placed> placed_v;
+  thread_local std::vector<uint32_t> near_v, near_first_v, near_end_v, larger_head_v, larger_v;
   // Offsets in order of first use (the first placement's, or the second's when it wins).
   std::vector<uint64_t>& offset_v = scratch.offset_of;
-  if (offset_v.size() < std::max(n, nr)) offset_v.resize(std::max(n, nr));
+  if (offset_v.size() < n) offset_v.resize(n);
   uint64_t* const offset_at = offset_v.data();  // by index in `cand`
+  if (near_first_v.size() < n + 1) near_first_v.resize(n + 1);
+  if (larger_head_v.size() < n) larger_head_v.resize(n);
+  uint32_t* const near_first = near_first_v.data();
+  uint32_t* const larger_head = larger_head_v.data();
+  if (near_end_v.size() < n) near_end_v.resize(n);
+  uint32_t* const near_end = near_end_v.data();
   uint64_t top = 0;
   {
     if (placed_v.size() < n + 1) placed_v.resize(n + 1);
     Placed* const placed = placed_v.data();
-    size_t live = 0;  // placed[0, live): the candidates, sorted by (begin, end)
+    uint32_t* near = near_v.data();
+    uint32_t n_near = 0;
+    size_t listed = 0;  // placed[0, listed): the candidates, sorted by (begin, end)
     for (size_t i = 0; i < n; ++i) {
       const Cand& c = cand[i];
       const uint64_t size = c.size;
+      const std::array<uint32_t, kQueues> known = c.min_clock;
       uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
+      if (n_near + listed > near_v.size()) {  // room for every listed candidate
+        near_v.resize(std::max(2 * near_v.size(), n_near + listed + 64));
+        near = near_v.data();
+      }
+      near_first[i] = n_near;
       size_t keep = 0;
-      for (size_t k = 0; k < live; ++k) {
+      for (size_t k = 0; k < listed; ++k) {
         const Placed& q = placed[k];
         if (q.free_at <= c.first) continue;
         if (keep != k) placed[keep] = q;
         ++keep;
-        // overlap(q, c): neither is ordered before the other.
-        const bool q_before_c = c.min_clock[0] >= q.last_pos[0] && c.min_clock[1] >= q.last_pos[1] &&
-                                c.min_clock[2] >= q.last_pos[2];
-        const bool c_before_q = q.min_clock[0] >= c.last_pos[0] && q.min_clock[1] >= c.last_pos[1] &&
-                                q.min_clock[2] >= c.last_pos[2];
-        if (q_before_c || c_before_q) continue;
+        if (known[0] >= q.last_pos[0] && known[1] >= q.last_pos[1] && known[2] >= q.last_pos[2]) continue;
         if (q.begin > cursor && q.begin - cursor >= size && q.begin - cursor < best_gap) {
           best = cursor;
           best_gap = q.begin - cursor;
         }
         cursor = std::max(cursor, q.end);
+        near[n_near++] = q.at;
       }
-      live = keep;
+      listed = keep;
       const uint64_t offset = best != kNone ? best : cursor;
       offset_at[i] = offset;
       top = std::max(top, offset + size);
       // Insert after every (begin, end) not greater (as upper_bound would).
-      size_t at = live;
+      size_t at = listed;
       while (at > 0 && (placed[at - 1].begin > offset ||
                         (placed[at - 1].begin == offset && placed[at - 1].end > offset + size))) {
         placed[at] = placed[at - 1];
         --at;
       }
-      placed[at] = Placed{offset, offset + size, c.free_at, c.last_pos, c.min_clock};
-      ++live;
+      placed[at] = Placed{offset, offset + size, c.free_at, static_cast<uint32_t>(i), c.last_pos};
+      ++listed;
     }
+    near_first[n] = n_near;
   }
-  // Second placement, largest first (any order in time). Two resources can only overlap when their
-  // windows [first, free_at) intersect (from free_at on, every later pass is ordered after all
-  // users), so the resources already placed are indexed by window: a segment tree over serial
-  // indices holds each window in its O(log n) canonical nodes (the windows containing a point are
-  // then found on the point's path to the root, each once), and a bitmap of first indices with a
-  // list per index finds the windows that start inside the current one. Every candidate still
-  // takes the exact test, so the busy intervals, and the placement, are those of comparing every
-  // pair; the cost is O(log n) per resource plus the candidates.
-  auto place_largest_first = [&](const std::vector<uint32_t>& sequence, std::vector<uint64_t>& offset_of) {
-    uint32_t window_end = 1;
-    for (uint32_t r : sequence) window_end = std::max(window_end, lt[r].free_at);
-    size_t leaves = 1;
-    while (leaves < window_end) leaves *= 2;
-    constexpr uint32_t kEnd = 0xffffffffu;
-    std::vector<uint32_t> node_head(2 * leaves, kEnd), start_head(leaves, kEnd);
-    std::vector<uint64_t> starts((leaves + 63) / 64, 0);
-    std::vector<std::pair<uint32_t, uint32_t>> links;  // (resource, next), lists of both indexes
-    links.reserve(sequence.size() * 4);
-    uint64_t heap_top = 0;
-    auto take = [&](uint32_t q, uint32_t r) {
-      if (overlap(q, r)) busy.push_back({offset_of[q], offset_of[q] + size_of(q)});
-    };
-    for (uint32_t r : sequence) {
-      const uint32_t first = lt[r].first, end = lt[r].free_at;
-      busy.clear();
-      // Windows that contain `first`.
-      for (size_t node = leaves + first; node >= 1; node /= 2)
-        for (uint32_t k = node_head[node]; k != kEnd; k = links[k].second) take(links[k].first, r);
-      // Windows that start in (first, end).
-      for (uint32_t i = first + 1; i < end;) {
-        const uint64_t word = starts[i / 64] >> (i % 64);
-        if (word == 0) {
-          i = (i / 64 + 1) * 64;
-          continue;
-        }
-        i += static_cast<uint32_t>(std::countr_zero(word));
-        if (i >= end) break;
-        for (uint32_t k = start_head[i]; k != kEnd; k = links[k].second) take(links[k].first, r);
-        ++i;
-      }
-      offset_of[r] = best_fit(busy, size_of(r));
-      heap_top = std::max(heap_top, offset_of[r] + size_of(r));
-      // Index r's window [first, end): its canonical nodes, and its first index.
-      for (size_t lo = leaves + first, hi = leaves + end; lo < hi; lo /= 2, hi /= 2) {
-        if (lo & 1) {
-          links.push_back({r, node_head[lo]});
-          node_head[lo++] = static_cast<uint32_t>(links.size() - 1);
-        }
-        if (hi & 1) {
-          links.push_back({r, node_head[--hi]});
-          node_head[hi] = static_cast<uint32_t>(links.size() - 1);
-        }
-      }
-      links.push_back({r, start_head[first]});
-      start_head[first] = static_cast<uint32_t>(links.size() - 1);
-      starts[first / 64] |= uint64_t{1} << (first % 64);
-    }
-    return heap_top;
-  };
-  // The second placement only when the first left room to gain.
+  // Second placement, largest first (ties: order of first use), only when the first left room to gain.
+  // Resource x is placed before y when it is larger, or as large and earlier in order of first use: y's
+  // busy intervals are those of the earlier candidates it overlaps that are at least as large (kept in
+  // its `near` list) and of the later ones that overlap it and are larger (moved from their `near` lists
+  // into y's list of later, larger neighbours, `larger`, threaded through one array of (candidate,
+  // next)). They are sorted by begin for the same scan as above. O(overlapping pairs + candidates x log)
+  // in all: no pair is tested twice.
   if (top > a.lower_bound) {
-    std::vector<uint32_t>& largest_first = scratch.largest_first;
-    largest_first.resize(n);
-    for (size_t i = 0; i < n; ++i) largest_first[i] = cand[i].r;
-    std::vector<uint64_t>& by_size_offset = scratch.by_size_offset;
-    by_size_offset.resize(nr);
-    std::stable_sort(largest_first.begin(), largest_first.end(),
-                     [&](uint32_t x, uint32_t y) { return size_of(x) > size_of(y); });
-    const uint64_t t = place_largest_first(largest_first, by_size_offset);
-    if (t < top) {
-      top = t;
-      for (size_t i = 0; i < n; ++i) offset_at[i] = by_size_offset[cand[i].r];
+    uint32_t* const near = near_v.data();
+    if (larger_v.size() < 2 * size_t{near_first[n]}) larger_v.resize(2 * size_t{near_first[n]});
+    uint32_t* const larger = larger_v.data();
+    std::fill(larger_head, larger_head + n, kEnd);
+    uint32_t n_larger = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t size = cand[i].size;
+      uint32_t kept = near_first[i];
+      for (uint32_t k = near_first[i], end = near_first[i + 1]; k < end; ++k) {
+        const uint32_t q = near[k];
+        if (cand[q].size >= size) {
+          near[kept++] = q;
+        } else {
+          larger[2 * n_larger] = i;
+          larger[2 * n_larger + 1] = larger_head[q];
+          larger_head[q] = n_larger++;
+        }
+      }
+      near_end[i] = kept;
+    }
+    thread_local std::vector<uint32_t> sequence_v;
+    thread_local std::vector<std::pair<uint64_t, uint64_t>> busy_v;
+    thread_local std::vector<uint64_t> begin_v, end_v;
+    sequence_v.resize(n);
+    uint32_t* const sequence = sequence_v.data();
+    {
+      // Few distinct sizes (the usual case): a counting sort over them; otherwise a sort by (size
+      // descending, index).
+      constexpr size_t kFew = 16;
+      std::array<uint64_t, kFew> distinct;
+      std::array<uint32_t, kFew> count{};
+      size_t nd = 0;
+      bool few = true;
+      for (size_t i = 0; i < n && few; ++i) {
+        size_t d = 0;
+        while (d < nd && distinct[d] != cand[i].size) ++d;
+        if (d == nd) {
+          if (nd == kFew) {
+            few = false;
+            break;
+          }
+          distinct[nd++] = cand[i].size;
+        }
+        ++count[d];
+      }
+      if (few) {
+        // Classes in descending size; start[d]: where class d's candidates go.
+        std::array<uint32_t, kFew> start;
+        for (size_t d = 0; d < nd; ++d) {
+          uint32_t before = 0;
+          for (size_t e = 0; e < nd; ++e)
+            if (distinct[e] > distinct[d]) before += count[e];
+          start[d] = before;
+        }
+        for (size_t i = 0; i < n; ++i) {
+          size_t d = 0;
+          while (distinct[d] != cand[i].size) ++d;
+          sequence[start[d]++] = static_cast<uint32_t>(i);
+        }
+      } else {
+        for (size_t i = 0; i < n; ++i) sequence[i] = static_cast<uint32_t>(i);
+        std::sort(sequence, sequence + n, [&](uint32_t x, uint32_t y) {
+          return cand[x].size != cand[y].size ? cand[x].size > cand[y].size : x < y;
+        });
+      }
+    }
+    std::vector<uint64_t>& second_v = scratch.by_size_offset;
+    if (second_v.size() < n) second_v.resize(n);
+    uint64_t* const second = second_v.data();  // by index in `cand`
+    if (busy_v.size() < n) busy_v.resize(n);
+    if (begin_v.size() < n) begin_v.resize(n);
+    if (end_v.size() < n) end_v.resize(n);
+    uint64_t* const begin_of = begin_v.data();
+    uint64_t* const end_of = end_v.data();
+    uint64_t heap_top = 0;
+    for (size_t j = 0; j < n; ++j) {
+      const uint32_t r = sequence[j];
+      const uint64_t size = cand[r].size;
+      // Its busy intervals: the ends by index, the begins as one word each, (begin << 8) | index, sorted
+      // (the usual case: fewer than 256 intervals, every begin below 2^56; otherwise pairs).
+      size_t nb = 0;
+      uint64_t any = 0;  // every begin or'ed: whether they all fit in 56 bits
+      for (uint32_t k = near_first[r]; k < near_end[r]; ++k) {
+        const uint32_t q = near[k];
+        const uint64_t b = second[q];
+        any |= b;
+        begin_of[nb] = b << 8 | (nb & 0xff);
+        end_of[nb++] = b + cand[q].size;
+      }
+      for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) {
+        const uint32_t q = larger[2 * k];
+        const uint64_t b = second[q];
+        any |= b;
+        begin_of[nb] = b << 8 | (nb & 0xff);
+        end_of[nb++] = b + cand[q].size;
+      }
+      // Sorted by begin only: of several with one begin, the first's gap test is the same whichever comes
+      // first (it reads the begin and the cursor before them), the others find no gap (the cursor is past
+      // their begin by then, or they are empty and at it), and the cursor ends at the largest end of
+      // them in any order.
+      uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
+      auto visit = [&](uint64_t begin, uint64_t end) {
+        if (begin > cursor && begin - cursor >= size && begin - cursor < best_gap) {
+          best = cursor;
+          best_gap = begin - cursor;
+        }
+        cursor = std::max(cursor, end);
+      };
+      if (nb <= 256 && (any >> 56) == 0) {
+        std::sort(begin_of, begin_of + nb);
+        for (size_t x = 0; x < nb; ++x) visit(begin_of[x] >> 8, end_of[begin_of[x] & 0xff]);
+      } else {
+        std::pair<uint64_t, uint64_t>* const busy = busy_v.data();  // the lists again, as pairs
+        size_t m = 0;
+        for (uint32_t k = near_first[r]; k < near_end[r]; ++k, ++m) busy[m] = {second[near[k]], end_of[m]};
+        for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1], ++m) busy[m] = {second[larger[2 * k]], end_of[m]};
+        std::sort(busy, busy + nb, [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (size_t x = 0; x < nb; ++x) visit(busy[x].first, busy[x].second);
+      }
+      second[r] = best != kNone ? best : cursor;
+      heap_top = std::max(heap_top, second[r] + size);
+    }
+    if (heap_top < top) {
+      top = heap_top;
+      for (size_t i = 0; i < n; ++i) offset_at[i] = second[i];
     }
   }
 

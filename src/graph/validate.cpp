@@ -494,6 +494,7 @@ Validated validate(const Graph& g) {
   }
   in_first[np] = sink.n_edges;
   v.edges.resize(sink.n_edges);
+  v.backward = backward;
   const std::vector<Candidate>& ambiguous = sc.ambiguous;
 
   // Cycles: every derived edge points forward in declaration order, so only `after` can close one.

@@ -98,6 +98,10 @@ struct Edge {
 struct Validated {
   std::vector<Edge> edges;  // grouped by `to`, in declaration order of `to`
   std::vector<uint32_t> in_first;  // CSR over edges by `to`: edges[in_first[p] .. in_first[p+1])
+  // Whether an edge may point backward (from a later pass to an earlier one: only an explicit "after"
+  // can). validate() clears it when none does; the schedule then takes declaration order as the program
+  // order without reading the edges.
+  bool backward = true;
 };
 Validated validate(const Graph& g);
 
