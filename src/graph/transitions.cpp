@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -200,6 +201,17 @@ Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first)
     in_reads = x.pure_read;
   }
   return out;
+}
+
+// A pass group's name, "graphics#N" (the direct queue), "compute#N" or "copy#N": short enough to be
+// kept in the string itself (no heap block per group), built without a format string.
+std::string group_name(Queue q, uint32_t number) {
+  const std::string_view queue = q == Queue::direct ? std::string_view("graphics") : to_string(q);
+  char text[40];
+  std::memcpy(text, queue.data(), queue.size());
+  text[queue.size()] = '#';
+  char* const end = std::to_chars(text + queue.size() + 1, text + sizeof text, number).ptr;
+  return std::string(text, end);
 }
 
 }  // namespace
@@ -619,31 +631,28 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
         1u, false, {}});
   store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
+  const std::span<const Operation> ops(store.ops);
+  const std::span<const EntryState> entries_of(store.entries);
   size_t li = 0;
-  auto make_list = [&](const std::string& name, Queue q) -> CommandList& {
+  auto add_list = [&](CommandListGroup& group, std::string_view name) {
     const Part& part = parts[li];
-    store.lists.emplace_back(name, q, std::span<const Operation>(store.ops).subspan(li, 1),
-                          std::span<const EntryState>(store.entries)
-                              .subspan(part.entry_begin, part.entry_end - part.entry_begin));
+    store.add_list(group, name, ops.subspan(li, 1), entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
     ++li;
-    return store.lists.back();
   };
+  const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
     if (info.role != GroupInfo::Role::passes) {
       const bool start = info.role == GroupInfo::Role::frame_start;
       auto group = std::make_unique<CommandListGroup>(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
-      group->add(make_list(std::string(transition_list_name(info.role)), info.queue));
+      add_list(*group, transition_list_name(info.role));
       t.groups.push_back(std::move(group));
       continue;
     }
     // Pass groups keep their numbers whether or not a frame_start group went in front of them.
-    const uint32_t number = gi - (t.info.front().role == GroupInfo::Role::frame_start ? 1 : 0);
-    auto group = std::make_unique<CommandListGroup>(
-        fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), number),
-        info.queue);
+    auto group = std::make_unique<CommandListGroup>(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
     group->reserve(info.passes.size());
-    for (uint32_t p : info.passes) group->add(make_list(g.passes[p].name, info.queue));
+    for (uint32_t p : info.passes) add_list(*group, g.passes[p].name);
     t.groups.push_back(std::move(group));
   }
   std::vector<CommandListGroup*> ptrs;
