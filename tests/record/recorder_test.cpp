@@ -177,6 +177,23 @@ TEST(Uses, AViewReadsInPlaceAndCopiesBeforeAWrite) {
 }
 
 // append_operation makes the uses of a view the list's own: the list outlives what it was given.
+// set_view: a Uses (of its own, or a view) becomes a view of the given uses in place, as assigning
+// Uses::view would make it; a write then copies them as for any view.
+TEST(Uses, SetViewMakesAViewInPlace) {
+  const std::vector<Use> stored = {{1, Access::render_target}, {2, Access::shader_resource, stages(Stage::pixel)}};
+  Uses u = {{7, Access::copy_source}};
+  u.set_view(std::span<const Use>(stored).subspan(1, 1));
+  EXPECT_TRUE(u.is_view());
+  ASSERT_EQ(u.size(), 1u);
+  EXPECT_EQ(u.data(), stored.data() + 1);
+  u.push_back({3, Access::copy_dest});
+  EXPECT_FALSE(u.is_view());
+  ASSERT_EQ(u.size(), 2u);  // the viewed use and the new one; the earlier own use was dropped
+  EXPECT_EQ(u[0].resource, 2u);
+  EXPECT_EQ(u[1].resource, 3u);
+  EXPECT_EQ(stored[1].resource, 2u);
+}
+
 TEST(Uses, AppendOperationOwnsTheUsesOfAView) {
   CommandList l("l", Queue::direct);
   {

@@ -80,6 +80,14 @@ class Uses {
     x.view_ = true;
     return x;
   }
+  // Becomes a view of `u` in place (as `*this = Uses::view(u)`, without making and moving a temporary):
+  // a list store fills its operations this way. Uses of its own are dropped.
+  void set_view(std::span<const Use> u) {
+    own_.clear();
+    data_ = u.data();
+    size_ = u.size();
+    view_ = true;
+  }
   bool is_view() const { return view_; }
 
   // Reading: the same pointer and size for a view and for a vector of its own (no branch), and never a
@@ -180,7 +188,7 @@ class CommandList {
   // A frame graph's list, made by ListStore::add_list: closed, on `group`'s queue and already in it (so
   // none of CommandListGroup::add's checks can fail), over the store's operations and entry states, its
   // name built in place from a view. Throws Error for a resource declared twice, as declare_entry does.
-  inline CommandList(StoreKey, std::string_view name, const CommandListGroup& group, std::span<const Operation> ops,
+  [[gnu::always_inline]] inline CommandList(StoreKey, std::string_view name, const CommandListGroup& group, std::span<const Operation> ops,
                      std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
