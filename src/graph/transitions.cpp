@@ -106,9 +106,9 @@ struct Scratch {
 // restore to rest) and start untouched, as do resources that start undefined; the others start at rest.
 // All of it is a function of Graph::resources alone, so the last one made in this thread is kept with
 // the resources it was made from and reused while they compare equal (every field of Resource and
-// ResourceDesc, as their defaulted operator== compares them: same_resources below). The result's table shares its descriptions with the kept
-// one (ResourceTable copies on write), so a graph compiled every frame neither copies nor hashes its
-// resources' names per compile.
+// ResourceDesc, as their defaulted operator== compares them: same_resources below). The result's table
+// shares its descriptions with the kept one (ResourceTable copies on write), so a graph compiled every
+// frame neither copies nor hashes its resources' names per compile.
 struct MemberTable {
   std::vector<Resource> resources;  // what it was made from
   ResourceTable table;
@@ -126,7 +126,8 @@ thread_local uint64_t member_table_builds_ = 0;
 // names every field of both structs (a structured binding): a field added, removed or reordered stops
 // the build here until it is listed (MemberTable.* changes each field and expects a rebuild).
 #pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"  // Resource holds a std::string; GCC and clang lay it out as written
+// Resource holds a std::string (not standard layout); GCC and clang lay it out as written.
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
 struct FieldBytes {
   size_t offset, size;
 };
@@ -149,7 +150,8 @@ constexpr FieldBytes kWordFields[] = {
     {offsetof(Resource, texel_bytes), sizeof(Resource::texel_bytes)},
     {offsetof(Resource, starts_undefined), sizeof(Resource::starts_undefined)},
 };
-constexpr size_t kWordsFrom = offsetof(Resource, desc.name) + sizeof(std::string);  // the words after the name
+// The words after the name.
+constexpr size_t kWordsFrom = offsetof(Resource, desc.name) + sizeof(std::string);
 static_assert(offsetof(Resource, desc.name) == 0 && kWordsFrom % 8 == 0 && sizeof(Resource) % 8 == 0);
 #pragma GCC diagnostic pop
 constexpr size_t kWords = (sizeof(Resource) - kWordsFrom) / 8;
@@ -269,7 +271,7 @@ Takeover last_access(const Schedule& s, const std::vector<Entry>& touched, uint3
 
 // The same where planner order is serial order (no group was cut off by another queue's passes): the
 // chain's last entry is the latest; one walk keeps the run of reads it is in (a write starts over).
-Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first) {
+[[gnu::always_inline]] inline Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first) {
   Takeover out;
   bool in_reads = false;  // the previous entry only read
   for (uint32_t k = first; k != kNone; k = touched[k].next) {
@@ -454,7 +456,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 
   // A transient that takes over memory waits for the previous occupants' last accesses at its first
   // touch (the planner's takeover scope); member_table() made every transient die after its last use.
-  auto last_access_of = [&](uint32_t r) {
+  auto last_access_of = [&](uint32_t r) __attribute__((always_inline)) {  // inline: once per previous occupant
     return serial_order ? last_access_in_order(touched, first_of[r]) : last_access(s, touched, first_of[r]);
   };
   for (const AliasBarrier& ab : a.barriers) {
@@ -688,8 +690,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     std::erase_if(end_waits, [&](uint32_t gi) { return t.info[gi].queue == Queue::direct; });
     std::sort(end_waits.begin(), end_waits.end());
     end_waits.erase(std::unique(end_waits.begin(), end_waits.end()), end_waits.end());
-    t.info.push_back(GroupInfo{Queue::direct, std::span<const uint32_t>(lp).last(1), GroupInfo::Role::frame_end,
-                               std::move(end_waits)});
+    t.info.push_back(GroupInfo{Queue::direct, std::span<const uint32_t>(lp).last(1),
+                               GroupInfo::Role::frame_end, std::move(end_waits)});
   }
 
   // Lists and groups.
@@ -753,7 +755,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   size_t li = 0;
   auto add_list = [&](CommandListGroup& group, std::string_view name) {
     const Part& part = parts[li];
-    store.add_list(group, name, ops.subspan(li, 1), entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
+    store.add_list(group, name, ops.subspan(li, 1),
+                   entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
     ++li;
   };
   const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
@@ -767,7 +770,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       continue;
     }
     // Pass groups keep their numbers whether or not a frame_start group went in front of them.
-    auto group = std::make_unique<CommandListGroup>(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
+    auto group =
+        std::make_unique<CommandListGroup>(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
     group->reserve(info.passes.size());
     for (uint32_t p : info.passes) add_list(*group, g.passes[p].name);
     t.groups.push_back(std::move(group));

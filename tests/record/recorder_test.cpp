@@ -282,7 +282,8 @@ TEST(ListStore, AddListMakesAClosedListInItsGroup) {
 
   ListStore ref;
   ref.lists.reserve(1);
-  ref.lists.emplace_back(name, Queue::direct, std::span<const Operation>(st.ops), std::span<const EntryState>(st.entries));
+  ref.lists.emplace_back(name, Queue::direct, std::span<const Operation>(st.ops),
+                         std::span<const EntryState>(st.entries));
   CommandListGroup h("g", Queue::direct);
   h.add(ref.lists.back());
   const std::vector<CommandListGroup*> a = {&g}, b = {&h};

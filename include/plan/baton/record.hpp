@@ -188,8 +188,9 @@ class CommandList {
   // A frame graph's list, made by ListStore::add_list: closed, on `group`'s queue and already in it (so
   // none of CommandListGroup::add's checks can fail), over the store's operations and entry states, its
   // name built in place from a view. Throws Error for a resource declared twice, as declare_entry does.
-  [[gnu::always_inline]] inline CommandList(StoreKey, std::string_view name, const CommandListGroup& group, std::span<const Operation> ops,
-                     std::span<const EntryState> entry);
+  [[gnu::always_inline]] inline CommandList(StoreKey, std::string_view name, const CommandListGroup& group,
+                                            std::span<const Operation> ops,
+                                            std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
   // Movable only before it joins a group (the group keeps its address): ListStore's array of lists.
@@ -262,7 +263,7 @@ class CommandListGroup {
   void reserve(size_t n) { lists_.reserve(n); }
 
  private:
-  friend struct ListStore;  // add_list joins the lists it makes without add()'s checks (they hold by construction)
+  friend struct ListStore;  // add_list joins its lists without add()'s checks (they hold by construction)
   std::string name_;
   Queue queue_;
   std::vector<CommandList*> lists_;
@@ -279,13 +280,13 @@ struct ListStore {
   std::vector<Operation> ops;
   std::vector<EntryState> entries;
   std::vector<CommandList> lists;
-  // Makes a closed list over `list_ops` and `entry` (parts of the arrays above) at the end of `lists` and adds
-  // it to `group` (on the group's queue): what CommandList(name, queue, ops, entry) and
+  // Makes a closed list over `list_ops` and `entry` (parts of the arrays above) at the end of `lists`
+  // and adds it to `group` (on the group's queue): what CommandList(name, queue, ops, entry) and
   // CommandListGroup::add do, without a name copied twice or the checks that a new list of the group's
   // queue passes by construction. Throws Error when `lists` is full (growing it would move the lists the
   // groups point to: reserve it first) or for a resource declared twice in `entry`.
-  CommandList& add_list(CommandListGroup& group, std::string_view name, std::span<const Operation> list_ops,
-                        std::span<const EntryState> entry) {
+  CommandList& add_list(CommandListGroup& group, std::string_view name,
+                        std::span<const Operation> list_ops, std::span<const EntryState> entry) {
     if (lists.size() == lists.capacity()) lists_full();
     CommandList& l = lists.emplace_back(CommandList::StoreKey{}, name, group, list_ops, entry);
     group.lists_.push_back(&l);
