@@ -10,11 +10,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstring>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "baton/graph.hpp"
 #include "baton/rules.hpp"
@@ -89,7 +92,8 @@ struct Part {
 // frame pays for them once): cleared or assigned at every use, nothing in them outlives one call.
 struct Scratch {
   std::vector<uint8_t> waits, signals;
-  std::vector<uint32_t> first_of, last_of, run_of, decl_first;
+  std::vector<uint32_t> first_of, last_of, run_of, decl_first, group_of, group_size, group_slot;
+  std::vector<Queue> group_queue;
   std::vector<uint32_t> start_waiters, unordered_readers;
   std::vector<Entry> touched, entries;
   std::vector<Decl> decls, frame_start, frame_end;
@@ -102,9 +106,9 @@ struct Scratch {
 // restore to rest) and start untouched, as do resources that start undefined; the others start at rest.
 // All of it is a function of Graph::resources alone, so the last one made in this thread is kept with
 // the resources it was made from and reused while they compare equal (every field of Resource and
-// ResourceDesc: their operator== is defaulted). The result's table shares its descriptions with the kept
-// one (ResourceTable copies on write), so a graph compiled every frame neither copies nor hashes its
-// resources' names per compile.
+// ResourceDesc, as their defaulted operator== compares them: same_resources below). The result's table
+// shares its descriptions with the kept one (ResourceTable copies on write), so a graph compiled every
+// frame neither copies nor hashes its resources' names per compile.
 struct MemberTable {
   std::vector<Resource> resources;  // what it was made from
   ResourceTable table;
@@ -114,9 +118,91 @@ struct MemberTable {
 
 thread_local uint64_t member_table_builds_ = 0;
 
+// The reuse test, run on every resource of every compile, is exactly Resource's defaulted operator== but
+// cheaper: the fields other than the name are read as the 8-byte words that hold them, each word masked
+// to its fields' bytes (never padding, nor the value byte of a disengaged `resting`, whose engaged flag
+// and value are compared as an optional), about 3 instructions a word instead of a compare and branch
+// a field; then the names by content. The masks are built from the fields' offsets, and `fields_named`
+// names every field of both structs (a structured binding): a field added, removed or reordered stops
+// the build here until it is listed (MemberTable.* changes each field and expects a rebuild).
+#pragma GCC diagnostic push
+// Resource holds a std::string (not standard layout); GCC and clang lay it out as written.
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+struct FieldBytes {
+  size_t offset, size;
+};
+constexpr FieldBytes kWordFields[] = {
+    {offsetof(Resource, desc.type), sizeof(ResourceDesc::type)},
+    {offsetof(Resource, desc.size), sizeof(ResourceDesc::size)},
+    {offsetof(Resource, desc.width), sizeof(ResourceDesc::width)},
+    {offsetof(Resource, desc.height), sizeof(ResourceDesc::height)},
+    {offsetof(Resource, desc.mips), sizeof(ResourceDesc::mips)},
+    {offsetof(Resource, desc.layers), sizeof(ResourceDesc::layers)},
+    {offsetof(Resource, desc.planes), sizeof(ResourceDesc::planes)},
+    {offsetof(Resource, desc.format), sizeof(ResourceDesc::format)},
+    {offsetof(Resource, desc.usage), sizeof(ResourceDesc::usage)},
+    {offsetof(Resource, desc.placed), sizeof(ResourceDesc::placed)},
+    {offsetof(Resource, desc.simultaneous_access), sizeof(ResourceDesc::simultaneous_access)},
+    {offsetof(Resource, desc.swapchain), sizeof(ResourceDesc::swapchain)},
+    {offsetof(Resource, transient), sizeof(Resource::transient)},
+    {offsetof(Resource, imported), sizeof(Resource::imported)},
+    {offsetof(Resource, count), sizeof(Resource::count)},
+    {offsetof(Resource, texel_bytes), sizeof(Resource::texel_bytes)},
+    {offsetof(Resource, starts_undefined), sizeof(Resource::starts_undefined)},
+};
+// The words after the name.
+constexpr size_t kWordsFrom = offsetof(Resource, desc.name) + sizeof(std::string);
+static_assert(offsetof(Resource, desc.name) == 0 && kWordsFrom % 8 == 0 && sizeof(Resource) % 8 == 0);
+#pragma GCC diagnostic pop
+constexpr size_t kWords = (sizeof(Resource) - kWordsFrom) / 8;
+[[maybe_unused]] void fields_named(Resource& r) {
+  [[maybe_unused]] auto& [desc, transient, imported, count, texel_bytes, starts_undefined] = r;
+  [[maybe_unused]] auto& [name, type, size, width, height, mips, layers, planes, format, usage, placed,
+                          simultaneous_access, swapchain, resting] = r.desc;
+}
+constexpr std::array<uint64_t, kWords> kWordMasks = [] {
+  std::array<uint64_t, kWords> m{};
+  for (const FieldBytes& f : kWordFields)
+    for (size_t b = f.offset; b < f.offset + f.size; ++b)
+      m[(b - kWordsFrom) / 8] |= uint64_t{0xff} << (8 * ((b - kWordsFrom) % 8));
+  return m;
+}();
+static_assert(std::endian::native == std::endian::little);  // the masks' byte order
+
+// Word W of the two resources' bytes after the name, masked (unrolled: one load pair per word with fields).
+template <size_t W>
+uint64_t word_diff(const unsigned char* pa, const unsigned char* pb) {
+  if constexpr (kWordMasks[W] == 0) {
+    return 0;
+  } else {
+    uint64_t x, y;
+    std::memcpy(&x, pa + 8 * W, 8);
+    std::memcpy(&y, pb + 8 * W, 8);
+    return (x ^ y) & kWordMasks[W];
+  }
+}
+template <size_t... W>
+uint64_t words_diff(const unsigned char* pa, const unsigned char* pb, std::index_sequence<W...>) {
+  return (word_diff<W>(pa, pb) | ...);
+}
+
+bool same_resource(const Resource& a, const Resource& b) {
+  const auto* pa = reinterpret_cast<const unsigned char*>(&a) + kWordsFrom;
+  const auto* pb = reinterpret_cast<const unsigned char*>(&b) + kWordsFrom;
+  return words_diff(pa, pb, std::make_index_sequence<kWords>()) == 0 && a.desc.resting == b.desc.resting &&
+         a.desc.name == b.desc.name;
+}
+
+bool same_resources(const std::vector<Resource>& a, const std::vector<Resource>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!same_resource(a[i], b[i])) return false;
+  return true;
+}
+
 const MemberTable& member_table(const Graph& g) {
   thread_local std::optional<MemberTable> kept;
-  if (kept && kept->resources == g.resources) return *kept;
+  if (kept && same_resources(kept->resources, g.resources)) return *kept;
   MemberTable mt;
   const size_t nr = g.resources.size();
   mt.first_member.resize(nr);
@@ -185,7 +271,7 @@ Takeover last_access(const Schedule& s, const std::vector<Entry>& touched, uint3
 
 // The same where planner order is serial order (no group was cut off by another queue's passes): the
 // chain's last entry is the latest; one walk keeps the run of reads it is in (a write starts over).
-Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first) {
+[[gnu::always_inline]] inline Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first) {
   Takeover out;
   bool in_reads = false;  // the previous entry only read
   for (uint32_t k = first; k != kNone; k = touched[k].next) {
@@ -200,6 +286,17 @@ Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first)
     in_reads = x.pure_read;
   }
   return out;
+}
+
+// A pass group's name, "graphics#N" (the direct queue), "compute#N" or "copy#N": short enough to be
+// kept in the string itself (no heap block per group), built without a format string.
+std::string group_name(Queue q, uint32_t number) {
+  const std::string_view queue = q == Queue::direct ? std::string_view("graphics") : to_string(q);
+  char text[40];
+  std::memcpy(text, queue.data(), queue.size());
+  text[queue.size()] = '#';
+  char* const end = std::to_chars(text + queue.size() + 1, text + sizeof text, number).ptr;
+  return std::string(text, end);
 }
 
 }  // namespace
@@ -241,21 +338,47 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // The same walk counts the uses (and, where a resource has several members, the uses per member).
   const bool no_sets = t.table.size() == nr;  // every resource one member: member ids are resource ids
   size_t uses = 0, member_uses = 0;
-  for (uint32_t p : s.serial) {
-    const Pass& pass = g.passes[p];
+  const size_t ns = s.serial.size();
+  std::vector<uint32_t>& group_of = sc.group_of;  // per serial position, the pass's group
+  std::vector<uint32_t>& group_size = sc.group_size;
+  std::vector<Queue>& group_queue = sc.group_queue;
+  group_of.resize(ns);
+  group_size.clear();
+  group_queue.clear();
+  for (size_t i = 0; i < ns; ++i) {
+    const Pass& pass = g.passes[s.serial[i]];
     const Queue q = exec_queue(pass);
     uint32_t& cg = current[qi(q)];
-    if (cg == kNone || waits[p] || cut[qi(q)]) {
+    if (cg == kNone || waits[s.serial[i]] || cut[qi(q)]) {
       cg = groups++;
-      t.info.push_back({q, {}, GroupInfo::Role::passes, {}});
+      group_size.push_back(0);
+      group_queue.push_back(q);
     }
     serial_order = serial_order && cg + 1 == groups;
-    t.info[cg].passes.push_back(p);
-    cut[qi(q)] = signals[p] != 0;
+    group_of[i] = cg;
+    ++group_size[cg];
+    cut[qi(q)] = signals[s.serial[i]] != 0;
     uses += pass.uses.size();
     if (!no_sets)
       for (const PassUse& w : pass.uses) member_uses += g.resources[w.resource].count;
   }
+  // Every list's pass in planner order, in one array that the groups view (no block per group): kNone
+  // first and last, the pass of a frame_start and of a frame_end list if there are such groups (below).
+  std::vector<uint32_t>& lp = t.list_passes;
+  lp.resize(ns + 2);
+  lp.front() = lp.back() = kNone;
+  t.info.reserve(groups + 2);
+  if (serial_order) {  // the groups one after another: planner order is serial order
+    if (ns != 0) std::memcpy(lp.data() + 1, s.serial.data(), ns * sizeof(uint32_t));
+  } else {
+    std::vector<uint32_t>& slot = sc.group_slot;  // per group, where its next pass goes
+    slot.resize(groups);
+    for (uint32_t gi = 0, at = 1; gi < groups; at += group_size[gi++]) slot[gi] = at;
+    for (size_t i = 0; i < ns; ++i) lp[slot[group_of[i]]++] = s.serial[i];
+  }
+  for (uint32_t gi = 0, at = 1; gi < groups; at += group_size[gi++])
+    t.info.push_back({group_queue[gi], std::span<const uint32_t>(lp).subspan(at, group_size[gi]),
+                      GroupInfo::Role::passes, {}});
 
   // Per resource, its entries in planner order (groups in submission order, passes in order).
   // One entry per resource a pass touches, in the order of its first use there, summing all its uses
@@ -333,7 +456,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 
   // A transient that takes over memory waits for the previous occupants' last accesses at its first
   // touch (the planner's takeover scope); member_table() made every transient die after its last use.
-  auto last_access_of = [&](uint32_t r) {
+  auto last_access_of = [&](uint32_t r) __attribute__((always_inline)) {  // inline: once per previous occupant
     return serial_order ? last_access_in_order(touched, first_of[r]) : last_access(s, touched, first_of[r]);
   };
   for (const AliasBarrier& ab : a.barriers) {
@@ -405,7 +528,10 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     const uint32_t b = 0, e = static_cast<uint32_t>(entries.size());
     // Read runs: maximal stretches of consecutive pure reads.
     runs.clear();
-    if (!one_group) run_of.assign(e - b, kNone);
+    if (!one_group) {  // resize and fill inline (assign() is a call per resource)
+      run_of.resize(e - b);
+      std::fill(run_of.begin(), run_of.end(), kNone);
+    }
     unordered_readers.clear();
     for (uint32_t i = b; i < e && e - b >= 2 && !one_group;) {
       if (!entries[i].pure_read) {
@@ -552,7 +678,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // The frame_start group goes first (every group index moves up by one), the frame_end group last.
   if (!frame_start.empty()) {
     for (uint32_t& gi : end_waits) ++gi;
-    t.info.insert(t.info.begin(), GroupInfo{Queue::direct, {kNone}, GroupInfo::Role::frame_start, {}});
+    t.info.insert(t.info.begin(), GroupInfo{Queue::direct, std::span<const uint32_t>(lp).first(1),
+                                            GroupInfo::Role::frame_start, {}});
     for (uint32_t gi : start_waiters) {
       std::vector<uint32_t>& w = t.info[gi + 1].waits;
       if (w.empty()) w.push_back(0);
@@ -563,7 +690,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     std::erase_if(end_waits, [&](uint32_t gi) { return t.info[gi].queue == Queue::direct; });
     std::sort(end_waits.begin(), end_waits.end());
     end_waits.erase(std::unique(end_waits.begin(), end_waits.end()), end_waits.end());
-    t.info.push_back(GroupInfo{Queue::direct, {kNone}, GroupInfo::Role::frame_end, std::move(end_waits)});
+    t.info.push_back(GroupInfo{Queue::direct, std::span<const uint32_t>(lp).last(1),
+                               GroupInfo::Role::frame_end, std::move(end_waits)});
   }
 
   // Lists and groups.
@@ -612,38 +740,40 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   };
   if (!t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start) parts.insert(parts.begin(), frame_part(true));
   if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
-  store.ops.reserve(parts.size());
-  for (const Part& part : parts)
-    store.ops.push_back(Operation{  // an aggregate: no parenthesized init before clang 16
-        part.kind, Uses::view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin)),
-        1u, false, {}});
+  store.ops.resize(parts.size());  // made in place: no temporary Operation moved in
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Part& part = parts[i];
+    Operation& op = store.ops[i];
+    op.kind = part.kind;
+    op.uses.set_view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin));
+    op.commands = 1;
+  }
   store.lists.reserve(parts.size());
   t.groups.reserve(t.info.size());
+  const std::span<const Operation> ops(store.ops);
+  const std::span<const EntryState> entries_of(store.entries);
   size_t li = 0;
-  auto make_list = [&](const std::string& name, Queue q) -> CommandList& {
+  auto add_list = [&](CommandListGroup& group, std::string_view name) {
     const Part& part = parts[li];
-    store.lists.emplace_back(name, q, std::span<const Operation>(store.ops).subspan(li, 1),
-                          std::span<const EntryState>(store.entries)
-                              .subspan(part.entry_begin, part.entry_end - part.entry_begin));
+    store.add_list(group, name, ops.subspan(li, 1),
+                   entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
     ++li;
-    return store.lists.back();
   };
+  const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
     if (info.role != GroupInfo::Role::passes) {
       const bool start = info.role == GroupInfo::Role::frame_start;
       auto group = std::make_unique<CommandListGroup>(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
-      group->add(make_list(std::string(transition_list_name(info.role)), info.queue));
+      add_list(*group, transition_list_name(info.role));
       t.groups.push_back(std::move(group));
       continue;
     }
     // Pass groups keep their numbers whether or not a frame_start group went in front of them.
-    const uint32_t number = gi - (t.info.front().role == GroupInfo::Role::frame_start ? 1 : 0);
-    auto group = std::make_unique<CommandListGroup>(
-        fmt::format("{}#{}", info.queue == Queue::direct ? "graphics" : std::string(to_string(info.queue)), number),
-        info.queue);
+    auto group =
+        std::make_unique<CommandListGroup>(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
     group->reserve(info.passes.size());
-    for (uint32_t p : info.passes) group->add(make_list(g.passes[p].name, info.queue));
+    for (uint32_t p : info.passes) add_list(*group, g.passes[p].name);
     t.groups.push_back(std::move(group));
   }
   std::vector<CommandListGroup*> ptrs;

@@ -103,9 +103,7 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask sha
   const bool ascending = entry_.empty() || r > entry_.back().resource;
   if (!ascending || !entry_ascending_)
     for (const EntryState& e : entry_)
-      if (e.resource == r)
-        throw Error(
-            fmt::format("list '{}': resource #{}: {}", name_, r, rule_message(Rule::entry_twice, {})));
+      if (e.resource == r) entry_twice(name_, r);
   entry_ascending_ = entry_ascending_ && ascending;
   entry_.push_back({r, a, s, shared});
   entry_view_ = entry_;
@@ -119,13 +117,22 @@ CommandList::CommandList(std::string name, Queue queue, std::span<const Operatio
       ops_view_(ops),
       entry_view_(entry),
       break_next_(false) {
-  // What declare_entry checks: no resource declared twice (only an out-of-order declaration needs the scan).
+  check_entry_unique(name_, entry);  // what declare_entry checks: no resource declared twice
+}
+
+void CommandList::entry_twice(std::string_view list, ResourceId r) {
+  throw Error(fmt::format("list '{}': resource #{}: {}", list, r, rule_message(Rule::entry_twice, {})));
+}
+
+void CommandList::find_entry_twice(std::string_view list, std::span<const EntryState> entry) {
   for (size_t i = 1; i < entry.size(); ++i)
     if (entry[i].resource <= entry[i - 1].resource)
       for (size_t k = 0; k < i; ++k)
-        if (entry[k].resource == entry[i].resource)
-          throw Error(fmt::format("list '{}': resource #{}: {}", name_, entry[i].resource,
-                                  rule_message(Rule::entry_twice, {})));
+        if (entry[k].resource == entry[i].resource) entry_twice(list, entry[i].resource);
+}
+
+void ListStore::lists_full() {
+  throw Error("ListStore::add_list: the lists are full (reserve them first: groups keep their addresses)");
 }
 
 void CommandList::close() {

@@ -24,13 +24,15 @@ TEST(GraphFrameTransitions, AsyncFirstAndLastTouchesMoveToGraphicsGroups) {
   // frame_start: first, graphics, one transition list with no pass; the blur group waits for it.
   EXPECT_EQ(t.info.front().role, GroupInfo::Role::frame_start);
   EXPECT_EQ(t.info.front().queue, Queue::direct);
-  EXPECT_EQ(t.info.front().passes, std::vector<uint32_t>{kNone});
+  EXPECT_EQ(std::vector<uint32_t>(t.info.front().passes.begin(), t.info.front().passes.end()),
+            std::vector<uint32_t>{kNone});
   EXPECT_EQ(t.groups.front()->name(), "graphics#frame_start");
   const CommandList& start = *t.groups.front()->lists().at(0);
   EXPECT_EQ(start.name(), "frame start transitions");
   ASSERT_EQ(start.ops().size(), 1u);
   EXPECT_EQ(start.ops()[0].kind, OpKind::transition);
-  EXPECT_EQ(t.info[1].passes, std::vector<uint32_t>{*g.find_pass("blur")});
+  EXPECT_EQ(std::vector<uint32_t>(t.info[1].passes.begin(), t.info[1].passes.end()),
+            std::vector<uint32_t>{*g.find_pass("blur")});
   EXPECT_EQ(t.info[1].waits, std::vector<uint32_t>{0});
   EXPECT_EQ(t.groups[1]->name(), "compute#0");  // pass groups keep their numbers
   // The from-rest transition of history is in frame_start, into what blur wants; blur declares it.
@@ -55,7 +57,8 @@ TEST(GraphFrameTransitions, AsyncFirstAndLastTouchesMoveToGraphicsGroups) {
   // frame_end: last, waits for denoise's group, takes ao over in its entry state and restores it.
   EXPECT_EQ(t.info.back().role, GroupInfo::Role::frame_end);
   EXPECT_EQ(t.info.back().waits, std::vector<uint32_t>{3});
-  EXPECT_EQ(t.info[3].passes, std::vector<uint32_t>{*g.find_pass("denoise")});
+  EXPECT_EQ(std::vector<uint32_t>(t.info[3].passes.begin(), t.info[3].passes.end()),
+            std::vector<uint32_t>{*g.find_pass("denoise")});
   const ResourceId ao = member(r, g, "ao");
   ASSERT_EQ(r.finals.restores.size(), 2u);
   EXPECT_EQ(r.finals.restores.back().group, 4u);

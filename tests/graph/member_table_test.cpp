@@ -66,8 +66,16 @@ TEST(MemberTable, ReusedWhileTheResourcesCompareEqualAndSharedWithTheResult) {
 // resource of a graph compiled just before: the table is made again, and the compile equals a fresh
 // thread's (names, sets, transient or not, extents, formats, flags, resting states).
 TEST(MemberTable, AnyChangedFieldMakesItAgainAndTheCompileEqualsAFreshOne) {
-  const Graph base = bench::graph_chain(12);
+  Graph base = bench::graph_chain(12);
   const uint32_t out = static_cast<uint32_t>(base.resources.size() - 1);  // the persistent output
+  // A resource no pass uses, for the fields that a used one could not change without making the graph
+  // invalid (its kind, byte size, planes, format, swapchain); the reuse test reads these as words.
+  const auto spare = static_cast<uint32_t>(base.resources.size());
+  base.resources.push_back(bench::texture("spare", 64));
+  base.resources[spare].transient = false;
+  base.resources[spare].desc.format = FormatClass::depth_stencil;
+  base.resources[spare].desc.planes = 2;
+  base.resources[spare].desc.usage = bit(Access::depth_write);
   struct Change {
     std::string what;
     std::function<void(Graph&)> apply;
@@ -87,6 +95,25 @@ TEST(MemberTable, AnyChangedFieldMakesItAgainAndTheCompileEqualsAFreshOne) {
       {"starts_undefined", [&](Graph& g) { g.resources[out].starts_undefined = true; }},
       {"texel_bytes", [](Graph& g) { g.resources[4].texel_bytes = 16; }},
       {"imported", [&](Graph& g) { g.resources[out].imported = true; }},
+      {"type", [&](Graph& g) {
+         ResourceDesc& d = g.resources[spare].desc;
+         d.type = ResourceType::buffer;
+         d.size = 256;
+         d.width = d.height = d.planes = 1;
+         d.format = FormatClass::color;
+         d.usage = bit(Access::unordered_access);
+       }},
+      {"size", [&](Graph& g) { g.resources[spare].desc.size = 4096; }},
+      {"planes", [&](Graph& g) { g.resources[spare].desc.planes = 1; }},
+      {"format", [&](Graph& g) {
+         g.resources[spare].desc.format = FormatClass::color;
+         g.resources[spare].desc.planes = 1;
+       }},
+      {"swapchain", [&](Graph& g) { g.resources[spare].desc.swapchain = true; }},
+      {"resting value (engaged both times)", [&](Graph& g) {
+         g.resources[out].desc.resting = Access::copy_dest;
+         g.resources[out].desc.resting = Access::copy_source;
+       }},
       {"one more resource", [](Graph& g) { g.resources.push_back(bench::texture("unused", 64)); }},
       {"one resource fewer",
        [](Graph& g) {

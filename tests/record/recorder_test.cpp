@@ -177,6 +177,23 @@ TEST(Uses, AViewReadsInPlaceAndCopiesBeforeAWrite) {
 }
 
 // append_operation makes the uses of a view the list's own: the list outlives what it was given.
+// set_view: a Uses (of its own, or a view) becomes a view of the given uses in place, as assigning
+// Uses::view would make it; a write then copies them as for any view.
+TEST(Uses, SetViewMakesAViewInPlace) {
+  const std::vector<Use> stored = {{1, Access::render_target}, {2, Access::shader_resource, stages(Stage::pixel)}};
+  Uses u = {{7, Access::copy_source}};
+  u.set_view(std::span<const Use>(stored).subspan(1, 1));
+  EXPECT_TRUE(u.is_view());
+  ASSERT_EQ(u.size(), 1u);
+  EXPECT_EQ(u.data(), stored.data() + 1);
+  u.push_back({3, Access::copy_dest});
+  EXPECT_FALSE(u.is_view());
+  ASSERT_EQ(u.size(), 2u);  // the viewed use and the new one; the earlier own use was dropped
+  EXPECT_EQ(u[0].resource, 2u);
+  EXPECT_EQ(u[1].resource, 3u);
+  EXPECT_EQ(stored[1].resource, 2u);
+}
+
 TEST(Uses, AppendOperationOwnsTheUsesOfAView) {
   CommandList l("l", Queue::direct);
   {
@@ -231,6 +248,52 @@ TEST(ListStore, ListsViewTheArraysAndCompileLikeRecordedLists) {
   EXPECT_THROW(CommandList("bad", Queue::direct, std::span<const Operation>(st.ops), twice), Error);
   const std::vector<EntryState> out_of_order = {{f.uav, Access::unordered_access}, {f.color, Access::render_target}};
   EXPECT_NO_THROW(CommandList("fine", Queue::direct, std::span<const Operation>(st.ops), out_of_order));
+}
+
+// ListStore::add_list: the list it makes is closed, on its group's queue and in that group already (so it
+// cannot join another), named from a view, and compiles like the same list added with add(); it refuses
+// a full `lists` (growing it would move lists that groups point to) and a resource declared twice.
+TEST(ListStore, AddListMakesAClosedListInItsGroup) {
+  Fixture f;
+  ListStore st;
+  st.uses = {{f.color, Access::render_target}, {f.color, Access::shader_resource, stages(Stage::pixel)}};
+  st.ops.resize(2);
+  st.ops[0].kind = OpKind::draw;
+  st.ops[0].uses = Uses::view(std::span<const Use>(st.uses).subspan(0, 1));
+  st.ops[1].kind = OpKind::draw;
+  st.ops[1].uses = Uses::view(std::span<const Use>(st.uses).subspan(1, 1));
+  st.entries = {{f.color, Access::render_target}};
+  CommandListGroup g("g", Queue::direct);
+  EXPECT_THROW(st.add_list(g, "l", st.ops, {}), Error);  // not reserved: no room
+  EXPECT_TRUE(g.lists().empty());
+  st.lists.reserve(2);
+  const std::string name = "a list name longer than a short string's buffer";
+  CommandList& l = st.add_list(g, std::string_view(name), st.ops, st.entries);
+  EXPECT_EQ(l.name(), name);
+  EXPECT_EQ(l.queue(), Queue::direct);
+  EXPECT_EQ(l.lifecycle(), CommandList::Lifecycle::closed);
+  EXPECT_EQ(l.group(), &g);
+  ASSERT_EQ(g.lists().size(), 1u);
+  EXPECT_EQ(g.lists()[0], &l);
+  EXPECT_EQ(l.ops().data(), st.ops.data());
+  EXPECT_EQ(l.entry_states().data(), st.entries.data());
+  CommandListGroup other("other", Queue::direct);
+  EXPECT_THROW(other.add(l), Error);  // a list belongs to exactly one group
+
+  ListStore ref;
+  ref.lists.reserve(1);
+  ref.lists.emplace_back(name, Queue::direct, std::span<const Operation>(st.ops),
+                         std::span<const EntryState>(st.entries));
+  CommandListGroup h("g", Queue::direct);
+  h.add(ref.lists.back());
+  const std::vector<CommandListGroup*> a = {&g}, b = {&h};
+  const CompileResult ra = compile_all(f.rt, a, fresh_history(f.rt));
+  const CompileResult rb = compile_all(f.rt, b, fresh_history(f.rt));
+  EXPECT_EQ(dump(f.rt, g, ra.groups[0]), dump(f.rt, h, rb.groups[0]));
+
+  const std::vector<EntryState> twice = {{f.color, Access::render_target}, {f.color, Access::copy_source}};
+  CommandListGroup k("k", Queue::direct);
+  EXPECT_THROW(st.add_list(k, "bad", st.ops, twice), Error);
 }
 
 }  // namespace

@@ -216,7 +216,8 @@ struct GroupInfo {
   // PIXEL_SHADER_RESOURCE on a compute list). Submitted first / last.
   enum class Role : uint8_t { passes, frame_start, frame_end };
   Queue queue = Queue::direct;
-  std::vector<uint32_t> passes;  // op i is passes[i]; kNone for a frame_start / frame_end list
+  std::span<const uint32_t> passes;  // list i is pass passes[i]; kNone for a frame_start / frame_end list
+                                     // (a part of Transitions::list_passes)
   Role role = Role::passes;
   std::vector<uint32_t> waits;   // groups waited for besides the schedule's syncs (frame_start / frame_end)
 };
@@ -228,6 +229,9 @@ struct Transitions {
   ListStore store;  // every list, its operations, uses and entry states: one array each (no block per list)
   std::vector<std::unique_ptr<CommandListGroup>> groups;  // submission order
   std::vector<GroupInfo> info;
+  // Every list's pass in planner order (kNone for the frame_start / frame_end lists), viewed by the
+  // groups' GroupInfo::passes: one array, not one per group. A move keeps its storage (and so the views).
+  std::vector<uint32_t> list_passes;
   std::vector<CompiledGroup> compiled;
   History history_in, history_out;  // per member: transient members start untouched, others at rest
 };

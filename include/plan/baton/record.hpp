@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "baton/core.hpp"
@@ -78,6 +79,14 @@ class Uses {
     x.size_ = u.size();
     x.view_ = true;
     return x;
+  }
+  // Becomes a view of `u` in place (as `*this = Uses::view(u)`, without making and moving a temporary):
+  // a list store fills its operations this way. Uses of its own are dropped.
+  void set_view(std::span<const Use> u) {
+    own_.clear();
+    data_ = u.data();
+    size_ = u.size();
+    view_ = true;
   }
   bool is_view() const { return view_; }
 
@@ -171,6 +180,17 @@ class CommandList {
   // graph's lists: ListStore keeps every list's operations, uses and entry states in one array each).
   // Throws Error for a resource declared twice, as declare_entry does.
   CommandList(std::string name, Queue queue, std::span<const Operation> ops, std::span<const EntryState> entry);
+  // What only ListStore::add_list can name (its constructor is private to ListStore).
+  class StoreKey {
+    friend struct ListStore;
+    StoreKey() = default;
+  };
+  // A frame graph's list, made by ListStore::add_list: closed, on `group`'s queue and already in it (so
+  // none of CommandListGroup::add's checks can fail), over the store's operations and entry states, its
+  // name built in place from a view. Throws Error for a resource declared twice, as declare_entry does.
+  [[gnu::always_inline]] inline CommandList(StoreKey, std::string_view name, const CommandListGroup& group,
+                                            std::span<const Operation> ops,
+                                            std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
   // Movable only before it joins a group (the group keeps its address): ListStore's array of lists.
@@ -206,6 +226,13 @@ class CommandList {
 
  private:
   void require_recording(const char* what) const;
+  // Throws Error for a resource declared twice in `entry` (only an out-of-order declaration needs the scan).
+  static void check_entry_unique(std::string_view list, std::span<const EntryState> entry) {
+    for (size_t i = 1; i < entry.size(); ++i)
+      if (entry[i].resource <= entry[i - 1].resource) return find_entry_twice(list, entry);
+  }
+  [[noreturn]] static void entry_twice(std::string_view list, ResourceId r);
+  static void find_entry_twice(std::string_view list, std::span<const EntryState> entry);
 
   std::string name_;
   Queue queue_;
@@ -236,6 +263,7 @@ class CommandListGroup {
   void reserve(size_t n) { lists_.reserve(n); }
 
  private:
+  friend struct ListStore;  // add_list joins its lists without add()'s checks (they hold by construction)
   std::string name_;
   Queue queue_;
   std::vector<CommandList*> lists_;
@@ -252,12 +280,39 @@ struct ListStore {
   std::vector<Operation> ops;
   std::vector<EntryState> entries;
   std::vector<CommandList> lists;
+  // Makes a closed list over `list_ops` and `entry` (parts of the arrays above) at the end of `lists`
+  // and adds it to `group` (on the group's queue): what CommandList(name, queue, ops, entry) and
+  // CommandListGroup::add do, without a name copied twice or the checks that a new list of the group's
+  // queue passes by construction. Throws Error when `lists` is full (growing it would move the lists the
+  // groups point to: reserve it first) or for a resource declared twice in `entry`.
+  CommandList& add_list(CommandListGroup& group, std::string_view name,
+                        std::span<const Operation> list_ops, std::span<const EntryState> entry) {
+    if (lists.size() == lists.capacity()) lists_full();
+    CommandList& l = lists.emplace_back(CommandList::StoreKey{}, name, group, list_ops, entry);
+    group.lists_.push_back(&l);
+    return l;
+  }
   ListStore() = default;
   ListStore(ListStore&&) noexcept = default;
   ListStore& operator=(ListStore&&) noexcept = default;
   ListStore(const ListStore&) = delete;
   ListStore& operator=(const ListStore&) = delete;
+
+ private:
+  [[noreturn]] static void lists_full();
 };
+
+inline CommandList::CommandList(StoreKey, std::string_view name, const CommandListGroup& group,
+                                std::span<const Operation> ops, std::span<const EntryState> entry)
+    : name_(name),
+      queue_(group.queue()),
+      lifecycle_(Lifecycle::closed),
+      ops_view_(ops),
+      entry_view_(entry),
+      break_next_(false),
+      group_(&group) {
+  check_entry_unique(name_, entry);
+}
 
 // Immediate-mode front end in the style of Godot's RenderingDevice: begin a list, issue draws,
 // dispatches and copies with their bindings, end the list. Everything lands in the same operations
