@@ -174,9 +174,11 @@ QueueFacts queue_facts(Queue q) {
   return {0, 0};
 }
 bool plainly_legal(const Rec& x, const QueueFacts& qf, Access a, Stages s) {
-  const AccessMask b = bit(a);
-  return !((x.illegal | qf.off_queue) & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
-         !(s & qf.no_stages);
+  // The accesses q performs that are legal with these stages: not a shader access without stages, a
+  // shader access only with stages q has.
+  const AccessMask on_q = ~qf.off_queue;
+  const AccessMask with = s == kNoStages ? on_q & ~kShaderAccesses : (s & qf.no_stages) ? 0 : on_q & kShaderAccesses;
+  return ((with & ~x.illegal) >> static_cast<unsigned>(a)) & 1u;
 }
 
 // A record's version fields (its first four words) as they were before distinct_pass applied a write.
