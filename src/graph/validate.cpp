@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -172,10 +174,19 @@ QueueFacts queue_facts(Queue q) {
   return {0, 0};
 }
 bool plainly_legal(const Rec& x, const QueueFacts& qf, Access a, Stages s) {
-  const AccessMask b = bit(a);
-  return !((x.illegal | qf.off_queue) & b) && ((kShaderAccesses & b) != 0) != (s == kNoStages) &&
-         !(s & qf.no_stages);
+  // The accesses q performs that are legal with these stages: not a shader access without stages, a
+  // shader access only with stages q has.
+  const AccessMask on_q = ~qf.off_queue;
+  const AccessMask with = s == kNoStages ? on_q & ~kShaderAccesses : (s & qf.no_stages) ? 0 : on_q & kShaderAccesses;
+  return ((with & ~x.illegal) >> static_cast<unsigned>(a)) & 1u;
 }
+
+// A record's version fields (its first four words) as they were before distinct_pass applied a write.
+struct Saved {
+  uint32_t last_writer, readers_head, readers_tail, write_box;
+};
+static_assert(offsetof(Rec, last_writer) == 0 && offsetof(Rec, readers_head) == 4 &&
+              offsetof(Rec, readers_tail) == 8 && offsetof(Rec, write_box) == 12);
 
 struct Touch {
   uint32_t resource = 0;
@@ -239,6 +250,7 @@ struct Scratch {
   // resource (not a byte: a char store would make the compiler reload every pointer of the loop after it).
   std::array<Box, kDistinctUses> small_boxes;
   std::array<uint32_t, kDistinctUses> small_part;
+  std::array<Saved, kDistinctUses> saved;  // distinct_pass's per write: its record's version before it
   std::vector<Touch> touches;
   std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
 };
@@ -274,6 +286,7 @@ struct WalkFacts {
   AccessMask keeps;  // keeps_contents() as a mask
   Box* boxes;        // kDistinctUses, for distinct_pass (the general path has its own)
   uint32_t* part;    // kDistinctUses, for distinct_pass
+  Saved* saved;      // kDistinctUses, for distinct_pass
 };
 
 __attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k, const Edge& e) {
@@ -287,12 +300,15 @@ __attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k,
 }
 
 // A read of r's current version by pass p.
+// A transient read before any write throws here, or, given `unwritten`, sets it (the caller reports it).
 __attribute__((always_inline)) inline void read(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
-                                                const Pass& pass) {
-  if (x.last_writer != kNone)
+                                                const Pass& pass, bool* unwritten) {
+  if (x.last_writer != kNone) {
     add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
-  else if (x.transient)
-    read_first(w.g, r, p, pass);
+  } else if (x.transient) {
+    if (!unwritten) read_first(w.g, r, p, pass);
+    *unwritten = true;
+  }
   if (k.n_pool == k.cap_pool) {
     Sink t = k;
     grow_pool(w.sc.reader_pool, t);
@@ -329,41 +345,91 @@ __attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Re
   }
 }
 
+// distinct_pass met a resource the pass already used at use `n`: puts back the records of uses [0, n)
+// as they were before the pass (the edges and readers it added are dropped by the caller, which resets
+// their counts), and the partial boxes and ambiguity candidates it added.
+__attribute__((noinline, cold)) void undo_distinct(const WalkFacts& w, Reader* pool, const PassUse* uses, uint32_t n,
+                                                   uint32_t p) {
+  size_t partial_boxes = w.sc.partial_boxes.size();
+  for (uint32_t i = 0; i < n; ++i) {
+    Rec& x = w.recs[uses[i].resource];
+    if (!is_write(uses[i].access)) {
+      // A read appended itself to its resource's readers: drop the tail (a singly linked list: its
+      // predecessor is found from the head).
+      if (x.readers_head == x.readers_tail) {
+        x.readers_head = x.readers_tail = kNone;
+      } else {
+        uint32_t m = x.readers_head;
+        while (pool[m].next != x.readers_tail) m = pool[m].next;
+        pool[m].next = kNone;
+        x.readers_tail = m;
+      }
+      continue;
+    }
+    // A partial write pushed its box: the pass's first such box is where the list was.
+    if (x.write_box != kNone) partial_boxes = std::min<size_t>(partial_boxes, x.write_box);
+    const Saved& s = w.saved[i];
+    x.last_writer = s.last_writer;
+    x.readers_head = s.readers_head;
+    x.readers_tail = s.readers_tail;
+    x.write_box = s.write_box;
+  }
+  w.sc.partial_boxes.resize(partial_boxes);
+  // The candidates this pass's writes added are the last ones, each with p second.
+  while (!w.sc.ambiguous.empty() && w.sc.ambiguous.back().second == p) w.sc.ambiguous.pop_back();
+}
+
+// The first use of pass p (on distinct resources, applied) that read a transient nothing wrote: reads
+// leave the latest writer as it was, and a use of another resource does not change it.
+[[noreturn]] __attribute__((noinline, cold)) void unwritten_read(const WalkFacts& w, uint32_t p, const Pass& pass) {
+  for (const PassUse& u : pass.uses) {
+    const Rec& x = w.recs[u.resource];
+    if (!is_write(u.access) && x.last_writer == kNone && x.transient) read_first(w.g, u.resource, p, pass);
+  }
+  throw Error("validate: unwritten_read found no such use");  // not reached
+}
+
 // A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
-// place. Returns false, having applied nothing, at the first use of a resource the pass already used
-// (the checks of the uses before it held): the general path then checks and applies the pass.
+// loop. Returns false, having undone what it applied, at the first use of a resource the pass already
+// used (the checks of the uses before it held): the general path then checks and applies the pass. A
+// transient read before any write is reported after the loop, so that the checks of every use come
+// first, as on the general path (the uses are on distinct resources: applying one use does not change
+// what another reads).
 __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
   const PassUse* const uses = pass.uses.data();
   const uint32_t nu = static_cast<uint32_t>(pass.uses.size());  // at most kDistinctUses
   Box* const boxes = w.boxes;
   uint32_t* const part = w.part;
+  Saved* const saved = w.saved;
   const QueueFacts qf = queue_facts(pass.queue);
   Rec* const recs = w.recs;
   uint32_t* const seen_in = w.seen_in;
   const uint32_t nr = w.nr;
+  const uint32_t edges0 = k.n_edges, pool0 = k.n_pool;
+  bool unwritten = false;  // a use read a transient nothing wrote yet
   for (uint32_t i = 0; i < nu; ++i) {
     const PassUse& u = uses[i];
     const uint32_t r = u.resource;
     // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
     // the file's order); the commands put the file name in front (input::located).
     if (r >= nr) unknown_resource(p, i, pass, r);
-    if (seen_in[r] == kNone)
+    if (seen_in[r] == kNone) {
       fill_rec(recs[r], w.g.resources[r]);
-    else if (seen_in[r] == p)
+    } else if (seen_in[r] == p) {
+      undo_distinct(w, k.pool, uses, i, p);
+      k.n_edges = edges0;
+      k.n_pool = pool0;
       return false;
+    }
     seen_in[r] = p;
+    Rec& x = recs[r];
     // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-    if (!plainly_legal(recs[r], qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
+    if (!plainly_legal(x, qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
     part[i] = !is_whole(u.range);
     if (part[i]) boxes[i] = partial_extent(w.g, p, i, pass);
-  }
-  // Each use is its resource's whole effect, in use order (the order the pass first touches them).
-  for (uint32_t i = 0; i < nu; ++i) {
-    const PassUse& u = uses[i];
-    const uint32_t r = u.resource;
-    Rec& x = recs[r];
+    // Each use is its resource's whole effect, in use order (the order the pass first touches them).
     if (!is_write(u.access)) {
-      read(w, k, x, r, p, pass);
+      read(w, k, x, r, p, pass, &unwritten);
       continue;
     }
     // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
@@ -371,8 +437,10 @@ __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sin
     // read-modify-write access does.
     const bool reads =
         (w.keeps & bit(u.access)) != 0 || (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+    std::memcpy(&saved[i], &x, sizeof(Saved));  // the record's first four words
     write(w, k, x, r, p, reads, !part[i], boxes[i]);
   }
+  if (unwritten) unwritten_read(w, p, pass);
   return true;
 }
 
@@ -440,7 +508,7 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
       if (t.pure_read && x.last_writer == kNone && x.transient) read_first(w.g, t.resource, p, pass);
       write(w, k, x, t.resource, p, t.reads, false, t.write_box);
     } else {
-      read(w, k, x, t.resource, p, pass);
+      read(w, k, x, t.resource, p, pass, nullptr);
     }
   }
 }
@@ -467,7 +535,7 @@ Validated validate(const Graph& g) {
   // The edges go straight into the result, sized ahead (about two per pass) and cut to their count.
   v.edges.resize(np * 2 + 16);
   const WalkFacts w{g,     sc,   v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr),
-                    keeps, sc.small_boxes.data(), sc.small_part.data()};
+                    keeps, sc.small_boxes.data(), sc.small_part.data(), sc.saved.data()};
   Sink sink{v.edges.data(), 0, static_cast<uint32_t>(v.edges.size()), sc.reader_pool.data(), 0,
             static_cast<uint32_t>(sc.reader_pool.size())};
   bool backward = false;

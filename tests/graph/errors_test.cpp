@@ -100,6 +100,22 @@ TEST(GraphErrors, TransientReadBeforeAnyWrite) {
   EXPECT_NE(e.find("read before"), std::string::npos) << e;
 }
 
+// A use that breaks a rule is reported before a transient read before any write in an earlier use of
+// the pass (every use is checked first, then the pass is applied), and the read's error names its use.
+TEST(GraphErrors, RuleOfALaterUseComesBeforeATransientReadBeforeAnyWrite) {
+  const std::string e = error_of(graph(R"({"name":"p","side_effect":true,"queue":"compute","async":true,
+      "uses":[{"resource":"t","access":"shader_resource","stages":"compute"},{"resource":"a","access":"render_target"}]})"));
+  expect_one_line(e);
+  EXPECT_EQ(rule_id_of(e), "R0209") << e;
+  EXPECT_NE(e.find("/passes/0/uses/1"), std::string::npos) << e;
+  const std::string r = error_of(graph(R"({"name":"p","side_effect":true,
+      "uses":[{"resource":"a","access":"render_target"},{"resource":"b","access":"render_target"},
+              {"resource":"t","access":"shader_resource","stages":"pixel"}]})"));
+  expect_one_line(r);
+  EXPECT_NE(r.find("/passes/0/uses/2: pass 'p', resource 't'"), std::string::npos) << r;
+  EXPECT_NE(r.find("read before"), std::string::npos) << r;
+}
+
 TEST(GraphErrors, AmbiguousWriteOrderNeedsAPath) {
   const std::string e = error_of(graph(R"({"name":"w1","side_effect":true,"uses":[{"resource":"a","access":"copy_dest"}]},
                                           {"name":"w2","side_effect":true,"uses":[{"resource":"a","access":"copy_dest"}]})"));

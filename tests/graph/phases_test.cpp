@@ -52,6 +52,50 @@ Graph chain(size_t n, bool async_odd = false) {
   return g;
 }
 
+// validate() checks and applies a pass whose uses are on distinct resources in one loop, and undoes it
+// when a use names a resource the pass already used (the general path then redoes the pass): the reads
+// it applied must leave their readers' lists and the writes their latest writer as they were, or the
+// pass would read twice (two write-after-read edges to the next writer) or overwrite itself (an
+// ambiguous write order against itself).
+TEST(GraphPhases, ValidateUndoesTheOneLoopPathAtARepeatedResource) {
+  Graph g;
+  for (const char* n : {"a", "b", "c"}) g.resources.push_back(texture(n, 64, false));
+  g.resources[1].desc.usage |= bit(Access::copy_dest);  // b: overwritten without reading it
+  const Stages cs = stages(Stage::compute);
+  auto pass = [&](std::string name, std::vector<PassUse> uses) {
+    Pass p;
+    p.name = std::move(name);
+    p.queue = Queue::compute;
+    p.side_effect = true;
+    p.uses = std::move(uses);
+    g.passes.push_back(std::move(p));
+  };
+  pass("w0", {use(0, Access::unordered_access, cs), use(1, Access::unordered_access, cs),
+              use(2, Access::unordered_access, cs)});
+  // Reads a, overwrites b (a blind write: it needs the path from w0 its read of a gives), reads c, then a
+  // again: the repeat is met after three applied uses.
+  pass("x", {use(0, Access::shader_resource, cs), use(1, Access::copy_dest),
+             use(2, Access::shader_resource, cs), use(0, Access::shader_resource, cs)});
+  pass("y", {use(0, Access::unordered_access, cs), use(2, Access::unordered_access, cs),
+             use(1, Access::unordered_access, cs)});
+  const Validated v = validate(g);
+  auto text = [&](uint32_t p) {
+    std::string t;
+    for (uint32_t e = v.in_first[p]; e < v.in_first[p + 1]; ++e) {
+      const Edge& d = v.edges[e];
+      t += fmt::format("{}->{} {} {}; ", d.from, d.to, d.kind == EdgeKind::write_after_read ? "war" : "raw",
+                       d.resource);
+    }
+    return t;
+  };
+  EXPECT_EQ(text(0), "");
+  EXPECT_EQ(text(1), "0->1 raw 0; 0->1 raw 2; ");
+  // y's unordered accesses keep the contents: each depends on the latest writer, and a and c on x's one
+  // read of each.
+  EXPECT_EQ(text(2), "0->2 raw 0; 1->2 war 0; 0->2 raw 2; 1->2 war 2; 1->2 raw 1; ");
+  EXPECT_EQ(v.edges.size(), 7u);
+}
+
 TEST(GraphPhases, ChainAliasesDownToTheLowerBound) {
   const Graph g = chain(300);
   const GraphCompileResult r = compile_graph(g);
