@@ -13,16 +13,7 @@
 #include <utility>
 #include <vector>
 
-// GCC 12 sees the counting operator new (malloc) inlined into a sized delete (free) of the RangeMap test's
-// vectors and warns; the two do match (count_heap_blocks.hpp replaces every form together).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
 #include "../count_heap_blocks.hpp"
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace baton {
 namespace {

@@ -840,6 +840,18 @@ TEST(GraphChecks, AliasingChecksEveryPairOfAResourceThatSpansSeveralIntervals) {
                 "/resources/3: resources 'r2' and 'r3' share memory at offset {} but may be live together", kS)}));
 }
 
+// The aliasing of the two tests below: every placement apart, one unit each, but r0 and r5 at offset 0.
+Aliasing only_r0_and_r5_share(Aliasing a) {
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < a.placements.size(); ++i) {
+    a.placements[i].offset = (16 + i) * kS;
+    a.placements[i].size = kS;
+  }
+  a.placements[a.placement_of[0]].offset = 0;
+  a.placements[a.placement_of[5]].offset = 0;
+  return a;
+}
+
 // What every user of a resource knows complete is the least over its users, not its first user's: on
 // several queues a later user may know less (here p7, r5's last user, is made to know nothing of the
 // graphics queue), and then r5 is not ordered after r0 (whose last user is the graphics pass p2). The
@@ -848,14 +860,7 @@ TEST(GraphChecks, AliasingTakesWhatEveryUserKnowsNotWhatTheFirstKnows) {
   const Graph g = chain(12, true);
   GraphCompileResult r = compile_graph(g);
   ASSERT_TRUE(r.findings.empty());
-  Aliasing shared = r.aliasing;
-  constexpr uint64_t kS = kPlacementAlignment;
-  for (size_t i = 0; i < shared.placements.size(); ++i) {  // every placement apart, one unit each
-    shared.placements[i].offset = (16 + i) * kS;
-    shared.placements[i].size = kS;
-  }
-  shared.placements[shared.placement_of[0]].offset = 0;
-  shared.placements[shared.placement_of[5]].offset = 0;
+  const Aliasing shared = only_r0_and_r5_share(r.aliasing);
   ASSERT_TRUE(check_aliasing(g, r.sched, shared).empty());  // r0 is done before any user of r5 starts
   Schedule forgetful = r.sched;
   forgetful.clock[7][qi(Queue::direct)] = 0;
@@ -871,14 +876,7 @@ TEST(GraphChecks, AliasingOnOneQueueTakesWhatEveryUserKnowsWhenPositionsDoNotAsc
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
   ASSERT_TRUE(r.findings.empty());
-  Aliasing shared = r.aliasing;
-  constexpr uint64_t kS = kPlacementAlignment;
-  for (size_t i = 0; i < shared.placements.size(); ++i) {  // every placement apart, one unit each
-    shared.placements[i].offset = (16 + i) * kS;
-    shared.placements[i].size = kS;
-  }
-  shared.placements[shared.placement_of[0]].offset = 0;
-  shared.placements[shared.placement_of[5]].offset = 0;
+  const Aliasing shared = only_r0_and_r5_share(r.aliasing);
   ASSERT_TRUE(check_aliasing(g, r.sched, shared).empty());
   Schedule shuffled = r.sched;
   shuffled.pos[6] = 0;

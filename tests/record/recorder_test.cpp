@@ -209,17 +209,23 @@ TEST(Uses, AppendOperationOwnsTheUsesOfAView) {
   EXPECT_EQ(l.ops()[0].uses[0].resource, 1u);
 }
 
-// A list over a ListStore's arrays: closed, viewing the operations and entry states where they are, and
-// compiled like a recorded list; a resource declared twice is refused as declare_entry refuses it.
-TEST(ListStore, ListsViewTheArraysAndCompileLikeRecordedLists) {
-  Fixture f;
-  ListStore st;
+// The store of the two ListStore tests: two draws, one rendering into color and one sampling it, each
+// operation viewing its use in the store's array.
+void two_draws(const Fixture& f, ListStore& st) {
   st.uses = {{f.color, Access::render_target}, {f.color, Access::shader_resource, stages(Stage::pixel)}};
   st.ops.resize(2);
   st.ops[0].kind = OpKind::draw;
   st.ops[0].uses = Uses::view(std::span<const Use>(st.uses).subspan(0, 1));
   st.ops[1].kind = OpKind::draw;
   st.ops[1].uses = Uses::view(std::span<const Use>(st.uses).subspan(1, 1));
+}
+
+// A list over a ListStore's arrays: closed, viewing the operations and entry states where they are, and
+// compiled like a recorded list; a resource declared twice is refused as declare_entry refuses it.
+TEST(ListStore, ListsViewTheArraysAndCompileLikeRecordedLists) {
+  Fixture f;
+  ListStore st;
+  two_draws(f, st);
   st.lists.reserve(1);
   st.lists.emplace_back("l", Queue::direct, std::span<const Operation>(st.ops), std::span<const EntryState>());
   CommandList& viewed = st.lists.back();
@@ -256,12 +262,7 @@ TEST(ListStore, ListsViewTheArraysAndCompileLikeRecordedLists) {
 TEST(ListStore, AddListMakesAClosedListInItsGroup) {
   Fixture f;
   ListStore st;
-  st.uses = {{f.color, Access::render_target}, {f.color, Access::shader_resource, stages(Stage::pixel)}};
-  st.ops.resize(2);
-  st.ops[0].kind = OpKind::draw;
-  st.ops[0].uses = Uses::view(std::span<const Use>(st.uses).subspan(0, 1));
-  st.ops[1].kind = OpKind::draw;
-  st.ops[1].uses = Uses::view(std::span<const Use>(st.uses).subspan(1, 1));
+  two_draws(f, st);
   st.entries = {{f.color, Access::render_target}};
   CommandListGroup g("g", Queue::direct);
   EXPECT_THROW(st.add_list(g, "l", st.ops, {}), Error);  // not reserved: no room
