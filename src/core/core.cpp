@@ -250,6 +250,9 @@ std::pair<uint64_t, uint64_t> resolve_bytes(const ResourceDesc& d, const Subreso
 }  // namespace
 
 Box use_extent(const ResourceDesc& d, const SubresourceRange& r) {
+  if (Box b; valid_extent(d, r, b)) return b;
+  // Invalid (or a resource without subresources, which resolve() takes whole): the checks below throw the
+  // error naming the problem.
   if (d.type != ResourceType::buffer) return resolve(d, r);
   if (!has_bytes(r)) {
     (void)resolve(d, r);

@@ -381,7 +381,7 @@ class GroupCompiler {
     if (is_whole(u.range)) return kFullBox;
     const ResourceDesc& d = desc(u.resource);
     Box b;
-    if (!plan_detail::valid_extent(d, u.range, b)) {
+    if (!valid_extent(d, u.range, b)) {
       try {
         b = use_extent(d, u.range);
       } catch (const Error&) {

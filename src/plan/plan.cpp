@@ -127,10 +127,6 @@ ResourceHistory GroupFacts::history_of(ResourceId r) const {
   throw Error(fmt::format("internal: no entry history for resource id {} (the group does not touch it)", r));
 }
 
-State state_of_use(const ResourceDesc& d, Access a, Stages s) {
-  return State{sync_of(a, s), bit(a), d.type == ResourceType::buffer ? Layout::none : layout_of(a)};
-}
-
 State state_of_entry(const ResourceDesc& d, const EntryState& e) {
   if (!e.shared) return state_of_use(d, e.access, e.stages);
   State st{sync::none, e.shared, d.type == ResourceType::buffer ? Layout::none : Layout::shared_read};
@@ -181,7 +177,7 @@ template <class Where>
 template <class Where>
 [[gnu::noinline]] void check_range(const ResourceDesc& d, const SubresourceRange& range, const Where& where_fn) {
   Box extent;
-  if (plan_detail::valid_extent(d, range, extent)) return;  // resolve() would accept it: no call
+  if (valid_extent(d, range, extent)) return;  // resolve() would accept it: no call
   try {
     (void)resolve(d, range);
   } catch (const Error& e) {

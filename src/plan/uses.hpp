@@ -20,45 +20,10 @@ namespace baton::plan_detail {
 // per group. Same checks, errors and facts as plan().
 void plan_into(Plan& out, const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history);
 
-// use_extent(d, r) inline, for a range that is valid: true and the extent in `out`, or false when the
-// range is out of bounds (or names bytes of a texture), and then use_extent() (which throws the error
-// naming the problem) has the last word. The planner resolves every ranged use twice (the plan's check
-// and the compiler's box); two calls and the checks' error plumbing cost more than the box.
-[[gnu::always_inline]] inline bool valid_extent(const ResourceDesc& d, const SubresourceRange& r, Box& out) {
-  const auto axis = [](uint32_t first, uint32_t count, uint32_t total, uint32_t& b, uint32_t& e) {
-    if (count == kAll) {
-      b = first;
-      e = total;
-      return first < total;
-    }
-    b = first;
-    e = first + count;
-    return count != 0 && first < total && count <= total - first;
-  };
-  Box b;
-  if (!axis(r.mip_first, r.mip_count, d.mips, b.m0, b.m1) || !axis(r.layer_first, r.layer_count, d.layers, b.l0, b.l1) ||
-      !axis(r.plane_first, r.plane_count, d.planes, b.p0, b.p1))
-    return false;
-  if (d.type != ResourceType::buffer) {
-    out = b;
-    return !has_bytes(r);
-  }
-  if (!has_bytes(r)) {
-    out = buffer_extent(d);
-    return true;
-  }
-  if (r.byte_size == 0 || r.byte_offset >= d.size) return false;
-  const uint64_t size = r.byte_size == kWholeBytes ? d.size - r.byte_offset : r.byte_size;
-  if (size > d.size - r.byte_offset || r.byte_offset + size > kMaxRangedBufferSize) return false;
-  out = Box{static_cast<uint32_t>(r.byte_offset), static_cast<uint32_t>(r.byte_offset + size), 0, 1, 0, 1};
-  return true;
-}
-
 // state_of_entry() inline for the usual declaration of one use (the planner and the compiler ask for
 // every entry state; two calls each cost more than the state itself); a shared read entry goes out of line.
 inline State entry_state(const ResourceDesc& d, const EntryState& e) {
-  if (e.shared) return state_of_entry(d, e);
-  return State{sync_of(e.access, e.stages), bit(e.access), d.type == ResourceType::buffer ? Layout::none : layout_of(e.access)};
+  return e.shared ? state_of_entry(d, e) : state_of_use(d, e.access, e.stages);
 }
 
 // Whether some resource has two uses in the operation: the only case in which uses of one operation

@@ -467,6 +467,37 @@ inline Box buffer_extent(const ResourceDesc& d) {
   const uint64_t n = d.size == 0 ? 1 : d.size < kMaxRangedBufferSize ? d.size : kMaxRangedBufferSize;
   return Box{0, static_cast<uint32_t>(n), 0, 1, 0, 1};
 }
+// use_extent(d, r) without the call or its error plumbing, for a valid range: true and the extent in `out`;
+// false when use_extent would throw (out of bounds, empty, bytes of a texture), and then use_extent names the
+// problem. use_extent itself takes this path first: the one rule of what a range may name.
+inline bool valid_extent(const ResourceDesc& d, const SubresourceRange& r, Box& out) {
+  const auto axis = [](uint32_t first, uint32_t count, uint32_t total, uint32_t& b, uint32_t& e) {
+    b = first;
+    if (count == kAll) {
+      e = total;
+      return first < total;
+    }
+    e = first + count;
+    return count != 0 && first < total && count <= total - first;
+  };
+  Box b;
+  if (!axis(r.mip_first, r.mip_count, d.mips, b.m0, b.m1) || !axis(r.layer_first, r.layer_count, d.layers, b.l0, b.l1) ||
+      !axis(r.plane_first, r.plane_count, d.planes, b.p0, b.p1))
+    return false;
+  if (d.type != ResourceType::buffer) {
+    out = b;
+    return !has_bytes(r);
+  }
+  if (!has_bytes(r)) {
+    out = buffer_extent(d);
+    return true;
+  }
+  if (r.byte_size == 0 || r.byte_offset >= d.size) return false;
+  const uint64_t size = r.byte_size == kWholeBytes ? d.size - r.byte_offset : r.byte_size;
+  if (size > d.size - r.byte_offset || r.byte_offset + size > kMaxRangedBufferSize) return false;
+  out = Box{static_cast<uint32_t>(r.byte_offset), static_cast<uint32_t>(r.byte_offset + size), 0, 1, 0, 1};
+  return true;
+}
 SubresourceRange to_range(const Box& b);
 // "mips 0..3 layers 0 planes 0" style text; "all" for the whole resource.
 std::string to_string(const Box& b, const ResourceDesc& d);

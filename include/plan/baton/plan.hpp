@@ -230,8 +230,10 @@ size_t mark_split_barriers(std::span<CommandListGroup* const> groups, std::span<
 // touch it" for a begin half on an earlier list.
 std::string split_reason(const CompiledGroup& group, uint32_t end_list, const Barrier& b, uint32_t end_op);
 
-// The full state implied by one use (access, stages) on a resource.
-State state_of_use(const ResourceDesc& d, Access a, Stages s);
+// The full state implied by one use (access, stages) on a resource (inline: the planner asks it per use).
+inline State state_of_use(const ResourceDesc& d, Access a, Stages s) {
+  return State{sync_of(a, s), bit(a), d.type == ResourceType::buffer ? Layout::none : layout_of(a)};
+}
 // The state a declared entry stands for: its use's, or the shared read state of EntryState::shared
 // (the sync of each read in the entry's stages; layout shared_read, buffers none).
 State state_of_entry(const ResourceDesc& d, const EntryState& e);
