@@ -56,6 +56,9 @@ class FlatRuns {
   uint32_t size(uint32_t m) const { return size_[m]; }
   // Whether member m is one run (then whole(m) is its value).
   bool is_whole(uint32_t m) const { return split_[m] == kWhole; }
+  // Whether no member is split into runs (sufficient, not necessary: a member back to one run may leave
+  // its runs taken from the pool).
+  bool none_split() const { return pool_used_ == 0; }
   const T& whole(uint32_t m) const { return one_[m]; }
   // Member m's one value, writable, while it is one run (else nullptr): the callers' fast path for an
   // update of the whole member.
@@ -86,34 +89,6 @@ class FlatRuns {
   void for_each(uint32_t m, F&& f) const {
     if (split_[m] == kWhole) return f(0u, size_[m], static_cast<const T&>(one_[m]));
     pool_[split_[m]].for_each(0, size_[m], std::forward<F>(f));
-  }
-  // Every member into flat arrays (FinalStates' form): its one value, its size, and for a member that is
-  // several runs (split[m] != none) its runs, runs[split[m]].
-  void copy_to(std::vector<T>& one, std::vector<uint32_t>& size, std::vector<uint32_t>& split, uint32_t none,
-               std::vector<Runs<T>>& runs) const {
-    one = one_;
-    size = size_;
-    split.resize(size_.size());
-    for (size_t m = 0; m < size_.size(); ++m) {
-      if (split_[m] == kWhole) {
-        split[m] = none;
-        continue;
-      }
-      split[m] = static_cast<uint32_t>(runs.size());
-      runs.push_back(pool_[split_[m]]);
-    }
-  }
-  // The same, moving the arrays out when no member is split (the usual end of a frame: nothing to
-  // convert); the container is left empty.
-  void move_to(std::vector<T>& one, std::vector<uint32_t>& size, std::vector<uint32_t>& split, uint32_t none,
-               std::vector<Runs<T>>& runs) {
-    if (pool_used_ != 0 || none != kWhole) return copy_to(one, size, split, none, runs);
-    one = std::move(one_);
-    size = std::move(size_);
-    split = std::move(split_);
-    one_.clear();
-    size_.clear();
-    split_.clear();
   }
   // Member m as a Runs<T>.
   Runs<T> runs(uint32_t m) const {

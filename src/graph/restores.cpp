@@ -1,8 +1,13 @@
 // Phase 7: final states and restores. The restores are the planner's "restore to rest" barriers
 // (after a resource's last use in a group that does not hand it on; transients, which die after
-// their last use, have none there); the final states come from replaying the whole barrier stream.
-// The replay is one loop over every list's barriers, in submission order, holding the flat state
-// arrays in locals: a barrier of a whole member in one state is a load, a few compares and a store.
+// their last use, have none there); the final states come from the barrier stream.
+// A member's final state is decided by its last barrier when that barrier covers the whole member
+// (whatever came before, the member ends in that barrier's after-state, as one run), so the stream is
+// read backward: each member's last barrier is the first one met, and every earlier barrier of a member
+// already decided costs a load and a compare. Members with no barrier keep their start state; only a
+// member whose last barrier covers part of it is replayed forward, in full (its runs), from its start.
+#include <algorithm>
+
 #include "baton/graph.hpp"
 #include "replay.hpp"
 
@@ -10,50 +15,104 @@ namespace baton::graph {
 
 FinalStates final_states(const Transitions& t) {
   FinalStates f;
-  // Flat per-member states; their arrays become the result's (FinalStates has the same form).
-  detail::States st;
-  detail::replay_start(t, st);
   const ResourceDesc* const descs = t.table.all().data();
-  State* const value = st.values();
-  const uint32_t* const split = st.splits();
-  // One entry per restore barrier, not per subresource.
+  const ResourceHistory* const history = t.history_in.data();
+  const uint32_t n = static_cast<uint32_t>(t.table.size());
+  // Per member, what the backward read found: kOpen (no barrier yet), kWhole (its last barrier covers
+  // it: state[m] is that barrier's after-state), kPartial (its last barrier covers part of it: replayed
+  // forward below). Per-thread scratch, its storage kept.
+  enum : uint8_t { kOpen = 0, kWhole = 1, kPartial = 2 };
+  thread_local std::vector<uint8_t> fate_v;
+  fate_v.assign(n, kOpen);
+  uint8_t* const fate = fate_v.data();
+  f.state.resize(n);
+  State* const state = f.state.data();
+  bool partial = false;
+  // The restore barriers, met last-first; put in stream order below.
+  std::vector<Restore>& restores = f.restores;
   auto restore = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
-    const uint32_t pass = t.info[gi].passes[li];
-    if (!f.restores.empty() && f.restores.back().group == gi && f.restores.back().member == b.resource &&
-        f.restores.back().from == b.before && f.restores.back().pass == pass)
-      return;
-    f.restores.push_back({gi, pass, b.resource, b.before, b.after});
+    restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
   };
-  // A barrier of part of a member, or of a member in several states: run by run.
-  auto runs = [&](const Barrier& b) __attribute__((noinline)) {
-    detail::for_each_barrier_interval(descs[b.resource], b, [&](uint32_t lo, uint32_t hi) {
-      st.update(b.resource, lo, hi, [&](uint32_t, uint32_t, State& x) { x = b.after; });
-    });
-  };
-  // Each list's barriers in order: its points cover them in order (CompiledList::barriers is in point
-  // order), so the list's span is its part of the stream, with no walk over its points.
-  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
+  for (uint32_t gi = static_cast<uint32_t>(t.compiled.size()); gi-- > 0;) {
     const std::vector<CompiledList>& lists = t.compiled[gi].lists;
-    const uint32_t nl = static_cast<uint32_t>(lists.size());
-    for (uint32_t li = 0; li < nl; ++li) {
+    for (uint32_t li = static_cast<uint32_t>(lists.size()); li-- > 0;) {
+      // Each list's barriers are its part of the stream in order (its points cover them in order).
       const std::span<const Barrier> bs = lists[li].barriers;
-      for (const Barrier *b = bs.data(), *const e = b + bs.size(); b != e; ++b) {
+      for (const Barrier *const first = bs.data(), *b = first + bs.size(); b != first;) {
+        --b;
         const ResourceId m = b->resource;
         if (m == kGlobalResource) continue;
         if (b->reason == Reason::restore) [[unlikely]]
           restore(gi, li, *b);
-        if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], *b)) {
-          value[m] = b->after;
-          continue;
+        if (fate[m] != kOpen) continue;  // an earlier barrier of a member its last one decided
+        if (detail::whole_barrier(descs[m], *b)) {
+          fate[m] = kWhole;
+          state[m] = b->after;
+        } else {
+          fate[m] = kPartial;
+          partial = true;
         }
-        runs(*b);
       }
     }
   }
-  st.move_to(f.state, f.cells, f.split, kNone, f.runs);
-  const size_t n = t.table.size();
+  // In stream order, one entry per restore barrier, not per subresource: a restore of the same member
+  // from the same state by the same list as the entry before it is not repeated.
+  std::reverse(restores.begin(), restores.end());
+  {
+    size_t k = 0;
+    for (size_t i = 0; i < restores.size(); ++i) {
+      const Restore& x = restores[i];
+      if (k > 0 && restores[k - 1].group == x.group && restores[k - 1].member == x.member &&
+          restores[k - 1].from == x.from && restores[k - 1].pass == x.pass)
+        continue;
+      restores[k++] = x;
+    }
+    restores.resize(k);
+  }
+  // Sizes, run orders and the start state of the members no barrier touches (touched members at rest,
+  // the others untouched, as detail::replay_start has them).
+  f.cells.resize(n);
+  f.split.assign(n, kNone);
   f.order.resize(n);
-  for (size_t m = 0; m < n; ++m) f.order[m] = detail::run_order(descs[m]);
+  uint32_t* const cells = f.cells.data();
+  RunOrder* const order = f.order.data();
+  for (uint32_t m = 0; m < n; ++m) {
+    const ResourceDesc& d = descs[m];
+    const bool buffer = d.type == ResourceType::buffer;
+    cells[m] = buffer ? buffer_extent(d).m1 : d.mips * d.layers * d.planes;
+    if (!buffer) order[m] = RunOrder{d.mips, d.layers};
+    if (fate[m] == kOpen) state[m] = history[m].touched ? resting_state(d) : buffer ? kFirstTouchBuffer : kFirstTouch;
+  }
+  if (!partial) return f;
+  // The members whose last barrier covers part of them: every barrier of theirs forward, run by run, from
+  // the start state (detail::replay_start's), in the replay's flat arrays.
+  thread_local detail::States st;
+  detail::replay_start(t, st);
+  State* const value = st.values();
+  const uint32_t* const split = st.splits();
+  for (uint32_t gi = 0; gi < t.compiled.size(); ++gi)
+    for (const CompiledList& cl : t.compiled[gi].lists)
+      for (const Barrier& b : cl.barriers) {
+        const ResourceId m = b.resource;
+        if (m == kGlobalResource || fate[m] != kPartial) continue;
+        if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], b)) {
+          value[m] = b.after;
+          continue;
+        }
+        detail::for_each_barrier_interval(descs[m], b, [&](uint32_t lo, uint32_t hi) {
+          st.update(m, lo, hi, [&](uint32_t, uint32_t, State& x) { x = b.after; });
+        });
+      }
+  for (uint32_t m = 0; m < n; ++m) {
+    if (fate[m] != kPartial) continue;
+    if (split[m] == detail::States::kWhole) {
+      state[m] = value[m];
+      continue;
+    }
+    f.split[m] = static_cast<uint32_t>(f.runs.size());
+    f.runs.push_back(st.runs(m));
+    state[m] = value[m];  // what the replay's flat array holds for a split member (what the result kept before)
+  }
   return f;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "baton/graph.hpp"
@@ -84,6 +85,77 @@ TEST(GraphRuns, FindingsNameSubresourcesInSubresourceIndexOrder) {
     }
   EXPECT_EQ(where, (std::vector<std::string>{"mip 1 layer 0 plane 0", "mip 2 layer 0 plane 0",
                                              "mip 1 layer 1 plane 0", "mip 2 layer 1 plane 0"}));
+}
+
+// final_states reads the stream backward (a member's last barrier decides it when it covers the whole
+// member) and replays forward only the members whose last barrier covers part of them. One list's
+// barriers written by hand, every other list's removed: a (whole, then mip 1) ends in two states; b
+// (mip 1, then whole) in the whole barrier's one state; c (no barrier) in its start state, at rest;
+// b's two equal restores in a row are one entry.
+TEST(GraphRuns, FinalStatesTakeEachMembersLastBarrierWholeOrReplayed) {
+  const Graph g = load_graph_text(R"({"resources":[{"name":"out","type":"buffer","size":16},
+    {"name":"a","type":"texture","width":64,"height":64,"mips":4,"layers":2,"usage":["render_target","shader_resource"]},
+    {"name":"b","type":"texture","width":64,"height":64,"mips":4,"layers":2,"usage":["render_target","shader_resource"]},
+    {"name":"c","type":"texture","width":64,"height":64,"mips":4,"layers":2,"usage":["render_target","shader_resource"]}],
+   "passes":[{"name":"w","queue":"graphics","uses":[{"resource":"a","access":"render_target"},
+                                                    {"resource":"b","access":"render_target"},
+                                                    {"resource":"c","access":"render_target"}]},
+             {"name":"r","queue":"graphics","uses":[{"resource":"a","access":"shader_resource","stages":"pixel"},
+                                                    {"resource":"b","access":"shader_resource","stages":"pixel"},
+                                                    {"resource":"c","access":"shader_resource","stages":"pixel"},
+                                                    {"resource":"out","access":"unordered_access","stages":"pixel"}]}],
+   "outputs":["out"]})",
+                                  "last.json");
+  CompileOptions o;
+  o.run_checks = false;
+  GraphCompileResult r = compile_graph(g, o);
+  Transitions& t = r.trans;
+  auto member = [&](std::string_view name) {
+    for (ResourceId m = 0; m < t.table.size(); ++m)
+      if (t.table[m].name == name) return m;
+    return kNone;
+  };
+  const ResourceId a = member("a"), b = member("b"), c = member("c");
+  ASSERT_NE(c, kNone);
+  const State x{sync::all, bit(Access::render_target), Layout::render_target};
+  const State y{sync::all, bit(Access::shader_resource), Layout::shader_resource};
+  const State z{sync::all, bit(Access::copy_source), Layout::copy_source};
+  const Box whole{0, 4, 0, 2, 0, 1}, mip1{1, 2, 0, 2, 0, 1};
+  auto barrier = [](ResourceId m, Box box, State after, Reason why = Reason::state_change) {
+    Barrier k;
+    k.resource = m;
+    k.box = box;
+    k.before = State{sync::all, bit(Access::render_target), Layout::render_target};
+    k.after = after;
+    k.reason = why;
+    return k;
+  };
+  size_t lists = 0;
+  for (CompiledGroup& cg : t.compiled)
+    for (size_t li = 0; li < cg.lists.size(); ++li, ++lists)
+      if (lists == 0)
+        cg.set_list(li,
+                    {barrier(a, whole, x), barrier(b, mip1, y), barrier(a, mip1, y),
+                     barrier(b, whole, z, Reason::restore), barrier(b, whole, z, Reason::restore)},
+                    {{0, Where::before, 0, 5}});
+      else
+        cg.set_list(li, {}, {});
+  const FinalStates f = final_states(t);
+  ASSERT_EQ(f.members(), t.table.size());
+  // a: mip 1 of both layers (subresources 1 and 5) in y, the rest in x, as runs.
+  EXPECT_NE(f.split[a], kNone);
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(f.at(a, i), i % 4 == 1 ? y : x) << i;
+  // b: one state, z.
+  EXPECT_EQ(f.split[b], kNone);
+  EXPECT_EQ(f.runs_of(b).run_count(), 1u);
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(f.at(b, i), z) << i;
+  // c: its start state (at rest if touched before the frame, else untouched).
+  EXPECT_EQ(f.split[c], kNone);
+  EXPECT_EQ(f.at(c, 3), t.history_in[c].touched ? resting_state(t.table[c]) : kFirstTouch);
+  EXPECT_EQ(f.cells[a], 8u);
+  ASSERT_EQ(f.restores.size(), 1u);
+  EXPECT_EQ(f.restores[0].member, b);
+  EXPECT_EQ(f.restores[0].to, z);
 }
 
 }  // namespace
