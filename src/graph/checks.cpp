@@ -291,15 +291,18 @@ struct UseKey {
   AccessMask access = 0;
   Layout layout = Layout::common;
 };
-// The stage index of a use's stages: what sync_of() reads (no stages: every shading stage).
-[[gnu::always_inline]] inline unsigned stage_index(Stages st) { return st == kNoStages ? kAllShading : st & 7u; }
+// The stage index of a use's stages: its low three bits, what sync_of() reads; index 0 holds what no
+// stages means (every shading stage). Stages with no low bit but others (never valid) also read index 0,
+// whose need then is more than sync_of()'s: the usual use may only be stricter than covers(), never laxer.
+[[gnu::always_inline]] inline unsigned stage_index(Stages st) { return st & 7u; }
+static_assert((core_detail::kShadingSync[0] & ~core_detail::kShadingSync[kAllShading]) == 0);
 inline constexpr auto kUseKeys = [] {
   std::array<std::array<UseKey, 8>, kAccessCount> k{};
   for (unsigned a = 0; a < kAccessCount; ++a)
     for (unsigned i = 0; i < 8; ++i) {
       const Access x = static_cast<Access>(a);
-      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i] : core_detail::kSyncOfAccess[a], bit(x),
-                 layout_of(x)};
+      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i == 0 ? kAllShading : i] : core_detail::kSyncOfAccess[a],
+                 bit(x), layout_of(x)};
     }
   return k;
 }();

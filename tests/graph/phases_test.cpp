@@ -673,6 +673,27 @@ TEST(GraphChecks, CoverageFindsAUseInItsAccessWithTheWrongLayoutOrSync) {
   }
 }
 
+// A shader access with no stages needs every shading stage's sync (sync_of): p3's read of r2, declared for
+// the compute stage and compiled so, then asked with no stages, is not covered by the compute-only state,
+// on one queue (the walk's usual use) and on several (the several-queue usual use).
+TEST(GraphChecks, CoverageAsksEveryShadingStageOfAShaderUseWithNoStages) {
+  for (const bool async : {false, true}) {
+    Graph g = chain(8, async);
+    const GraphCompileResult r = compile_graph(g);
+    ASSERT_TRUE(r.findings.empty()) << async;
+    ASSERT_EQ(g.passes[3].uses[1].resource, 2u);
+    g.passes[3].uses[1].stages = kNoStages;
+    const std::vector<std::string> found = check_coverage(g, r.sched, r.trans);
+    const std::string want = "/passes/3/uses/1: pass 'p3', resource 'r2' mip 0 layer 0 plane 0: use shader_resource";
+    EXPECT_TRUE(std::any_of(found.begin(), found.end(),
+                            [&](const std::string& f) {
+                              return f.starts_with(want) && f.find("not covered") != std::string::npos;
+                            }))
+        << async << "\n"
+        << fmt::format("{}", fmt::join(found, "\n"));
+  }
+}
+
 // A barrier must start from the layout its subresources are really in: one that claims another layout
 // is a coverage finding at its pass, on one queue (the walk's usual-barrier path) and on several.
 TEST(GraphChecks, CoverageFindsABarrierThatStartsFromTheWrongLayout) {
