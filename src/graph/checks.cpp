@@ -18,6 +18,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 
 #include "baton/graph.hpp"
 #include "replay.hpp"
@@ -284,13 +286,16 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
 }
 
 // What a use needs to find to be held for sure (holds_exactly): its one access bit, the sync it needs and
-// the layout of that access (a texture's), per access and stage index (use_key): a table, so that the
-// usual use costs one lookup instead of sync_of(), bit() and layout_of() with their tests.
-struct UseKey {
-  SyncMask need = 0;
-  AccessMask access = 0;
-  Layout layout = Layout::common;
+// the layout of that access (a texture's; a buffer's is none), per access and stage index (use_key): a
+// table, so that the usual use costs one lookup instead of sync_of(), bit() and layout_of() with their
+// tests. The sync and access are tested as the state's first eight bytes (sync, then access): those bytes
+// masked by `mask` (the sync bits needed, every access bit) are `want` (the sync needed, the access bit).
+struct alignas(32) UseKey {
+  uint64_t mask = 0, want = 0;
+  Layout layout[2] = {Layout::common, Layout::none};  // [texture, buffer]
 };
+static_assert(offsetof(State, sync) == 0 && offsetof(State, access) == 4 && sizeof(SyncMask) == 4 &&
+              sizeof(AccessMask) == 4);
 // The stage index of a use's stages: its low three bits, what sync_of() reads; index 0 holds what no
 // stages means (every shading stage). Stages with no low bit but others (never valid) also read index 0,
 // whose need then is more than sync_of()'s: the usual use may only be stricter than covers(), never laxer.
@@ -301,8 +306,11 @@ inline constexpr auto kUseKeys = [] {
   for (unsigned a = 0; a < kAccessCount; ++a)
     for (unsigned i = 0; i < 8; ++i) {
       const Access x = static_cast<Access>(a);
-      k[a][i] = {is_shader_access(x) ? core_detail::kShadingSync[i == 0 ? kAllShading : i] : core_detail::kSyncOfAccess[a],
-                 bit(x), layout_of(x)};
+      const SyncMask need =
+          is_shader_access(x) ? core_detail::kShadingSync[i == 0 ? kAllShading : i] : core_detail::kSyncOfAccess[a];
+      k[a][i].mask = uint64_t{need} | uint64_t{0xffffffffu} << 32;
+      k[a][i].want = uint64_t{need} | uint64_t{bit(x)} << 32;
+      k[a][i].layout[0] = layout_of(x);
     }
   return k;
 }();
@@ -423,7 +431,9 @@ const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
 // read's layout there is read_layout_of(one bit), which is layout_of(it); a write's and present's is
 // layout_of), not necessary: any other state asks covers().
 [[gnu::always_inline]] inline bool holds_exactly(const State& st, const UseKey& k, bool buffer) {
-  return st.access == k.access && (st.sync & k.need) == k.need && st.layout == (buffer ? Layout::none : k.layout);
+  uint64_t sync_access;
+  std::memcpy(&sync_access, &st, sizeof sync_access);
+  return (sync_access & k.mask) == k.want && st.layout == k.layout[buffer];
 }
 // Per graph resource, for the walk's usual use: its one member, with kBufferBit set for a buffer; kNone for
 // a set of several members (the full path).
