@@ -308,10 +308,14 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
       const auto it = group_start.find(r);
       return it == group_start.end() ? history[r] : it->second;
     };
-    group_start.clear();
-    // The group's entry history, collected here and copied into the facts once at its size (many
-    // small groups would otherwise grow each facts vector block by block).
+    if (!group_start.empty()) group_start.clear();  // clear() of an empty map still wipes its buckets
+    // The group's entry history, collected in a local vector (stores through the facts would have it
+    // reloaded): the facts' own when an earlier call left them storage (a frame planned again: handed
+    // back at the group's end, no copy), else the scratch's, copied into the facts once at its size (a
+    // fresh Plan: many small groups would otherwise grow each facts vector block by block).
     entry.clear();
+    const bool in_place = facts.entry_history.capacity() != 0;
+    if (in_place) entry.swap(facts.entry_history);
     size_t entry_states = 0;  // declared by the group's lists (most groups declare none)
 
     // Local views of the lists and each list's operations: the stores below may not reload them.
@@ -415,7 +419,10 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
       last_group[r] = static_cast<uint32_t>(gi);
       first_list[r] = kNone;
     }
-    facts.entry_history.assign(entry.begin(), entry.end());
+    if (in_place)
+      entry.swap(facts.entry_history);
+    else
+      facts.entry_history.assign(entry.begin(), entry.end());
   }
   // Hand-ons, each group's by resource (a group receives at most one per resource: only the list that
   // first touches a resource declares it, and the declaring group becomes its last toucher), each

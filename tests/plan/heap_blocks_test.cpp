@@ -79,5 +79,25 @@ TEST(PlannerHeapBlocks, AFrameCompiledAgainTakesOnlyItsResultsBlocksPerGroup) {
   EXPECT_LE(b100, 3u * 100u + 2u) << b50 << " blocks at 50 groups, " << b100 << " at 100";
 }
 
+// compile_all plans into facts kept per thread, and each group's entry history is collected in the storage
+// an earlier call left in its facts (no copy). After frames of other shapes (more groups, fewer, none with
+// storage for this one's later groups), a frame's plan is still the one of a fresh plan() and compile().
+TEST(PlannerHeapBlocks, AFrameCompiledAgainPlansAsAFreshPlan) {
+  for (const size_t warm : {size_t{40}, size_t{3}, size_t{12}}) {
+    Frame w(warm);
+    (void)compile_all(w.r.rt, w.ptrs, std::move(w.history));
+    Frame f(20), fresh(20);
+    const CompileResult res = compile_all(f.r.rt, f.ptrs, std::move(f.history));
+    const std::vector<const CommandListGroup*> cptrs(fresh.ptrs.begin(), fresh.ptrs.end());
+    const Plan p = plan(fresh.r.rt, cptrs, fresh.history);
+    ASSERT_EQ(res.groups.size(), p.groups.size());
+    for (size_t i = 0; i < p.groups.size(); ++i) {
+      const CompiledGroup c = compile(fresh.r.rt, *fresh.ptrs[i], p.groups[i]);
+      EXPECT_EQ(dump(f.r.rt, *f.ptrs[i], res.groups[i]), dump(fresh.r.rt, *fresh.ptrs[i], c))
+          << "group " << i << " after a frame of " << warm << " groups";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace baton::test
