@@ -6,6 +6,7 @@
 // for a resource that fits nowhere else.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 
 #include "baton/graph.hpp"
@@ -289,10 +290,82 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (end_v.size() < n) end_v.resize(n);
     uint64_t* const begin_of = begin_v.data();
     uint64_t* const end_of = end_v.data();
+    // Every offset this placement chooses is 0 or the end of an interval, so a sum of sizes: a multiple of
+    // the largest power of two that divides every size (the unit). While the heap is at most kUnits
+    // units, a resource's busy intervals are marked in a bitmap of units instead of sorted: the gaps the
+    // scan below finds between the sorted intervals (below their top) are the bitmap's runs of clear bits
+    // below the highest set one, in the same order, so the same best fit. An interval of no bytes would
+    // split a gap there and not in the bitmap: with any size 0 the bitmap is not used.
+    constexpr uint64_t kUnits = 64 * 64;
+    thread_local std::array<uint64_t, kUnits / 64> bits{};
+    uint64_t any_size = 0;
+    bool empty_size = false;
+    for (size_t i = 0; i < n; ++i) {
+      any_size |= cand[i].size;
+      empty_size |= cand[i].size == 0;
+    }
+    const int unit = empty_size || any_size == 0 ? 64 : std::countr_zero(any_size);
+    // This placement stops once its heap reaches the first one's top (it can no longer win), so every busy
+    // interval ends below `top`. The bitmap's cost grows with the heap's words (scanned and cleared per
+    // resource), the sort's with the busy intervals: the bitmap when the words are at most one more than
+    // the earlier neighbours per resource, and the heap at most kUnits units.
+    const bool bitmap = unit < 64 && (top >> unit) <= kUnits &&
+                        ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n;
     uint64_t heap_top = 0;
     for (size_t j = 0; j < n; ++j) {
       const uint32_t r = sequence[j];
       const uint64_t size = cand[r].size;
+      if (bitmap) {
+        // Every busy interval ends below `top`: it fits. Mark [begin, end) in units.
+        uint64_t top_units = 0;  // the highest end
+        auto mark = [&](uint64_t b, uint64_t e) {
+          top_units = std::max(top_units, e);
+          const uint64_t w0 = b >> 6, w1 = (e - 1) >> 6;
+          const uint64_t lo = ~uint64_t{0} << (b & 63), hi = ~uint64_t{0} >> (63 - ((e - 1) & 63));
+          if (w0 == w1) {
+            bits[w0] |= lo & hi;
+          } else {
+            bits[w0] |= lo;
+            for (uint64_t w = w0 + 1; w < w1; ++w) bits[w] = ~uint64_t{0};
+            bits[w1] |= hi;
+          }
+        };
+        for (uint32_t k = near_first[r]; k < near_end[r]; ++k) {
+          const uint32_t q = near[k];
+          const uint64_t b = second[q] >> unit;
+          mark(b, b + (cand[q].size >> unit));
+        }
+        for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) {
+          const uint32_t q = larger[2 * k];
+          const uint64_t b = second[q] >> unit;
+          mark(b, b + (cand[q].size >> unit));
+        }
+        // The runs of clear bits below top_units, lowest first: the best fit (least run that holds the
+        // resource, ties: the lowest), else the top.
+        const uint64_t need = size >> unit, last_word = top_units == 0 ? 0 : (top_units - 1) >> 6;
+        uint64_t best = kNone, best_gap = ~uint64_t{0}, at = 0;
+        while (at < top_units) {
+          uint64_t w = at >> 6, x = ~bits[w] & (~uint64_t{0} << (at & 63));
+          while (x == 0 && w < last_word) x = ~bits[++w];
+          if (x == 0) break;
+          const uint64_t free_begin = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
+          if (free_begin >= top_units) break;
+          // The bit top_units - 1 is set: a set bit follows.
+          x = bits[w] & (~uint64_t{0} << (free_begin & 63));
+          while (x == 0) x = bits[++w];
+          at = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
+          const uint64_t gap = at - free_begin;
+          if (gap >= need && gap < best_gap) {
+            best = free_begin;
+            best_gap = gap;
+          }
+        }
+        for (uint64_t w = 0; w <= last_word; ++w) bits[w] = 0;
+        second[r] = (best != kNone ? best : top_units) << unit;
+        heap_top = std::max(heap_top, second[r] + size);
+        if (heap_top >= top) break;
+        continue;
+      }
       // Its busy intervals: the ends by index, the begins as one word each, (begin << 8) | index, sorted
       // (the usual case: fewer than 256 intervals, every begin below 2^56; otherwise pairs).
       size_t nb = 0;
@@ -336,6 +409,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       }
       second[r] = best != kNone ? best : cursor;
       heap_top = std::max(heap_top, second[r] + size);
+      if (heap_top >= top) break;
     }
     if (heap_top < top) {
       top = heap_top;
