@@ -297,7 +297,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // below the highest set one, in the same order, so the same best fit. An interval of no bytes would
     // split a gap there and not in the bitmap: with any size 0 the bitmap is not used.
     constexpr uint64_t kUnits = 64 * 64;
-    thread_local std::array<uint64_t, kUnits / 64> bits{};
+    thread_local std::array<uint64_t, kUnits / 64 + 1> bits{};  // and a spare word (see `mark`)
     uint64_t any_size = 0;
     bool empty_size = false;
     for (size_t i = 0; i < n; ++i) {
@@ -312,45 +312,62 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     const bool bitmap = unit < 64 && (top >> unit) <= kUnits &&
                         ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n;
     uint64_t heap_top = 0;
-    for (size_t j = 0; j < n; ++j) {
-      const uint32_t r = sequence[j];
-      const uint64_t size = cand[r].size;
-      if (bitmap) {
-        // Every busy interval ends below `top`: it fits. Mark [begin, end) in units.
-        uint64_t top_units = 0;  // the highest end
-        auto mark = [&](uint64_t b, uint64_t e) {
-          top_units = std::max(top_units, e);
-          const uint64_t w0 = b >> 6, w1 = (e - 1) >> 6;
-          const uint64_t lo = ~uint64_t{0} << (b & 63), hi = ~uint64_t{0} >> (63 - ((e - 1) & 63));
-          if (w0 == w1) {
-            bits[w0] |= lo & hi;
-          } else {
-            bits[w0] |= lo;
-            for (uint64_t w = w0 + 1; w < w1; ++w) bits[w] = ~uint64_t{0};
-            bits[w1] |= hi;
-          }
-        };
+    if (bitmap) {
+      // In units: `second` holds offsets in units until the end; per resource its length's mask (the
+      // length's low bits set), or 0 for a length of 64 units or more.
+      thread_local std::vector<uint64_t> len_mask_v;
+      if (len_mask_v.size() < n) len_mask_v.resize(n);
+      uint64_t* const len_mask = len_mask_v.data();
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t len = cand[i].size >> unit;
+        len_mask[i] = len < 64 ? (uint64_t{1} << len) - 1 : 0;
+      }
+      const uint64_t top_units = top >> unit;
+      uint64_t heap_units = 0;
+      // Marks [b, b + length of q): within a word and the next one (the spare word past the heap takes
+      // no bit: every interval ends at or below heap_units), or, for 64 units or more, word by word.
+      auto mark = [&](uint64_t b, uint32_t q) {
+        const uint64_t m = len_mask[q], w = b >> 6, sh = b & 63;
+        if (m != 0) {
+          bits[w] |= m << sh;
+          bits[w + 1] |= (m >> 1) >> (63 - sh);
+          return;
+        }
+        const uint64_t e = b + (cand[q].size >> unit), w1 = (e - 1) >> 6;
+        if (w == w1) {
+          bits[w] |= (~uint64_t{0} << sh) & (~uint64_t{0} >> (63 - ((e - 1) & 63)));
+        } else {
+          bits[w] |= ~uint64_t{0} << sh;
+          for (uint64_t x = w + 1; x < w1; ++x) bits[x] = ~uint64_t{0};
+          bits[w1] |= ~uint64_t{0} >> (63 - ((e - 1) & 63));
+        }
+      };
+      for (size_t j = 0; j < n; ++j) {
+        const uint32_t r = sequence[j];
         for (uint32_t k = near_first[r]; k < near_end[r]; ++k) {
           const uint32_t q = near[k];
-          const uint64_t b = second[q] >> unit;
-          mark(b, b + (cand[q].size >> unit));
+          mark(second[q], q);
         }
         for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) {
           const uint32_t q = larger[2 * k];
-          const uint64_t b = second[q] >> unit;
-          mark(b, b + (cand[q].size >> unit));
+          mark(second[q], q);
         }
-        // The runs of clear bits below top_units, lowest first: the best fit (least run that holds the
+        // The busy intervals' top: the end of the highest set bit (every one ends at or below heap_units).
+        uint64_t last_word = heap_units == 0 ? 0 : (heap_units - 1) >> 6;
+        while (last_word > 0 && bits[last_word] == 0) --last_word;
+        const uint64_t busy_top =
+            bits[last_word] == 0 ? 0 : last_word * 64 + 64 - static_cast<uint64_t>(std::countl_zero(bits[last_word]));
+        // The runs of clear bits below busy_top, lowest first: the best fit (least run that holds the
         // resource, ties: the lowest), else the top.
-        const uint64_t need = size >> unit, last_word = top_units == 0 ? 0 : (top_units - 1) >> 6;
+        const uint64_t need = cand[r].size >> unit;
         uint64_t best = kNone, best_gap = ~uint64_t{0}, at = 0;
-        while (at < top_units) {
+        while (at < busy_top) {
           uint64_t w = at >> 6, x = ~bits[w] & (~uint64_t{0} << (at & 63));
           while (x == 0 && w < last_word) x = ~bits[++w];
           if (x == 0) break;
           const uint64_t free_begin = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
-          if (free_begin >= top_units) break;
-          // The bit top_units - 1 is set: a set bit follows.
+          if (free_begin >= busy_top) break;
+          // The bit busy_top - 1 is set: a set bit follows.
           x = bits[w] & (~uint64_t{0} << (free_begin & 63));
           while (x == 0) x = bits[++w];
           at = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
@@ -361,11 +378,17 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
           }
         }
         for (uint64_t w = 0; w <= last_word; ++w) bits[w] = 0;
-        second[r] = (best != kNone ? best : top_units) << unit;
-        heap_top = std::max(heap_top, second[r] + size);
-        if (heap_top >= top) break;
-        continue;
+        second[r] = best != kNone ? best : busy_top;
+        heap_units = std::max(heap_units, second[r] + need);
+        if (heap_units >= top_units) break;
       }
+      heap_top = heap_units << unit;
+      if (heap_top < top)
+        for (size_t i = 0; i < n; ++i) second[i] <<= unit;
+    }
+    for (size_t j = 0; j < n && !bitmap; ++j) {
+      const uint32_t r = sequence[j];
+      const uint64_t size = cand[r].size;
       // Its busy intervals: the ends by index, the begins as one word each, (begin << 8) | index, sorted
       // (the usual case: fewer than 256 intervals, every begin below 2^56; otherwise pairs).
       size_t nb = 0;

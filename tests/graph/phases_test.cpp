@@ -332,12 +332,13 @@ TEST(GraphPhases, PlacementsMatchTheirDefinition) {
         // cannot hold them and takes its other path).
         if (variant == 3)
           for (uint32_t i = 0; i < n; ++i) ao.sizes[i] = uint64_t{1 + pick(4)} << 53;
-        // The placement marks busy intervals in a bitmap of units (the largest power of two dividing every
-        // size) while the heap is at most 4,096 units, else sorts them: intervals of up to 200 units (over
-        // several words of the bitmap); odd sizes of thousands of bytes (a heap of more units: the sort of
-        // one word per interval); odd sizes near 2^53 (the sort of pairs).
+        // The largest-first placement marks busy intervals in a bitmap of units (the largest power of two
+        // dividing every size) when the heap has few words for the intervals, else sorts them: a few
+        // intervals of 130 to 200 units among small ones (over three words of the bitmap); odd sizes of
+        // thousands of bytes (a heap of more units: the sort of one word per interval); odd sizes near 2^53
+        // (the sort of pairs).
         if (variant == 4)
-          for (uint32_t i = 0; i < n; ++i) ao.sizes[i] = 1 + pick(200);
+          for (uint32_t i = 0; i < n; ++i) ao.sizes[i] = pick(10) == 0 ? 130 + pick(70) : 1 + pick(4);
         if (variant == 5)
           for (uint32_t i = 0; i < n; ++i) ao.sizes[i] = 3001 + 2 * pick(2500);
         if (variant == 6)
