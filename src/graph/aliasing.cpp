@@ -484,7 +484,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[c.first];
       ab.resource = r;
-      ab.previous.push_back(occ[first].resource);
+      ab.previous.assign(&occ[first].resource, 1);
       occ[first].resource = r;
       continue;
     }
@@ -528,7 +528,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[c.first];
       ab.resource = r;
-      for (const uint32_t x : previous) ab.previous.push_back(x);  // one: inline, no allocation
+      ab.previous.assign(previous.data(), previous.size());  // up to three: inline, no allocation
     }
   }
   a.heap_size = top;

@@ -159,6 +159,30 @@ std::vector<std::pair<uint32_t, std::vector<uint32_t>>> expected_takeovers(const
   return out;
 }
 
+// AliasBarrier::previous: up to three inline, more in one heap block; assign() and push_back() agree.
+TEST(GraphPhases, PreviousOccupantsHoldAnyCount) {
+  const std::vector<uint32_t> values = {7, 3, 9, 1, 4, 8, 2};
+  for (size_t n = 0; n <= values.size(); ++n) {
+    SCOPED_TRACE(n);
+    PreviousOccupants assigned, pushed;
+    assigned.assign(values.data(), n);
+    for (size_t i = 0; i < n; ++i) pushed.push_back(values[i]);
+    const std::vector<uint32_t> want(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_EQ(std::vector<uint32_t>(assigned.begin(), assigned.end()), want);
+    EXPECT_EQ(std::vector<uint32_t>(pushed.begin(), pushed.end()), want);
+    EXPECT_EQ(assigned.size(), n);
+    EXPECT_EQ(assigned.empty(), n == 0);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(assigned[i], values[i]);
+    // Assigned again, shorter or longer: only the new values.
+    for (const size_t m : {size_t{1}, size_t{5}}) {
+      PreviousOccupants again = assigned;
+      again.assign(values.data() + 2, m);
+      EXPECT_EQ(std::vector<uint32_t>(again.begin(), again.end()),
+                std::vector<uint32_t>(values.begin() + 2, values.begin() + 2 + static_cast<std::ptrdiff_t>(m)));
+    }
+  }
+}
+
 TEST(GraphPhases, TakeoversNameEveryLatestOccupantOfThePlacement) {
   std::vector<Graph> graphs;
   for (uint64_t seed = 1; seed <= 40; ++seed) graphs.push_back(test::random_graph(seed, 20 + static_cast<uint32_t>(seed)));
