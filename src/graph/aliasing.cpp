@@ -6,6 +6,7 @@
 // for a resource that fits nowhere else.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 
 #include "baton/graph.hpp"
@@ -289,8 +290,103 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (end_v.size() < n) end_v.resize(n);
     uint64_t* const begin_of = begin_v.data();
     uint64_t* const end_of = end_v.data();
+    // Every offset this placement chooses is 0 or the end of an interval, so a sum of sizes: a multiple of
+    // the largest power of two that divides every size (the unit). While the heap is at most kUnits
+    // units, a resource's busy intervals are marked in a bitmap of units instead of sorted: the gaps the
+    // scan below finds between the sorted intervals (below their top) are the bitmap's runs of clear bits
+    // below the highest set one, in the same order, so the same best fit. An interval of no bytes would
+    // split a gap there and not in the bitmap: with any size 0 the bitmap is not used.
+    constexpr uint64_t kUnits = 64 * 64;
+    thread_local std::array<uint64_t, kUnits / 64 + 1> bits{};  // and a spare word (see `mark`)
+    uint64_t any_size = 0;
+    bool empty_size = false;
+    for (size_t i = 0; i < n; ++i) {
+      any_size |= cand[i].size;
+      empty_size |= cand[i].size == 0;
+    }
+    const int unit = empty_size || any_size == 0 ? 64 : std::countr_zero(any_size);
+    // This placement stops once its heap reaches the first one's top (it can no longer win), so every busy
+    // interval ends below `top`. The bitmap's cost grows with the heap's words (scanned and cleared per
+    // resource), the sort's with the busy intervals: the bitmap when the words are at most one more than
+    // the earlier neighbours per resource, and the heap at most kUnits units.
+    const bool bitmap = unit < 64 && (top >> unit) <= kUnits &&
+                        ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n;
     uint64_t heap_top = 0;
-    for (size_t j = 0; j < n; ++j) {
+    if (bitmap) {
+      // In units: `second` holds offsets in units until the end; per resource its length's mask (the
+      // length's low bits set), or 0 for a length of 64 units or more.
+      thread_local std::vector<uint64_t> len_mask_v;
+      if (len_mask_v.size() < n) len_mask_v.resize(n);
+      uint64_t* const len_mask = len_mask_v.data();
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t len = cand[i].size >> unit;
+        len_mask[i] = len < 64 ? (uint64_t{1} << len) - 1 : 0;
+      }
+      const uint64_t top_units = top >> unit;
+      uint64_t heap_units = 0;
+      // Marks [b, b + length of q): within a word and the next one (the spare word past the heap takes
+      // no bit: every interval ends at or below heap_units), or, for 64 units or more, word by word.
+      auto mark = [&](uint64_t b, uint32_t q) {
+        const uint64_t m = len_mask[q], w = b >> 6, sh = b & 63;
+        if (m != 0) {
+          bits[w] |= m << sh;
+          bits[w + 1] |= (m >> 1) >> (63 - sh);
+          return;
+        }
+        const uint64_t e = b + (cand[q].size >> unit), w1 = (e - 1) >> 6;
+        if (w == w1) {
+          bits[w] |= (~uint64_t{0} << sh) & (~uint64_t{0} >> (63 - ((e - 1) & 63)));
+        } else {
+          bits[w] |= ~uint64_t{0} << sh;
+          for (uint64_t x = w + 1; x < w1; ++x) bits[x] = ~uint64_t{0};
+          bits[w1] |= ~uint64_t{0} >> (63 - ((e - 1) & 63));
+        }
+      };
+      for (size_t j = 0; j < n; ++j) {
+        const uint32_t r = sequence[j];
+        for (uint32_t k = near_first[r]; k < near_end[r]; ++k) {
+          const uint32_t q = near[k];
+          mark(second[q], q);
+        }
+        for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) {
+          const uint32_t q = larger[2 * k];
+          mark(second[q], q);
+        }
+        // The busy intervals' top: the end of the highest set bit (every one ends at or below heap_units).
+        uint64_t last_word = heap_units == 0 ? 0 : (heap_units - 1) >> 6;
+        while (last_word > 0 && bits[last_word] == 0) --last_word;
+        const uint64_t busy_top =
+            bits[last_word] == 0 ? 0 : last_word * 64 + 64 - static_cast<uint64_t>(std::countl_zero(bits[last_word]));
+        // The runs of clear bits below busy_top, lowest first: the best fit (least run that holds the
+        // resource, ties: the lowest), else the top.
+        const uint64_t need = cand[r].size >> unit;
+        uint64_t best = kNone, best_gap = ~uint64_t{0}, at = 0;
+        while (at < busy_top) {
+          uint64_t w = at >> 6, x = ~bits[w] & (~uint64_t{0} << (at & 63));
+          while (x == 0 && w < last_word) x = ~bits[++w];
+          if (x == 0) break;
+          const uint64_t free_begin = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
+          if (free_begin >= busy_top) break;
+          // The bit busy_top - 1 is set: a set bit follows.
+          x = bits[w] & (~uint64_t{0} << (free_begin & 63));
+          while (x == 0) x = bits[++w];
+          at = w * 64 + static_cast<uint64_t>(std::countr_zero(x));
+          const uint64_t gap = at - free_begin;
+          if (gap >= need && gap < best_gap) {
+            best = free_begin;
+            best_gap = gap;
+          }
+        }
+        for (uint64_t w = 0; w <= last_word; ++w) bits[w] = 0;
+        second[r] = best != kNone ? best : busy_top;
+        heap_units = std::max(heap_units, second[r] + need);
+        if (heap_units >= top_units) break;
+      }
+      heap_top = heap_units << unit;
+      if (heap_top < top)
+        for (size_t i = 0; i < n; ++i) second[i] <<= unit;
+    }
+    for (size_t j = 0; j < n && !bitmap; ++j) {
       const uint32_t r = sequence[j];
       const uint64_t size = cand[r].size;
       // Its busy intervals: the ends by index, the begins as one word each, (begin << 8) | index, sorted
@@ -336,6 +432,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       }
       second[r] = best != kNone ? best : cursor;
       heap_top = std::max(heap_top, second[r] + size);
+      if (heap_top >= top) break;
     }
     if (heap_top < top) {
       top = heap_top;
@@ -387,7 +484,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[c.first];
       ab.resource = r;
-      ab.previous.push_back(occ[first].resource);
+      ab.previous.assign(&occ[first].resource, 1);
       occ[first].resource = r;
       continue;
     }
@@ -431,7 +528,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       AliasBarrier& ab = a.barriers.emplace_back();
       ab.pass = s.serial[c.first];
       ab.resource = r;
-      for (const uint32_t x : previous) ab.previous.push_back(x);  // one: inline, no allocation
+      ab.previous.assign(previous.data(), previous.size());  // up to three: inline, no allocation
     }
   }
   a.heap_size = top;

@@ -170,13 +170,47 @@ struct Placement {
   uint32_t resource = 0;
   uint64_t offset = 0, size = 0;  // size of all members together
 };
+// The resources a takeover follows: up to kInline held inline (almost always one; a few when the placement
+// spans several occupants), more in one heap block, set at once by assign() (no growth by steps).
+class PreviousOccupants {
+ public:
+  static constexpr size_t kInline = 3;
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const uint32_t* data() const { return n_ <= kInline ? inline_.data() : heap_.data(); }
+  const uint32_t* begin() const { return data(); }
+  const uint32_t* end() const { return data() + n_; }
+  uint32_t operator[](size_t i) const { return data()[i]; }
+  void assign(const uint32_t* values, size_t n) {
+    if (n <= kInline) {
+      for (size_t i = 0; i < n; ++i) inline_[i] = values[i];
+      heap_.clear();
+    } else {
+      heap_.assign(values, values + n);
+    }
+    n_ = static_cast<uint32_t>(n);
+  }
+  void push_back(uint32_t v) {
+    if (n_ < kInline) {
+      inline_[n_++] = v;
+      return;
+    }
+    if (n_ == kInline) heap_.assign(inline_.begin(), inline_.end());
+    heap_.push_back(v);
+    ++n_;
+  }
+
+ private:
+  std::array<uint32_t, kInline> inline_{};
+  uint32_t n_ = 0;
+  std::vector<uint32_t> heap_;
+};
 // Ordered by the resource's first barrier (Reason::takeover), whose before side covers the previous
 // occupants' last accesses (check_takeover).
 struct AliasBarrier {
   uint32_t pass = 0;           // before this pass (the resource's first user)
   uint32_t resource = 0;       // becomes active
-  // Resources whose memory it takes over, ascending; almost always one, held inline (no heap block).
-  OneInlineVec<uint32_t> previous;
+  PreviousOccupants previous;  // resources whose memory it takes over, ascending
 };
 struct AliasingOptions {
   bool enabled = true;
