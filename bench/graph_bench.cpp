@@ -73,7 +73,7 @@ void BM_GraphChainPlannerShare(benchmark::State& state) {
     for (size_t gi = 0; gi < t.groups.size(); ++gi) {
       groups.push_back(std::make_unique<CommandListGroup>(t.groups[gi]->name(), t.groups[gi]->queue()));
       for (const CommandList* src : t.groups[gi]->lists()) {
-        auto l = std::make_unique<CommandList>(src->name(), src->queue());
+        auto l = std::make_unique<CommandList>(std::string(src->name()), src->queue());
         for (const Operation& op : src->ops()) l->append_operation(op);
         for (const EntryState& e : src->entry_states()) l->declare_entry(e.resource, e.access, e.stages);
         l->close();

@@ -7,7 +7,7 @@ Recording recording_from(Transitions&& t) {
   Recording rec;
   rec.resources = std::move(t.table);
   rec.store = std::move(t.store);  // the arrays move with their storage: the lists' views stay valid
-  rec.groups = std::move(t.groups);  // the lists keep pointing at their groups: heap objects
+  rec.groups = std::move(t.groups);  // views of rec.store's groups, whose storage moved with it
   return rec;
 }
 

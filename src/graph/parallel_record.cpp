@@ -146,7 +146,7 @@ CommandStream record_with(const Transitions& t, const RecordOptions& o, ForEach&
   std::vector<ListJob> jobs;
   jobs.reserve(t.store.lists.size());
   for (uint32_t gi = 0; gi < t.groups.size(); ++gi) {
-    const std::vector<CommandList*>& lists = t.groups[gi]->lists();
+    const std::span<CommandList* const> lists = t.groups[gi]->lists();
     if (lowered.at(gi).lists.size() != lists.size())
       throw Error(fmt::format("group '{}': lowered plan has {} lists, the group {}", t.groups[gi]->name(),
                               lowered[gi].lists.size(), lists.size()));

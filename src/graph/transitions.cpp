@@ -337,7 +337,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   uint32_t groups = 0;
   // The same walk counts the uses (and, where a resource has several members, the uses per member).
   const bool no_sets = t.table.size() == nr;  // every resource one member: member ids are resource ids
-  size_t uses = 0, member_uses = 0;
+  size_t uses = 0, member_uses = 0, name_bytes = 0;  // name_bytes: the pass lists' names (ListStore::names)
   const size_t ns = s.serial.size();
   std::vector<uint32_t>& group_of = sc.group_of;  // per serial position, the pass's group
   std::vector<uint32_t>& group_size = sc.group_size;
@@ -359,6 +359,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     ++group_size[cg];
     cut[qi(q)] = signals[s.serial[i]] != 0;
     uses += pass.uses.size();
+    name_bytes += pass.name.size();
     if (!no_sets)
       for (const PassUse& w : pass.uses) member_uses += g.resources[w.resource].count;
   }
@@ -393,8 +394,13 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   std::vector<uint32_t>& first_of = sc.first_of;
   std::vector<uint32_t>& last_of = sc.last_of;
   std::vector<Entry>& touched = sc.touched;
-  first_of.assign(nr, kNone);
-  last_of.assign(nr, kNone);
+  first_of.resize(nr);  // every entry kNone (all bits set): one memset rather than assign()'s loop
+  last_of.resize(nr);
+  static_assert(kNone == ~uint32_t{0});
+  if (nr != 0) {
+    std::memset(first_of.data(), 0xff, nr * sizeof(uint32_t));
+    std::memset(last_of.data(), 0xff, nr * sizeof(uint32_t));
+  }
   // Both arrays at their final size first (the uses: one per member of each use's resource; the entries:
   // at most one per use), written through pointers below.
   store.uses.resize(no_sets ? uses : member_uses);
@@ -748,7 +754,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     op.uses.set_view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin));
     op.commands = 1;
   }
-  store.lists.reserve(parts.size());
+  // The groups in one array of the store and the lists' names in one array of characters: no heap block
+  // per group, list or name.
+  for (const GroupInfo& info : t.info)
+    if (info.role != GroupInfo::Role::passes) name_bytes += transition_list_name(info.role).size();
+  store.reserve_lists(parts.size(), name_bytes);
+  store.groups.reserve(t.info.size());
   t.groups.reserve(t.info.size());
   const std::span<const Operation> ops(store.ops);
   const std::span<const EntryState> entries_of(store.entries);
@@ -764,23 +775,18 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     const GroupInfo& info = t.info[gi];
     if (info.role != GroupInfo::Role::passes) {
       const bool start = info.role == GroupInfo::Role::frame_start;
-      auto group = std::make_unique<CommandListGroup>(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
-      add_list(*group, transition_list_name(info.role));
-      t.groups.push_back(std::move(group));
+      CommandListGroup& group = store.add_group(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
+      add_list(group, transition_list_name(info.role));
+      t.groups.add_view(group);
       continue;
     }
     // Pass groups keep their numbers whether or not a frame_start group went in front of them.
-    auto group =
-        std::make_unique<CommandListGroup>(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
-    group->reserve(info.passes.size());
-    for (uint32_t p : info.passes) add_list(*group, g.passes[p].name);
-    t.groups.push_back(std::move(group));
+    CommandListGroup& group = store.add_group(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
+    for (uint32_t p : info.passes) add_list(group, g.passes[p].name);
+    t.groups.add_view(group);
   }
-  std::vector<CommandListGroup*> ptrs;
-  ptrs.reserve(t.groups.size());
-  for (auto& gr : t.groups) ptrs.push_back(gr.get());
   t.history_in = history;
-  CompileResult cr = compile_all(t.table, ptrs, std::move(history), 1);
+  CompileResult cr = compile_all(t.table, t.groups.span(), std::move(history), 1);
   t.compiled = std::move(cr.groups);
   t.history_out = std::move(cr.history_out);
   return t;

@@ -388,10 +388,7 @@ class Loader {
 }  // namespace io
 
 std::vector<CommandListGroup*> Recording::group_ptrs() const {
-  std::vector<CommandListGroup*> out;
-  out.reserve(groups.size());
-  for (const auto& g : groups) out.push_back(g.get());
-  return out;
+  return {groups.begin(), groups.end()};
 }
 
 Recording load_recording(std::string_view json_text, std::string_view source_name) {

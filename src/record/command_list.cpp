@@ -111,12 +111,13 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask sha
 
 CommandList::CommandList(std::string name, Queue queue, std::span<const Operation> ops,
                          std::span<const EntryState> entry)
-    : name_(std::move(name)),
+    : own_name_(std::move(name)),
       queue_(queue),
       lifecycle_(Lifecycle::closed),
       ops_view_(ops),
       entry_view_(entry),
       break_next_(false) {
+  name_ = own_name_;
   check_entry_unique(name_, entry);  // what declare_entry checks: no resource declared twice
 }
 
@@ -133,6 +134,18 @@ void CommandList::find_entry_twice(std::string_view list, std::span<const EntryS
 
 void ListStore::lists_full() {
   throw Error("ListStore::add_list: the lists are full (reserve them first: groups keep their addresses)");
+}
+
+void ListStore::groups_full() {
+  throw Error(
+      "ListStore::add_group: the groups are full, or the list pointers not reserved (reserve both first: "
+      "lists keep their group's address, a group views the list pointers)");
+}
+
+void ListStore::not_last_group() {
+  throw Error(
+      "ListStore::add_list: the group is not the last one add_group made, or the list pointers are full (a "
+      "group's lists follow one another in list_ptrs)");
 }
 
 void CommandList::close() {
@@ -172,7 +185,10 @@ void CommandListGroup::add(CommandList& list) {
                             rule_message(Rule::list_queue_mismatch, args)));
   }
   list.attach_to(this);
+  own();
   lists_.push_back(&list);
+  data_ = lists_.data();
+  size_ = lists_.size();
 }
 
 }  // namespace baton

@@ -816,7 +816,7 @@ FrameInfo Runtime::Impl::record_and_submit(const Execution& x, PendingFrame& pf,
         vk_check(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
         const VulkanList& vl = plan.groups[lr.group].lists[lr.list];
         ListState state;
-        state.group = groups[lr.group].get();
+        state.group = groups[lr.group];
         state.list = &list;
         state.vl = &vl;
         state.done.assign(vl.points.size(), 0);

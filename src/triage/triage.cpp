@@ -122,7 +122,7 @@ bool rule_use_at_command(const Context& c, const validate::Message& m, const AtR
   Stages st = kNoStages;
   const std::optional<AccessGuess> g = access_of_use(c.trace, u, st);
   const std::string& name = c.rec.resources[r].name;
-  const std::string& list = at.list->name();
+  const std::string list(at.list->name());
   if (at.use < 0) {
     e.mistake = o.use_writes ? Mistake::undeclared_write : Mistake::undeclared_use;
     e.fix.where = fmt::format("list '{}' op {} uses", list, at.op);
@@ -194,7 +194,7 @@ bool rule_first_touch(const Context& c, const AtRecorded& at, ResourceId r, cons
   const Observed& o = e.observed;
   if (!b.first_touch_in_group) return false;
   const std::string& name = c.rec.resources[r].name;
-  const std::string& list = at.list->name();
+  const std::string list(at.list->name());
   const std::optional<AccessGuess> g =
       access_of(state_family(c.trace, tr, observed_enhanced(o, tr)), o.state);
   if (!g) {  // arrived as created (COMMON / UNDEFINED)

@@ -21,12 +21,12 @@ int Context::trace_resource(std::string_view name) const {
 
 Context make_context(const Recording& rec, const validate::Trace& trace, const History& history_in) {
   Context c{rec, trace, {}, {}, {}, {}};
-  for (const auto& g : rec.groups) c.groups.push_back(g.get());
+  for (CommandListGroup* g : rec.groups) c.groups.push_back(g);
   c.plan = plan(rec.resources, c.groups, history_in.empty() ? fresh_history(rec.resources) : history_in);
   for (size_t g = 0; g < c.groups.size(); ++g)
     for (size_t l = 0; l < c.groups[g]->lists().size(); ++l) {
-      c.lists[c.groups[g]->lists()[l]->name()] = ListRef{static_cast<int>(g), static_cast<int>(l)};
-      c.recorded.insert(c.groups[g]->lists()[l]->name());
+      c.lists[std::string(c.groups[g]->lists()[l]->name())] = ListRef{static_cast<int>(g), static_cast<int>(l)};
+      c.recorded.insert(std::string(c.groups[g]->lists()[l]->name()));
     }
   return c;
 }

@@ -91,7 +91,7 @@ Frame from_recording(const CompiledFrame& cf, const StageFn& on_stage, std::span
     for (const CommandList* l : g->lists()) {
       const auto p = static_cast<uint32_t>(f.passes.size());
       pass_of.back().push_back(p);
-      f.passes.push_back({l->name(), g->name(), l->queue(), p,
+      f.passes.push_back({std::string(l->name()), g->name(), l->queue(), p,
                           std::max<uint32_t>(1, static_cast<uint32_t>(l->ops().size()))});
       add_uses(f, p, *l);
     }

@@ -19,7 +19,7 @@ Compiled compile_groups(const ResourceTable& t, std::vector<CommandList*> lists)
   std::vector<std::unique_ptr<CommandListGroup>> groups;
   std::vector<CommandListGroup*> ptrs;
   for (CommandList* l : lists) {
-    groups.push_back(std::make_unique<CommandListGroup>(l->name(), l->queue()));
+    groups.push_back(std::make_unique<CommandListGroup>(std::string(l->name()), l->queue()));
     groups.back()->add(*l);
     ptrs.push_back(groups.back().get());
   }

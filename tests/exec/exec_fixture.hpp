@@ -78,7 +78,7 @@ inline std::string dump(const Recording& rec) {
     for (const CommandList* l : g->lists())
       for (size_t o = 0; o < l->ops().size(); ++o) {
         const Operation& op = l->ops()[o];
-        s += g->name() + "/" + l->name() + " op " + std::to_string(o) + " " +
+        s += g->name() + "/" + std::string(l->name()) + " op " + std::to_string(o) + " " +
              std::string(to_string(op.kind)) + ":";
         for (const Use& u : op.uses) {
           const ResourceDesc& d = rec.resources[u.resource];

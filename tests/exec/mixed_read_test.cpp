@@ -62,7 +62,7 @@ TEST(MixedRead, DepthReadOnTwoQueuesCompilesForEveryApiAndValidates) {
   EXPECT_FALSE(graph::happens_before(r.sched, g, *g.find_pass("shade"), *g.find_pass("ssao")));
   const ResourceId depth = r.trans.first_member[*g.find_resource("depth")];
   std::vector<const CommandListGroup*> groups;
-  for (const auto& gr : r.trans.groups) groups.push_back(gr.get());
+  for (CommandListGroup* gr : r.trans.groups) groups.push_back(gr);
   for (Api api : {Api::d3d12, Api::d3d12_legacy, Api::vulkan})
     EXPECT_NO_THROW(validate_compiled(r.trans.table, groups, r.trans.compiled, api, r.trans.history_in))
         << to_string(api);

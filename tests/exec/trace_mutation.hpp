@@ -128,7 +128,9 @@ inline validate::ValidationResult validate_without(const TraceOracle& o, const R
   } else {
     src = target.memory[ref.index].srcStageMask;
   }
-  const std::string& list_name = rec.groups.at(target.group)->lists().at(target.list)->name();
+  const std::span<CommandList* const> group_lists = rec.groups.at(target.group)->lists();
+  if (target.list >= group_lists.size()) throw std::out_of_range("trace mutation: no such list");
+  const std::string list_name(group_lists[target.list]->name());
 
   nlohmann::ordered_json t = o.trace;
   bool removed = false;

@@ -27,7 +27,8 @@ TEST(GraphFrameTransitions, AsyncFirstAndLastTouchesMoveToGraphicsGroups) {
   EXPECT_EQ(std::vector<uint32_t>(t.info.front().passes.begin(), t.info.front().passes.end()),
             std::vector<uint32_t>{kNone});
   EXPECT_EQ(t.groups.front()->name(), "graphics#frame_start");
-  const CommandList& start = *t.groups.front()->lists().at(0);
+  ASSERT_FALSE(t.groups.front()->lists().empty());
+  const CommandList& start = *t.groups.front()->lists()[0];
   EXPECT_EQ(start.name(), "frame start transitions");
   ASSERT_EQ(start.ops().size(), 1u);
   EXPECT_EQ(start.ops()[0].kind, OpKind::transition);

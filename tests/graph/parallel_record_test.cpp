@@ -153,7 +153,7 @@ TEST(ParallelRecord, PoolIsReusedAcrossFramesAndRethrowsTheLowestFailingJob) {
   // A recorder error reaches the caller too.
   RecordOptions o;
   o.recorder = [](const ListJob& job, CommandBuffer&) {
-    if (job.index == 2) throw Error("list " + job.source->name());
+    if (job.index == 2) throw Error("list " + std::string(job.source->name()));
   };
   EXPECT_THROW(record_frame(r.trans, pool, o), Error);
 }

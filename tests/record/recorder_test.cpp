@@ -1,6 +1,11 @@
 // The recorder's merging rules and the immediate-mode front end (issue 2 item 3).
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "baton/plan.hpp"
 #include "baton/record.hpp"
 
@@ -295,6 +300,103 @@ TEST(ListStore, AddListMakesAClosedListInItsGroup) {
   const std::vector<EntryState> twice = {{f.color, Access::render_target}, {f.color, Access::copy_source}};
   CommandListGroup k("k", Queue::direct);
   EXPECT_THROW(st.add_list(k, "bad", st.ops, twice), Error);
+}
+
+// ListStore::add_group and the names: a store's groups view their parts of one array of list pointers
+// (`list_ptrs`, group after group) and its lists' names one array of characters (`names`), so neither a
+// group nor a name takes a heap block; a name that does not fit the room reserved is kept by its list. The
+// store refuses a group it has no room for, and a list for a group that is not the last one made (its
+// lists would not follow one another). A move of the store and of a GroupList viewing its groups keeps
+// every view valid; add() to a store's group copies its list pointers first.
+TEST(ListStore, GroupsViewOneArrayOfListPointersAndListsOneArrayOfNames) {
+  Fixture f;
+  ListStore st;
+  two_draws(f, st);
+  EXPECT_THROW(st.add_group("g", Queue::direct), Error);  // nothing reserved
+  st.reserve_lists(4, 4);
+  EXPECT_THROW(st.add_group("g", Queue::direct), Error);  // no room for a group
+  st.groups.reserve(2);
+  const std::span<const Operation> ops(st.ops);
+  CommandListGroup& g1 = st.add_group("g1", Queue::direct);
+  CommandList& a = st.add_list(g1, "ab", ops.subspan(0, 1), {});
+  CommandList& b = st.add_list(g1, "cd", ops.subspan(1, 1), {});
+  ASSERT_EQ(g1.lists().size(), 2u);
+  EXPECT_EQ(g1.lists().data(), st.list_ptrs.data());
+  EXPECT_EQ(g1.lists()[0], &a);
+  EXPECT_EQ(g1.lists()[1], &b);
+  EXPECT_EQ(a.name(), "ab");
+  EXPECT_EQ(b.name(), "cd");
+  EXPECT_EQ(a.name().data(), st.names.data());
+  EXPECT_EQ(b.name().data(), st.names.data() + 2);
+  EXPECT_EQ(a.group(), &g1);
+  CommandListGroup& g2 = st.add_group("g2", Queue::direct);
+  const std::string long_name = "a name that does not fit the names reserved";
+  CommandList& c = st.add_list(g2, long_name, ops.subspan(0, 1), {});
+  EXPECT_EQ(c.name(), long_name);
+  EXPECT_TRUE(c.name().data() < st.names.data() || c.name().data() >= st.names.data() + st.names.capacity());
+  EXPECT_EQ(g2.lists().data(), st.list_ptrs.data() + 2);
+  EXPECT_THROW(st.add_group("g3", Queue::direct), Error);  // the groups are full
+  EXPECT_THROW(st.add_list(g1, "e", ops.subspan(0, 1), {}), Error);  // g1 is not the last group
+  EXPECT_EQ(st.lists.size(), 3u);
+  EXPECT_EQ(g1.lists().size(), 2u);
+
+  GroupList groups;
+  groups.add_view(g1);
+  groups.add_view(g2);
+  ListStore moved = std::move(st);
+  GroupList moved_groups = std::move(groups);
+  ASSERT_EQ(moved_groups.size(), 2u);
+  EXPECT_EQ(moved_groups[0], &moved.groups[0]);
+  EXPECT_EQ(moved_groups[0]->lists()[1]->name(), "cd");
+  EXPECT_EQ(moved_groups[1]->lists()[0]->name(), long_name);
+  EXPECT_EQ(moved_groups[1]->lists()[0]->group(), moved_groups[1]);
+  const CompileResult r = compile_all(f.rt, moved_groups.span(), fresh_history(f.rt));
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.groups[0].lists.size(), 2u);
+  EXPECT_EQ(r.groups[0].lists[1].name, "cd");
+
+  // add() to a store's group: its pointers become its own, the store's array is not written.
+  CommandList extra("extra", Queue::direct);
+  extra.close();
+  moved.groups[1].add(extra);
+  ASSERT_EQ(moved.groups[1].lists().size(), 2u);
+  EXPECT_EQ(moved.groups[1].lists()[0], &moved.lists[2]);
+  EXPECT_EQ(moved.groups[1].lists()[1], &extra);
+  EXPECT_NE(moved.groups[1].lists().data(), moved.list_ptrs.data() + 2);
+  EXPECT_EQ(moved.list_ptrs.size(), 3u);
+}
+
+// A list keeps its name through a move (ListStore's array of lists moves them before they join a group):
+// a short name lives in the moved-to list's own string, not in the moved-from one.
+TEST(CommandList, AMovedListKeepsItsName) {
+  std::vector<CommandList> lists;
+  lists.emplace_back("short", Queue::direct);
+  lists.emplace_back("a name longer than a short string's buffer", Queue::compute);
+  lists.reserve(lists.capacity() + 1);  // moves both
+  EXPECT_EQ(lists[0].name(), "short");
+  EXPECT_EQ(lists[1].name(), "a name longer than a short string's buffer");
+  const auto* bytes = reinterpret_cast<const char*>(&lists[0]);
+  EXPECT_TRUE(lists[0].name().data() >= bytes && lists[0].name().data() < bytes + sizeof(CommandList));
+}
+
+// A GroupList owns the groups pushed to it and only points to those added as views; both read alike.
+TEST(GroupList, OwnsPushedGroupsAndPointsToViews) {
+  CommandListGroup kept("kept", Queue::compute);
+  GroupList gl;
+  gl.push_back(std::make_unique<CommandListGroup>("owned", Queue::direct));
+  gl.add_view(kept);
+  ASSERT_EQ(gl.size(), 2u);
+  EXPECT_EQ(gl.front()->name(), "owned");
+  EXPECT_EQ(gl.back(), &kept);
+  EXPECT_EQ(gl.at(1)->queue(), Queue::compute);
+  EXPECT_THROW((void)gl.at(2), std::out_of_range);
+  std::vector<std::string> names;
+  for (const CommandListGroup* g : gl) names.push_back(g->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"owned", "kept"}));
+  EXPECT_EQ(gl.span().size(), 2u);
+  GroupList moved = std::move(gl);
+  EXPECT_EQ(moved[0]->name(), "owned");
+  EXPECT_EQ(moved[1], &kept);
 }
 
 }  // namespace

@@ -210,7 +210,7 @@ nlohmann::json buffer_barrier_json(const ResourceTable& t, const VkBufferMemoryB
 validate::ValidationResult validate_on_two_families(const Compiled& c, const OwnershipPlan& op, int skip = -1) {
   const graph::Transitions& tr = c.r.trans;
   std::vector<const CommandListGroup*> groups;
-  for (const auto& g : tr.groups) groups.push_back(g.get());
+  for (CommandListGroup* g : tr.groups) groups.push_back(g);
   nlohmann::json j = nlohmann::json::parse(trace_of_plan(tr.table, groups, tr.compiled, Api::vulkan, tr.history_in));
   for (auto& sub : j["submissions"])
     if (sub["type"] == "compute") sub["family"] = 1;

@@ -200,7 +200,7 @@ TEST(TriageFix, ResetHistoryRestoresTheInitializingDiscard) {
   EXPECT_EQ(got[0].mistake, Mistake::stale_history);
   const ResourceId hdr = *e.rec.resources.find("hdr");
   std::vector<const CommandListGroup*> groups;
-  for (const auto& g : e.rec.groups) groups.push_back(g.get());
+  for (const CommandListGroup* g : e.rec.groups) groups.push_back(g);
   const Plan stale = plan(e.rec.resources, groups, fresh_history(e.rec.resources));
   // Frame 1 alone, planned after frame 0 with hdr's history reset as the fix says.
   History h = plan(e.rec.resources, std::span(groups).first(1), fresh_history(e.rec.resources)).history_out;

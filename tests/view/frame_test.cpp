@@ -24,7 +24,7 @@ TEST(Frame, RecordingListsBecomePassesInSubmissionOrder) {
   Recording rec = load_recording(text);
   std::vector<std::string> lists;
   for (const auto& g : rec.groups)
-    for (const CommandList* l : g->lists()) lists.push_back(l->name());
+    for (const CommandList* l : g->lists()) lists.emplace_back(l->name());
   ASSERT_EQ(f.passes.size(), lists.size());
   for (size_t i = 0; i < lists.size(); ++i) {
     EXPECT_EQ(f.passes[i].name, lists[i]);

@@ -260,8 +260,8 @@ std::string_view transition_list_name(GroupInfo::Role r);
 struct Transitions {
   ResourceTable table;  // members expanded; shares its descriptions with the table the phase keeps per thread
   std::vector<ResourceId> first_member;       // per graph resource
-  ListStore store;  // every list, its operations, uses and entry states: one array each (no block per list)
-  std::vector<std::unique_ptr<CommandListGroup>> groups;  // submission order
+  ListStore store;  // every list and group, their operations, uses, entry states, names: one array each
+  GroupList groups;  // submission order: views of store.groups (no heap object per group)
   std::vector<GroupInfo> info;
   // Every list's pass in planner order (kNone for the frame_start / frame_end lists), viewed by the
   // groups' GroupInfo::passes: one array, not one per group. A move keeps its storage (and so the views).

@@ -15,7 +15,7 @@ struct Recording {
   ResourceTable resources;
   std::vector<std::unique_ptr<CommandList>> lists;  // lists made one by one (loaders, the demo)
   ListStore store;  // lists made in one array each (a frame graph's, recording_from): views of its arrays
-  std::vector<std::unique_ptr<CommandListGroup>> groups;  // in execution order
+  GroupList groups;  // in execution order: groups made one by one, or views of store.groups
 
   std::vector<CommandListGroup*> group_ptrs() const;
   // Every list: `lists`, then `store.lists`.

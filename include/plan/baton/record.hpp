@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -175,7 +176,7 @@ class CommandList {
  public:
   enum class Lifecycle : uint8_t { recording, closed, compiled, submitted };
 
-  CommandList(std::string name, Queue queue) : name_(std::move(name)), queue_(queue) {}
+  CommandList(std::string name, Queue queue) : own_name_(std::move(name)), queue_(queue) { name_ = own_name_; }
   // A closed list over operations and entry states another owner stores, which must outlive it (a frame
   // graph's lists: ListStore keeps every list's operations, uses and entry states in one array each).
   // Throws Error for a resource declared twice, as declare_entry does.
@@ -187,17 +188,36 @@ class CommandList {
   };
   // A frame graph's list, made by ListStore::add_list: closed, on `group`'s queue and already in it (so
   // none of CommandListGroup::add's checks can fail), over the store's operations and entry states, its
-  // name built in place from a view. Throws Error for a resource declared twice, as declare_entry does.
-  [[gnu::always_inline]] inline CommandList(StoreKey, std::string_view name, const CommandListGroup& group,
-                                            std::span<const Operation> ops,
+  // name a view of the store's name array (`own` false: no string of its own), or a copy kept in the list
+  // (`own` true). Throws Error for a resource declared twice, as declare_entry does.
+  [[gnu::always_inline]] inline CommandList(StoreKey, std::string_view name, bool own,
+                                            const CommandListGroup& group, std::span<const Operation> ops,
                                             std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
-  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists.
-  CommandList(CommandList&&) noexcept = default;
+  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists. A name
+  // of its own moves with it (the view follows it); a view of a store's names stays a view.
+  CommandList(CommandList&& o) noexcept
+      : own_name_(std::move(o.own_name_)),
+        name_(o.name_),
+        queue_(o.queue_),
+        lifecycle_(o.lifecycle_),
+        ops_(std::move(o.ops_)),
+        entry_(std::move(o.entry_)),
+        ops_view_(o.ops_view_),
+        entry_view_(o.entry_view_),
+        entry_ascending_(o.entry_ascending_),
+        break_next_(o.break_next_),
+        full_barrier_next_(o.full_barrier_next_),
+        name_owned_(o.name_owned_),
+        group_(o.group_) {
+    if (name_owned_) name_ = own_name_;  // (a vector's move keeps its storage: the other views stay valid)
+  }
   CommandList& operator=(CommandList&&) = delete;
 
-  const std::string& name() const { return name_; }
+  // A view: of the list's own string, or of the array of names of the ListStore that made it (valid as
+  // long as the list).
+  std::string_view name() const { return name_; }
   Queue queue() const { return queue_; }
   Lifecycle lifecycle() const { return lifecycle_; }
   std::span<const Operation> ops() const { return ops_view_; }
@@ -234,7 +254,8 @@ class CommandList {
   [[noreturn]] static void entry_twice(std::string_view list, ResourceId r);
   static void find_entry_twice(std::string_view list, std::span<const EntryState> entry);
 
-  std::string name_;
+  std::string own_name_;  // a list made by name (recording, loaders); a store's list views its names
+  std::string_view name_;  // own_name_, or the store's names
   Queue queue_;
   Lifecycle lifecycle_ = Lifecycle::recording;
   std::vector<Operation> ops_;  // a list that records owns its operations and entry states; one made
@@ -244,52 +265,156 @@ class CommandList {
   bool entry_ascending_ = true;  // entry_ is in strictly increasing resource order
   bool break_next_ = true;
   bool full_barrier_next_ = false;
+  bool name_owned_ = true;  // name_ views own_name_
   const CommandListGroup* group_ = nullptr;
 };
 
-// Lists that one queue executes in one submission, in order.
+// Lists that one queue executes in one submission, in order. A group made by hand keeps its lists in a
+// vector of its own; a group made by ListStore::add_group views its part of the store's one array of list
+// pointers (no heap block per group). `lists()` reads both alike (a pointer and a size); add() to a view
+// first copies the pointers into a vector of its own.
 class CommandListGroup {
  public:
   CommandListGroup(std::string name, Queue queue) : name_(std::move(name)), queue_(queue) {}
   CommandListGroup(const CommandListGroup&) = delete;
   CommandListGroup& operator=(const CommandListGroup&) = delete;
+  // Movable only before a list joins it (its lists keep its address): ListStore's array of groups.
+  CommandListGroup(CommandListGroup&& o) noexcept
+      : name_(std::move(o.name_)), queue_(o.queue_), lists_(std::move(o.lists_)), data_(o.data_), size_(o.size_),
+        view_(o.view_) {
+    if (!view_) data_ = lists_.data();
+  }
+  CommandListGroup& operator=(CommandListGroup&&) = delete;
+  // A view of a ListStore's list pointers from `first` on (only ListStore::add_group can name the key).
+  CommandListGroup(CommandList::StoreKey, std::string name, Queue queue, CommandList* const* first)
+      : name_(std::move(name)), queue_(queue), data_(first), view_(true) {}
 
   // Adds a closed list; throws if it is still recording, already in a group, or on another queue.
   void add(CommandList& list);
   const std::string& name() const { return name_; }
   Queue queue() const { return queue_; }
-  const std::vector<CommandList*>& lists() const { return lists_; }
-  // Room for n lists (a frame graph's group, whose size the transitions phase knows).
-  void reserve(size_t n) { lists_.reserve(n); }
+  std::span<CommandList* const> lists() const { return {data_, size_}; }
+  // Room for n lists (a group made by hand).
+  void reserve(size_t n) {
+    own();
+    lists_.reserve(n);
+    data_ = lists_.data();
+  }
 
  private:
   friend struct ListStore;  // add_list joins its lists without add()'s checks (they hold by construction)
+  void own() {
+    if (view_) {
+      lists_.assign(data_, data_ + size_);
+      view_ = false;
+    }
+  }
   std::string name_;
   Queue queue_;
-  std::vector<CommandList*> lists_;
+  std::vector<CommandList*> lists_;  // a group made by hand; empty for a view
+  CommandList* const* data_ = nullptr;  // lists_.data(), or the store's list pointers
+  size_t size_ = 0;
+  bool view_ = false;
+};
+
+// Groups in submission order, read as pointers (`groups[i]->name()`, `*groups[i]`, a range of
+// `CommandListGroup*`, `span()` for the planner): each either owned here (push_back of a unique_ptr: a
+// group made by hand, one heap object) or kept elsewhere and only pointed to (add_view: a ListStore's
+// array of groups, which must outlive this). A move keeps the pointers valid.
+class GroupList {
+ public:
+  GroupList() = default;
+  GroupList(GroupList&&) noexcept = default;
+  GroupList& operator=(GroupList&&) noexcept = default;
+  GroupList(const GroupList&) = delete;
+  GroupList& operator=(const GroupList&) = delete;
+
+  void push_back(std::unique_ptr<CommandListGroup> g) {
+    ptrs_.push_back(g.get());
+    owned_.push_back(std::move(g));
+  }
+  void add_view(CommandListGroup& g) { ptrs_.push_back(&g); }
+  void reserve(size_t n) { ptrs_.reserve(n); }
+  void clear() {
+    ptrs_.clear();
+    owned_.clear();
+  }
+
+  size_t size() const { return ptrs_.size(); }
+  bool empty() const { return ptrs_.empty(); }
+  CommandListGroup* operator[](size_t i) const { return ptrs_[i]; }
+  CommandListGroup* at(size_t i) const { return ptrs_.at(i); }
+  CommandListGroup* front() const { return ptrs_.front(); }
+  CommandListGroup* back() const { return ptrs_.back(); }
+  CommandListGroup* const* begin() const { return ptrs_.data(); }
+  CommandListGroup* const* end() const { return ptrs_.data() + ptrs_.size(); }
+  std::span<CommandListGroup* const> span() const { return ptrs_; }
+
+ private:
+  std::vector<CommandListGroup*> ptrs_;
+  std::vector<std::unique_ptr<CommandListGroup>> owned_;
 };
 
 // Lists whose operations, uses and entry states live in one array each, in list order: a frame graph's
-// transitions phase makes one list per pass without a heap block per list, operation or use (issue 16).
-// Operation::uses of `ops` view `uses`; the lists view `ops` and `entries`. Fill the three arrays first
-// (reserve or finish them before making lists: a list views them where they are), then `lists` (reserved
-// to its final size: groups keep the lists' addresses). A move keeps every array's storage, so the views
-// and the groups' pointers stay valid; there is no copy.
+// transitions phase makes one list per pass without a heap block per list, operation, use, group or name
+// (issue 16). Operation::uses of `ops` view `uses`; the lists view `ops` and `entries`. Fill the three
+// arrays first (reserve or finish them before making lists: a list views them where they are), then
+// reserve the lists (`reserve_lists`: groups keep the lists' addresses, and a store's groups view
+// `list_ptrs`), the groups and the names, then make groups (add_group) and lists (add_list). A move keeps
+// every array's storage, so the views and the groups' pointers stay valid; there is no copy.
 struct ListStore {
   std::vector<Use> uses;
   std::vector<Operation> ops;
   std::vector<EntryState> entries;
   std::vector<CommandList> lists;
+  std::vector<CommandList*> list_ptrs;  // every list of a group made by add_group, group after group
+  std::vector<CommandListGroup> groups;  // made by add_group
+  std::vector<char> names;  // the lists' names, one after another (a list views its part), sized up front
+  size_t names_used = 0;     // how much of `names` holds names
+
+  // Room for n lists (and their pointers) and for names of `name_bytes` characters in all.
+  void reserve_lists(size_t n, size_t name_bytes = 0) {
+    lists.reserve(n);
+    list_ptrs.reserve(n);
+    names.resize(names_used + name_bytes);  // (a store whose lists have views of it is never resized again)
+  }
+  // A group in `groups` whose lists are the next ones add_list makes for it: they must follow one another
+  // in `list_ptrs` (make one group's lists before the next group). Throws Error when `groups` is full
+  // (reserve it first: lists point to their group) or `list_ptrs` was not reserved.
+  CommandListGroup& add_group(std::string name, Queue queue) {
+    if (groups.size() == groups.capacity() || list_ptrs.capacity() == 0) groups_full();
+    return groups.emplace_back(CommandList::StoreKey{}, std::move(name), queue, list_ptrs.data() + list_ptrs.size());
+  }
   // Makes a closed list over `list_ops` and `entry` (parts of the arrays above) at the end of `lists`
   // and adds it to `group` (on the group's queue): what CommandList(name, queue, ops, entry) and
-  // CommandListGroup::add do, without a name copied twice or the checks that a new list of the group's
-  // queue passes by construction. Throws Error when `lists` is full (growing it would move the lists the
-  // groups point to: reserve it first) or for a resource declared twice in `entry`.
+  // CommandListGroup::add do, without a string per name or the checks that a new list of the group's
+  // queue passes by construction. The name is copied into `names` when they have room (else the list
+  // keeps a copy of its own). A group of add_group takes its list into `list_ptrs` (it must be the last
+  // group made); another group into its own vector. Throws Error when `lists` is full (growing it would
+  // move the lists the groups point to: reserve it first) or for a resource declared twice in `entry`.
   CommandList& add_list(CommandListGroup& group, std::string_view name,
                         std::span<const Operation> list_ops, std::span<const EntryState> entry) {
     if (lists.size() == lists.capacity()) lists_full();
-    CommandList& l = lists.emplace_back(CommandList::StoreKey{}, name, group, list_ops, entry);
-    group.lists_.push_back(&l);
+    if (group.view_ && (groups.empty() || &group != &groups.back() || list_ptrs.size() == list_ptrs.capacity()))
+      not_last_group();
+    const bool own = names.size() - names_used < name.size();
+    if (name.empty()) {
+      name = {};
+    } else if (!own) {
+      char* const at = names.data() + names_used;
+      std::memcpy(at, name.data(), name.size());
+      names_used += name.size();
+      name = std::string_view(at, name.size());
+    }
+    CommandList& l = lists.emplace_back(CommandList::StoreKey{}, name, own, group, list_ops, entry);
+    if (group.view_) {
+      list_ptrs.push_back(&l);
+      ++group.size_;
+    } else {
+      group.lists_.push_back(&l);
+      group.data_ = group.lists_.data();
+      ++group.size_;
+    }
     return l;
   }
   ListStore() = default;
@@ -300,9 +425,11 @@ struct ListStore {
 
  private:
   [[noreturn]] static void lists_full();
+  [[noreturn]] static void groups_full();
+  [[noreturn]] static void not_last_group();
 };
 
-inline CommandList::CommandList(StoreKey, std::string_view name, const CommandListGroup& group,
+inline CommandList::CommandList(StoreKey, std::string_view name, bool own, const CommandListGroup& group,
                                 std::span<const Operation> ops, std::span<const EntryState> entry)
     : name_(name),
       queue_(group.queue()),
@@ -310,7 +437,12 @@ inline CommandList::CommandList(StoreKey, std::string_view name, const CommandLi
       ops_view_(ops),
       entry_view_(entry),
       break_next_(false),
+      name_owned_(own),
       group_(&group) {
+  if (own) {
+    own_name_ = name;
+    name_ = own_name_;
+  }
   check_entry_unique(name_, entry);
 }
 

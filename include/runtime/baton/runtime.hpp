@@ -227,7 +227,7 @@ struct Execution {
   // The compiled frame (CompiledFrame's rec.resources, rec.groups and compiled; a graph's
   // Transitions): the members, the groups in submission order with their lists, their barriers.
   const ResourceTable* table = nullptr;
-  const std::vector<std::unique_ptr<CommandListGroup>>* groups = nullptr;
+  const GroupList* groups = nullptr;
   const std::vector<CompiledGroup>* compiled = nullptr;
   // Barriers to record instead of lower_vulkan(*table, *compiled): the same groups and lists, other
   // points (a mutated plan, a reference stream, or none). Null: the plan's.

@@ -2,6 +2,8 @@
 // mutation tests.
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "baton/exec_vulkan.hpp"
 #include "baton/lower_vulkan.hpp"
 
@@ -50,7 +52,8 @@ std::vector<BarrierRef> enumerate_barriers(const ExecPlan& plan) {
 std::string describe(const ExecPlan& plan, const BarrierRef& ref, const Recording& rec) {
   const ExecBarrierPoint& p = plan.points.at(ref.point);
   const CommandListGroup& g = *rec.groups.at(p.group);
-  const CommandList& l = *g.lists().at(p.list);
+  if (p.list >= g.lists().size()) throw std::out_of_range("describe: no such list in the group");
+  const CommandList& l = *g.lists()[p.list];
   std::string where =
       fmt::format("group '{}' list '{}' op {} {}", g.name(), l.name(), p.op, to_string(p.where));
   auto name = [&](ResourceId r) {

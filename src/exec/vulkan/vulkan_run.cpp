@@ -669,7 +669,7 @@ void Runner::record_list(const runtime::ListContext& lc, RunReport& report) {
     if (op_timestamps_) {
       vkCmdResetQueryPool(cb, op_timestamps_, query, 2);
       vkCmdWriteTimestamp2(cb, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, op_timestamps_, query);
-      report.op_times.push_back({group.name(), list.name(), oi, group.queue(), 0, 0});
+      report.op_times.push_back({group.name(), std::string(list.name()), oi, group.queue(), 0, 0});
     }
     record_points(lc, oi, Where::before);
     for (size_t i = 0; i < w.items.size(); ++i) {
