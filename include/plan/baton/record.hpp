@@ -392,8 +392,9 @@ struct ListStore {
   // keeps a copy of its own). A group of add_group takes its list into `list_ptrs` (it must be the last
   // group made); another group into its own vector. Throws Error when `lists` is full (growing it would
   // move the lists the groups point to: reserve it first) or for a resource declared twice in `entry`.
-  CommandList& add_list(CommandListGroup& group, std::string_view name,
-                        std::span<const Operation> list_ops, std::span<const EntryState> entry) {
+  // (Always inlined: the transitions phase calls it once per pass.)
+  [[gnu::always_inline]] CommandList& add_list(CommandListGroup& group, std::string_view name,
+                                               std::span<const Operation> list_ops, std::span<const EntryState> entry) {
     if (lists.size() == lists.capacity()) lists_full();
     if (group.view_ && (groups.empty() || &group != &groups.back() || list_ptrs.size() == list_ptrs.capacity()))
       not_last_group();
