@@ -315,24 +315,30 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     if (bitmap) {
       // In units: `second` holds offsets in units until the end; per resource its length's mask (the
       // length's low bits set), or 0 for a length of 64 units or more.
-      thread_local std::vector<uint64_t> len_mask_v;
-      if (len_mask_v.size() < n) len_mask_v.resize(n);
-      uint64_t* const len_mask = len_mask_v.data();
-      for (size_t i = 0; i < n; ++i) {
-        const uint64_t len = cand[i].size >> unit;
-        len_mask[i] = len < 64 ? (uint64_t{1} << len) - 1 : 0;
-      }
+      // Per placed resource, its interval's bits, computed once when it is placed (every busy interval
+      // is a placed resource's): the word it starts in and the bits there and in the next word (an
+      // interval shorter than 64 units spans at most two), or, for 64 units or more, kLong (marked word
+      // by word from its offset).
+      struct Stamp {
+        uint64_t lo, hi;
+        uint64_t w;  // kLong: 64 units or more
+      };
+      constexpr uint64_t kLong = ~uint64_t{0};
+      thread_local std::vector<Stamp> stamp_v;
+      if (stamp_v.size() < n) stamp_v.resize(n);
+      Stamp* const stamp = stamp_v.data();
       const uint64_t top_units = top >> unit;
       uint64_t heap_units = 0;
-      // Marks [b, b + length of q): within a word and the next one (the spare word past the heap takes
-      // no bit: every interval ends at or below heap_units), or, for 64 units or more, word by word.
-      auto mark = [&](uint64_t b, uint32_t q) {
-        const uint64_t m = len_mask[q], w = b >> 6, sh = b & 63;
-        if (m != 0) {
-          bits[w] |= m << sh;
-          bits[w + 1] |= (m >> 1) >> (63 - sh);
+      // Marks q's interval [second[q], second[q] + length): the spare word past the heap takes no bit of
+      // a short one (every interval ends at or below heap_units).
+      auto mark = [&](uint32_t q) {
+        const Stamp& t = stamp[q];
+        if (t.w != kLong) {
+          bits[t.w] |= t.lo;
+          bits[t.w + 1] |= t.hi;
           return;
         }
+        const uint64_t b = second[q], w = b >> 6, sh = b & 63;
         const uint64_t e = b + (cand[q].size >> unit), w1 = (e - 1) >> 6;
         if (w == w1) {
           bits[w] |= (~uint64_t{0} << sh) & (~uint64_t{0} >> (63 - ((e - 1) & 63)));
@@ -344,14 +350,8 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       };
       for (size_t j = 0; j < n; ++j) {
         const uint32_t r = sequence[j];
-        for (uint32_t k = near_first[r]; k < near_end[r]; ++k) {
-          const uint32_t q = near[k];
-          mark(second[q], q);
-        }
-        for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) {
-          const uint32_t q = larger[2 * k];
-          mark(second[q], q);
-        }
+        for (uint32_t k = near_first[r]; k < near_end[r]; ++k) mark(near[k]);
+        for (uint32_t k = larger_head[r]; k != kEnd; k = larger[2 * k + 1]) mark(larger[2 * k]);
         // The busy intervals' top: the end of the highest set bit (every one ends at or below heap_units).
         uint64_t last_word = heap_units == 0 ? 0 : (heap_units - 1) >> 6;
         while (last_word > 0 && bits[last_word] == 0) --last_word;
@@ -378,8 +378,15 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
           }
         }
         for (uint64_t w = 0; w <= last_word; ++w) bits[w] = 0;
-        second[r] = best != kNone ? best : busy_top;
-        heap_units = std::max(heap_units, second[r] + need);
+        const uint64_t b = best != kNone ? best : busy_top;
+        second[r] = b;
+        if (need < 64) {
+          const uint64_t m = (uint64_t{1} << need) - 1, sh = b & 63;
+          stamp[r] = Stamp{m << sh, (m >> 1) >> (63 - sh), b >> 6};
+        } else {
+          stamp[r].w = kLong;
+        }
+        heap_units = std::max(heap_units, b + need);
         if (heap_units >= top_units) break;
       }
       heap_top = heap_units << unit;
