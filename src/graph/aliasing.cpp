@@ -313,8 +313,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
                         ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n;
     uint64_t heap_top = 0;
     if (bitmap) {
-      // In units: `second` holds offsets in units until the end; per resource its length's mask (the
-      // length's low bits set), or 0 for a length of 64 units or more.
+      // In units: `second` holds offsets in units until the end.
       // Per placed resource, its interval's bits, computed once when it is placed (every busy interval
       // is a placed resource's): the word it starts in and the bits there and in the next word (an
       // interval shorter than 64 units spans at most two), or, for 64 units or more, kLong (marked word
