@@ -13,6 +13,11 @@
 // backward pass meets last-first, so the values recorded before that are whole-resource values.
 // Barriers land in the reserved point of the operation that needs them, one batch per point, with
 // contiguous ranges merged (invariant 6).
+// A plain group (GroupFacts::plain: every use of a whole resource, no resource twice in one operation;
+// most groups) skips the backward pass: prepare() makes the slots in one walk (first-touch order, last
+// operations, exits chained per operation), and the forward walk keeps each slot's read run open (OpenRun),
+// widening the barrier that opened it with every later read of the run and, at the exit, with the exit
+// state's stages: the same barriers the backward pass's read runs give (PlainGroup.*).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -201,6 +206,22 @@ struct RangedBuffer {
   TwoSmallest earlier_end, earlier_start, cur_end, cur_start;  // starts stored as ~start
 };
 
+// Per slot, for the forward walk: the slots whose last use is one operation (a chain from
+// Scratch::exit_head), and, in a plain group (GroupCompiler::plain_), the read run the slot's state is
+// open for: a read that needed a transition opens it, and every later read of the resource joins it
+// (its access and sync are added to the barrier's after-state and to the state) until a write or a
+// present ends it, or the resource's last use, where a run that reaches the end of the group also
+// opens visible to the exit state's stages. This gives each barrier the merged reads of the run from
+// its read on, which the reverse pass computed before (backward()).
+struct OpenRun {
+  enum Kind : uint8_t { none, state, ored };  // ored: a never-written buffer's state took the reads in
+  uint32_t b = kNone;   // the barrier (index into the group's array as emitted), or kNone
+  uint32_t p = 0;       // its point
+  uint32_t p0 = 0;      // the point's first barrier, as an index into the group's array
+  uint32_t next_exit = kNone;
+  Kind kind = none;
+};
+
 struct Scratch {
   std::vector<uint32_t> slot_of;  // per resource id; kNone everywhere between compiles
   std::vector<Slot> slots;
@@ -226,6 +247,9 @@ struct Scratch {
   std::vector<uint32_t> sorted_lists;  // the lists of this compile given a copy (sorted_of reset from it)
   // op_sync() of one operation with many uses: per (resource, access), the sync of its uses.
   std::unordered_map<uint64_t, SyncMask> op_syncs;
+  // Per operation: the first slot whose last use it is (kNone: none), chained through OpenRun::next_exit.
+  std::vector<uint32_t> exit_head;
+  std::vector<OpenRun> open;  // per slot
 };
 
 Scratch& thread_scratch() {
@@ -259,8 +283,12 @@ class GroupCompiler {
 
   CompiledGroup run() {
     prepare();
-    backward();
-    forward();
+    if (plain_) {
+      forward_plain();
+    } else {
+      backward();
+      forward<false>();
+    }
     return std::move(out_);
   }
 
@@ -287,6 +315,7 @@ class GroupCompiler {
       }
       ++li;
     }
+    plain_ = f_.plain && find_plain();  // find_plain() checks what the facts say
     // The group's two arrays, one heap block each (no block per list). Most uses need at most one
     // barrier and most operations at most one point: reserve that much up front (and two more per list,
     // for its restores and hand-ons), so the result is written once.
@@ -295,7 +324,47 @@ class GroupCompiler {
     barriers0_ = out_.barriers.data();
     points0_ = out_.points.data();
     uses_total_ = total;
-    if (uses_.size() < total) uses_.resize(total);
+    if (!plain_ && uses_.size() < total) uses_.resize(total);
+  }
+
+  // Whether the group is plain: every use covers its whole resource, and no operation names a resource
+  // twice (most groups, and every group of a frame graph that names no ranges). Then the forward walk
+  // needs no reverse pass (forward<true>): this walk makes the slots, in the order of first touch, with
+  // their last operations, and chains every slot to the operation of its exit. At the first use that is
+  // not plain it undoes its slots and stops: the reverse pass makes them (backward()).
+  bool find_plain() {
+    uint32_t* const slot_of = slot_of_.data();  // local pointers: the stores below may not reload them
+    Slot* slots = slots_.data();
+    for (uint32_t gi = 0; gi < ops_; ++gi) {
+      const Uses& us = op_recs_[gi].o->uses;
+      for (const Use *u = us.data(), *end = u + us.size(); u != end; ++u) {
+        if (!is_whole(u->range)) return undo_plain();
+        const uint32_t s = slot_of[u->resource];
+        if (s == kNone) {
+          new_slot(u->resource, gi);
+          slots = slots_.data();
+        } else {
+          slots[s].last_op = gi;
+        }
+      }
+      if (us.size() >= 2 && plan_detail::shares_a_resource(us)) return undo_plain();
+    }
+    if (exit_head_.size() < ops_) exit_head_.resize(ops_);
+    std::fill_n(exit_head_.data(), ops_, kNone);
+    if (open_.size() < slots_.size()) open_.resize(slots_.size());
+    uint32_t* const head = exit_head_.data();
+    OpenRun* const open = open_.data();
+    for (uint32_t s = 0, n = static_cast<uint32_t>(slots_.size()); s < n; ++s) {
+      uint32_t& h = head[slots[s].last_op];
+      open[s] = OpenRun{kNone, 0, 0, h, OpenRun::none};
+      h = s;
+    }
+    return true;
+  }
+  [[gnu::noinline]] bool undo_plain() {
+    for (const Slot& s : slots_) slot_of_[s.res] = kNone;
+    slots_.clear();
+    return false;
   }
 
   // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in
@@ -536,15 +605,24 @@ class GroupCompiler {
       runs_[s.map].assign(use_box(rec, r), ReadRun{});
   }
 
+  // Out of line: the two walks inlined into one function change what GCC inlines into either.
+  [[gnu::noinline]] void forward_plain() { forward<true>(); }
+
+  // kPlain: a plain group (prepare()), whose read runs the walk keeps open (OpenRun) instead of reading
+  // them from the backward pass's records.
+  template <bool kPlain>
   void forward() {
     size_t next_discard = 0;
     const std::span<const GroupFacts::DiscardOwner> discards = sorted_discards();
-    size_t next_exit = slots_.size();
-    // The backward pass made every slot and record: the arrays keep their storage from here on, and
-    // local pointers spare a reload of each vector after every store.
+    // prepare() (and the backward pass) made every slot and record: the arrays keep their storage from
+    // here on, and local pointers spare a reload of each vector after every store.
     Slot* const slots = slots_.data();
     const UseRec* const use_recs = uses_.data();
     const OpRec* const op_recs = op_recs_.data();
+    const uint32_t* const slot_of = slot_of_.data();
+    OpenRun* const open = open_.data();
+    const uint32_t* const exit_head = exit_head_.data();
+    size_t next_exit = slots_.size();
     for (uint32_t gi = 0; gi < ops_; ++gi) {
       const OpRec& orec = op_recs[gi];
       const uint32_t li = orec.list, oi = orec.op;
@@ -556,29 +634,56 @@ class GroupCompiler {
       }
       if (next_discard < discards.size() && discards[next_discard].list == li && discards[next_discard].op == oi) {
         // A discard seeds its slot before the operation's other uses: number them all first.
-        for (uint32_t i = 0; i < uses.size(); ++i) number(slots[use_recs[op.first_use + i].slot]);
+        for (uint32_t i = 0; i < uses.size(); ++i)
+          number(slots[kPlain ? slot_of[uses[i].resource] : use_recs[op.first_use + i].slot]);
         do {
+          if constexpr (kPlain) open[slot_of[discards[next_discard].resource]].kind = OpenRun::none;  // a write
           discard(op, discards[next_discard].resource);
           ++next_discard;
         } while (next_discard < discards.size() && discards[next_discard].list == li &&
                  discards[next_discard].op == oi);
       }
-      const UseRec* rec_it = use_recs + op.first_use;
-      for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
-        const Use& u = *it;
-        const UseRec& rec = *rec_it;
-        Slot& s = slots[rec.slot];
-        if (!s.started) start(s, li);
-        if (is_write(u.access))
-          write(op, u, rec, s);
-        else
-          read(op, u, rec, s);
+      if constexpr (kPlain) {
+        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it) {
+          const Use& u = *it;
+          const uint32_t si = slot_of[u.resource];
+          Slot& s = slots[si];
+          if (!s.started) start(s, li);
+          if (is_write(u.access)) {
+            open[si].kind = OpenRun::none;  // a write ends the run of reads before it
+            write_one(op, u, s, use_state(s.buffer, u.access, u.stages), nullptr, s.t);
+          } else {
+            read_plain(op, u, s, open[si]);
+          }
+        }
+      } else {
+        const UseRec* rec_it = use_recs + op.first_use;
+        for (const Use *it = uses.data(), *end = it + uses.size(); it != end; ++it, ++rec_it) {
+          const Use& u = *it;
+          const UseRec& rec = *rec_it;
+          Slot& s = slots[rec.slot];
+          if (!s.started) start(s, li);
+          if (is_write(u.access))
+            write(op, u, rec, s);
+          else
+            read(op, u, rec, s);
+        }
       }
-      // Slots are in the order of their last use, latest first. The exits of one operation share
-      // its after-point, which sorts them by resource.
-      // (Most slots of a frame graph's transients have no exit: the test saves a call per slot.)
-      while (next_exit > 0 && slots[next_exit - 1].last_op == gi)
-        if (const Slot& s = slots[--next_exit]; s.has_exit) exit(op, s);
+      // The slots whose last use this operation is. The exits of one operation share its after-point,
+      // which sorts them by resource. (Most slots of a frame graph's transients have no exit: the test
+      // saves a call per slot.)
+      if constexpr (kPlain) {
+        for (uint32_t e = exit_head[gi]; e != kNone; e = open[e].next_exit) {
+          Slot& s = slots[e];
+          if (!s.has_exit) continue;
+          if (open[e].kind != OpenRun::none) run_to_end(s, open[e]);
+          exit(op, s);
+        }
+      } else {
+        // The backward pass made the slots in the order of their last use, latest first.
+        while (next_exit > 0 && slots[next_exit - 1].last_op == gi)
+          if (const Slot& s = slots[--next_exit]; s.has_exit) exit(op, s);
+      }
     }
     close_point();
     end_list();
@@ -720,7 +825,7 @@ class GroupCompiler {
   // Reads and writes apply one rule (read_one, write_one) to the whole-resource state of a whole slot
   // or to every box of a range map. The rules are forced inline: a call per use costs more than the
   // rule itself on the common path.
-  void read(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
+  [[gnu::always_inline]] void read(const OpAt& op, const Use& u, const UseRec& rec, Slot& s) {
     const SyncMask need = rec.sync;
     if (s.whole) {
       read_one(op, u, s, need, ReadRun{rec.read}, nullptr, s.t);
@@ -731,6 +836,103 @@ class GroupCompiler {
       m.update(p.box, [&](const Box& b, Track& t) { read_one(op, u, s, need, p.run, &b, t); });
       m.coalesce();
     });
+  }
+
+  // A read in a plain group (a whole slot, the only use of its resource in the operation): it joins the
+  // slot's open read run, or is read_one() with the run of its own read, which opens a run when it needs
+  // a transition. Each later read of the run adds to the barrier that opened it (join_plain), and the
+  // run's last read to the exit state's stages (run_to_end): the barrier ends as the merged reads of
+  // the run from its read on, as the backward pass made it.
+  [[gnu::always_inline]] void read_plain(const OpAt& op, const Use& u, Slot& s, OpenRun& o) {
+    const SyncMask need = sync_of(u.access, u.stages);
+    Track& t = s.t;
+    if (o.kind != OpenRun::none) {
+      if (u.access != Access::present) {
+        join_plain(op, u.access, need, s, o);
+        return;
+      }
+      o.kind = OpenRun::none;  // a present ends the run before it
+    }
+    if (u.access == Access::present) {
+      read_one(op, u, s, need, kPresentRun, nullptr, t);
+      return;
+    }
+    if ((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need)) {
+      t.last_list = op.list;
+      t.last_op = op.gi;
+      return;
+    }
+    ReadRun run{};
+    run.add(u.access, need);
+    s.run = run;
+    const State target = read_target(run, s.buffer, nullptr);  // the read's own state: not merged (yet)
+    o.b = kNone;
+    if (s.buffer && t.origin == Origin::first_touch) {
+      t = Track{target, op.gi, op.list, Origin::list};
+      o.kind = OpenRun::state;
+      return;
+    }
+    if (s.buffer && s.never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
+      t.state.access |= target.access;
+      t.state.sync |= target.sync;
+      t.last_op = op.gi;
+      t.last_list = op.list;
+      o.kind = OpenRun::ored;
+      return;
+    }
+    emit(op.list, op.op, Where::before, u.resource, false, &s, full_box(desc(s.res)), t.state, target,
+         reason_for(t, op.list, Reason::state_change));
+    mark_entry_used(op.list, t);
+    o.b = static_cast<uint32_t>(out_.barriers.size() - 1);
+    o.p = static_cast<uint32_t>(out_.points.size() - 1);
+    o.p0 = static_cast<uint32_t>(list_b0_ + out_.points.back().first);
+    o.kind = OpenRun::state;
+    t = Track{target, op.gi, op.list, Origin::list};
+  }
+
+  // A later read of an open run: its access and sync join the run.
+  [[gnu::always_inline]] void join_plain(const OpAt& op, Access a, SyncMask need, Slot& s, OpenRun& o) {
+    s.t.last_list = op.list;
+    s.t.last_op = op.gi;
+    ReadRun run = s.run;
+    run.add(a, need);
+    if (run == s.run) return;  // nothing new (the usual case)
+    s.run = run;
+    widen_run(s, o, read_target(run, s.buffer, nullptr));
+  }
+
+  // The slot's open run lasts to the end of the group (the slot's exit follows): it opens visible to the
+  // exit state's stages too, when read_target() says so.
+  [[gnu::noinline]] void run_to_end(Slot& s, OpenRun& o) {
+    const ReadRun end{s.run.bits | ReadRun::kToEnd};
+    const State target = read_target(end, s.buffer, s.exit_state());
+    if (!(target == read_target(s.run, s.buffer, nullptr))) widen_run(s, o, target);
+    o.kind = OpenRun::none;
+  }
+
+  // The open run's state becomes `target` (its merged reads so far): the state, and the barrier that
+  // opened the run, which becomes a read merge if it was a hand-off or a state change.
+  [[gnu::noinline]] void widen_run(Slot& s, const OpenRun& o, const State& target) {
+    if (o.kind == OpenRun::ored) {
+      s.t.state.access |= target.access;
+      s.t.state.sync |= target.sync;
+      return;
+    }
+    s.t.state = target;
+    if (o.b == kNone) return;
+    Barrier& b = run_barrier(s.res, o);
+    b.after = target;
+    if (b.reason == Reason::state_change || b.reason == Reason::hand_off) b.reason = Reason::read_merge;
+  }
+
+  // The barrier that opened a run: where it was emitted, unless its point was sorted by resource since
+  // (close_point); a plain group has at most one barrier per resource at a before-point.
+  Barrier& run_barrier(ResourceId r, const OpenRun& o) {
+    Barrier* const all = out_.barriers.data();
+    if (all[o.b].resource == r) return all[o.b];
+    Barrier* const first = all + o.p0;
+    Barrier* const last = first + out_.points[o.p].count;
+    return *std::lower_bound(first, last, r, [](const Barrier& x, ResourceId y) { return x.resource < y; });
   }
 
   // The box a barrier of `b` names: b, or (nullptr) the whole resource of a whole slot, made only when a
@@ -865,7 +1067,7 @@ class GroupCompiler {
   // The state a read run opens with: its merged reads; a run that lasts to the end of the group opens
   // visible to every stage the exit state names, so the group can hand the resource on without a second
   // barrier (invariant 4 at no extra cost).
-  static State read_target(ReadRun run, bool buffer, const State* exit_state) {
+  [[gnu::always_inline]] static State read_target(ReadRun run, bool buffer, const State* exit_state) {
     const AccessMask access = run.access();
     State target{run.sync(), access, buffer ? Layout::none : read_layout_of(access)};
     if (run.to_end() && exit_state && exit_state->layout == target.layout &&
@@ -1033,6 +1235,9 @@ class GroupCompiler {
   std::vector<uint32_t>& ranged_of_ = scratch_.ranged_of;
   std::vector<RangedBuffer>& ranged_ = scratch_.ranged;
   std::vector<uint8_t>& retiring_ = scratch_.retiring;
+  std::vector<uint32_t>& exit_head_ = scratch_.exit_head;
+  std::vector<OpenRun>& open_ = scratch_.open;
+  bool plain_ = true;  // prepare(): every use covers its whole resource, no resource twice in one operation
   bool ranged_found_ = false;  // find_ranged() has run: ranged_ and ranged_of_ hold the group's buffers
   uint32_t maps_ = 0;        // slots with range maps: the first maps_ of cur_ and runs_
   uint32_t ops_ = 0;         // operations in the group

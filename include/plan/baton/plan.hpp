@@ -191,6 +191,10 @@ struct GroupFacts {
   // Resources that die (ResourceHistory::dies) and that this group touches last: no restore to rest
   // after their last use (unless a later group declared an entry state). Sorted.
   std::vector<ResourceId> retire;
+  // Every use of the group covers its whole resource and no operation names a resource twice (plan()
+  // finds it while it checks the uses): compile() plans the group in one forward walk, without its
+  // reverse pass. False, the safe answer, in facts made by hand.
+  bool plain = false;
 };
 
 struct Plan {
