@@ -185,10 +185,7 @@ void CommandListGroup::add(CommandList& list) {
                             rule_message(Rule::list_queue_mismatch, args)));
   }
   list.attach_to(this);
-  own();
-  lists_.push_back(&list);
-  data_ = lists_.data();
-  size_ = lists_.size();
+  lists_.push_back(&list);  // a view of a store's pointers becomes a vector of its own first
 }
 
 }  // namespace baton

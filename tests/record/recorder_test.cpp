@@ -379,6 +379,22 @@ TEST(CommandList, AMovedListKeepsItsName) {
   EXPECT_TRUE(lists[0].name().data() >= bytes && lists[0].name().data() < bytes + sizeof(CommandList));
 }
 
+// A group made by hand keeps its list pointers in a vector of its own (VecOrView<CommandList*>); a move
+// keeps them.
+TEST(CommandListGroup, AMoveKeepsItsLists) {
+  CommandList a("a", Queue::compute), b("b", Queue::compute);
+  a.close();
+  b.close();
+  CommandListGroup g("g", Queue::compute);
+  g.add(a);
+  g.add(b);
+  CommandListGroup moved(std::move(g));
+  ASSERT_EQ(moved.lists().size(), 2u);
+  EXPECT_EQ(moved.lists()[0], &a);
+  EXPECT_EQ(moved.lists()[1], &b);
+  EXPECT_EQ(moved.name(), "g");
+}
+
 // A GroupList owns the groups pushed to it and only points to those added as views; both read alike.
 TEST(GroupList, OwnsPushedGroupsAndPointsToViews) {
   CommandListGroup kept("kept", Queue::compute);
