@@ -171,6 +171,56 @@ struct EntryState {
   AccessMask shared = 0;
 };
 
+// A list's name: a string of its own (a list made by name: recording, loaders) or a view of characters
+// another owner stores (a ListStore's array of names). view() reads both alike. A copy or a move of a name
+// of its own views the new owner's string (a short string lives inside the object, so the view must
+// follow it); a view stays a view of the same characters. A moved-from name is empty.
+class ListName {
+ public:
+  ListName() = default;
+  explicit ListName(std::string own) : own_(std::move(own)), view_(own_), owned_(true) {}
+  // A copy of `name` of its own (`own`), or a view of it (which must outlive this).
+  ListName(std::string_view name, bool own) : view_(name), owned_(own) {
+    if (own) {
+      own_ = name;
+      view_ = own_;
+    }
+  }
+  ListName(const ListName& o) : own_(o.own_), view_(o.view_), owned_(o.owned_) {
+    if (owned_) view_ = own_;
+  }
+  ListName(ListName&& o) noexcept : own_(std::move(o.own_)), view_(o.view_), owned_(o.owned_) {
+    if (owned_) view_ = own_;
+    o.view_ = {};
+    o.owned_ = false;
+  }
+  ListName& operator=(const ListName& o) {
+    if (this != &o) {
+      own_ = o.own_;
+      owned_ = o.owned_;
+      view_ = owned_ ? std::string_view(own_) : o.view_;
+    }
+    return *this;
+  }
+  ListName& operator=(ListName&& o) noexcept {
+    if (this != &o) {
+      own_ = std::move(o.own_);
+      owned_ = o.owned_;
+      view_ = owned_ ? std::string_view(own_) : o.view_;
+      o.view_ = {};
+      o.owned_ = false;
+    }
+    return *this;
+  }
+  std::string_view view() const { return view_; }
+  bool owned() const { return owned_; }
+
+ private:
+  std::string own_;
+  std::string_view view_;  // own_, or the other owner's characters
+  bool owned_ = false;
+};
+
 class CommandListGroup;
 
 // A list of operations for one queue. Lifecycle: Recording -> Closed -> Compiled -> Submitted,
@@ -179,7 +229,7 @@ class CommandList {
  public:
   enum class Lifecycle : uint8_t { recording, closed, compiled, submitted };
 
-  CommandList(std::string name, Queue queue) : own_name_(std::move(name)), queue_(queue) { name_ = own_name_; }
+  CommandList(std::string name, Queue queue) : name_(std::move(name)), queue_(queue) {}
   // A closed list over operations and entry states another owner stores, which must outlive it (a frame
   // graph's lists: ListStore keeps every list's operations, uses and entry states in one array each).
   // Throws Error for a resource declared twice, as declare_entry does.
@@ -198,29 +248,15 @@ class CommandList {
                                             std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
-  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists. A name
-  // of its own moves with it (the view follows it); a view of a store's names stays a view.
-  CommandList(CommandList&& o) noexcept
-      : own_name_(std::move(o.own_name_)),
-        name_(o.name_),
-        queue_(o.queue_),
-        lifecycle_(o.lifecycle_),
-        ops_(std::move(o.ops_)),
-        entry_(std::move(o.entry_)),
-        ops_view_(o.ops_view_),
-        entry_view_(o.entry_view_),
-        entry_ascending_(o.entry_ascending_),
-        break_next_(o.break_next_),
-        full_barrier_next_(o.full_barrier_next_),
-        name_owned_(o.name_owned_),
-        group_(o.group_) {
-    if (name_owned_) name_ = own_name_;  // (a vector's move keeps its storage: the other views stay valid)
-  }
-  CommandList& operator=(CommandList&&) = delete;
+  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists. The
+  // name (ListName) moves itself; the operations and entry states keep their vectors' storage, so the
+  // views stay valid.
+  CommandList(CommandList&&) noexcept = default;
+  CommandList& operator=(CommandList&&) noexcept = default;
 
   // A view: of the list's own string, or of the array of names of the ListStore that made it (valid as
   // long as the list).
-  std::string_view name() const { return name_; }
+  std::string_view name() const { return name_.view(); }
   Queue queue() const { return queue_; }
   Lifecycle lifecycle() const { return lifecycle_; }
   std::span<const Operation> ops() const { return ops_view_; }
@@ -257,8 +293,7 @@ class CommandList {
   [[noreturn]] static void entry_twice(std::string_view list, ResourceId r);
   static void find_entry_twice(std::string_view list, std::span<const EntryState> entry);
 
-  std::string own_name_;  // a list made by name (recording, loaders); a store's list views its names
-  std::string_view name_;  // own_name_, or the store's names
+  ListName name_;  // its own string (a list made by name: recording, loaders), or a view of a store's names
   Queue queue_;
   Lifecycle lifecycle_ = Lifecycle::recording;
   std::vector<Operation> ops_;  // a list that records owns its operations and entry states; one made
@@ -268,7 +303,6 @@ class CommandList {
   bool entry_ascending_ = true;  // entry_ is in strictly increasing resource order
   bool break_next_ = true;
   bool full_barrier_next_ = false;
-  bool name_owned_ = true;  // name_ views own_name_
   const CommandListGroup* group_ = nullptr;
 };
 
@@ -419,19 +453,14 @@ struct ListStore {
 
 inline CommandList::CommandList(StoreKey, std::string_view name, bool own, const CommandListGroup& group,
                                 std::span<const Operation> ops, std::span<const EntryState> entry)
-    : name_(name),
+    : name_(name, own),
       queue_(group.queue()),
       lifecycle_(Lifecycle::closed),
       ops_view_(ops),
       entry_view_(entry),
       break_next_(false),
-      name_owned_(own),
       group_(&group) {
-  if (own) {
-    own_name_ = name;
-    name_ = own_name_;
-  }
-  check_entry_unique(name_, entry);
+  check_entry_unique(name_.view(), entry);
 }
 
 // Immediate-mode front end in the style of Godot's RenderingDevice: begin a list, issue draws,
