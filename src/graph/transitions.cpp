@@ -186,11 +186,38 @@ uint64_t words_diff(const unsigned char* pa, const unsigned char* pb, std::index
   return (word_diff<W>(pa, pb) | ...);
 }
 
+// Whether two strings of one length n hold the same characters: inline, as a few loads that may overlap
+// (8-byte words, the last one ending at n; below 8 bytes two 4-byte ones, below 4 bytes byte by byte),
+// rather than a call of memcmp for the short names resources have.
+bool same_chars(const char* a, const char* b, size_t n) {
+  auto load8 = [](const char* p) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return x;
+  };
+  auto load4 = [](const char* p) {
+    uint32_t x;
+    std::memcpy(&x, p, 4);
+    return x;
+  };
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 < n; i += 8)
+      if (load8(a + i) != load8(b + i)) return false;
+    return load8(a + n - 8) == load8(b + n - 8);
+  }
+  if (n >= 4) return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 bool same_resource(const Resource& a, const Resource& b) {
   const auto* pa = reinterpret_cast<const unsigned char*>(&a) + kWordsFrom;
   const auto* pb = reinterpret_cast<const unsigned char*>(&b) + kWordsFrom;
   return words_diff(pa, pb, std::make_index_sequence<kWords>()) == 0 && a.desc.resting == b.desc.resting &&
-         a.desc.name == b.desc.name;
+         a.desc.name.size() == b.desc.name.size() &&
+         same_chars(a.desc.name.data(), b.desc.name.data(), a.desc.name.size());
 }
 
 bool same_resources(const std::vector<Resource>& a, const std::vector<Resource>& b) {
