@@ -790,26 +790,24 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   t.groups.reserve(t.info.size());
   const std::span<const Operation> ops(store.ops);
   const std::span<const EntryState> entries_of(store.entries);
-  size_t li = 0;
-  auto add_list = [&](CommandListGroup& group, std::string_view name) {
-    const Part& part = parts[li];
-    store.add_list(group, name, ops.subspan(li, 1),
-                   entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
-    ++li;
-  };
+  // One walk over the lists in submission order, making each in its group (one call site of the inlined
+  // ListStore::add_list): a list's pass is list_passes[li + 1], kNone for a frame_start / frame_end list.
   const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
+  size_t li = 0;
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
-    if (info.role != GroupInfo::Role::passes) {
-      const bool start = info.role == GroupInfo::Role::frame_start;
-      CommandListGroup& group = store.add_group(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
-      add_list(group, transition_list_name(info.role));
-      t.groups.add_view(group);
-      continue;
-    }
+    const bool passes = info.role == GroupInfo::Role::passes;
     // Pass groups keep their numbers whether or not a frame_start group went in front of them.
-    CommandListGroup& group = store.add_group(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
-    for (uint32_t p : info.passes) add_list(group, g.passes[p].name);
+    CommandListGroup& group = store.add_group(
+        passes ? group_name(info.queue, gi - (has_start ? 1 : 0))
+               : std::string(info.role == GroupInfo::Role::frame_start ? "graphics#frame_start" : "graphics#frame_end"),
+        info.queue);
+    for (const uint32_t p : info.passes) {
+      const Part& part = parts[li];
+      store.add_list(group, p != kNone ? std::string_view(g.passes[p].name) : transition_list_name(info.role),
+                     ops.subspan(li, 1), entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
+      ++li;
+    }
     t.groups.add_view(group);
   }
   t.history_in = history;
