@@ -186,11 +186,38 @@ uint64_t words_diff(const unsigned char* pa, const unsigned char* pb, std::index
   return (word_diff<W>(pa, pb) | ...);
 }
 
+// Whether two strings of one length n hold the same characters: inline, as a few loads that may overlap
+// (8-byte words, the last one ending at n; below 8 bytes two 4-byte ones, below 4 bytes byte by byte),
+// rather than a call of memcmp for the short names resources have.
+bool same_chars(const char* a, const char* b, size_t n) {
+  auto load8 = [](const char* p) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return x;
+  };
+  auto load4 = [](const char* p) {
+    uint32_t x;
+    std::memcpy(&x, p, 4);
+    return x;
+  };
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 < n; i += 8)
+      if (load8(a + i) != load8(b + i)) return false;
+    return load8(a + n - 8) == load8(b + n - 8);
+  }
+  if (n >= 4) return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 bool same_resource(const Resource& a, const Resource& b) {
   const auto* pa = reinterpret_cast<const unsigned char*>(&a) + kWordsFrom;
   const auto* pb = reinterpret_cast<const unsigned char*>(&b) + kWordsFrom;
   return words_diff(pa, pb, std::make_index_sequence<kWords>()) == 0 && a.desc.resting == b.desc.resting &&
-         a.desc.name == b.desc.name;
+         a.desc.name.size() == b.desc.name.size() &&
+         same_chars(a.desc.name.data(), b.desc.name.data(), a.desc.name.size());
 }
 
 bool same_resources(const std::vector<Resource>& a, const std::vector<Resource>& b) {
@@ -763,26 +790,24 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   t.groups.reserve(t.info.size());
   const std::span<const Operation> ops(store.ops);
   const std::span<const EntryState> entries_of(store.entries);
-  size_t li = 0;
-  auto add_list = [&](CommandListGroup& group, std::string_view name) {
-    const Part& part = parts[li];
-    store.add_list(group, name, ops.subspan(li, 1),
-                   entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
-    ++li;
-  };
+  // One walk over the lists in submission order, making each in its group (one call site of the inlined
+  // ListStore::add_list): a list's pass is list_passes[li + 1], kNone for a frame_start / frame_end list.
   const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
+  size_t li = 0;
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
-    if (info.role != GroupInfo::Role::passes) {
-      const bool start = info.role == GroupInfo::Role::frame_start;
-      CommandListGroup& group = store.add_group(start ? "graphics#frame_start" : "graphics#frame_end", info.queue);
-      add_list(group, transition_list_name(info.role));
-      t.groups.add_view(group);
-      continue;
-    }
+    const bool passes = info.role == GroupInfo::Role::passes;
     // Pass groups keep their numbers whether or not a frame_start group went in front of them.
-    CommandListGroup& group = store.add_group(group_name(info.queue, gi - (has_start ? 1 : 0)), info.queue);
-    for (uint32_t p : info.passes) add_list(group, g.passes[p].name);
+    CommandListGroup& group = store.add_group(
+        passes ? group_name(info.queue, gi - (has_start ? 1 : 0))
+               : std::string(info.role == GroupInfo::Role::frame_start ? "graphics#frame_start" : "graphics#frame_end"),
+        info.queue);
+    for (const uint32_t p : info.passes) {
+      const Part& part = parts[li];
+      store.add_list(group, p != kNone ? std::string_view(g.passes[p].name) : transition_list_name(info.role),
+                     ops.subspan(li, 1), entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
+      ++li;
+    }
     t.groups.add_view(group);
   }
   t.history_in = history;

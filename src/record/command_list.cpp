@@ -7,7 +7,7 @@ namespace baton {
 
 void CommandList::require_recording(const char* what) const {
   if (lifecycle_ != Lifecycle::recording)
-    throw Error(fmt::format("list '{}': {} after the list was closed", name_, what));
+    throw Error(fmt::format("list '{}': {} after the list was closed", name(), what));
 }
 
 namespace {
@@ -103,7 +103,7 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask sha
   const bool ascending = entry_.empty() || r > entry_.back().resource;
   if (!ascending || !entry_ascending_)
     for (const EntryState& e : entry_)
-      if (e.resource == r) entry_twice(name_, r);
+      if (e.resource == r) entry_twice(name(), r);
   entry_ascending_ = entry_ascending_ && ascending;
   entry_.push_back({r, a, s, shared});
   entry_view_ = entry_;
@@ -111,14 +111,13 @@ void CommandList::declare_entry(ResourceId r, Access a, Stages s, AccessMask sha
 
 CommandList::CommandList(std::string name, Queue queue, std::span<const Operation> ops,
                          std::span<const EntryState> entry)
-    : own_name_(std::move(name)),
+    : name_(std::move(name)),
       queue_(queue),
       lifecycle_(Lifecycle::closed),
       ops_view_(ops),
       entry_view_(entry),
       break_next_(false) {
-  name_ = own_name_;
-  check_entry_unique(name_, entry);  // what declare_entry checks: no resource declared twice
+  check_entry_unique(name_.view(), entry);  // what declare_entry checks: no resource declared twice
 }
 
 void CommandList::entry_twice(std::string_view list, ResourceId r) {
@@ -155,21 +154,21 @@ void CommandList::close() {
 
 void CommandList::mark_compiled() {
   if (lifecycle_ == Lifecycle::recording)
-    throw Error(fmt::format("list '{}': compiled before it was closed", name_));
-  if (lifecycle_ != Lifecycle::closed) throw Error(fmt::format("list '{}': compiled twice", name_));
+    throw Error(fmt::format("list '{}': compiled before it was closed", name()));
+  if (lifecycle_ != Lifecycle::closed) throw Error(fmt::format("list '{}': compiled twice", name()));
   lifecycle_ = Lifecycle::compiled;
 }
 
 void CommandList::mark_submitted() {
-  if (lifecycle_ == Lifecycle::submitted) throw Error(fmt::format("list '{}': submitted twice", name_));
+  if (lifecycle_ == Lifecycle::submitted) throw Error(fmt::format("list '{}': submitted twice", name()));
   if (lifecycle_ != Lifecycle::compiled)
-    throw Error(fmt::format("list '{}': submitted before it was compiled", name_));
+    throw Error(fmt::format("list '{}': submitted before it was compiled", name()));
   lifecycle_ = Lifecycle::submitted;
 }
 
 void CommandList::attach_to(const CommandListGroup* g) {
   if (group_ != nullptr)
-    throw Error(fmt::format("list '{}' is already in group '{}'; a list belongs to exactly one group", name_,
+    throw Error(fmt::format("list '{}' is already in group '{}'; a list belongs to exactly one group", name(),
                             group_->name()));
   group_ = g;
 }
@@ -185,10 +184,7 @@ void CommandListGroup::add(CommandList& list) {
                             rule_message(Rule::list_queue_mismatch, args)));
   }
   list.attach_to(this);
-  own();
-  lists_.push_back(&list);
-  data_ = lists_.data();
-  size_ = lists_.size();
+  lists_.push_back(&list);  // a view of a store's pointers becomes a vector of its own first
 }
 
 }  // namespace baton

@@ -135,5 +135,32 @@ TEST(MemberTable, AnyChangedFieldMakesItAgainAndTheCompileEqualsAFreshOne) {
   }
 }
 
+// The reuse test compares names by content without memcmp (a few loads that may overlap: 8-byte words,
+// two 4-byte ones below 8 characters, bytes below 4): a name of any length from 1 to 24 with any one
+// character changed makes the table again; the same name again keeps it.
+TEST(MemberTable, ANameChangedAtAnyCharacterMakesItAgain) {
+  Graph g = bench::graph_chain(6);
+  for (size_t n = 1; n <= 24; ++n) {
+    std::string name(n, 'a');
+    for (size_t i = 0; i < n; ++i) name[i] = static_cast<char>('a' + i % 26);
+    g.resources[2].desc.name = name;
+    (void)compile_graph(g);
+    uint64_t builds = member_table_builds();
+    (void)compile_graph(g);
+    EXPECT_EQ(member_table_builds(), builds) << n;  // the same name: kept
+    for (size_t i = 0; i < n; ++i) {
+      std::string other = name;
+      other[i] = 'Z';
+      g.resources[2].desc.name = other;
+      (void)compile_graph(g);
+      EXPECT_EQ(member_table_builds(), builds + 1) << n << " " << i;
+      g.resources[2].desc.name = name;
+      (void)compile_graph(g);
+      EXPECT_EQ(member_table_builds(), builds + 2) << n << " " << i;
+      builds += 2;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace baton::graph

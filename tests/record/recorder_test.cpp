@@ -379,6 +379,87 @@ TEST(CommandList, AMovedListKeepsItsName) {
   EXPECT_TRUE(lists[0].name().data() >= bytes && lists[0].name().data() < bytes + sizeof(CommandList));
 }
 
+// A move (construction and assignment) keeps everything a list has: a name of its own (short: inside the
+// string object, so the view must follow the move; long: on the heap) or a view of a store's names, and its
+// recorded operations, uses and entry states, or the store's it views. A moved-from list's name is empty.
+TEST(CommandList, AMoveKeepsNameOperationsUsesAndEntryStates) {
+  Fixture f;
+  CommandList rec("rec", Queue::direct);
+  rec.declare_entry(f.uav, Access::unordered_access);
+  rec.record(OpKind::draw, std::vector<Use>{{f.color, Access::render_target}});
+  rec.request_break();
+  rec.record(OpKind::dispatch, std::vector<Use>{{f.uav, Access::unordered_access, stages(Stage::compute)},
+                                                {f.buf, Access::copy_source}});
+  const Operation* const ops_at = rec.ops().data();
+  CommandList moved(std::move(rec));
+  EXPECT_EQ(moved.name(), "rec");
+  const auto* bytes = reinterpret_cast<const char*>(&moved);
+  EXPECT_TRUE(moved.name().data() >= bytes && moved.name().data() < bytes + sizeof(CommandList));  // its own string
+  EXPECT_EQ(rec.name(), "");
+  ASSERT_EQ(moved.ops().size(), 2u);
+  EXPECT_EQ(moved.ops().data(), ops_at);  // the vector's storage moved with it
+  EXPECT_EQ(moved.ops()[0].uses.size(), 1u);
+  ASSERT_EQ(moved.ops()[1].uses.size(), 2u);
+  EXPECT_EQ(moved.ops()[1].uses[1].resource, f.buf);
+  ASSERT_EQ(moved.entry_states().size(), 1u);
+  EXPECT_EQ(moved.entry_states()[0].resource, f.uav);
+  moved.close();
+  EXPECT_EQ(moved.lifecycle(), CommandList::Lifecycle::closed);
+
+  CommandList assigned("another name, long enough to live on the heap", Queue::compute);
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.name(), "rec");
+  EXPECT_FALSE(assigned.name().data() >= bytes && assigned.name().data() < bytes + sizeof(CommandList));  // not in `moved`
+  EXPECT_EQ(assigned.queue(), Queue::direct);
+  ASSERT_EQ(assigned.ops().size(), 2u);
+  EXPECT_EQ(assigned.ops()[1].uses[0].resource, f.uav);
+  EXPECT_EQ(assigned.entry_states().size(), 1u);
+  EXPECT_EQ(assigned.lifecycle(), CommandList::Lifecycle::closed);
+
+  // A store's list: its name views the store's names, its operations and entry states the store's arrays.
+  ListStore st;
+  two_draws(f, st);
+  st.entries = {{f.color, Access::render_target}};
+  st.reserve_lists(2, 8);
+  st.groups.reserve(1);
+  CommandListGroup& g = st.add_group("g", Queue::direct);
+  CommandList& l = st.add_list(g, "viewed", st.ops, st.entries);
+  EXPECT_EQ(l.name().data(), st.names.data());
+  CommandList from_store(std::move(l));
+  EXPECT_EQ(from_store.name(), "viewed");
+  EXPECT_EQ(from_store.name().data(), st.names.data());  // still a view of the store's names
+  EXPECT_EQ(from_store.ops().data(), st.ops.data());
+  EXPECT_EQ(from_store.ops()[1].uses.data(), st.uses.data() + 1);
+  EXPECT_EQ(from_store.entry_states().data(), st.entries.data());
+  EXPECT_EQ(from_store.group(), &g);
+  CommandList named("x", Queue::direct);
+  named = std::move(from_store);
+  EXPECT_EQ(named.name().data(), st.names.data());
+  EXPECT_EQ(named.ops().size(), 2u);
+
+  // A name of its own longer than the names' room: kept by the list, and moved with it.
+  CommandList& own = st.add_list(g, "a name longer than the room reserved", st.ops, {});
+  CommandList own_moved(std::move(own));
+  EXPECT_EQ(own_moved.name(), "a name longer than the room reserved");
+  EXPECT_TRUE(own_moved.name().data() < st.names.data() || own_moved.name().data() >= st.names.data() + 8);
+}
+
+// A group made by hand keeps its list pointers in a vector of its own (VecOrView<CommandList*>); a move
+// keeps them.
+TEST(CommandListGroup, AMoveKeepsItsLists) {
+  CommandList a("a", Queue::compute), b("b", Queue::compute);
+  a.close();
+  b.close();
+  CommandListGroup g("g", Queue::compute);
+  g.add(a);
+  g.add(b);
+  CommandListGroup moved(std::move(g));
+  ASSERT_EQ(moved.lists().size(), 2u);
+  EXPECT_EQ(moved.lists()[0], &a);
+  EXPECT_EQ(moved.lists()[1], &b);
+  EXPECT_EQ(moved.name(), "g");
+}
+
 // A GroupList owns the groups pushed to it and only points to those added as views; both read alike.
 TEST(GroupList, OwnsPushedGroupsAndPointsToViews) {
   CommandListGroup kept("kept", Queue::compute);

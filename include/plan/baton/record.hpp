@@ -24,23 +24,23 @@ struct Use {
   SubresourceRange range{};
 };
 
-// An operation's uses: either a vector of its own (recording, loaders, anything built by hand) or a view
-// of uses another owner stores (a frame graph's lists view one array of the transitions phase's
-// ListStore: no heap block per operation). Reading is the same for both (a pointer and a size); a write
-// through a view first copies the uses into a vector of its own, so a view is never written through.
-// A copy of a view is a view of the same uses: it lives no longer than their owner (append_operation
-// makes them the list's own).
-class Uses {
+// A vector of T's of its own, or a view of T's another owner stores: what an operation's uses and a
+// group's lists are. Reading is the same for both (a pointer and a size, no branch, never a copy: there
+// is no non-const element access); a write through a view first copies the elements into a vector of its
+// own, so a view is never written through. A copy of a view is a view of the same elements (it lives no
+// longer than their owner); a copy of a vector copies it. A move keeps a vector's storage.
+template <class T>
+class VecOrView {
  public:
-  Uses() = default;
-  Uses(std::initializer_list<Use> u) : own_(u) { sync(); }
-  Uses(std::vector<Use> u) : own_(std::move(u)) { sync(); }
-  Uses(const Uses& o) : own_(o.own_), data_(o.data_), size_(o.size_), view_(o.view_) { sync(); }
-  Uses(Uses&& o) noexcept : own_(std::move(o.own_)), data_(o.data_), size_(o.size_), view_(o.view_) {
+  VecOrView() = default;
+  VecOrView(std::initializer_list<T> u) : own_(u) { sync(); }
+  VecOrView(std::vector<T> u) : own_(std::move(u)) { sync(); }
+  VecOrView(const VecOrView& o) : own_(o.own_), data_(o.data_), size_(o.size_), view_(o.view_) { sync(); }
+  VecOrView(VecOrView&& o) noexcept : own_(std::move(o.own_)), data_(o.data_), size_(o.size_), view_(o.view_) {
     o.reset();
     sync();
   }
-  Uses& operator=(const Uses& o) {
+  VecOrView& operator=(const VecOrView& o) {
     if (this != &o) {
       own_ = o.own_;
       data_ = o.data_;
@@ -50,7 +50,7 @@ class Uses {
     }
     return *this;
   }
-  Uses& operator=(Uses&& o) noexcept {
+  VecOrView& operator=(VecOrView&& o) noexcept {
     if (this != &o) {
       own_ = std::move(o.own_);
       data_ = o.data_;
@@ -61,54 +61,52 @@ class Uses {
     }
     return *this;
   }
-  Uses& operator=(std::vector<Use> u) {
+  VecOrView& operator=(std::vector<T> u) {
     own_ = std::move(u);
     view_ = false;
     sync();
     return *this;
   }
-  Uses& operator=(std::initializer_list<Use> u) {
+  VecOrView& operator=(std::initializer_list<T> u) {
     own_ = u;
     view_ = false;
     sync();
     return *this;
   }
-  // A view of uses stored elsewhere (they must outlive it and every copy of it).
-  static Uses view(std::span<const Use> u) {
-    Uses x;
-    x.data_ = u.data();
-    x.size_ = u.size();
-    x.view_ = true;
+  // A view of elements stored elsewhere (they must outlive it and every copy of it).
+  static VecOrView view(std::span<const T> u) {
+    VecOrView x;
+    x.set_view(u);
     return x;
   }
-  // Becomes a view of `u` in place (as `*this = Uses::view(u)`, without making and moving a temporary):
-  // a list store fills its operations this way. Uses of its own are dropped.
-  void set_view(std::span<const Use> u) {
+  // Becomes a view of `u` in place (as `*this = view(u)`, without making and moving a temporary).
+  // Elements of its own are dropped.
+  void set_view(std::span<const T> u) {
     own_.clear();
     data_ = u.data();
     size_ = u.size();
     view_ = true;
   }
+  // A view takes in the next n elements of the viewed array (the owner stored them right after the view's).
+  void extend_view(size_t n = 1) { size_ += n; }
   bool is_view() const { return view_; }
 
-  // Reading: the same pointer and size for a view and for a vector of its own (no branch), and never a
-  // copy (there is no non-const element access).
-  std::span<const Use> span() const { return {data_, size_}; }
-  const Use* data() const { return data_; }
+  std::span<const T> span() const { return {data_, size_}; }
+  const T* data() const { return data_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const Use* begin() const { return data_; }
-  const Use* end() const { return data_ + size_; }
-  const Use& operator[](size_t i) const { return data_[i]; }
-  const Use& front() const { return data_[0]; }
-  const Use& back() const { return data_[size_ - 1]; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  const T& front() const { return data_[0]; }
+  const T& back() const { return data_[size_ - 1]; }
 
   // Writing: a view becomes a vector of its own first.
-  void push_back(const Use& u) {
+  void push_back(const T& u) {
     own().push_back(u);
     sync();
   }
-  void append(std::span<const Use> u) {
+  void append(std::span<const T> u) {
     own().insert(own_.end(), u.begin(), u.end());
     sync();
   }
@@ -120,14 +118,14 @@ class Uses {
     own().clear();
     sync();
   }
-  // Makes the uses its own (a copy of a view's), changing nothing else.
+  // Makes the elements its own (a copy of a view's), changing nothing else.
   void make_own() {
     own();
     sync();
   }
 
  private:
-  std::vector<Use>& own() {
+  std::vector<T>& own() {
     if (view_) {
       own_.assign(data_, data_ + size_);
       view_ = false;
@@ -145,11 +143,16 @@ class Uses {
     size_ = 0;
     view_ = false;
   }
-  std::vector<Use> own_;
-  const Use* data_ = nullptr;  // own_'s elements, or the viewed ones
+  std::vector<T> own_;
+  const T* data_ = nullptr;  // own_'s elements, or the viewed ones
   size_t size_ = 0;
   bool view_ = false;
 };
+
+// An operation's uses: a vector of its own (recording, loaders, anything built by hand) or a view of uses
+// another owner stores (a frame graph's lists view one array of the transitions phase's ListStore: no heap
+// block per operation). append_operation makes a view's uses the list's own.
+using Uses = VecOrView<Use>;
 
 struct Operation {
   OpKind kind = OpKind::draw;
@@ -168,6 +171,56 @@ struct EntryState {
   AccessMask shared = 0;
 };
 
+// A list's name: a string of its own (a list made by name: recording, loaders) or a view of characters
+// another owner stores (a ListStore's array of names). view() reads both alike. A copy or a move of a name
+// of its own views the new owner's string (a short string lives inside the object, so the view must
+// follow it); a view stays a view of the same characters. A moved-from name is empty.
+class ListName {
+ public:
+  ListName() = default;
+  explicit ListName(std::string own) : own_(std::move(own)), view_(own_), owned_(true) {}
+  // A copy of `name` of its own (`own`), or a view of it (which must outlive this).
+  ListName(std::string_view name, bool own) : view_(name), owned_(own) {
+    if (own) {
+      own_ = name;
+      view_ = own_;
+    }
+  }
+  ListName(const ListName& o) : own_(o.own_), view_(o.view_), owned_(o.owned_) {
+    if (owned_) view_ = own_;
+  }
+  ListName(ListName&& o) noexcept : own_(std::move(o.own_)), view_(o.view_), owned_(o.owned_) {
+    if (owned_) view_ = own_;
+    o.view_ = {};
+    o.owned_ = false;
+  }
+  ListName& operator=(const ListName& o) {
+    if (this != &o) {
+      own_ = o.own_;
+      owned_ = o.owned_;
+      view_ = owned_ ? std::string_view(own_) : o.view_;
+    }
+    return *this;
+  }
+  ListName& operator=(ListName&& o) noexcept {
+    if (this != &o) {
+      own_ = std::move(o.own_);
+      owned_ = o.owned_;
+      view_ = owned_ ? std::string_view(own_) : o.view_;
+      o.view_ = {};
+      o.owned_ = false;
+    }
+    return *this;
+  }
+  std::string_view view() const { return view_; }
+  bool owned() const { return owned_; }
+
+ private:
+  std::string own_;
+  std::string_view view_;  // own_, or the other owner's characters
+  bool owned_ = false;
+};
+
 class CommandListGroup;
 
 // A list of operations for one queue. Lifecycle: Recording -> Closed -> Compiled -> Submitted,
@@ -176,7 +229,7 @@ class CommandList {
  public:
   enum class Lifecycle : uint8_t { recording, closed, compiled, submitted };
 
-  CommandList(std::string name, Queue queue) : own_name_(std::move(name)), queue_(queue) { name_ = own_name_; }
+  CommandList(std::string name, Queue queue) : name_(std::move(name)), queue_(queue) {}
   // A closed list over operations and entry states another owner stores, which must outlive it (a frame
   // graph's lists: ListStore keeps every list's operations, uses and entry states in one array each).
   // Throws Error for a resource declared twice, as declare_entry does.
@@ -195,29 +248,15 @@ class CommandList {
                                             std::span<const EntryState> entry);
   CommandList(const CommandList&) = delete;
   CommandList& operator=(const CommandList&) = delete;
-  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists. A name
-  // of its own moves with it (the view follows it); a view of a store's names stays a view.
-  CommandList(CommandList&& o) noexcept
-      : own_name_(std::move(o.own_name_)),
-        name_(o.name_),
-        queue_(o.queue_),
-        lifecycle_(o.lifecycle_),
-        ops_(std::move(o.ops_)),
-        entry_(std::move(o.entry_)),
-        ops_view_(o.ops_view_),
-        entry_view_(o.entry_view_),
-        entry_ascending_(o.entry_ascending_),
-        break_next_(o.break_next_),
-        full_barrier_next_(o.full_barrier_next_),
-        name_owned_(o.name_owned_),
-        group_(o.group_) {
-    if (name_owned_) name_ = own_name_;  // (a vector's move keeps its storage: the other views stay valid)
-  }
-  CommandList& operator=(CommandList&&) = delete;
+  // Movable only before it joins a group (the group keeps its address): ListStore's array of lists. The
+  // name (ListName) moves itself; the operations and entry states keep their vectors' storage, so the
+  // views stay valid.
+  CommandList(CommandList&&) noexcept = default;
+  CommandList& operator=(CommandList&&) noexcept = default;
 
   // A view: of the list's own string, or of the array of names of the ListStore that made it (valid as
   // long as the list).
-  std::string_view name() const { return name_; }
+  std::string_view name() const { return name_.view(); }
   Queue queue() const { return queue_; }
   Lifecycle lifecycle() const { return lifecycle_; }
   std::span<const Operation> ops() const { return ops_view_; }
@@ -254,8 +293,7 @@ class CommandList {
   [[noreturn]] static void entry_twice(std::string_view list, ResourceId r);
   static void find_entry_twice(std::string_view list, std::span<const EntryState> entry);
 
-  std::string own_name_;  // a list made by name (recording, loaders); a store's list views its names
-  std::string_view name_;  // own_name_, or the store's names
+  ListName name_;  // its own string (a list made by name: recording, loaders), or a view of a store's names
   Queue queue_;
   Lifecycle lifecycle_ = Lifecycle::recording;
   std::vector<Operation> ops_;  // a list that records owns its operations and entry states; one made
@@ -265,7 +303,6 @@ class CommandList {
   bool entry_ascending_ = true;  // entry_ is in strictly increasing resource order
   bool break_next_ = true;
   bool full_barrier_next_ = false;
-  bool name_owned_ = true;  // name_ views own_name_
   const CommandListGroup* group_ = nullptr;
 };
 
@@ -279,42 +316,27 @@ class CommandListGroup {
   CommandListGroup(const CommandListGroup&) = delete;
   CommandListGroup& operator=(const CommandListGroup&) = delete;
   // Movable only before a list joins it (its lists keep its address): ListStore's array of groups.
-  CommandListGroup(CommandListGroup&& o) noexcept
-      : name_(std::move(o.name_)), queue_(o.queue_), lists_(std::move(o.lists_)), data_(o.data_), size_(o.size_),
-        view_(o.view_) {
-    if (!view_) data_ = lists_.data();
-  }
+  CommandListGroup(CommandListGroup&&) noexcept = default;
   CommandListGroup& operator=(CommandListGroup&&) = delete;
   // A view of a ListStore's list pointers from `first` on (only ListStore::add_group can name the key).
   CommandListGroup(CommandList::StoreKey, std::string name, Queue queue, CommandList* const* first)
-      : name_(std::move(name)), queue_(queue), data_(first), view_(true) {}
+      : name_(std::move(name)), queue_(queue) {
+    lists_.set_view({first, size_t{0}});
+  }
 
   // Adds a closed list; throws if it is still recording, already in a group, or on another queue.
   void add(CommandList& list);
   const std::string& name() const { return name_; }
   Queue queue() const { return queue_; }
-  std::span<CommandList* const> lists() const { return {data_, size_}; }
+  std::span<CommandList* const> lists() const { return lists_.span(); }
   // Room for n lists (a group made by hand).
-  void reserve(size_t n) {
-    own();
-    lists_.reserve(n);
-    data_ = lists_.data();
-  }
+  void reserve(size_t n) { lists_.reserve(n); }
 
  private:
   friend struct ListStore;  // add_list joins its lists without add()'s checks (they hold by construction)
-  void own() {
-    if (view_) {
-      lists_.assign(data_, data_ + size_);
-      view_ = false;
-    }
-  }
   std::string name_;
   Queue queue_;
-  std::vector<CommandList*> lists_;  // a group made by hand; empty for a view
-  CommandList* const* data_ = nullptr;  // lists_.data(), or the store's list pointers
-  size_t size_ = 0;
-  bool view_ = false;
+  VecOrView<CommandList*> lists_;  // a vector of its own (a group made by hand) or the store's list pointers
 };
 
 // Groups in submission order, read as pointers (`groups[i]->name()`, `*groups[i]`, a range of
@@ -396,7 +418,8 @@ struct ListStore {
   [[gnu::always_inline]] CommandList& add_list(CommandListGroup& group, std::string_view name,
                                                std::span<const Operation> list_ops, std::span<const EntryState> entry) {
     if (lists.size() == lists.capacity()) lists_full();
-    if (group.view_ && (groups.empty() || &group != &groups.back() || list_ptrs.size() == list_ptrs.capacity()))
+    const bool view = group.lists_.is_view();
+    if (view && (groups.empty() || &group != &groups.back() || list_ptrs.size() == list_ptrs.capacity()))
       not_last_group();
     const bool own = names.size() - names_used < name.size();
     if (name.empty()) {
@@ -408,13 +431,11 @@ struct ListStore {
       name = std::string_view(at, name.size());
     }
     CommandList& l = lists.emplace_back(CommandList::StoreKey{}, name, own, group, list_ops, entry);
-    if (group.view_) {
+    if (view) {
       list_ptrs.push_back(&l);
-      ++group.size_;
+      group.lists_.extend_view();
     } else {
       group.lists_.push_back(&l);
-      group.data_ = group.lists_.data();
-      ++group.size_;
     }
     return l;
   }
@@ -432,19 +453,14 @@ struct ListStore {
 
 inline CommandList::CommandList(StoreKey, std::string_view name, bool own, const CommandListGroup& group,
                                 std::span<const Operation> ops, std::span<const EntryState> entry)
-    : name_(name),
+    : name_(name, own),
       queue_(group.queue()),
       lifecycle_(Lifecycle::closed),
       ops_view_(ops),
       entry_view_(entry),
       break_next_(false),
-      name_owned_(own),
       group_(&group) {
-  if (own) {
-    own_name_ = name;
-    name_ = own_name_;
-  }
-  check_entry_unique(name_, entry);
+  check_entry_unique(name_.view(), entry);
 }
 
 // Immediate-mode front end in the style of Godot's RenderingDevice: begin a list, issue draws,
