@@ -352,6 +352,40 @@ inline void fold(UseFacts& x) {
 // usual single-queue frame, checked by the caller); then a resource's first user knows least of that
 // queue and its last user ends last, so its facts there are its first user's position and its last
 // user's end, with no min or max per use.
+// A use's access bit and sync_of(), per access and sync_of()'s stage index, (stages or, for none, every
+// shading stage) & 7: one lookup per use instead of bit() and sync_of() with their tests. An access out
+// of range (never valid) takes the functions themselves.
+struct UseBits {
+  AccessMask access;
+  SyncMask sync;
+};
+inline constexpr auto kUseBits = [] {
+  std::array<std::array<UseBits, 8>, kAccessCount> k{};
+  for (unsigned a = 0; a < kAccessCount; ++a)
+    for (unsigned i = 0; i < 8; ++i) {
+      const Access x = static_cast<Access>(a);
+      // A stage index i is what sync_of() reads for stages i (and for none: index kAllShading).
+      k[a][i] = {bit(x), sync_of(x, i == 0 ? Stages{8} : static_cast<Stages>(i))};
+    }
+  return k;
+}();
+[[gnu::always_inline]] constexpr UseBits use_bits(Access a, Stages st) {
+  const unsigned i = static_cast<unsigned>(a);
+  if (i >= kAccessCount) [[unlikely]]
+    return {bit(a), sync_of(a, st)};
+  return kUseBits[i][st == kNoStages ? kAllShading : st & 7u];
+}
+// The table is exactly bit() and sync_of() for every access and every stages value.
+constexpr bool use_bits_exact() {
+  for (unsigned a = 0; a < kAccessCount; ++a)
+    for (unsigned st = 0; st < 256; ++st) {
+      const Access x = static_cast<Access>(a);
+      const UseBits u = use_bits(x, static_cast<Stages>(st));
+      if (u.access != bit(x) || u.sync != sync_of(x, static_cast<Stages>(st))) return false;
+    }
+  return true;
+}
+static_assert(use_bits_exact());
 template <bool kOrdered>
 void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
   static_assert(kQueues == 3, "known[] is merged queue by queue below");
@@ -368,8 +402,9 @@ void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
     const uint32_t end = kn[q] + 1;
     for (const PassUse& u : pass.uses) {
       UseFacts& x = f[u.resource];
-      const AccessMask a = bit(u.access);
-      const SyncMask sy = sync_of(u.access, u.stages);
+      const UseBits ub = use_bits(u.access, u.stages);
+      const AccessMask a = ub.access;
+      const SyncMask sy = ub.sync;
       const bool changes = (kChanges & a) != 0;
       if (x.stamp == i) {  // the pass's use of the resource again
         x.pass_access |= a;
