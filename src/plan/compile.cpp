@@ -838,6 +838,37 @@ class GroupCompiler {
     });
   }
 
+  // A read whose state already satisfies it is recorded as the subresource's last use and needs no
+  // barrier; a texture taking over memory has no layout yet, so even a read it "covers" needs the
+  // transition. Shared by read_one and read_plain.
+  [[gnu::always_inline]] static bool already_satisfied(const OpAt& op, const Use& u, const Slot& s, SyncMask need,
+                                                       Track& t) {
+    if (!((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need))) return false;
+    t.last_list = op.list;
+    t.last_op = op.gi;
+    return true;
+  }
+
+  // Buffers have no layout: a read of `target` needs no barrier on a first touch (the read's state is
+  // taken) or when the contents were never written (read after read: the read is ored into the state,
+  // which keeps what came before, so a later write still waits for it). Shared by read_one and read_plain.
+  enum class BufferRead { taken, ored, barrier };
+  [[gnu::always_inline]] static BufferRead buffer_read(const OpAt& op, const Slot& s, const State& target, Track& t) {
+    if (!s.buffer) return BufferRead::barrier;
+    if (t.origin == Origin::first_touch) {
+      t = Track{target, op.gi, op.list, Origin::list};
+      return BufferRead::taken;
+    }
+    if (s.never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
+      t.state.access |= target.access;
+      t.state.sync |= target.sync;
+      t.last_op = op.gi;
+      t.last_list = op.list;
+      return BufferRead::ored;
+    }
+    return BufferRead::barrier;
+  }
+
   // A read in a plain group (a whole slot, the only use of its resource in the operation): it joins the
   // slot's open read run, or is read_one() with the run of its own read, which opens a run when it needs
   // a transition. Each later read of the run adds to the barrier that opened it (join_plain), and the
@@ -857,28 +888,21 @@ class GroupCompiler {
       read_one(op, u, s, need, kPresentRun, nullptr, t);
       return;
     }
-    if ((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need)) {
-      t.last_list = op.list;
-      t.last_op = op.gi;
-      return;
-    }
+    if (already_satisfied(op, u, s, need, t)) return;
     ReadRun run{};
     run.add(u.access, need);
     s.run = run;
     const State target = read_target(run, s.buffer, nullptr);  // the read's own state: not merged (yet)
     o.b = kNone;
-    if (s.buffer && t.origin == Origin::first_touch) {
-      t = Track{target, op.gi, op.list, Origin::list};
-      o.kind = OpenRun::state;
-      return;
-    }
-    if (s.buffer && s.never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
-      t.state.access |= target.access;
-      t.state.sync |= target.sync;
-      t.last_op = op.gi;
-      t.last_list = op.list;
-      o.kind = OpenRun::ored;
-      return;
+    switch (buffer_read(op, s, target, t)) {
+      case BufferRead::taken:
+        o.kind = OpenRun::state;
+        return;
+      case BufferRead::ored:
+        o.kind = OpenRun::ored;
+        return;
+      case BufferRead::barrier:
+        break;
     }
     emit(op.list, op.op, Where::before, u.resource, false, &s, full_box(desc(s.res)), t.state, target,
          reason_for(t, op.list, Reason::state_change));
@@ -942,26 +966,9 @@ class GroupCompiler {
   // The read `u` of box `b` (nullptr: a whole slot), in state `t`, opening the read run `run`.
   [[gnu::always_inline]] void read_one(const OpAt& op, const Use& u, const Slot& s, SyncMask need,
                                        ReadRun run, const Box* b, Track& t) {
-    // A texture taking over memory has no layout yet: even a read it "covers" needs the transition.
-    if ((s.buffer || t.origin != Origin::takeover) && satisfies(t.state, u.access, need)) {
-      t.last_list = op.list;
-      t.last_op = op.gi;
-      return;
-    }
+    if (already_satisfied(op, u, s, need, t)) return;
     const State target = read_target(run, s.buffer, s.exit_state());
-    // Buffers have no layout: a read needs nothing on a first touch or when the contents were never
-    // written (read after read). The state keeps what came before, so a later write still waits for it.
-    if (s.buffer && t.origin == Origin::first_touch) {
-      t = Track{target, op.gi, op.list, Origin::list};
-      return;
-    }
-    if (s.buffer && s.never_written && !t.dirty && !(t.state.access & kWriteAccesses)) {
-      t.state.access |= target.access;
-      t.state.sync |= target.sync;
-      t.last_op = op.gi;
-      t.last_list = op.list;
-      return;
-    }
+    if (buffer_read(op, s, target, t) != BufferRead::barrier) return;
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
     emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target, why);
