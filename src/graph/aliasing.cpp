@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <type_traits>
 
 #include "baton/graph.hpp"
 
@@ -162,13 +163,20 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   if (near_end_v.size() < n) near_end_v.resize(n);
   uint32_t* const near_end = near_end_v.data();
   uint64_t top = 0;
+  uint32_t n_larger = 0;  // (candidate, next) pairs in `larger`
   {
     if (placed_v.size() < n + 1) placed_v.resize(n + 1);
     Placed* const placed = placed_v.data();
     uint32_t* near = near_v.data();
+    uint32_t* larger = larger_v.data();
     uint32_t n_near = 0;
+    std::fill(larger_head, larger_head + n, kEnd);
     size_t listed = 0;  // placed[0, listed): the candidates, sorted by (begin, end)
-    for (size_t i = 0; i < n; ++i) {
+    // Places candidate i. Split: the second placement is known to run (top > lower bound), and each pair
+    // is sorted for it as met: q at least as large goes to i's `near` list, a smaller q gets i in its
+    // `larger` list (q.end - q.begin is q's size). Before that, every pair goes to `near`.
+    auto place = [&](size_t i, auto split_tag) __attribute__((always_inline)) {
+      constexpr bool kSplit = decltype(split_tag)::value;
       const Cand& c = cand[i];
       const uint64_t size = c.size;
       const std::array<uint32_t, kQueues> known = c.min_clock;
@@ -176,6 +184,10 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       if (n_near + listed > near_v.size()) {  // room for every listed candidate
         near_v.resize(std::max(2 * near_v.size(), n_near + listed + 64));
         near = near_v.data();
+      }
+      if (kSplit && 2 * (size_t{n_larger} + listed) > larger_v.size()) {
+        larger_v.resize(std::max(2 * larger_v.size(), 2 * (size_t{n_larger} + listed) + 128));
+        larger = larger_v.data();
       }
       near_first[i] = n_near;
       size_t keep = 0;
@@ -190,8 +202,15 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
           best_gap = q.begin - cursor;
         }
         cursor = std::max(cursor, q.end);
-        near[n_near++] = q.at;
+        if (!kSplit || q.end - q.begin >= size) {
+          near[n_near++] = q.at;
+        } else {
+          larger[2 * n_larger] = static_cast<uint32_t>(i);
+          larger[2 * n_larger + 1] = larger_head[q.at];
+          larger_head[q.at] = n_larger++;
+        }
       }
+      near_end[i] = n_near;
       listed = keep;
       const uint64_t offset = best != kNone ? best : cursor;
       offset_at[i] = offset;
@@ -205,37 +224,45 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       }
       placed[at] = Placed{offset, offset + size, c.free_at, static_cast<uint32_t>(i), c.last_pos};
       ++listed;
+    };
+    size_t i = 0;
+    for (; i < n && top <= a.lower_bound; ++i) place(i, std::false_type{});
+    if (top > a.lower_bound) {
+      // From here the second placement runs: split the pairs met so far (each candidate's in the order the
+      // walk met them, so every list is as if split as met), then the later ones as they come.
+      if (larger_v.size() < 2 * size_t{n_near}) {
+        larger_v.resize(2 * size_t{n_near} + 128);
+        larger = larger_v.data();
+      }
+      for (size_t j = 0; j < i; ++j) {
+        const uint64_t size_j = cand[j].size;
+        uint32_t kept = near_first[j];
+        for (uint32_t k = near_first[j], end = near_end[j]; k < end; ++k) {
+          const uint32_t q = near[k];
+          if (cand[q].size >= size_j) {
+            near[kept++] = q;
+          } else {
+            larger[2 * n_larger] = static_cast<uint32_t>(j);
+            larger[2 * n_larger + 1] = larger_head[q];
+            larger_head[q] = n_larger++;
+          }
+        }
+        near_end[j] = kept;
+      }
+      for (; i < n; ++i) place(i, std::true_type{});
     }
-    near_first[n] = n_near;
+    near_first[n] = n_near;  // with n_larger: every overlapping pair
   }
   // Second placement, largest first (ties: order of first use), only when the first left room to gain.
   // Resource x is placed before y when it is larger, or as large and earlier in order of first use: y's
-  // busy intervals are those of the earlier candidates it overlaps that are at least as large (kept in
-  // its `near` list) and of the later ones that overlap it and are larger (moved from their `near` lists
-  // into y's list of later, larger neighbours, `larger`, threaded through one array of (candidate,
-  // next)). They are sorted by begin for the same scan as above. O(overlapping pairs + candidates x log)
-  // in all: no pair is tested twice.
+  // busy intervals are those of the earlier candidates it overlaps that are at least as large (its `near`
+  // list) and of the later ones that overlap it and are larger (y's list of later, larger neighbours,
+  // `larger`, threaded through one array of (candidate, next)): the first placement's walk sorts each
+  // pair into one of the two as it meets it (no second visit per pair). They are sorted by begin for the
+  // same scan as above. O(overlapping pairs + candidates x log) in all: no pair is tested twice.
   if (top > a.lower_bound) {
     uint32_t* const near = near_v.data();
-    if (larger_v.size() < 2 * size_t{near_first[n]}) larger_v.resize(2 * size_t{near_first[n]});
     uint32_t* const larger = larger_v.data();
-    std::fill(larger_head, larger_head + n, kEnd);
-    uint32_t n_larger = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint64_t size = cand[i].size;
-      uint32_t kept = near_first[i];
-      for (uint32_t k = near_first[i], end = near_first[i + 1]; k < end; ++k) {
-        const uint32_t q = near[k];
-        if (cand[q].size >= size) {
-          near[kept++] = q;
-        } else {
-          larger[2 * n_larger] = i;
-          larger[2 * n_larger + 1] = larger_head[q];
-          larger_head[q] = n_larger++;
-        }
-      }
-      near_end[i] = kept;
-    }
     thread_local std::vector<uint32_t> sequence_v;
     thread_local std::vector<std::pair<uint64_t, uint64_t>> busy_v;
     thread_local std::vector<uint64_t> begin_v, end_v;
@@ -310,7 +337,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // resource), the sort's with the busy intervals: the bitmap when the words are at most one more than
     // the earlier neighbours per resource, and the heap at most kUnits units.
     const bool bitmap = unit < 64 && (top >> unit) <= kUnits &&
-                        ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n;
+                        ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n_larger + n;
     uint64_t heap_top = 0;
     if (bitmap) {
       // In units: `second` holds offsets in units until the end.
