@@ -170,7 +170,6 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     uint32_t* near = near_v.data();
     uint32_t* larger = larger_v.data();
     uint32_t n_near = 0;
-    std::fill(larger_head, larger_head + n, kEnd);
     size_t listed = 0;  // placed[0, listed): the candidates, sorted by (begin, end)
     // Places candidate i. Split: the second placement is known to run (top > lower bound), and each pair
     // is sorted for it as met: q at least as large goes to i's `near` list, a smaller q gets i in its
@@ -234,6 +233,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         larger_v.resize(2 * size_t{n_near} + 128);
         larger = larger_v.data();
       }
+      std::fill(larger_head, larger_head + n, kEnd);
       for (size_t j = 0; j < i; ++j) {
         const uint64_t size_j = cand[j].size;
         uint32_t kept = near_first[j];
