@@ -164,6 +164,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   uint32_t* const near_end = near_end_v.data();
   uint64_t top = 0;
   uint32_t n_larger = 0;  // (candidate, next) pairs in `larger`
+  uint32_t moved = 0;     // of those, the pairs the catch-up split moved out of `near` (holes left there)
   {
     if (placed_v.size() < n + 1) placed_v.resize(n + 1);
     Placed* const placed = placed_v.data();
@@ -249,9 +250,10 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         }
         near_end[j] = kept;
       }
+      moved = n_larger;
       for (; i < n; ++i) place(i, std::true_type{});
     }
-    near_first[n] = n_near;  // with n_larger: every overlapping pair
+    near_first[n] = n_near;  // with n_larger - moved: every overlapping pair
   }
   // Second placement, largest first (ties: order of first use), only when the first left room to gain.
   // Resource x is placed before y when it is larger, or as large and earlier in order of first use: y's
@@ -337,7 +339,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // resource), the sort's with the busy intervals: the bitmap when the words are at most one more than
     // the earlier neighbours per resource, and the heap at most kUnits units.
     const bool bitmap = unit < 64 && (top >> unit) <= kUnits &&
-                        ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n_larger + n;
+                        ((top >> unit >> 6) + 1) * n <= size_t{near_first[n]} + n_larger - moved + n;
     uint64_t heap_top = 0;
     if (bitmap) {
       // In units: `second` holds offsets in units until the end.
