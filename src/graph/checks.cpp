@@ -1013,7 +1013,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   cuts.clear();
   std::array<uint64_t, 256> memo{};
   std::array<bool, 256> memo_used{};
-  auto add_cut = [&](uint64_t x) {
+  auto add_cut = [&](uint64_t x) __attribute__((always_inline)) {
     const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
     if (memo_used[h] && memo[h] == x) return;
     memo_used[h] = true;
@@ -1044,7 +1044,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
     memo[h] = cuts[k];
     memo_index[h] = k;
   }
-  auto cut_index = [&](uint64_t x) {
+  auto cut_index = [&](uint64_t x) __attribute__((always_inline)) {
     const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
     if (memo_used[h] && memo[h] == x) return memo_index[h];
     return static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), x) - cuts.begin());
