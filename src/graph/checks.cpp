@@ -140,8 +140,8 @@ class HappensBefore {
       for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) {
         SlotClock& c = at_[k];
         c.queue = static_cast<uint32_t>(d);
-        c.clock.fill(0);
         if (x.role == GroupInfo::Role::frame_start) {
+          c.clock.fill(0);
           c.pos = start++;
           c.clock[d] = c.pos + 1;
           continue;
