@@ -196,7 +196,8 @@ TEST(GraphRuns, SeveralQueuesUsualUseSeesAMemberSplitByAnEarlierPass) {
   ASSERT_TRUE(check_coverage(g, r.sched, r.trans).empty());
   ASSERT_GT(r.trans.info.size(), 1u);
   bool queues = false;
-  for (const GroupInfo& x : r.trans.info) queues |= x.queue != r.trans.info.front().queue;
+  for (const GroupInfo& x : r.trans.info)
+    if (x.queue != r.trans.info.front().queue) queues = true;
   ASSERT_TRUE(queues);  // the walk keeps ordering records
   // r0's barriers of a (the planner splits them by what comes later) all end in exactly r0's read state, so
   // that a is one run holding it until w1's barrier of mips 1-2; r1's barrier of a back into it is dropped.
