@@ -140,8 +140,8 @@ class HappensBefore {
       for (uint32_t k = slot_first_[gi]; k < slot_first_[gi + 1]; ++k) {
         SlotClock& c = at_[k];
         c.queue = static_cast<uint32_t>(d);
-        c.clock.fill(0);
         if (x.role == GroupInfo::Role::frame_start) {
+          c.clock.fill(0);
           c.pos = start++;
           c.clock[d] = c.pos + 1;
           continue;
@@ -514,6 +514,7 @@ struct WalkScratch {
   std::vector<uint8_t> reported;
   std::vector<uint32_t> over;  // takeover: per member, its alias barrier until its first barrier or use
   std::vector<uint32_t> one;   // per graph resource: its one member (kBufferBit: a buffer), kNone for a set
+  std::vector<uint8_t> fast;   // several queues: per member, kFastWhole and kFastDies (see walk)
 };
 
 // The takeover check's input: the aliasing phase's barriers (which members take over memory, from
@@ -690,6 +691,19 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
   State* const value = st.values();
   const uint32_t* const split = st.splits();
   const uint32_t* const cells = st.sizes();
+  // Several queues: per member one byte that the usual barrier and use test instead of three split
+  // arrays and the history: kFastWhole while its state, its coverage record and (unless it dies) its
+  // resting record are each one run; kFastDies when it dies after its last use (no resting record to
+  // keep). Only barrier() and use() split or merge runs: each refreshes the bytes of the members it
+  // touched. (nullptr on one queue: no ordering records.)
+  constexpr uint8_t kFastWhole = 1, kFastDies = 2;
+  uint8_t* fast = nullptr;
+  auto refresh = [&](ResourceId m) {
+    if (!fast) return;
+    const bool dies = t.history_in[m].dies;
+    const bool whole = st.is_whole(m) && acc.is_whole(m) && (dies || rest.is_whole(m));
+    fast[m] = static_cast<uint8_t>((whole ? kFastWhole : 0) | (dies ? kFastDies : 0));
+  };
   // One barrier in full (the hot loop below takes the usual one itself), after the takeover check: it
   // applies run by run.
   auto barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
@@ -697,6 +711,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     if (split[m] == detail::States::kWhole && detail::whole_barrier(descs[m], b)) {
       on_barrier(gi, li, b, value[m], 0u, cells[m]);
       value[m] = b.after;
+      refresh(m);
       return;
     }
     detail::for_each_barrier_interval(descs[m], b, [&](uint32_t lo, uint32_t hi) {
@@ -705,6 +720,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
         x = b.after;
       });
     });
+    refresh(m);
   };
   // Runs (first, end, state) of one member that a use finds not covered; what room is left for findings.
   std::vector<std::tuple<uint32_t, uint32_t, State>>& failing = w.failing;
@@ -779,8 +795,14 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     for (uint32_t m = 0; m < g.resources[r].count; ++m)
       if (over[t.first_member[r] + m] != kNone) takeover_use(gi, li, t.first_member[r] + m);
     use(p, pass, ui, one_queue ? 0 : order.slot(gi, li));
+    for (uint32_t m = 0; m < g.resources[r].count; ++m) refresh(t.first_member[r] + m);
   };
-  if (!one_queue) reset(acc, rest, st);
+  if (!one_queue) {
+    reset(acc, rest, st);
+    w.fast.resize(members);
+    fast = w.fast.data();
+    for (ResourceId m = 0; m < members; ++m) refresh(m);
+  }
   // The stream, in submission order: per list its before points, its operation, its after points. A
   // member's first barrier at a before point is checked as its takeover barrier first. The usual barrier
   // (one whole member in one state, starting from the layout it is in, one queue) and the usual use (one
@@ -800,14 +822,12 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
                                 : t.first_member[r] | (res.desc.type == ResourceType::buffer ? kBufferBit : 0u);
     }
     const uint32_t* const N = one_v.data();
-    const ResourceHistory* const H = t.history_in.data();
     const Pass* const P = g.passes.data();
     const bool oq = one_queue;
     // Several queues: the ordering records' flat arrays (they stay put until the next reset).
     Access1* const AV = acc.values();
-    const uint32_t* const AS = acc.splits();
     Access1* const RV = rest.values();
-    const uint32_t* const RS = rest.splits();
+    uint8_t* const F = fast;
     auto point = [&](uint32_t gi, uint32_t li, const Barrier* b, const Barrier* const e, bool before)
         __attribute__((always_inline)) {
       for (; b != e; ++b) {
@@ -822,16 +842,16 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
           }
           // Several queues: the ordering records of a whole member, in place (change() and the resting
           // record's last transition without the run machinery).
-          Access1* const a = AS[m] == detail::States::kWhole ? AV + m : nullptr;
-          Access1* const r = H[m].dies || RS[m] != detail::States::kWhole ? nullptr : RV + m;
-          if (a && (r || H[m].dies)) {
+          const uint8_t fm = F[m];
+          if (fm & kFastWhole) {
             if (b->before.layout != b->after.layout || b->discard) {
+              Access1* const a = AV + m;
               const uint32_t slot = order.slot(gi, li);
               race(a->last_change, slot, "a layout transition", m);
               for (uint32_t x : a->uses) race(x, slot, "a layout transition", m);
               a->last_change = slot;
               a->uses.clear();
-              if (r) r->last_change = slot;
+              if (!(fm & kFastDies)) RV[m].last_change = slot;
             }
             V[m] = b->after;
             continue;
@@ -868,15 +888,13 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
               const uint32_t wd = N[u.resource];
               const ResourceId m = wd & ~kBufferBit;
               const unsigned ax = static_cast<unsigned>(u.access);
-              if (!(wd != kNone && ax < kAccessCount && S[m] == detail::States::kWhole &&
-                    is_whole(u.range) &&
-                    holds_exactly(V[m], kUseKeys[ax][stage_index(u.stages)], (wd & kBufferBit) != 0) &&
-                    AS[m] == detail::States::kWhole && (H[m].dies || RS[m] == detail::States::kWhole))) {
+              if (!(wd != kNone && ax < kAccessCount && (F[m] & kFastWhole) && is_whole(u.range) &&
+                    holds_exactly(V[m], kUseKeys[ax][stage_index(u.stages)], (wd & kBufferBit) != 0))) {
                 pass_use(gi, li, p, ui);
                 continue;
               }
               Access1* const a = AV + m;
-              Access1* const r = H[m].dies ? nullptr : RV + m;
+              Access1* const r = (F[m] & kFastDies) ? nullptr : RV + m;
               if (is_write(u.access) || u.access == Access::present) {
                 race(a->last_change, slot, "a write", m);
                 for (uint32_t x : a->uses) race(x, slot, "a write", m);
@@ -995,7 +1013,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
   cuts.clear();
   std::array<uint64_t, 256> memo{};
   std::array<bool, 256> memo_used{};
-  auto add_cut = [&](uint64_t x) {
+  auto add_cut = [&](uint64_t x) __attribute__((always_inline)) {
     const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
     if (memo_used[h] && memo[h] == x) return;
     memo_used[h] = true;
@@ -1026,7 +1044,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
     memo[h] = cuts[k];
     memo_index[h] = k;
   }
-  auto cut_index = [&](uint64_t x) {
+  auto cut_index = [&](uint64_t x) __attribute__((always_inline)) {
     const size_t h = static_cast<size_t>(((x / kPlacementAlignment) * 0x9E3779B97F4A7C15ull) >> 56);
     if (memo_used[h] && memo[h] == x) return memo_index[h];
     return static_cast<uint32_t>(std::lower_bound(cuts.begin(), cuts.end(), x) - cuts.begin());
