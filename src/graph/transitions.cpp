@@ -82,6 +82,40 @@ struct Run {
   AccessMask shared = 0;  // held in the shared read state of these reads (direct and compute queues)
 };
 
+// One resource's last accesses so far where the frame is one graphics group (then planner order is
+// serial order and no resource is declared: nothing reads the entries but the takeovers): what
+// last_access_in_order makes of the resource's entries, kept up to date by the walk over the uses, so
+// that it makes no entries. The current entry (the latest pass's uses of it) is folded into the run
+// before it when the next pass touches the resource, and once more at the end (takeover()).
+struct Tail {
+  uint32_t pass = kNone;      // the current entry's pass, kNone: untouched
+  bool pure_read = false;     // the current entry only reads
+  bool in_reads = false;      // the entry before it only read
+  SyncMask sync = sync::none;  // the run up to the entry before the current one (last_access_in_order's)
+  AccessMask access = 0;
+  SyncMask cur_sync = sync::none;  // the current entry's
+  AccessMask cur_access = 0;
+  void fold() {
+    if (pure_read && in_reads) {
+      sync |= cur_sync;
+      access |= cur_access;
+    } else {
+      sync = cur_sync;
+      access = cur_access;
+    }
+    in_reads = pure_read;
+  }
+  Takeover takeover() const {
+    Takeover out;
+    if (pass == kNone) return out;
+    Tail t = *this;
+    t.fold();
+    out.sync = t.sync;
+    out.access = t.access;
+    return out;
+  }
+};
+
 // One list's part of the store's arrays: its uses and its entry states.
 struct Part {
   uint32_t use_begin, use_end, entry_begin, entry_end;
@@ -91,7 +125,7 @@ struct Part {
 // The phase's working arrays, kept per thread and reused from call to call (a frame graph compiled every
 // frame pays for them once): cleared or assigned at every use, nothing in them outlives one call.
 struct Scratch {
-  std::vector<uint8_t> waits, signals;
+  std::vector<uint8_t> sync_flags;
   std::vector<uint32_t> first_of, last_of, run_of, decl_first, group_of, group_size, group_slot;
   std::vector<Queue> group_queue;
   std::vector<uint32_t> start_waiters, unordered_readers;
@@ -99,6 +133,7 @@ struct Scratch {
   std::vector<Decl> decls, frame_start, frame_end;
   std::vector<Run> runs;
   std::vector<Part> parts;
+  std::vector<Tail> tails;
 };
 
 // The member table (every member of every graph resource, sets expanded as "name[m]") with each
@@ -298,7 +333,7 @@ Takeover last_access(const Schedule& s, const std::vector<Entry>& touched, uint3
 
 // The same where planner order is serial order (no group was cut off by another queue's passes): the
 // chain's last entry is the latest; one walk keeps the run of reads it is in (a write starts over).
-[[gnu::always_inline]] inline Takeover last_access_in_order(const std::vector<Entry>& touched, uint32_t first) {
+[[gnu::always_inline]] inline Takeover last_access_in_order(const Entry* touched, uint32_t first) {
   Takeover out;
   bool in_reads = false;  // the previous entry only read
   for (uint32_t k = first; k != kNone; k = touched[k].next) {
@@ -349,13 +384,12 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // Groups: cut before a wait and after a signal; submission order is the order of first passes.
   thread_local Scratch scratch;
   Scratch& sc = scratch;
-  std::vector<uint8_t>& waits = sc.waits;
-  std::vector<uint8_t>& signals = sc.signals;
-  waits.assign(np, 0);
-  signals.assign(np, 0);
+  std::vector<uint8_t>& sync_flags = sc.sync_flags;  // per pass: kWaits | kSignals
+  constexpr uint8_t kWaits = 1, kSignals = 2;
+  sync_flags.assign(np, 0);
   for (const Sync& y : s.syncs) {
-    waits[y.wait] = 1;
-    signals[y.signal] = 1;
+    sync_flags[y.wait] |= kWaits;
+    sync_flags[y.signal] |= kSignals;
   }
   std::array<uint32_t, kQueues> current;
   current.fill(kNone);
@@ -372,23 +406,34 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   group_of.resize(ns);
   group_size.clear();
   group_queue.clear();
+  // Through local pointers (as the walk over the uses below): a byte written (`cut`) may alias a
+  // vector's members, so indexing the vectors would reload their data pointers after it.
+  const Pass* const pass_at = g.passes.data();
+  const Resource* const resources = g.resources.data();
+  const uint32_t* const serial = s.serial.data();
+  const uint8_t* const flags = sync_flags.data();
+  uint32_t* const group_at = group_of.data();
+  uint32_t* size_at = group_size.data();
   for (size_t i = 0; i < ns; ++i) {
-    const Pass& pass = g.passes[s.serial[i]];
+    const uint32_t p = serial[i];
+    const Pass& pass = pass_at[p];
     const Queue q = exec_queue(pass);
+    const uint8_t f = flags[p];
     uint32_t& cg = current[qi(q)];
-    if (cg == kNone || waits[s.serial[i]] || cut[qi(q)]) {
+    if (cg == kNone || (f & kWaits) || cut[qi(q)]) {
       cg = groups++;
       group_size.push_back(0);
       group_queue.push_back(q);
+      size_at = group_size.data();
     }
     serial_order = serial_order && cg + 1 == groups;
-    group_of[i] = cg;
-    ++group_size[cg];
-    cut[qi(q)] = signals[s.serial[i]] != 0;
+    group_at[i] = cg;
+    ++size_at[cg];
+    cut[qi(q)] = (f & kSignals) != 0;
     uses += pass.uses.size();
     name_bytes += pass.name.size();
     if (!no_sets)
-      for (const PassUse& w : pass.uses) member_uses += g.resources[w.resource].count;
+      for (const PassUse& w : pass.uses) member_uses += resources[w.resource].count;
   }
   // Every list's pass in planner order, in one array that the groups view (no block per group): kNone
   // first and last, the pass of a frame_start and of a frame_end list if there are such groups (below).
@@ -416,56 +461,92 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // member) and remembers its list's part (its entry states are added once the declarations are known,
   // below).
   ListStore& store = t.store;
-  std::vector<Part>& parts = sc.parts;  // the pass lists', in list order; the frame lists' join them below
-  parts.clear();
+  // The lists' parts in list order: the pass lists' from parts[1] on, a frame_start list's in parts[0] and
+  // a frame_end list's after the pass lists' (below). Sized once and written through a pointer.
+  std::vector<Part>& parts = sc.parts;
   std::vector<uint32_t>& first_of = sc.first_of;
   std::vector<uint32_t>& last_of = sc.last_of;
   std::vector<Entry>& touched = sc.touched;
-  first_of.resize(nr);  // every entry kNone (all bits set): one memset rather than assign()'s loop
-  last_of.resize(nr);
-  static_assert(kNone == ~uint32_t{0});
-  if (nr != 0) {
-    std::memset(first_of.data(), 0xff, nr * sizeof(uint32_t));
-    std::memset(last_of.data(), 0xff, nr * sizeof(uint32_t));
+  // One graphics group: the walk keeps each resource's Tail instead of making entries (see Tail).
+  const bool one_graphics_group = groups == 1 && group_queue[0] == Queue::direct;
+  std::vector<Tail>& tails = sc.tails;
+  if (one_graphics_group) {
+    tails.assign(nr, Tail{});
+  } else {
+    first_of.resize(nr);  // every entry kNone (all bits set): one memset rather than assign()'s loop
+    last_of.resize(nr);
+    static_assert(kNone == ~uint32_t{0});
+    if (nr != 0) {
+      std::memset(first_of.data(), 0xff, nr * sizeof(uint32_t));
+      std::memset(last_of.data(), 0xff, nr * sizeof(uint32_t));
+    }
   }
   // Both arrays at their final size first (the uses: one per member of each use's resource; the entries:
   // at most one per use), written through pointers below.
   store.uses.resize(no_sets ? uses : member_uses);
   Use* out = store.uses.data();
-  touched.resize(uses);
-  parts.reserve(s.serial.size() + 2);
+  touched.resize(one_graphics_group ? 0 : uses);
+  parts.resize(ns + 2);
+  Part* part_out = parts.data() + 1;
   uint32_t entry_count = 0;
   constexpr AccessMask kWritesOrPresent = kWriteAccesses | bit(Access::present);
   AccessMask kind_m = 0;  // the last pass's accesses and stages, and its kind
   Stages kind_st = kNoStages;
   OpKind kind = kind_of(kind_m, kind_st);
-  for (uint32_t gi = 0; gi < t.info.size(); ++gi)
-    for (uint32_t p : t.info[gi].passes) {
-      const Pass& pass = g.passes[p];
-      const auto use_begin = static_cast<uint32_t>(out - store.uses.data());
-      if (no_sets) {  // the pass's uses as they are (a PassUse is laid out as a Use, above)
-        if (!pass.uses.empty()) {  // a pass without uses has no data() to copy from (memcpy of null is undefined)
-          std::memcpy(static_cast<void*>(out), pass.uses.data(), pass.uses.size() * sizeof(Use));
-          out += pass.uses.size();
-        }
-      } else {
-        for (const PassUse& w : pass.uses) {  // one use per member, made once and renumbered
-          Use x = std::bit_cast<Use>(w);
-          x.resource = t.first_member[w.resource];
-          for (uint32_t m = 0, k = g.resources[w.resource].count; m < k; ++m, ++x.resource) *out++ = x;
+  // Through local pointers: the walk writes bytes (Entry's flags and accesses), which may alias any
+  // vector's members, so indexing the vectors would reload their data pointers after every such write.
+  Use* const uses_base = store.uses.data();
+  Entry* const tch = touched.data();
+  uint32_t* const first_at = first_of.data();
+  uint32_t* const last_at = last_of.data();
+  Tail* const tail_at = tails.data();
+  const ResourceId* const member_of = t.first_member.data();
+  const GroupInfo* const infos = t.info.data();
+  const auto ngroups = static_cast<uint32_t>(t.info.size());
+  for (uint32_t gi = 0; gi < ngroups; ++gi)
+    for (const uint32_t p : infos[gi].passes) {
+      const Pass& pass = pass_at[p];
+      const PassUse* const pu = pass.uses.data();
+      const auto nu = static_cast<uint32_t>(pass.uses.size());
+      const auto use_begin = static_cast<uint32_t>(out - uses_base);
+      if (!no_sets) {
+        for (uint32_t i = 0; i < nu; ++i) {  // one use per member, made once and renumbered
+          Use x = std::bit_cast<Use>(pu[i]);
+          x.resource = member_of[pu[i].resource];
+          for (uint32_t m = 0, k = resources[pu[i].resource].count; m < k; ++m, ++x.resource) *out++ = x;
         }
       }
       AccessMask m = 0;
       Stages st = kNoStages;
-      for (uint32_t i = 0; i < pass.uses.size(); ++i) {
-        const PassUse& w = pass.uses[i];
+      for (uint32_t i = 0; i < nu; ++i) {
+        const PassUse& w = pu[i];
+        if (no_sets) {  // the use as it is (a PassUse is laid out as a Use, above): 48 bytes, no call
+          std::memcpy(static_cast<void*>(out), &w, sizeof(Use));
+          ++out;
+        }
         const AccessMask wa = bit(w.access);
         m |= wa;
         st = static_cast<Stages>(st | w.stages);
         const bool reads = (wa & kWritesOrPresent) == 0;
-        uint32_t& latest = last_of[w.resource];
-        if (latest != kNone && touched[latest].pass == p) {  // the pass named the resource before
-          Entry& e = touched[latest];
+        if (one_graphics_group) {
+          Tail& tl = tail_at[w.resource];
+          const SyncMask sy = sync_of(w.access, w.stages);
+          if (tl.pass == p) {  // the pass named the resource before
+            tl.pure_read = tl.pure_read && reads;
+            tl.cur_sync |= sy;
+            tl.cur_access |= wa;
+            continue;
+          }
+          if (tl.pass != kNone) tl.fold();
+          tl.pass = p;
+          tl.pure_read = reads;
+          tl.cur_sync = sy;
+          tl.cur_access = wa;
+          continue;
+        }
+        const uint32_t latest = last_at[w.resource];
+        if (latest != kNone && tch[latest].pass == p) {  // the pass named the resource before
+          Entry& e = tch[latest];
           e.pure_read = e.pure_read && reads;
           e.single_access = e.single_access && w.access == e.read_access;
           e.accesses |= wa;
@@ -474,31 +555,34 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
           continue;
         }
         const uint32_t k = entry_count++;
-        (latest == kNone ? first_of[w.resource] : touched[latest].next) = k;
-        latest = k;
-        touched[k] = Entry{gi, p, i, reads, w.access, true, w.stages, wa, sync_of(w.access, w.stages), kNone};
+        (latest == kNone ? first_at[w.resource] : tch[latest].next) = k;
+        last_at[w.resource] = k;
+        tch[k] = Entry{gi, p, i, reads, w.access, true, w.stages, wa, sync_of(w.access, w.stages), kNone};
       }
       if (m != kind_m || st != kind_st) {  // passes in a row mostly do the same kinds of things
         kind_m = m;
         kind_st = st;
         kind = kind_of(m, st);
       }
-      parts.push_back(Part{use_begin, static_cast<uint32_t>(out - store.uses.data()), 0, 0, kind});
+      *part_out++ = Part{use_begin, static_cast<uint32_t>(out - uses_base), 0, 0, kind};
     }
   touched.resize(entry_count);
 
   // A transient that takes over memory waits for the previous occupants' last accesses at its first
   // touch (the planner's takeover scope); member_table() made every transient die after its last use.
   auto last_access_of = [&](uint32_t r) __attribute__((always_inline)) {  // inline: once per previous occupant
-    return serial_order ? last_access_in_order(touched, first_of[r]) : last_access(s, touched, first_of[r]);
+    return one_graphics_group ? tail_at[r].takeover()
+           : serial_order     ? last_access_in_order(tch, first_at[r])
+                              : last_access(s, touched, first_at[r]);
   };
+  ResourceHistory* const history_at = history.data();
   for (const AliasBarrier& ab : a.barriers) {
     // The union over the previous occupants; D3D12 legacy's aliasing barrier names the one API resource.
     Takeover scope;
     if (ab.previous.size() == 1) {  // the usual case
       const uint32_t p = ab.previous[0];
       scope = last_access_of(p);
-      if (no_sets || g.resources[p].count == 1) scope.previous = t.first_member[p];
+      if (no_sets || resources[p].count == 1) scope.previous = member_of[p];
     } else {
       for (uint32_t p : ab.previous) {
         const Takeover last = last_access_of(p);
@@ -507,10 +591,9 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
       }
     }
     if (no_sets) {
-      history[ab.resource].takeover = scope;
+      history_at[ab.resource].takeover = scope;
     } else {
-      for (uint32_t m = 0; m < g.resources[ab.resource].count; ++m)
-        history[t.first_member[ab.resource] + m].takeover = scope;
+      for (uint32_t m = 0; m < resources[ab.resource].count; ++m) history_at[member_of[ab.resource] + m].takeover = scope;
     }
   }
 
@@ -537,19 +620,23 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     return Decl{p, r, own, run.stages, run.shared};
   };
   std::vector<Entry>& entries = sc.entries;  // one resource's entries in planner order
-  for (uint32_t r = 0; r < nr; ++r) {
-    if (first_of[r] == kNone) continue;
-    const Resource& res = g.resources[r];
-    const std::string& rname = res.desc.name;
+  // In one graphics group every resource is touched in one group whose queue is the graphics one: the
+  // walk below would skip them all (and there are no entries to read).
+  for (uint32_t r = 0; r < nr && !one_graphics_group; ++r) {
+    const uint32_t fr = first_at[r];
+    if (fr == kNone) continue;
+    const uint32_t lr = last_at[r];
+    const Resource& res = resources[r];
     // Every touch in one group (entries are in group order: the first's group is the last's), as for a
     // transient of one queue's work or a frame without waits: no read run spans groups and no touch is a
     // group's first after another group's, so there are no runs to merge and nothing to declare; only
     // the frame's first and last touch (below) apply, in the state of the pass's first use: only those
     // two entries are gathered.
-    const bool one_group = touched[first_of[r]].group == touched[last_of[r]].group;
+    const bool one_group = tch[fr].group == tch[lr].group;
     // Nor do those apply to a transient (it starts untouched and dies after its last use) or to a
     // resource the graphics queue touches first and last: nothing at all to do for them.
-    if (one_group && (res.transient || t.info[touched[first_of[r]].group].queue == Queue::direct)) continue;
+    if (one_group && (res.transient || infos[tch[fr].group].queue == Queue::direct)) continue;
+    const std::string& rname = res.desc.name;
     if (one_group) {
       entries.resize(last_of[r] == first_of[r] ? 1 : 2);
       entries.front() = touched[first_of[r]];
@@ -752,7 +839,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     for (const GroupInfo& info : t.info)
       if (info.role == GroupInfo::Role::passes)
         for (uint32_t p : info.passes) {
-          Part& part = parts[pi++];
+          Part& part = parts[1 + pi++];
           part.entry_begin = static_cast<uint32_t>(store.entries.size());
           for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d) declare(decls[d]);
           part.entry_end = static_cast<uint32_t>(store.entries.size());
@@ -771,11 +858,14 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     part.entry_end = static_cast<uint32_t>(store.entries.size());
     return part;
   };
-  if (!t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start) parts.insert(parts.begin(), frame_part(true));
-  if (!t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end) parts.push_back(frame_part(false));
-  store.ops.resize(parts.size());  // made in place: no temporary Operation moved in
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const Part& part = parts[i];
+  const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
+  const bool has_end = !t.info.empty() && t.info.back().role == GroupInfo::Role::frame_end;
+  if (has_start) parts[0] = frame_part(true);
+  if (has_end) parts[ns + 1] = frame_part(false);
+  const std::span<const Part> lparts(parts.data() + (has_start ? 0 : 1), ns + has_start + has_end);
+  store.ops.resize(lparts.size());  // made in place: no temporary Operation moved in
+  for (size_t i = 0; i < lparts.size(); ++i) {
+    const Part& part = lparts[i];
     Operation& op = store.ops[i];
     op.kind = part.kind;
     op.uses.set_view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin));
@@ -785,14 +875,13 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   // per group, list or name.
   for (const GroupInfo& info : t.info)
     if (info.role != GroupInfo::Role::passes) name_bytes += transition_list_name(info.role).size();
-  store.reserve_lists(parts.size(), name_bytes);
+  store.reserve_lists(lparts.size(), name_bytes);
   store.groups.reserve(t.info.size());
   t.groups.reserve(t.info.size());
   const std::span<const Operation> ops(store.ops);
   const std::span<const EntryState> entries_of(store.entries);
   // One walk over the lists in submission order, making each in its group (one call site of the inlined
   // ListStore::add_list): a list's pass is list_passes[li + 1], kNone for a frame_start / frame_end list.
-  const bool has_start = !t.info.empty() && t.info.front().role == GroupInfo::Role::frame_start;
   size_t li = 0;
   for (uint32_t gi = 0; gi < t.info.size(); ++gi) {
     const GroupInfo& info = t.info[gi];
@@ -803,7 +892,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
                : std::string(info.role == GroupInfo::Role::frame_start ? "graphics#frame_start" : "graphics#frame_end"),
         info.queue);
     for (const uint32_t p : info.passes) {
-      const Part& part = parts[li];
+      const Part& part = lparts[li];
       store.add_list(group, p != kNone ? std::string_view(g.passes[p].name) : transition_list_name(info.role),
                      ops.subspan(li, 1), entries_of.subspan(part.entry_begin, part.entry_end - part.entry_begin));
       ++li;

@@ -313,5 +313,49 @@ TEST(Takeover, ALastPassThatReadsThenWritesThePreviousOccupantStartsItsLastAcces
   EXPECT_EQ(bb->before.sync, sync::compute_shading) << "the pixel-shader read is ordered before downsample_t's write";
 }
 
+// A frame of one graphics group (no async pass): the walk over the uses keeps each resource's last
+// accesses as it goes (transitions.cpp's Tail) instead of making entries. A read run over several passes
+// (one of which reads the resource twice, in two stages) after the last write: the resource taking over
+// the memory waits for every read of the run, and for nothing of the write before it.
+TEST(Takeover, InOneGraphicsGroupTheTakeoverWaitsForTheWholeLastReadRun) {
+  Graph g;
+  const AccessMask uav_sampled = bit(Access::unordered_access) | bit(Access::shader_resource);
+  const AccessMask rt_sampled = bit(Access::render_target) | bit(Access::shader_resource);
+  const uint32_t rt = g.add_resource(texture("t", uav_sampled, true));
+  const uint32_t rb = g.add_resource(texture("b", uav_sampled, true));
+  const uint32_t out = g.add_resource(texture("out", rt_sampled, false));
+  const uint32_t out2 = g.add_resource(texture("out2", uav_sampled, false));
+  const uint32_t out3 = g.add_resource(texture("out3", uav_sampled, false));
+  const Stages cs = stages(Stage::compute), ps = stages(Stage::pixel), vs = stages(Stage::vertex);
+  auto pass = [&](std::string name, std::vector<PassUse> uses) {
+    Pass p;
+    p.name = std::move(name);
+    p.uses = std::move(uses);
+    g.add_pass(std::move(p));
+  };
+  pass("write_t", {use(rt, Access::unordered_access, cs)});
+  pass("sample_t", {use(rt, Access::shader_resource, ps), use(out, Access::render_target),
+                    use(rt, Access::shader_resource, vs)});
+  pass("read_t", {use(rt, Access::shader_resource, cs), use(out3, Access::unordered_access, cs)});
+  pass("write_b", {use(rb, Access::unordered_access, cs)});
+  pass("read_b", {use(rb, Access::shader_resource, cs), use(out2, Access::unordered_access, cs)});
+  g.outputs = {out, out2, out3};
+
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty()) << dump(g, r, "checks");
+  ASSERT_EQ(r.trans.groups.size(), 1u);
+  ASSERT_EQ(r.trans.groups[0]->queue(), Queue::direct);
+  const AliasBarrier* tb = takeover_of(r, rb);
+  ASSERT_NE(tb, nullptr) << "b must take over t's memory for this test to mean anything";
+  ASSERT_EQ(std::vector<uint32_t>(tb->previous.begin(), tb->previous.end()), std::vector<uint32_t>{rt});
+  const Takeover& got = r.trans.history_in[r.trans.first_member[rb]].takeover;
+  EXPECT_EQ(got.sync, sync_of(Access::shader_resource, ps) | sync_of(Access::shader_resource, vs) |
+                          sync_of(Access::shader_resource, cs));
+  EXPECT_EQ(got.access, bit(Access::shader_resource));
+  EXPECT_EQ(got.previous, r.trans.first_member[rt]);
+  // A resource nothing takes over has no takeover scope.
+  EXPECT_FALSE(r.trans.history_in[r.trans.first_member[out]].takeover.any());
+}
+
 }  // namespace
 }  // namespace baton::graph
