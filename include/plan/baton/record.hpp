@@ -172,52 +172,44 @@ struct EntryState {
 };
 
 // A list's name: a string of its own (a list made by name: recording, loaders) or a view of characters
-// another owner stores (a ListStore's array of names). view() reads both alike. A copy or a move of a name
-// of its own views the new owner's string (a short string lives inside the object, so the view must
-// follow it); a view stays a view of the same characters. A moved-from name is empty.
+// another owner stores (a ListStore's array of names). view() reads both alike: the string when the name
+// is its own (a short string lives inside the object, so a view kept beside it would have to follow every
+// copy and move), else the view. So a copy is the default one (a view stays a view of the same
+// characters); a move leaves the moved-from name empty.
 class ListName {
  public:
   ListName() = default;
-  explicit ListName(std::string own) : own_(std::move(own)), view_(own_), owned_(true) {}
+  explicit ListName(std::string own) : own_(std::move(own)), owned_(true) {}
   // A copy of `name` of its own (`own`), or a view of it (which must outlive this).
-  ListName(std::string_view name, bool own) : view_(name), owned_(own) {
-    if (own) {
+  ListName(std::string_view name, bool own) : owned_(own) {
+    if (own)
       own_ = name;
-      view_ = own_;
-    }
+    else
+      view_ = name;
   }
-  ListName(const ListName& o) : own_(o.own_), view_(o.view_), owned_(o.owned_) {
-    if (owned_) view_ = own_;
-  }
-  ListName(ListName&& o) noexcept : own_(std::move(o.own_)), view_(o.view_), owned_(o.owned_) {
-    if (owned_) view_ = own_;
-    o.view_ = {};
-    o.owned_ = false;
-  }
-  ListName& operator=(const ListName& o) {
-    if (this != &o) {
-      own_ = o.own_;
-      owned_ = o.owned_;
-      view_ = owned_ ? std::string_view(own_) : o.view_;
-    }
-    return *this;
-  }
+  ListName(const ListName&) = default;
+  ListName& operator=(const ListName&) = default;
+  ListName(ListName&& o) noexcept : own_(std::move(o.own_)), view_(o.view_), owned_(o.owned_) { o.empty_moved(); }
   ListName& operator=(ListName&& o) noexcept {
     if (this != &o) {
       own_ = std::move(o.own_);
+      view_ = o.view_;
       owned_ = o.owned_;
-      view_ = owned_ ? std::string_view(own_) : o.view_;
-      o.view_ = {};
-      o.owned_ = false;
+      o.empty_moved();
     }
     return *this;
   }
-  std::string_view view() const { return view_; }
+  std::string_view view() const { return owned_ ? std::string_view(own_) : view_; }
   bool owned() const { return owned_; }
 
  private:
-  std::string own_;
-  std::string_view view_;  // own_, or the other owner's characters
+  void empty_moved() {
+    own_.clear();
+    view_ = {};
+    owned_ = false;
+  }
+  std::string own_;        // the name when it is its own
+  std::string_view view_;  // the other owner's characters when it is not (else empty)
   bool owned_ = false;
 };
 
@@ -460,7 +452,7 @@ inline CommandList::CommandList(StoreKey, std::string_view name, bool own, const
       entry_view_(entry),
       break_next_(false),
       group_(&group) {
-  check_entry_unique(name_.view(), entry);
+  check_entry_unique(name, entry);
 }
 
 // Immediate-mode front end in the style of Godot's RenderingDevice: begin a list, issue draws,
