@@ -307,7 +307,10 @@ class GroupCompiler {
     OpRec* rec = op_recs_.data();
     uint32_t total = 0, li = 0;
     for (const CommandList* l : g_.lists()) {
-      out_.lists.push_back(CompiledList{std::string(l->name()), l->queue(), {}, {}});  // aggregate: no parenthesized init before clang 16
+      // Made in place (a temporary list moved in costs a string move and destruction per list).
+      CompiledList& cl = out_.lists.emplace_back();
+      cl.name.assign(l->name());
+      cl.queue = l->queue();
       const std::span<const Operation> ops = l->ops();
       for (uint32_t oi = 0; oi < ops.size(); ++oi, ++rec) {
         *rec = OpRec{&ops[oi], li, oi, total, 0};
