@@ -307,7 +307,10 @@ class GroupCompiler {
     OpRec* rec = op_recs_.data();
     uint32_t total = 0, li = 0;
     for (const CommandList* l : g_.lists()) {
-      out_.lists.push_back(CompiledList{std::string(l->name()), l->queue(), {}, {}});  // aggregate: no parenthesized init before clang 16
+      // Made in place (a temporary list moved in costs a string move and destruction per list).
+      CompiledList& cl = out_.lists.emplace_back();
+      cl.name.assign(l->name());
+      cl.queue = l->queue();
       const std::span<const Operation> ops = l->ops();
       for (uint32_t oi = 0; oi < ops.size(); ++oi, ++rec) {
         *rec = OpRec{&ops[oi], li, oi, total, 0};
@@ -315,7 +318,8 @@ class GroupCompiler {
       }
       ++li;
     }
-    plain_ = f_.plain && find_plain();  // find_plain() checks what the facts say
+    plain_ = f_.plain();  // only plan() sets it, from the checks it makes per use: not checked again
+    if (plain_) plain_slots();
     // The group's two arrays, one heap block each (no block per list). Most uses need at most one
     // barrier and most operations at most one point: reserve that much up front (and two more per list,
     // for its restores and hand-ons), so the result is written once.
@@ -327,18 +331,16 @@ class GroupCompiler {
     if (!plain_ && uses_.size() < total) uses_.resize(total);
   }
 
-  // Whether the group is plain: every use covers its whole resource, and no operation names a resource
-  // twice (most groups, and every group of a frame graph that names no ranges). Then the forward walk
-  // needs no reverse pass (forward<true>): this walk makes the slots, in the order of first touch, with
-  // their last operations, and chains every slot to the operation of its exit. At the first use that is
-  // not plain it undoes its slots and stops: the reverse pass makes them (backward()).
-  bool find_plain() {
+  // A plain group (every use covers its whole resource, no operation names a resource twice: most groups,
+  // and every group of a frame graph that names no ranges) needs no reverse pass (forward<true>): this walk
+  // makes the slots, in the order of first touch, with their last operations, and chains every slot to
+  // the operation of its exit.
+  void plain_slots() {
     uint32_t* const slot_of = slot_of_.data();  // local pointers: the stores below may not reload them
     Slot* slots = slots_.data();
     for (uint32_t gi = 0; gi < ops_; ++gi) {
       const Uses& us = op_recs_[gi].o->uses;
       for (const Use *u = us.data(), *end = u + us.size(); u != end; ++u) {
-        if (!is_whole(u->range)) return undo_plain();
         const uint32_t s = slot_of[u->resource];
         if (s == kNone) {
           new_slot(u->resource, gi);
@@ -347,7 +349,6 @@ class GroupCompiler {
           slots[s].last_op = gi;
         }
       }
-      if (us.size() >= 2 && plan_detail::shares_a_resource(us)) return undo_plain();
     }
     if (exit_head_.size() < ops_) exit_head_.resize(ops_);
     std::fill_n(exit_head_.data(), ops_, kNone);
@@ -359,12 +360,6 @@ class GroupCompiler {
       open[s] = OpenRun{kNone, 0, 0, h, OpenRun::none};
       h = s;
     }
-    return true;
-  }
-  [[gnu::noinline]] bool undo_plain() {
-    for (const Slot& s : slots_) slot_of_[s.res] = kNone;
-    slots_.clear();
-    return false;
   }
 
   // D3D12 legacy holds one state per buffer, not per byte: two uses of disjoint bytes of one buffer in

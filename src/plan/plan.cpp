@@ -314,7 +314,7 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
     // back at the group's end, no copy), else the scratch's, copied into the facts once at its size (a
     // fresh Plan: many small groups would otherwise grow each facts vector block by block).
     entry.clear();
-    facts.plain = true;  // until a use names part of its resource or an operation names one twice
+    facts.plain_ = true;  // until a use names part of its resource or an operation names one twice
     const bool in_place = facts.entry_history.capacity() != 0;
     if (in_place) entry.swap(facts.entry_history);
     size_t entry_states = 0;  // declared by the group's lists (most groups declare none)
@@ -372,7 +372,7 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
           }
           if (!is_whole(u.range)) {  // the whole resource needs no check
             check_range(descs[r], u.range, where);
-            facts.plain = false;
+            facts.plain_ = false;
           }
           // One reference for the use's updates (indexing again after every store reloads the array).
           ResourceHistory& h = history[r];
@@ -391,7 +391,7 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
         // Only uses of one resource can conflict: most operations name each resource once.
         if (op.uses.size() >= 2 && plan_detail::shares_a_resource(op.uses)) {
           check_op_conflicts(rt, where, op, boxes, scratch);
-          facts.plain = false;
+          facts.plain_ = false;
         }
       }
     }

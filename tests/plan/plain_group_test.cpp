@@ -101,5 +101,56 @@ TEST(PlainGroup, OneForwardWalkPlansAsTheReversePass) {
   std::printf("compared %zu recordings, %zu barriers\n", compared, barriers);
 }
 
+// GroupFacts::plain() is plan()'s word, which compile() trusts without checking the group again: facts
+// made by hand cannot set it (no member to assign), read false, and compile the same plan the long way.
+template <class F>
+concept PlainFlagWritable = requires(F f) { f.plain_ = true; };
+template <class F>
+concept PlainFieldWritable = requires(F f) { f.plain = true; };
+static_assert(!PlainFlagWritable<GroupFacts> && !PlainFieldWritable<GroupFacts>,
+              "only plan() may mark a group plain");
+
+TEST(PlainGroup, OnlyPlanMarksAGroupPlain) {
+  size_t groups = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const std::unique_ptr<RandomRecording> rec = make_random_recording(seed);
+    const std::unique_ptr<RandomRecording> plain = made_plain(*rec, false);
+    const std::unique_ptr<RandomRecording> spelled = made_plain(*rec, true);
+    const History h = seeded_history(*rec, seed);
+    const std::vector<const CommandListGroup*> gs = plain->group_ptrs(), ss = spelled->group_ptrs();
+    Plan p, sp;
+    try {
+      p = plan(plain->rt, gs, h);
+    } catch (const Error&) {
+      continue;
+    }
+    sp = plan(spelled->rt, ss, h);
+    for (size_t i = 0; i < gs.size(); ++i) {
+      const GroupFacts& f = p.groups[i];
+      EXPECT_TRUE(f.plain()) << "seed " << seed << " group " << i;
+      bool ranged = false;  // the same uses naming their resources as ranges: not plain
+      for (const CommandList* l : ss[i]->lists())
+        for (const Operation& o : l->ops())
+          for (const Use& u : o.uses) ranged = ranged || !is_whole(u.range);
+      if (ranged) {
+        EXPECT_FALSE(sp.groups[i].plain()) << "seed " << seed << " group " << i;
+      }
+      GroupFacts hand;  // the same facts, made by hand
+      hand.entry_history = f.entry_history;
+      hand.discards = f.discards;
+      hand.hand_on = f.hand_on;
+      hand.retire = f.retire;
+      EXPECT_FALSE(hand.plain());
+      const GroupFacts copy = f;  // a copy of planned facts keeps plan()'s word
+      EXPECT_TRUE(copy.plain());
+      const std::string want = dump(plain->rt, *gs[i], compile(plain->rt, *gs[i], f));
+      EXPECT_EQ(dump(plain->rt, *gs[i], compile(plain->rt, *gs[i], hand)), want) << "seed " << seed << " group " << i;
+      EXPECT_EQ(dump(plain->rt, *gs[i], compile(plain->rt, *gs[i], copy)), want) << "seed " << seed << " group " << i;
+      ++groups;
+    }
+  }
+  EXPECT_GT(groups, 200u);
+}
+
 }  // namespace
 }  // namespace baton::test

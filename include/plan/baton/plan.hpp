@@ -168,6 +168,12 @@ struct PlanMemory {
   bool empty() const { return heaps.empty(); }
 };
 
+struct Plan;
+namespace plan_detail {
+// plan() into `out` (src/plan/uses.hpp says more): the one writer of GroupFacts::plain().
+void plan_into(Plan& out, const ResourceTable& rt, std::span<const CommandListGroup* const> groups, History history);
+}  // namespace plan_detail
+
 // Per-group facts decided by the serial plan.
 struct GroupFacts {
   // History at the start of the group of every resource the group touches, in the order the group first
@@ -193,8 +199,13 @@ struct GroupFacts {
   std::vector<ResourceId> retire;
   // Every use of the group covers its whole resource and no operation names a resource twice (plan()
   // finds it while it checks the uses): compile() plans the group in one forward walk, without its
-  // reverse pass. False, the safe answer, in facts made by hand.
-  bool plain = false;
+  // reverse pass, and trusts the flag without checking it again. Only plan() sets it (a private member):
+  // facts made by hand read false, the safe answer, and cannot claim it; a copy of planned facts keeps it.
+  bool plain() const { return plain_; }
+
+ private:
+  friend void plan_detail::plan_into(Plan&, const ResourceTable&, std::span<const CommandListGroup* const>, History);
+  bool plain_ = false;
 };
 
 struct Plan {
