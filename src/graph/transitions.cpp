@@ -82,36 +82,44 @@ struct Run {
   AccessMask shared = 0;  // held in the shared read state of these reads (direct and compute queues)
 };
 
-// One resource's last accesses so far where the frame is one graphics group (then planner order is
-// serial order and no resource is declared: nothing reads the entries but the takeovers): what
-// last_access_in_order makes of the resource's entries, kept up to date by the walk over the uses, so
-// that it makes no entries. The current entry (the latest pass's uses of it) is folded into the run
-// before it when the next pass touches the resource, and once more at the end (takeover()).
-struct Tail {
-  uint32_t pass = kNone;      // the current entry's pass, kNone: untouched
-  bool pure_read = false;     // the current entry only reads
-  bool in_reads = false;      // the entry before it only read
-  SyncMask sync = sync::none;  // the run up to the entry before the current one (last_access_in_order's)
+// The run of accesses a takeover waits for, fed a resource's entries (one pass's accesses to it each) in
+// planner order: a run of entries that only read accumulates, an entry that writes starts it over. The
+// one rule behind last_access_in_order and Tail.
+struct LastRun {
+  bool in_reads = false;  // the entry before only read
+  SyncMask sync = sync::none;
   AccessMask access = 0;
-  SyncMask cur_sync = sync::none;  // the current entry's
-  AccessMask cur_access = 0;
-  void fold() {
+  void add(bool pure_read, SyncMask entry_sync, AccessMask entry_access) {
     if (pure_read && in_reads) {
-      sync |= cur_sync;
-      access |= cur_access;
+      sync |= entry_sync;
+      access |= entry_access;
     } else {
-      sync = cur_sync;
-      access = cur_access;
+      sync = entry_sync;
+      access = entry_access;
     }
     in_reads = pure_read;
   }
+};
+
+// One resource's last accesses so far where the frame is one graphics group (then planner order is
+// serial order and no resource is declared: nothing reads the entries but the takeovers): what
+// last_access_in_order makes of the resource's entries, kept up to date by the walk over the uses, so
+// that it makes no entries. The current entry (the latest pass's uses of it) is added to the run before
+// it when the next pass touches the resource, and once more at the end (takeover()).
+struct Tail {
+  uint32_t pass = kNone;   // the current entry's pass, kNone: untouched
+  bool pure_read = false;  // the current entry only reads
+  LastRun run;             // the entries before the current one
+  SyncMask cur_sync = sync::none;  // the current entry's
+  AccessMask cur_access = 0;
+  void fold() { run.add(pure_read, cur_sync, cur_access); }
   Takeover takeover() const {
     Takeover out;
     if (pass == kNone) return out;
-    Tail t = *this;
-    t.fold();
-    out.sync = t.sync;
-    out.access = t.access;
+    LastRun r = run;
+    r.add(pure_read, cur_sync, cur_access);
+    out.sync = r.sync;
+    out.access = r.access;
     return out;
   }
 };
@@ -334,19 +342,11 @@ Takeover last_access(const Schedule& s, const std::vector<Entry>& touched, uint3
 // The same where planner order is serial order (no group was cut off by another queue's passes): the
 // chain's last entry is the latest; one walk keeps the run of reads it is in (a write starts over).
 [[gnu::always_inline]] inline Takeover last_access_in_order(const Entry* touched, uint32_t first) {
+  LastRun run;
+  for (uint32_t k = first; k != kNone; k = touched[k].next) run.add(touched[k].pure_read, touched[k].sync, touched[k].accesses);
   Takeover out;
-  bool in_reads = false;  // the previous entry only read
-  for (uint32_t k = first; k != kNone; k = touched[k].next) {
-    const Entry& x = touched[k];
-    if (x.pure_read && in_reads) {
-      out.sync |= x.sync;
-      out.access |= x.accesses;
-    } else {
-      out.sync = x.sync;
-      out.access = x.accesses;
-    }
-    in_reads = x.pure_read;
-  }
+  out.sync = run.sync;
+  out.access = run.access;
   return out;
 }
 
