@@ -172,6 +172,12 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     uint32_t* larger = larger_v.data();
     uint32_t n_near = 0;
     size_t listed = 0;  // placed[0, listed): the candidates, sorted by (begin, end)
+    // Files `later` (a larger candidate placed after it) in `smaller`'s list of later, larger neighbours.
+    auto add_larger = [&](uint32_t smaller, uint32_t later) __attribute__((always_inline)) {
+      larger[2 * n_larger] = later;
+      larger[2 * n_larger + 1] = larger_head[smaller];
+      larger_head[smaller] = n_larger++;
+    };
     // Places candidate i. Split: the second placement is known to run (top > lower bound), and each pair
     // is sorted for it as met: q at least as large goes to i's `near` list, a smaller q gets i in its
     // `larger` list (q.end - q.begin is q's size). Before that, every pair goes to `near`.
@@ -205,9 +211,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         if (!kSplit || q.end - q.begin >= size) {
           near[n_near++] = q.at;
         } else {
-          larger[2 * n_larger] = static_cast<uint32_t>(i);
-          larger[2 * n_larger + 1] = larger_head[q.at];
-          larger_head[q.at] = n_larger++;
+          add_larger(q.at, static_cast<uint32_t>(i));
         }
       }
       near_end[i] = n_near;
@@ -243,9 +247,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
           if (cand[q].size >= size_j) {
             near[kept++] = q;
           } else {
-            larger[2 * n_larger] = static_cast<uint32_t>(j);
-            larger[2 * n_larger + 1] = larger_head[q];
-            larger_head[q] = n_larger++;
+            add_larger(q, static_cast<uint32_t>(j));
           }
         }
         near_end[j] = kept;

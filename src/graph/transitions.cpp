@@ -622,7 +622,8 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   std::vector<Entry>& entries = sc.entries;  // one resource's entries in planner order
   // In one graphics group every resource is touched in one group whose queue is the graphics one: the
   // walk below would skip them all (and there are no entries to read).
-  for (uint32_t r = 0; r < nr && !one_graphics_group; ++r) {
+  const size_t walked = one_graphics_group ? 0 : nr;  // the resources the walk visits
+  for (uint32_t r = 0; r < walked; ++r) {
     const uint32_t fr = first_at[r];
     if (fr == kNone) continue;
     const uint32_t lr = last_at[r];
