@@ -992,9 +992,85 @@ std::vector<std::string> check_resting(const Graph& g, const Schedule& s, const 
 
 namespace {
 
+// Memory as segments [lo, hi), each with its last occupant so far (ascending, disjoint; gaps are
+// memory nobody occupied yet): the scratch of no_aliasing_findings.
+struct Occupied {
+  uint64_t lo, hi;
+  uint32_t resource;
+};
+// More segments than this: no_aliasing_findings gives up (each placement may move them all).
+inline constexpr size_t kMaxOccupied = 256;
+// Whether aliasing_findings finds nothing, proved in one sweep over the placements when they come in
+// strictly increasing order of first use (the usual case; false otherwise, and wherever it is not sure,
+// for aliasing_findings to decide). Then the resources covering a piece of memory, ordered by first use,
+// are the placements over it in placement order, so the one before a placement there is the piece's last
+// occupant so far: each placement is asked to be ordered after every occupant of its memory, then
+// occupies it. Exactly the pairs aliasing_findings asks (each elementary interval's neighbours by first
+// use), so no finding there iff every pair here is ordered.
+bool no_aliasing_findings(const Aliasing& a, const std::vector<UseFacts>& us) {
+  thread_local std::vector<Occupied> seg_v;
+  std::vector<Occupied>& seg = seg_v;
+  seg.clear();
+  const UseFacts* const f = us.data();
+  uint32_t prev = 0;  // the previous placement's first use
+  bool any = false;
+  for (const Placement& p : a.placements) {
+    const uint32_t y = p.resource;
+    const uint32_t fy = f[y].first;
+    if (any && fy <= prev) return false;  // a tie or out of order: the sort decides
+    any = true;
+    prev = fy;
+    if (p.size == 0) continue;  // covers no memory
+    const uint64_t lo = p.offset, hi = p.offset + p.size;
+    // The segments [i, j) that meet [lo, hi).
+    const Occupied* const o = seg.data();
+    const size_t ns = seg.size();
+    size_t i = 0;  // the first segment that ends after lo (binary search: they ascend)
+    for (size_t c = ns; c > 0;) {
+      const size_t half = c / 2;
+      if (o[i + half].hi <= lo) {
+        i += half + 1;
+        c -= half + 1;
+      } else {
+        c = half;
+      }
+    }
+    size_t j = i;
+    uint32_t asked = kNone;
+    for (; j < ns && o[j].lo < hi; ++j) {
+      const uint32_t x = o[j].resource;
+      if (x == asked) continue;
+      for (size_t k = 0; k < kQueues; ++k)
+        if (f[y].known[k] < f[x].last_pos[k]) return false;
+      asked = x;
+    }
+    // The usual case: it covers the one segment it meets (the same memory again): that segment is its.
+    if (j == i + 1 && o[i].lo >= lo && o[i].hi <= hi) {
+      seg[i] = {lo, hi, y};
+      continue;
+    }
+    // [i, j) becomes: what sticks out on the left, the placement, what sticks out on the right.
+    Occupied put[3];
+    size_t n = 0;
+    if (i < j && seg[i].lo < lo) put[n++] = {seg[i].lo, lo, seg[i].resource};
+    put[n++] = {lo, hi, y};
+    if (i < j && seg[j - 1].hi > hi) put[n++] = {hi, seg[j - 1].hi, seg[j - 1].resource};
+    const size_t had = j - i;
+    if (n > had) {
+      if (seg.size() + (n - had) > kMaxOccupied) return false;
+      seg.insert(seg.begin() + static_cast<std::ptrdiff_t>(j), n - had, Occupied{});
+    } else if (n < had) {
+      seg.erase(seg.begin() + static_cast<std::ptrdiff_t>(i + n), seg.begin() + static_cast<std::ptrdiff_t>(j));
+    }
+    std::copy(put, put + n, seg.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  return true;
+}
+
 std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
                                            const std::vector<UseFacts>& us) {
   std::vector<std::string> out;
+  if (no_aliasing_findings(a, us)) return out;
   // Scratch per thread, storage kept from call to call.
   thread_local struct {
     std::vector<uint64_t> cuts;

@@ -896,6 +896,37 @@ TEST(GraphChecks, AliasingChecksEveryPairOfAResourceThatSpansSeveralIntervals) {
                 "/resources/3: resources 'r2' and 'r3' share memory at offset {} but may be live together", kS)}));
 }
 
+// Placements that cut each other's memory into pieces, in order of first use: r3 inside r0 (r0's memory
+// on both sides of it stays r0's), r6 over all three pieces. Every pair that shares memory is ordered
+// (r0's last user p2 before r3's first user p3, r3's last user p5 before p6): no finding. Then r4 also
+// takes [S, 3S), over r3 (its last user p5 reads r3 after p4 wrote r4: live together) and r0's right
+// piece, where r6 follows it (p6 reads r4 while writing r6: live together too).
+TEST(GraphChecks, AliasingFollowsPlacementsThatCutEachOthersMemory) {
+  const Graph g = chain(8);
+  GraphCompileResult r = compile_graph(g);
+  ASSERT_TRUE(r.findings.empty());
+  Aliasing cut = r.aliasing;
+  constexpr uint64_t kS = kPlacementAlignment;
+  for (size_t i = 0; i < cut.placements.size(); ++i) {  // every placement apart, one unit each
+    cut.placements[i].offset = (16 + i) * kS;
+    cut.placements[i].size = kS;
+  }
+  cut.placements[cut.placement_of[0]].offset = 0;
+  cut.placements[cut.placement_of[0]].size = 4 * kS;
+  cut.placements[cut.placement_of[3]].offset = kS;
+  cut.placements[cut.placement_of[6]].offset = 0;
+  cut.placements[cut.placement_of[6]].size = 4 * kS;
+  EXPECT_TRUE(check_aliasing(g, r.sched, cut).empty());
+  Aliasing bad = cut;
+  bad.placements[bad.placement_of[4]].offset = kS;
+  bad.placements[bad.placement_of[4]].size = 2 * kS;
+  EXPECT_EQ(check_aliasing(g, r.sched, bad),
+            (std::vector<std::string>{
+                fmt::format("/resources/4: resources 'r3' and 'r4' share memory at offset {} but may be live together", kS),
+                fmt::format("/resources/6: resources 'r4' and 'r6' share memory at offset {} but may be live together",
+                            2 * kS)}));
+}
+
 // The aliasing of the two tests below: every placement apart, one unit each, but r0 and r5 at offset 0.
 Aliasing only_r0_and_r5_share(Aliasing a) {
   constexpr uint64_t kS = kPlacementAlignment;
