@@ -1233,10 +1233,13 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
   if (!out.empty()) return out;
   // Every wait follows its signal.
   auto wait_ok = [&](const Sync& y) { return at[y.signal] != kNone && at[y.wait] != kNone && at[y.signal] < at[y.wait]; };
+  bool waits_ok = true;  // every wait follows its signal: the loops below need not ask again
   for (const Sync& y : s.syncs)
-    if (!wait_ok(y))
+    if (!wait_ok(y)) {
+      waits_ok = false;
       out.push_back(fmt::format("{}: wait of pass '{}' for pass '{}' does not follow its signal in the serial order",
                                 pass_pointer(y.wait), g.passes[y.wait].name, g.passes[y.signal].name));
+    }
   // Every pass on one queue: queue order is the serial order, so every dependency the serial order keeps
   // is kept; the cross-queue clocks below are needed only with several queues.
   const bool one_queue = (queues & (queues - 1)) == 0;
@@ -1252,7 +1255,7 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
     std::vector<uint32_t>& wait_first = w.wait_first;
     wait_first.assign(np + 1, 0);
     for (const Sync& y : s.syncs)
-      if (wait_ok(y)) ++wait_first[y.wait + 1];
+      if (waits_ok || wait_ok(y)) ++wait_first[y.wait + 1];
     for (size_t p = 0; p < np; ++p) wait_first[p + 1] += wait_first[p];
     std::vector<uint32_t>& waits = w.waits;
     waits.resize(wait_first[np]);
@@ -1260,7 +1263,7 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
       std::vector<uint32_t>& fill = w.fill;
       fill.assign(wait_first.begin(), wait_first.end() - 1);
       for (const Sync& y : s.syncs)
-        if (wait_ok(y)) waits[fill[y.wait]++] = y.signal;
+        if (waits_ok || wait_ok(y)) waits[fill[y.wait]++] = y.signal;
     }
     for (uint32_t p : s.serial) {
       const size_t q = queue[p];
