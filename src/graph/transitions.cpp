@@ -60,6 +60,7 @@ struct Entry {
   Access read_access;  // when pure_read and single_access
   bool single_access;
   Stages stages;
+  Queue queue;          // its group's queue
   AccessMask accesses;  // every access of the pass to the resource
   SyncMask sync;        // their sync scopes (sync_of per use)
   uint32_t next;        // the resource's next entry in planner order (an index into `touched`), kNone: last
@@ -134,7 +135,7 @@ struct Part {
 // frame pays for them once): cleared or assigned at every use, nothing in them outlives one call.
 struct Scratch {
   std::vector<uint8_t> sync_flags;
-  std::vector<uint32_t> first_of, last_of, run_of, decl_first, group_of, group_size, group_slot;
+  std::vector<uint32_t> first_of, last_of, run_of, list_of, group_of, group_size, group_slot;
   std::vector<Queue> group_queue;
   std::vector<uint32_t> start_waiters, unordered_readers;
   std::vector<Entry> touched, entries;
@@ -351,13 +352,18 @@ Takeover last_access(const Schedule& s, const std::vector<Entry>& touched, uint3
 }
 
 // A pass group's name, "graphics#N" (the direct queue), "compute#N" or "copy#N": short enough to be
-// kept in the string itself (no heap block per group), built without a format string.
+// kept in the string itself (no heap block per group), built without a format string or a call: the
+// prefix is one copy of a fixed 9 bytes (the longest, "graphics#"), then the digits.
 std::string group_name(Queue q, uint32_t number) {
-  const std::string_view queue = q == Queue::direct ? std::string_view("graphics") : to_string(q);
-  char text[40];
-  std::memcpy(text, queue.data(), queue.size());
-  text[queue.size()] = '#';
-  char* const end = std::to_chars(text + queue.size() + 1, text + sizeof text, number).ptr;
+  static constexpr char kPrefix[kQueues][9] = {{'g', 'r', 'a', 'p', 'h', 'i', 'c', 's', '#'},
+                                               {'c', 'o', 'm', 'p', 'u', 't', 'e', '#', 0},
+                                               {'c', 'o', 'p', 'y', '#', 0, 0, 0, 0}};
+  static constexpr uint8_t kPrefixSize[kQueues] = {9, 8, 5};
+  static_assert(static_cast<size_t>(Queue::direct) == 0 && static_cast<size_t>(Queue::compute) == 1 &&
+                static_cast<size_t>(Queue::copy) == 2);
+  char text[24];
+  std::memcpy(text, kPrefix[qi(q)], sizeof kPrefix[0]);
+  char* const end = std::to_chars(text + kPrefixSize[qi(q)], text + sizeof text, number).ptr;
   return std::string(text, end);
 }
 
@@ -503,69 +509,80 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   const ResourceId* const member_of = t.first_member.data();
   const GroupInfo* const infos = t.info.data();
   const auto ngroups = static_cast<uint32_t>(t.info.size());
-  for (uint32_t gi = 0; gi < ngroups; ++gi)
-    for (const uint32_t p : infos[gi].passes) {
-      const Pass& pass = pass_at[p];
-      const PassUse* const pu = pass.uses.data();
-      const auto nu = static_cast<uint32_t>(pass.uses.size());
-      const auto use_begin = static_cast<uint32_t>(out - uses_base);
-      if (!no_sets) {
-        for (uint32_t i = 0; i < nu; ++i) {  // one use per member, made once and renumbered
-          Use x = std::bit_cast<Use>(pu[i]);
-          x.resource = member_of[pu[i].resource];
-          for (uint32_t m = 0, k = resources[pu[i].resource].count; m < k; ++m, ++x.resource) *out++ = x;
+  // The walk made once per case (one graphics group or not, sets or not): no test of either per use.
+  auto walk_uses = [&]<bool kOneGraphicsGroup, bool kNoSets>() __attribute__((always_inline)) {
+    for (uint32_t gi = 0; gi < ngroups; ++gi) {
+      const Queue gq = infos[gi].queue;
+      for (const uint32_t p : infos[gi].passes) {
+        const Pass& pass = pass_at[p];
+        const PassUse* const pu = pass.uses.data();
+        const auto nu = static_cast<uint32_t>(pass.uses.size());
+        const auto use_begin = static_cast<uint32_t>(out - uses_base);
+        if constexpr (!kNoSets) {
+          for (uint32_t i = 0; i < nu; ++i) {  // one use per member, made once and renumbered
+            Use x = std::bit_cast<Use>(pu[i]);
+            x.resource = member_of[pu[i].resource];
+            for (uint32_t m = 0, k = resources[pu[i].resource].count; m < k; ++m, ++x.resource) *out++ = x;
+          }
         }
-      }
-      AccessMask m = 0;
-      Stages st = kNoStages;
-      for (uint32_t i = 0; i < nu; ++i) {
-        const PassUse& w = pu[i];
-        if (no_sets) {  // the use as it is (a PassUse is laid out as a Use, above): 48 bytes, no call
-          std::memcpy(static_cast<void*>(out), &w, sizeof(Use));
-          ++out;
-        }
-        const AccessMask wa = bit(w.access);
-        m |= wa;
-        st = static_cast<Stages>(st | w.stages);
-        const bool reads = (wa & kWritesOrPresent) == 0;
-        if (one_graphics_group) {
-          Tail& tl = tail_at[w.resource];
-          const SyncMask sy = sync_of(w.access, w.stages);
-          if (tl.pass == p) {  // the pass named the resource before
-            tl.pure_read = tl.pure_read && reads;
-            tl.cur_sync |= sy;
-            tl.cur_access |= wa;
+        AccessMask m = 0;
+        Stages st = kNoStages;
+        for (uint32_t i = 0; i < nu; ++i) {
+          const PassUse& w = pu[i];
+          // The use as it is (a PassUse is laid out as a Use, above): 48 bytes, no call.
+          if constexpr (kNoSets) {
+            std::memcpy(static_cast<void*>(out), &w, sizeof(Use));
+            ++out;
+          }
+          const AccessMask wa = bit(w.access);
+          m |= wa;
+          st = static_cast<Stages>(st | w.stages);
+          const bool reads = (wa & kWritesOrPresent) == 0;
+          if constexpr (kOneGraphicsGroup) {
+            Tail& tl = tail_at[w.resource];
+            const SyncMask sy = sync_of(w.access, w.stages);
+            if (tl.pass == p) {  // the pass named the resource before
+              tl.pure_read = tl.pure_read && reads;
+              tl.cur_sync |= sy;
+              tl.cur_access |= wa;
+              continue;
+            }
+            if (tl.pass != kNone) tl.fold();
+            tl.pass = p;
+            tl.pure_read = reads;
+            tl.cur_sync = sy;
+            tl.cur_access = wa;
             continue;
           }
-          if (tl.pass != kNone) tl.fold();
-          tl.pass = p;
-          tl.pure_read = reads;
-          tl.cur_sync = sy;
-          tl.cur_access = wa;
-          continue;
+          const uint32_t latest = last_at[w.resource];
+          if (latest != kNone && tch[latest].pass == p) {  // the pass named the resource before
+            Entry& e = tch[latest];
+            e.pure_read = e.pure_read && reads;
+            e.single_access = e.single_access && w.access == e.read_access;
+            e.accesses |= wa;
+            e.stages = static_cast<Stages>(e.stages | w.stages);
+            e.sync |= sync_of(w.access, w.stages);
+            continue;
+          }
+          const uint32_t k = entry_count++;
+          (latest == kNone ? first_at[w.resource] : tch[latest].next) = k;
+          last_at[w.resource] = k;
+          tch[k] =
+              Entry{gi, p, i, reads, w.access, true, w.stages, gq, wa, sync_of(w.access, w.stages), kNone};
         }
-        const uint32_t latest = last_at[w.resource];
-        if (latest != kNone && tch[latest].pass == p) {  // the pass named the resource before
-          Entry& e = tch[latest];
-          e.pure_read = e.pure_read && reads;
-          e.single_access = e.single_access && w.access == e.read_access;
-          e.accesses |= wa;
-          e.stages = static_cast<Stages>(e.stages | w.stages);
-          e.sync |= sync_of(w.access, w.stages);
-          continue;
+        if (m != kind_m || st != kind_st) {  // passes in a row mostly do the same kinds of things
+          kind_m = m;
+          kind_st = st;
+          kind = kind_of(m, st);
         }
-        const uint32_t k = entry_count++;
-        (latest == kNone ? first_at[w.resource] : tch[latest].next) = k;
-        last_at[w.resource] = k;
-        tch[k] = Entry{gi, p, i, reads, w.access, true, w.stages, wa, sync_of(w.access, w.stages), kNone};
+        *part_out++ = Part{use_begin, static_cast<uint32_t>(out - uses_base), 0, 0, kind};
       }
-      if (m != kind_m || st != kind_st) {  // passes in a row mostly do the same kinds of things
-        kind_m = m;
-        kind_st = st;
-        kind = kind_of(m, st);
-      }
-      *part_out++ = Part{use_begin, static_cast<uint32_t>(out - uses_base), 0, 0, kind};
     }
+  };
+  if (one_graphics_group)
+    no_sets ? walk_uses.template operator()<true, true>() : walk_uses.template operator()<true, false>();
+  else
+    no_sets ? walk_uses.template operator()<false, true>() : walk_uses.template operator()<false, false>();
   touched.resize(entry_count);
 
   // A transient that takes over memory waits for the previous occupants' last accesses at its first
@@ -608,7 +625,7 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   frame_end.clear();
   start_waiters.clear();
   auto name_of = [&](uint32_t p) -> const std::string& { return g.passes[p].name; };
-  auto queue_of = [&](const Entry& x) { return t.info[x.group].queue; };
+  auto queue_of = [](const Entry& x) { return x.queue; };
   auto x_queue = queue_of;
   std::vector<Run>& runs = sc.runs;
   std::vector<uint32_t>& run_of = sc.run_of;
@@ -816,35 +833,42 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   }
 
   // Lists and groups.
-  std::sort(decls.begin(), decls.end(), [](const Decl& x, const Decl& y) { return x.pass < y.pass; });
-  std::vector<uint32_t>& decl_first = sc.decl_first;
-  if (!decls.empty()) {  // else every pass list's entry states are empty, as the walk made its part
-    size_t di = 0;
-    decl_first.assign(np + 1, 0);
-    for (uint32_t p = 0; p < np; ++p) {
-      decl_first[p] = static_cast<uint32_t>(di);
-      while (di < decls.size() && decls[di].pass == p) ++di;
-    }
-    decl_first[np] = static_cast<uint32_t>(decls.size());
-  }
   // The pass lists' entry states (their uses are in the store already), then the frame lists' uses and
   // entry states, after them in the arrays and in their places among the lists; then one operation per
   // list viewing its uses, then the lists viewing their operation and entry states: no heap block per
-  // list, operation or use.
+  // list, operation or use. The declarations, sorted by pass (std::sort: a list's entry states keep the
+  // order --dump shows), go straight to their lists' parts of the entry array: a count per list, its
+  // place, then each written where it belongs (no push_back, no table per pass).
   auto declare = [&](const Decl& d) {
     for (uint32_t m = 0; m < g.resources[d.resource].count; ++m)
       store.entries.push_back({t.first_member[d.resource] + m, d.access, d.stages, d.shared});
   };
-  if (!decls.empty()) {
-    size_t pi = 0;
-    for (const GroupInfo& info : t.info)
-      if (info.role == GroupInfo::Role::passes)
-        for (uint32_t p : info.passes) {
-          Part& part = parts[1 + pi++];
-          part.entry_begin = static_cast<uint32_t>(store.entries.size());
-          for (uint32_t d = decl_first[p]; d < decl_first[p + 1]; ++d) declare(decls[d]);
-          part.entry_end = static_cast<uint32_t>(store.entries.size());
-        }
+  if (!decls.empty()) {  // else every pass list's entry states are empty, as the walk made its part
+    std::sort(decls.begin(), decls.end(), [](const Decl& x, const Decl& y) { return x.pass < y.pass; });
+    std::vector<uint32_t>& list_of = sc.list_of;  // per live pass, its list's part (1 + planner position)
+    list_of.resize(np);
+    uint32_t* const list_at = list_of.data();
+    const uint32_t* const lp_at = lp.data();
+    for (uint32_t i = 1; i <= ns; ++i) list_at[lp_at[i]] = i;
+    Part* const part_at = parts.data();
+    // entry_end counts the list's entry states first (the walk left it 0), then marks where the next goes.
+    for (const Decl& d : decls)
+      part_at[list_at[d.pass]].entry_end += no_sets ? 1 : resources[d.resource].count;
+    uint32_t at = 0;
+    for (uint32_t i = 1; i <= ns; ++i) {
+      Part& part = part_at[i];
+      part.entry_begin = at;
+      at += part.entry_end;
+      part.entry_end = part.entry_begin;
+    }
+    store.entries.resize(at);
+    EntryState* const entry_at = store.entries.data();
+    for (const Decl& d : decls) {
+      uint32_t& end = part_at[list_at[d.pass]].entry_end;
+      const ResourceId first = member_of[d.resource];
+      const uint32_t n = no_sets ? 1 : resources[d.resource].count;
+      for (uint32_t m = 0; m < n; ++m) entry_at[end++] = EntryState{first + m, d.access, d.stages, d.shared};
+    }
   }
   auto frame_part = [&](bool start) {
     Part part{static_cast<uint32_t>(store.uses.size()), 0, static_cast<uint32_t>(store.entries.size()), 0,
