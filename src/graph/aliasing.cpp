@@ -172,6 +172,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     uint32_t* larger = larger_v.data();
     uint32_t n_near = 0;
     size_t listed = 0;  // placed[0, listed): the candidates, sorted by (begin, end)
+    constexpr size_t kLongList = 12, kDeadMax = 6;
     // Files `later` (a larger candidate placed after it) in `smaller`'s list of later, larger neighbours.
     auto add_larger = [&](uint32_t smaller, uint32_t later) __attribute__((always_inline)) {
       larger[2 * n_larger] = later;
@@ -181,8 +182,9 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // Places candidate i. Split: the second placement is known to run (top > lower bound), and each pair
     // is sorted for it as met: q at least as large goes to i's `near` list, a smaller q gets i in its
     // `larger` list (q.end - q.begin is q's size). Before that, every pair goes to `near`.
-    auto place = [&](size_t i, auto split_tag) __attribute__((always_inline)) {
+    auto place_as = [&](size_t i, auto split_tag, auto lazy_tag) __attribute__((always_inline)) {
       constexpr bool kSplit = decltype(split_tag)::value;
+      constexpr bool kLazy = decltype(lazy_tag)::value;
       const Cand& c = cand[i];
       const uint64_t size = c.size;
       const std::array<uint32_t, kQueues> known = c.min_clock;
@@ -200,7 +202,9 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       for (size_t k = 0; k < listed; ++k) {
         const Placed& q = placed[k];
         if (q.free_at <= c.first) continue;
-        if (keep != k) placed[keep] = q;
+        if constexpr (!kLazy) {
+          if (keep != k) placed[keep] = q;
+        }
         ++keep;
         if (known[0] >= q.last_pos[0] && known[1] >= q.last_pos[1] && known[2] >= q.last_pos[2]) continue;
         if (q.begin > cursor && q.begin - cursor >= size && q.begin - cursor < best_gap) {
@@ -215,7 +219,14 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
         }
       }
       near_end[i] = n_near;
-      listed = keep;
+      if (!kLazy) {
+        listed = keep;
+      } else if (listed - keep > kDeadMax) {
+        keep = 0;
+        for (size_t k = 0; k < listed; ++k)
+          if (placed[k].free_at > c.first) placed[keep++] = placed[k];
+        listed = keep;
+      }
       const uint64_t offset = best != kNone ? best : cursor;
       offset_at[i] = offset;
       top = std::max(top, offset + size);
@@ -228,6 +239,15 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       }
       placed[at] = Placed{offset, offset + size, c.free_at, static_cast<uint32_t>(i), c.last_pos};
       ++listed;
+    };
+    // Long lists (many resources alive at once) keep their expired entries until a few have gathered, then
+    // drop them in one sweep (an entry is skipped by its free_at either way, and an expired one never
+    // counts again: first uses only grow); short ones drop them in the walk.
+    auto place = [&](size_t i, auto split_tag) __attribute__((always_inline)) {
+      if (listed > kLongList)
+        place_as(i, split_tag, std::true_type{});
+      else
+        place_as(i, split_tag, std::false_type{});
     };
     size_t i = 0;
     for (; i < n && top <= a.lower_bound; ++i) place(i, std::false_type{});
