@@ -861,7 +861,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
       }
     };
     for (uint32_t gi = 0; gi < t.compiled.size(); ++gi) {
-      const std::vector<CompiledList>& lists = t.compiled[gi].lists;
+      const GroupArray<CompiledList>& lists = t.compiled[gi].lists;
       const uint32_t* const passes = t.info[gi].passes.data();
       const uint32_t nl = static_cast<uint32_t>(lists.size());
       for (uint32_t li = 0; li < nl; ++li) {

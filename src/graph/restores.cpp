@@ -34,7 +34,7 @@ FinalStates final_states(const Transitions& t) {
     restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
   };
   for (uint32_t gi = static_cast<uint32_t>(t.compiled.size()); gi-- > 0;) {
-    const std::vector<CompiledList>& lists = t.compiled[gi].lists;
+    const GroupArray<CompiledList>& lists = t.compiled[gi].lists;
     for (uint32_t li = static_cast<uint32_t>(lists.size()); li-- > 0;) {
       // Each list's barriers are its part of the stream in order (its points cover them in order).
       const std::span<const Barrier> bs = lists[li].barriers;

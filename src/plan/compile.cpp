@@ -299,18 +299,11 @@ class GroupCompiler {
   void prepare() {
     out_.name = g_.name();
     out_.queue = g_.queue();
-    out_.lists.reserve(g_.lists().size());
-    // A walk over the operations, not the uses: the buffers used in byte ranges are found only when
-    // the backward pass meets the first part of a buffer (find_ranged), which most groups never do.
     for (const CommandList* l : g_.lists()) ops_ += static_cast<uint32_t>(l->ops().size());
     if (op_recs_.size() < ops_) op_recs_.resize(ops_);
     OpRec* rec = op_recs_.data();
     uint32_t total = 0, li = 0;
     for (const CommandList* l : g_.lists()) {
-      // Made in place (a temporary list moved in costs a string move and destruction per list).
-      CompiledList& cl = out_.lists.emplace_back();
-      cl.name.assign(l->name());
-      cl.queue = l->queue();
       const std::span<const Operation> ops = l->ops();
       for (uint32_t oi = 0; oi < ops.size(); ++oi, ++rec) {
         *rec = OpRec{&ops[oi], li, oi, total, 0};
@@ -318,13 +311,20 @@ class GroupCompiler {
       }
       ++li;
     }
+    // The group's one heap block (lists, barriers, points; issue 16). Most uses need at most one barrier
+    // (and two more per list, for its restores and hand-ons); an operation has at most two points. Reserve
+    // that much up front, so that the result is written once: a point past the room would move the
+    // barriers too (one block), so the points get all they can need.
+    const size_t lists = g_.lists().size();
+    out_.reserve(lists, total + 2 * lists, 2 * size_t{ops_});
+    for (const CommandList* l : g_.lists()) {
+      // Made in place (a temporary list moved in costs a string move and destruction per list).
+      CompiledList& cl = out_.push_list();
+      cl.name.assign(l->name());
+      cl.queue = l->queue();
+    }
     plain_ = f_.plain();  // only plan() sets it, from the checks it makes per use: not checked again
     if (plain_) plain_slots();
-    // The group's two arrays, one heap block each (no block per list). Most uses need at most one
-    // barrier and most operations at most one point: reserve that much up front (and two more per list,
-    // for its restores and hand-ons), so the result is written once.
-    out_.barriers.reserve(total + 2 * g_.lists().size());
-    out_.points.reserve(ops_ + 2 * g_.lists().size());
     barriers0_ = out_.barriers.data();
     points0_ = out_.points.data();
     uses_total_ = total;
@@ -1120,12 +1120,12 @@ class GroupCompiler {
                                    const Box& box, const State& before, const State& after, Reason why,
                                    bool discard = false) {
     if (list != list_) begin_list(list);
-    std::vector<BarrierPoint>& points = out_.points;
+    GroupArray<BarrierPoint>& points = out_.points;
     if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
       open_point(op, where);
-    out_.barriers.push_back(Barrier{r, box, before, after, why, discard, false,
-                                    why == Reason::takeover ? previous_of(*slot) : kGlobalResource});
-    if (bytes) to_bytes(out_.barriers.back());
+    Barrier& b = out_.push_barrier(Barrier{r, box, before, after, why, discard, false,
+                                           why == Reason::takeover ? previous_of(*slot) : kGlobalResource});
+    if (bytes) to_bytes(b);
     ++points.back().count;
   }
 
@@ -1166,7 +1166,7 @@ class GroupCompiler {
 
   [[gnu::always_inline]] void open_point(uint32_t op, Where where) {
     close_point();
-    out_.points.push_back({op, where, static_cast<uint32_t>(out_.barriers.size() - list_b0_), 0});
+    out_.push_point({op, where, static_cast<uint32_t>(out_.barriers.size() - list_b0_), 0});
   }
 
   // Orders a point's barriers by resource and merges barriers of one resource that are identical but
@@ -1218,7 +1218,7 @@ class GroupCompiler {
                               : plan_detail::merge_barriers_scan(b + start, e - i));
       i = e;
     }
-    out_.barriers.resize(list_b0_ + p.first + w);
+    out_.shrink(list_b0_ + p.first + w, out_.points.size());
     p.count = static_cast<uint32_t>(w);
   }
 

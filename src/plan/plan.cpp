@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <unordered_map>
 
 #include "baton/plan.hpp"
@@ -33,31 +38,145 @@ std::string_view to_string(Reason r) {
 
 std::string_view to_string(Where w) { return w == Where::before ? "before" : "after"; }
 
-CompiledGroup::CompiledGroup(const CompiledGroup& o)
-    : name(o.name), queue(o.queue), lists(o.lists), barriers(o.barriers), points(o.points) {
+// The one block: the lists, then the barriers, then the points, each at its alignment.
+namespace {
+constexpr size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+size_t barriers_at(size_t list_cap) { return align_up(list_cap * sizeof(CompiledList), alignof(Barrier)); }
+size_t points_at(size_t list_cap, size_t barrier_cap) {
+  return align_up(barriers_at(list_cap) + barrier_cap * sizeof(Barrier), alignof(BarrierPoint));
+}
+static_assert(std::is_trivially_copyable_v<Barrier> && std::is_trivially_copyable_v<BarrierPoint>);
+static_assert(alignof(CompiledList) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ &&
+              alignof(Barrier) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+}  // namespace
+
+void CompiledGroup::reallocate(size_t list_cap, size_t barrier_cap, size_t point_cap) {
+  const size_t pb = barriers_at(list_cap), pp = points_at(list_cap, barrier_cap);
+  const size_t total = pp + point_cap * sizeof(BarrierPoint);
+  auto* const nb = static_cast<std::byte*>(::operator new(total));
+  auto* const nl = reinterpret_cast<CompiledList*>(nb);
+  for (size_t i = 0; i < lists.size_; ++i) {  // moves of a string and two views: do not throw
+    ::new (static_cast<void*>(nl + i)) CompiledList(std::move(lists.data_[i]));
+    lists.data_[i].~CompiledList();
+  }
+  auto* const nbar = reinterpret_cast<Barrier*>(nb + pb);
+  auto* const npt = reinterpret_cast<BarrierPoint*>(nb + pp);
+  if (barriers.size_ != 0) std::memcpy(static_cast<void*>(nbar), barriers.data_, barriers.size_ * sizeof(Barrier));
+  if (points.size_ != 0) std::memcpy(static_cast<void*>(npt), points.data_, points.size_ * sizeof(BarrierPoint));
+  ::operator delete(block_);
+  block_ = nb;
+  lists.data_ = nl;
+  lists.cap_ = list_cap;
+  barriers.data_ = nbar;
+  barriers.cap_ = barrier_cap;
+  points.data_ = npt;
+  points.cap_ = point_cap;
+  relink();
+}
+
+void CompiledGroup::grow(size_t more_lists, size_t more_barriers, size_t more_points) {
+  auto cap = [](size_t size, size_t cap_now, size_t more) {
+    const size_t need = size + more;
+    return need <= cap_now ? cap_now : std::max(need, 2 * cap_now);
+  };
+  reallocate(cap(lists.size_, lists.cap_, more_lists), cap(barriers.size_, barriers.cap_, more_barriers),
+             cap(points.size_, points.cap_, more_points));
+}
+
+void CompiledGroup::reserve(size_t list_count, size_t barrier_count, size_t point_count) {
+  if (list_count <= lists.cap_ && barrier_count <= barriers.cap_ && point_count <= points.cap_) return;
+  reallocate(std::max(list_count, lists.cap_), std::max(barrier_count, barriers.cap_),
+             std::max(point_count, points.cap_));
+}
+
+CompiledList& CompiledGroup::push_list() {
+  if (lists.size_ == lists.cap_) grow(1, 0, 0);
+  CompiledList* const l = ::new (static_cast<void*>(lists.data_ + lists.size_)) CompiledList();
+  ++lists.size_;
+  return *l;
+}
+
+void CompiledGroup::shrink(size_t barrier_count, size_t point_count) {
+  barriers.size_ = std::min(barriers.size_, barrier_count);
+  points.size_ = std::min(points.size_, point_count);
+}
+
+void CompiledGroup::release() noexcept {
+  for (size_t i = 0; i < lists.size_; ++i) lists.data_[i].~CompiledList();
+  ::operator delete(block_);
+  block_ = nullptr;
+  lists.data_ = nullptr;
+  barriers.data_ = nullptr;
+  points.data_ = nullptr;
+  lists.size_ = lists.cap_ = barriers.size_ = barriers.cap_ = points.size_ = points.cap_ = 0;
+}
+
+CompiledGroup::~CompiledGroup() { release(); }
+
+// Delegates to the default constructor first, so that a copy that throws half-way is destroyed.
+CompiledGroup::CompiledGroup(const CompiledGroup& o) : CompiledGroup() {
+  name = o.name;
+  queue = o.queue;
+  if (o.lists.size_ == 0 && o.barriers.size_ == 0 && o.points.size_ == 0) return;
+  reallocate(o.lists.size_, o.barriers.size_, o.points.size_);
+  for (size_t i = 0; i < o.lists.size_; ++i) {
+    ::new (static_cast<void*>(lists.data_ + i)) CompiledList(o.lists.data_[i]);
+    ++lists.size_;
+  }
+  if (o.barriers.size_ != 0) std::memcpy(static_cast<void*>(barriers.data_), o.barriers.data_, o.barriers.size_ * sizeof(Barrier));
+  if (o.points.size_ != 0) std::memcpy(static_cast<void*>(points.data_), o.points.data_, o.points.size_ * sizeof(BarrierPoint));
+  barriers.size_ = o.barriers.size_;
+  points.size_ = o.points.size_;
   relink();
 }
 
 CompiledGroup& CompiledGroup::operator=(const CompiledGroup& o) {
+  if (this != &o) *this = CompiledGroup(o);
+  return *this;
+}
+
+CompiledGroup::CompiledGroup(CompiledGroup&& o) noexcept : name(std::move(o.name)), queue(o.queue) {
+  block_ = std::exchange(o.block_, nullptr);
+  lists.data_ = std::exchange(o.lists.data_, nullptr);
+  lists.size_ = std::exchange(o.lists.size_, 0);
+  lists.cap_ = std::exchange(o.lists.cap_, 0);
+  barriers.data_ = std::exchange(o.barriers.data_, nullptr);
+  barriers.size_ = std::exchange(o.barriers.size_, 0);
+  barriers.cap_ = std::exchange(o.barriers.cap_, 0);
+  points.data_ = std::exchange(o.points.data_, nullptr);
+  points.size_ = std::exchange(o.points.size_, 0);
+  points.cap_ = std::exchange(o.points.cap_, 0);
+}
+
+CompiledGroup& CompiledGroup::operator=(CompiledGroup&& o) noexcept {
   if (this != &o) {
-    name = o.name;
+    release();
+    name = std::move(o.name);
     queue = o.queue;
-    lists = o.lists;
-    barriers = o.barriers;
-    points = o.points;
-    relink();
+    block_ = std::exchange(o.block_, nullptr);
+    lists.data_ = std::exchange(o.lists.data_, nullptr);
+    lists.size_ = std::exchange(o.lists.size_, 0);
+    lists.cap_ = std::exchange(o.lists.cap_, 0);
+    barriers.data_ = std::exchange(o.barriers.data_, nullptr);
+    barriers.size_ = std::exchange(o.barriers.size_, 0);
+    barriers.cap_ = std::exchange(o.barriers.cap_, 0);
+    points.data_ = std::exchange(o.points.data_, nullptr);
+    points.size_ = std::exchange(o.points.size_, 0);
+    points.cap_ = std::exchange(o.points.cap_, 0);
   }
   return *this;
 }
 
 void CompiledGroup::relink() {
   size_t b = 0, p = 0;
+  const std::span<const Barrier> all_b(barriers.data_, barriers.size_);
+  const std::span<const BarrierPoint> all_p(points.data_, points.size_);
   for (CompiledList& l : lists) {
     const size_t nb = l.barriers.size(), np = l.points.size();
     if (b + nb > barriers.size() || p + np > points.size())
       throw Error(fmt::format("group '{}': list '{}' views past the group's arrays", name, l.name));
-    l.barriers = std::span<const Barrier>(barriers).subspan(b, nb);
-    l.points = std::span<const BarrierPoint>(points).subspan(p, np);
+    l.barriers = all_b.subspan(b, nb);
+    l.points = all_p.subspan(p, np);
     b += nb;
     p += np;
   }
@@ -82,25 +201,28 @@ size_t CompiledGroup::point_offset(size_t li) const {
 }
 
 std::span<Barrier> CompiledGroup::barriers_of(size_t li) {
-  return std::span<Barrier>(barriers).subspan(barrier_offset(li), lists.at(li).barriers.size());
+  return std::span<Barrier>(barriers.data_, barriers.size_).subspan(barrier_offset(li), lists.at(li).barriers.size());
 }
 
 std::span<BarrierPoint> CompiledGroup::points_of(size_t li) {
-  return std::span<BarrierPoint>(points).subspan(point_offset(li), lists.at(li).points.size());
+  return std::span<BarrierPoint>(points.data_, points.size_).subspan(point_offset(li), lists.at(li).points.size());
 }
 
 CompiledList& CompiledGroup::add_list(std::string list_name, Queue list_queue, std::span<const Barrier> bs,
                                       std::span<const BarrierPoint> ps) {
   const std::vector<Barrier> b(bs.begin(), bs.end());  // bs may view this group's own arrays
   const std::vector<BarrierPoint> p(ps.begin(), ps.end());
-  const size_t b0 = barriers.size(), p0 = points.size();
-  barriers.insert(barriers.end(), b.begin(), b.end());
-  points.insert(points.end(), p.begin(), p.end());
-  CompiledList& l = lists.emplace_back();
+  grow(1, b.size(), p.size());
+  const size_t b0 = barriers.size_, p0 = points.size_;
+  if (!b.empty()) std::memcpy(static_cast<void*>(barriers.data_ + b0), b.data(), b.size() * sizeof(Barrier));
+  if (!p.empty()) std::memcpy(static_cast<void*>(points.data_ + p0), p.data(), p.size() * sizeof(BarrierPoint));
+  barriers.size_ += b.size();
+  points.size_ += p.size();
+  CompiledList& l = push_list();
   l.name = std::move(list_name);
   l.queue = list_queue;
-  l.barriers = std::span<const Barrier>(barriers).subspan(b0, b.size());
-  l.points = std::span<const BarrierPoint>(points).subspan(p0, p.size());
+  l.barriers = std::span<const Barrier>(barriers.data_, barriers.size_).subspan(b0, b.size());
+  l.points = std::span<const BarrierPoint>(points.data_, points.size_).subspan(p0, p.size());
   relink();
   return l;
 }
@@ -108,14 +230,21 @@ CompiledList& CompiledGroup::add_list(std::string list_name, Queue list_queue, s
 void CompiledGroup::set_list(size_t li, std::vector<Barrier> bs, std::vector<BarrierPoint> ps) {
   const size_t b0 = barrier_offset(li), p0 = point_offset(li);
   const size_t nb = lists[li].barriers.size(), np = lists[li].points.size();
-  barriers.erase(barriers.begin() + static_cast<std::ptrdiff_t>(b0),
-                 barriers.begin() + static_cast<std::ptrdiff_t>(b0 + nb));
-  barriers.insert(barriers.begin() + static_cast<std::ptrdiff_t>(b0), bs.begin(), bs.end());
-  points.erase(points.begin() + static_cast<std::ptrdiff_t>(p0), points.begin() + static_cast<std::ptrdiff_t>(p0 + np));
-  points.insert(points.begin() + static_cast<std::ptrdiff_t>(p0), ps.begin(), ps.end());
+  if (bs.size() > nb || ps.size() > np)
+    grow(0, bs.size() > nb ? bs.size() - nb : 0, ps.size() > np ? ps.size() - np : 0);
+  // The elements after the list's move to their new place, then the list's new ones go in.
+  const size_t b_tail = barriers.size_ - (b0 + nb), p_tail = points.size_ - (p0 + np);
+  if (b_tail != 0)
+    std::memmove(static_cast<void*>(barriers.data_ + b0 + bs.size()), barriers.data_ + b0 + nb, b_tail * sizeof(Barrier));
+  if (p_tail != 0)
+    std::memmove(static_cast<void*>(points.data_ + p0 + ps.size()), points.data_ + p0 + np, p_tail * sizeof(BarrierPoint));
+  if (!bs.empty()) std::memcpy(static_cast<void*>(barriers.data_ + b0), bs.data(), bs.size() * sizeof(Barrier));
+  if (!ps.empty()) std::memcpy(static_cast<void*>(points.data_ + p0), ps.data(), ps.size() * sizeof(BarrierPoint));
+  barriers.size_ = b0 + bs.size() + b_tail;
+  points.size_ = p0 + ps.size() + p_tail;
   // Only the sizes matter to relink(), which points every view at the arrays again.
-  lists[li].barriers = std::span<const Barrier>(barriers).subspan(b0, bs.size());
-  lists[li].points = std::span<const BarrierPoint>(points).subspan(p0, ps.size());
+  lists[li].barriers = std::span<const Barrier>(barriers.data_, barriers.size_).subspan(b0, bs.size());
+  lists[li].points = std::span<const BarrierPoint>(points.data_, points.size_).subspan(p0, ps.size());
   relink();
 }
 

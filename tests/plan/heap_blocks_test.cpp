@@ -1,6 +1,7 @@
 // Heap blocks of the core planner in steady state (issue 16): compile_all keeps its plan's facts per
 // thread and plan()/compile() their working memory, so a frame compiled again takes, per group, only the
-// blocks of its result (a CompiledGroup's lists, barriers and points: three). A per-group vector of the
+// blocks of its result (a CompiledGroup's lists, barriers and points, which share one block since session
+// 16 of issue 16; three before). A per-group vector of the
 // facts (entry history, hand-ons, discards, retired resources) or a per-group copy in the compiler coming
 // back adds blocks per group, which the slope below sees.
 #include <gtest/gtest.h>
@@ -74,9 +75,41 @@ TEST(PlannerHeapBlocks, AFrameCompiledAgainTakesOnlyItsResultsBlocksPerGroup) {
   const double per_group = (static_cast<double>(b100) - static_cast<double>(b50)) / 50.0;
   std::printf("planner heap blocks per compile_all: %llu at 50 groups, %llu at 100 (%.2f per group)\n",
               static_cast<unsigned long long>(b50), static_cast<unsigned long long>(b100), per_group);
-  // Three per group: the compiled group's lists, barriers and points (list and group names fit in place).
-  EXPECT_LE(per_group, 3.0) << b50 << " blocks at 50 groups, " << b100 << " at 100";
-  EXPECT_LE(b100, 3u * 100u + 2u) << b50 << " blocks at 50 groups, " << b100 << " at 100";
+  // One per group: the compiled group's one block for its lists, barriers and points (list and group
+  // names fit in place).
+  EXPECT_LE(per_group, 1.0) << b50 << " blocks at 50 groups, " << b100 << " at 100";
+  EXPECT_LE(b100, 100u + 2u) << b50 << " blocks at 50 groups, " << b100 << " at 100";
+}
+
+// A group of several lists, each with barriers and points, still takes one block for its whole result:
+// compile() reserves the lists, the barriers and the points together, and the points' room (two per
+// operation) is never outgrown, so no point moves the barriers to a second block.
+TEST(PlannerHeapBlocks, OneGroupOfManyListsTakesOneBlock) {
+  Rec r;
+  std::vector<ResourceId> t;
+  for (size_t i = 0; i < 8; ++i) t.push_back(r.texture("t" + std::to_string(i), kRtSampled));
+  std::vector<CommandList*> lists;
+  for (size_t i = 0; i < 8; ++i) {
+    CommandList& l = r.list("l" + std::to_string(i));
+    for (size_t k = 0; k < 4; ++k) {
+      op(l, OpKind::draw, {use(t[(i + k) % 8], Access::render_target)});
+      op(l, OpKind::draw, {use(t[(i + k + 1) % 8], Access::shader_resource, stages(Stage::pixel))});
+    }
+    lists.push_back(&l);
+  }
+  r.group("g", lists);
+  const std::vector<CommandListGroup*> ptrs = r.ptrs();
+  const std::vector<const CommandListGroup*> cptrs(ptrs.begin(), ptrs.end());
+  const Plan p = plan(r.rt, cptrs, fresh_history(r.rt));
+  (void)compile(r.rt, *ptrs[0], p.groups[0]);  // the per-thread working memory grown to this group
+  const uint64_t before = heap_blocks();
+  const CompiledGroup g = compile(r.rt, *ptrs[0], p.groups[0]);
+  const uint64_t blocks = heap_blocks() - before;
+  ASSERT_EQ(g.lists.size(), 8u);
+  EXPECT_GT(g.barriers.size(), 8u);
+  EXPECT_GT(g.points.size(), 8u);
+  // The list names fit in place: the group's one block is all.
+  EXPECT_EQ(blocks, 1u);
 }
 
 // compile_all plans into facts kept per thread, and each group's entry history is collected in the storage

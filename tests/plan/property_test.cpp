@@ -58,15 +58,15 @@ struct Hand {
     groups.back()->add(*lists.back());
     CompiledGroup cg;
     cg.name = groups.back()->name();
-    cg.lists.resize(1);
+    cg.add_list({}, Queue::direct);
     plans.push_back(cg);
     return *lists.back();
   }
   // Appends a barrier point to the last group's list.
   void point(uint32_t op, Where w, std::vector<Barrier> bs) {
     CompiledGroup& g = plans.back();
-    std::vector<Barrier> barriers(g.barriers);  // the group's one list
-    std::vector<BarrierPoint> points(g.points);
+    std::vector<Barrier> barriers(g.barriers.begin(), g.barriers.end());  // the group's one list
+    std::vector<BarrierPoint> points(g.points.begin(), g.points.end());
     points.push_back({op, w, static_cast<uint32_t>(barriers.size()), static_cast<uint32_t>(bs.size())});
     barriers.insert(barriers.end(), bs.begin(), bs.end());
     g.set_list(0, std::move(barriers), std::move(points));

@@ -2,7 +2,10 @@
 // one group (compile, pure). The output is neutral; lower/ turns it into API barriers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <optional>
 #include <span>
 #include <string>
@@ -79,9 +82,9 @@ struct BarrierPoint {
 };
 
 // One list's part of a compiled group: views into the group's two arrays (CompiledGroup::barriers and
-// ::points), which hold every list's barriers and points, list after list. A compile takes two heap
-// blocks per group for them instead of two per list (issue 16). The group keeps its lists' views valid (copy,
-// add_list, set_list relink them); a list copied out of it dangles once the group dies: keep the group.
+// ::points), which hold every list's barriers and points, list after list. The group keeps its lists'
+// views valid (copy, add_list, set_list and growth relink them); a list copied out of it dangles once the
+// group dies: keep the group.
 struct CompiledList {
   std::string name;
   Queue queue = Queue::direct;
@@ -90,22 +93,76 @@ struct CompiledList {
   std::span<const Barrier> barriers_at(const BarrierPoint& p) const { return barriers.subspan(p.first, p.count); }
 };
 
+// One of a CompiledGroup's three arrays (lists, barriers, points), which all live in one heap block that
+// the group owns (issue 16, session 16: one block per group, not three). It reads like the vector it
+// replaces (size, index, iteration, data, back, a span of it); it is written only through its group
+// (reserve, push_*, add_list, set_list, shrink), which keeps the three arrays in their one block.
+template <class T>
+class GroupArray {
+ public:
+  using value_type = T;
+  using size_type = size_t;
+  using difference_type = std::ptrdiff_t;
+  using reference = T&;
+  using const_reference = const T&;
+  using pointer = T*;
+  using const_pointer = const T*;
+  using iterator = T*;
+  using const_iterator = const T*;
+
+  GroupArray() = default;
+  GroupArray(const GroupArray&) = delete;  // the group copies its block as a whole
+  GroupArray& operator=(const GroupArray&) = delete;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t capacity() const { return cap_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  const T* cbegin() const { return data_; }
+  const T* cend() const { return data_ + size_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T& at(size_t i) {
+    if (i >= size_) throw std::out_of_range("GroupArray::at");
+    return data_[i];
+  }
+  const T& at(size_t i) const {
+    if (i >= size_) throw std::out_of_range("GroupArray::at");
+    return data_[i];
+  }
+  T& front() { return data_[0]; }
+  const T& front() const { return data_[0]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+
+ private:
+  friend struct CompiledGroup;
+  T* data_ = nullptr;
+  size_t size_ = 0, cap_ = 0;
+};
+
 struct CompiledGroup {
   std::string name;
   Queue queue = Queue::direct;
-  std::vector<CompiledList> lists;
+  GroupArray<CompiledList> lists;
   // Every list's barriers and points, in list order: list i's views cover the elements after list i-1's.
   // Writers keep that order (compile appends list after list; add_list, set_list) and call relink() after
-  // changing the arrays' sizes directly.
-  std::vector<Barrier> barriers;
-  std::vector<BarrierPoint> points;
+  // changing the arrays' sizes directly (shrink).
+  GroupArray<Barrier> barriers;
+  GroupArray<BarrierPoint> points;
 
   CompiledGroup() = default;
-  // A copy's lists view the copy's arrays; a move keeps the arrays' storage, so their views stay valid.
+  // A copy's lists view the copy's arrays; a move keeps the block, so the views stay valid.
   CompiledGroup(const CompiledGroup& o);
   CompiledGroup& operator=(const CompiledGroup& o);
-  CompiledGroup(CompiledGroup&&) noexcept = default;
-  CompiledGroup& operator=(CompiledGroup&&) noexcept = default;
+  CompiledGroup(CompiledGroup&& o) noexcept;
+  CompiledGroup& operator=(CompiledGroup&& o) noexcept;
+  ~CompiledGroup();
 
   size_t barrier_count() const { return barriers.size(); }
   size_t point_count() const { return points.size(); }
@@ -121,8 +178,33 @@ struct CompiledGroup {
   // Replaces list li's barriers and points (the other lists keep theirs).
   void set_list(size_t li, std::vector<Barrier> bs, std::vector<BarrierPoint> ps);
   // Points every list's views at the arrays again, keeping each list's sizes, list after list (after
-  // the arrays were reallocated or copied).
+  // the arrays were reallocated, copied or shrunk). Throws Error if the views claim more than the arrays hold.
   void relink();
+
+  // The writers compile() uses. Room in the one block for at least this many lists, barriers and points
+  // (one reallocation for all three; the lists' views follow).
+  void reserve(size_t list_count, size_t barrier_count, size_t point_count);
+  // Appends an empty list (no views yet), a barrier, a point; the block grows when full, and then every
+  // list's views are relinked (keeping their sizes).
+  CompiledList& push_list();
+  [[gnu::always_inline]] Barrier& push_barrier(const Barrier& b) {
+    if (barriers.size_ == barriers.cap_) grow(0, 1, 0);
+    return *::new (static_cast<void*>(barriers.data_ + barriers.size_++)) Barrier(b);
+  }
+  [[gnu::always_inline]] BarrierPoint& push_point(const BarrierPoint& bp) {
+    if (points.size_ == points.cap_) grow(0, 0, 1);
+    return *::new (static_cast<void*>(points.data_ + points.size_++)) BarrierPoint(bp);
+  }
+  // Drops the barriers and points past these counts (at most the arrays' sizes); the lists' views are not
+  // changed: call relink() if they covered what was dropped.
+  void shrink(size_t barrier_count, size_t point_count);
+
+ private:
+  // Room for `more` of each beyond their sizes: a new block (geometric growth), the contents moved in.
+  [[gnu::noinline, gnu::cold]] void grow(size_t more_lists, size_t more_barriers, size_t more_points);
+  void reallocate(size_t list_cap, size_t barrier_cap, size_t point_cap);
+  void release() noexcept;
+  void* block_ = nullptr;  // the lists, then the barriers, then the points
 };
 
 // The memory a resource takes over from resources used earlier in the submission (aliasing): the
