@@ -135,7 +135,8 @@ CompiledGroup& CompiledGroup::operator=(const CompiledGroup& o) {
   return *this;
 }
 
-CompiledGroup::CompiledGroup(CompiledGroup&& o) noexcept : name(std::move(o.name)), queue(o.queue) {
+// Takes o's block and its three arrays, leaving o without a block; this group must hold none.
+void CompiledGroup::take_block(CompiledGroup& o) noexcept {
   block_ = std::exchange(o.block_, nullptr);
   lists.data_ = std::exchange(o.lists.data_, nullptr);
   lists.size_ = std::exchange(o.lists.size_, 0);
@@ -148,21 +149,14 @@ CompiledGroup::CompiledGroup(CompiledGroup&& o) noexcept : name(std::move(o.name
   points.cap_ = std::exchange(o.points.cap_, 0);
 }
 
+CompiledGroup::CompiledGroup(CompiledGroup&& o) noexcept : name(std::move(o.name)), queue(o.queue) { take_block(o); }
+
 CompiledGroup& CompiledGroup::operator=(CompiledGroup&& o) noexcept {
   if (this != &o) {
     release();
     name = std::move(o.name);
     queue = o.queue;
-    block_ = std::exchange(o.block_, nullptr);
-    lists.data_ = std::exchange(o.lists.data_, nullptr);
-    lists.size_ = std::exchange(o.lists.size_, 0);
-    lists.cap_ = std::exchange(o.lists.cap_, 0);
-    barriers.data_ = std::exchange(o.barriers.data_, nullptr);
-    barriers.size_ = std::exchange(o.barriers.size_, 0);
-    barriers.cap_ = std::exchange(o.barriers.cap_, 0);
-    points.data_ = std::exchange(o.points.data_, nullptr);
-    points.size_ = std::exchange(o.points.size_, 0);
-    points.cap_ = std::exchange(o.points.cap_, 0);
+    take_block(o);
   }
   return *this;
 }

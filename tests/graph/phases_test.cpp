@@ -870,6 +870,16 @@ TEST(GraphChecks, AliasingFailsWhenOnePassIsTheLastUserOfOneAndTheFirstOfTheOthe
                                                   bad.placements[bad.placement_of[a]].offset)}));
 }
 
+// The aliasing with every placement apart, one placement unit each, above the first 16 units (which the
+// tests below then share out by hand).
+Aliasing placements_apart(Aliasing a) {
+  for (size_t i = 0; i < a.placements.size(); ++i) {
+    a.placements[i].offset = (16 + i) * kPlacementAlignment;
+    a.placements[i].size = kPlacementAlignment;
+  }
+  return a;
+}
+
 // A resource that spans two elementary intervals of the heap, ordered after its neighbour in the first
 // (r0 is done before p3 writes r3) and live together with its neighbour in the second (p3 reads r2 while
 // writing r3): the second pair is a finding even though r3 was already found ordered after r0 (the check
@@ -878,12 +888,8 @@ TEST(GraphChecks, AliasingChecksEveryPairOfAResourceThatSpansSeveralIntervals) {
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
   ASSERT_TRUE(r.findings.empty());
-  Aliasing bad = r.aliasing;
+  Aliasing bad = placements_apart(r.aliasing);
   constexpr uint64_t kS = kPlacementAlignment;
-  for (size_t i = 0; i < bad.placements.size(); ++i) {  // every placement apart, one unit each
-    bad.placements[i].offset = (16 + i) * kS;
-    bad.placements[i].size = kS;
-  }
   Placement& r0 = bad.placements[bad.placement_of[0]];
   Placement& r2 = bad.placements[bad.placement_of[2]];
   Placement& r3 = bad.placements[bad.placement_of[3]];
@@ -905,12 +911,8 @@ TEST(GraphChecks, AliasingFollowsPlacementsThatCutEachOthersMemory) {
   const Graph g = chain(8);
   GraphCompileResult r = compile_graph(g);
   ASSERT_TRUE(r.findings.empty());
-  Aliasing cut = r.aliasing;
+  Aliasing cut = placements_apart(r.aliasing);
   constexpr uint64_t kS = kPlacementAlignment;
-  for (size_t i = 0; i < cut.placements.size(); ++i) {  // every placement apart, one unit each
-    cut.placements[i].offset = (16 + i) * kS;
-    cut.placements[i].size = kS;
-  }
   cut.placements[cut.placement_of[0]].offset = 0;
   cut.placements[cut.placement_of[0]].size = 4 * kS;
   cut.placements[cut.placement_of[3]].offset = kS;

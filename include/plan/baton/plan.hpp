@@ -204,6 +204,7 @@ struct CompiledGroup {
   [[gnu::noinline, gnu::cold]] void grow(size_t more_lists, size_t more_barriers, size_t more_points);
   void reallocate(size_t list_cap, size_t barrier_cap, size_t point_cap);
   void release() noexcept;
+  void take_block(CompiledGroup& o) noexcept;  // the two moves
   void* block_ = nullptr;  // the lists, then the barriers, then the points
 };
 
