@@ -998,6 +998,14 @@ struct Occupied {
   uint64_t lo, hi;
   uint32_t resource;
 };
+// Whether resource y's users all start after every last access of resource x completes (what every
+// user of y knows on each queue covers x's last access there): the one ordering rule for memory that x
+// and y share, in both aliasing paths below.
+[[gnu::always_inline]] inline bool ordered_after(const UseFacts* f, uint32_t x, uint32_t y) {
+  for (size_t k = 0; k < kQueues; ++k)
+    if (f[y].known[k] < f[x].last_pos[k]) return false;
+  return true;
+}
 // More segments than this: no_aliasing_findings gives up (each placement may move them all).
 inline constexpr size_t kMaxOccupied = 256;
 // Whether aliasing_findings finds nothing, proved in one sweep over the placements when they come in
@@ -1040,8 +1048,7 @@ bool no_aliasing_findings(const Aliasing& a, const std::vector<UseFacts>& us) {
     for (; j < ns && o[j].lo < hi; ++j) {
       const uint32_t x = o[j].resource;
       if (x == asked) continue;
-      for (size_t k = 0; k < kQueues; ++k)
-        if (f[y].known[k] < f[x].last_pos[k]) return false;
+      if (!ordered_after(f, x, y)) return false;
       asked = x;
     }
     // The usual case: it covers the one segment it meets (the same memory again): that segment is its.
@@ -1076,11 +1083,7 @@ std::vector<std::string> aliasing_findings(const Graph& g, const Aliasing& a,
     std::vector<uint64_t> cuts;
     std::vector<uint32_t> cover_first, first_cut, end_cut, cover, fill, ok_after;
   } w;
-  auto ordered = [&](uint32_t x, uint32_t y) {
-    for (size_t k = 0; k < kQueues; ++k)
-      if (us[y].known[k] < us[x].last_pos[k]) return false;
-    return true;
-  };
+  auto ordered = [f = us.data()](uint32_t x, uint32_t y) { return ordered_after(f, x, y); };
   // Elementary memory intervals; the resources covering each, ordered by first use, must form a chain.
   // Placements reuse the same few offsets over and over, so a small direct-mapped memo of values
   // already collected drops most repeats before the sort (which dominated at 100k placements).

@@ -299,6 +299,8 @@ class GroupCompiler {
   void prepare() {
     out_.name = g_.name();
     out_.queue = g_.queue();
+    // A walk over the operations, not the uses: the buffers used in byte ranges are found only when
+    // the backward pass meets the first part of a buffer (find_ranged), which most groups never do.
     for (const CommandList* l : g_.lists()) ops_ += static_cast<uint32_t>(l->ops().size());
     if (op_recs_.size() < ops_) op_recs_.resize(ops_);
     OpRec* rec = op_recs_.data();

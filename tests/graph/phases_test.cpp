@@ -931,11 +931,7 @@ TEST(GraphChecks, AliasingFollowsPlacementsThatCutEachOthersMemory) {
 
 // The aliasing of the two tests below: every placement apart, one unit each, but r0 and r5 at offset 0.
 Aliasing only_r0_and_r5_share(Aliasing a) {
-  constexpr uint64_t kS = kPlacementAlignment;
-  for (size_t i = 0; i < a.placements.size(); ++i) {
-    a.placements[i].offset = (16 + i) * kS;
-    a.placements[i].size = kS;
-  }
+  a = placements_apart(std::move(a));
   a.placements[a.placement_of[0]].offset = 0;
   a.placements[a.placement_of[5]].offset = 0;
   return a;
