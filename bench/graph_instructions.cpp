@@ -6,7 +6,10 @@
 // FAMILY: chain, layered (bench/graph_workloads.hpp: compile_graph, every phase and check), example
 // (examples/deferred.json), core_deferred, core_random (bench/core_workloads.hpp: plan + compile of
 // every group). One warm-up compile runs first; only the measured ones (REPS, default 1) run with
-// callgrind's instrumentation on. Without valgrind it just compiles (the requests are no-ops).
+// callgrind's instrumentation on. Without valgrind it just compiles (the requests are no-ops). MODE (graph
+// families): `fresh` (default) compiles a new result each time (compile_graph, the previous one freed, as
+// graph_bench's BM_Graph*), `reuse` compiles into the previous frame's result (compile_graph_into: the
+// steady state of a frame graph compiled every frame, as BM_Graph*Reuse).
 #include <valgrind/callgrind.h>
 
 #include <cstdio>
@@ -19,12 +22,18 @@
 int main(int argc, char** argv) {
   using namespace baton;
   if (argc < 3) {
-    std::fprintf(stderr, "usage: graph_instructions chain|layered|example|core_deferred|core_random N [REPS]\n");
+    std::fprintf(stderr, "usage: graph_instructions chain|layered|example|core_deferred|core_random N [REPS [fresh|reuse]]\n");
     return 2;
   }
   const std::string family = argv[1];
   const size_t n = std::strtoul(argv[2], nullptr, 10);
   const int reps = argc > 3 ? std::atoi(argv[3]) : 1;
+  const std::string mode = argc > 4 ? argv[4] : "fresh";
+  if (mode != "fresh" && mode != "reuse") {
+    std::fprintf(stderr, "unknown mode '%s' (fresh or reuse)\n", mode.c_str());
+    return 2;
+  }
+  const bool reuse = mode == "reuse";
   if (family == "core_deferred" || family == "core_random") {
     const auto w = family == "core_deferred" ? bench::deferred(n / 20) : bench::random_workload(n);
     auto once = [&] {
@@ -52,9 +61,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   graph::GraphCompileResult r = graph::compile_graph(g);
-  CALLGRIND_START_INSTRUMENTATION;
-  for (int i = 0; i < reps; ++i) r = graph::compile_graph(g);  // as graph_bench: the previous result freed here
-  CALLGRIND_STOP_INSTRUMENTATION;
+  if (reuse) {  // steady state of a frame compiled every frame into one result (compile_graph_into)
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < reps; ++i) graph::compile_graph_into(r, g);
+    CALLGRIND_STOP_INSTRUMENTATION;
+  } else {
+    CALLGRIND_START_INSTRUMENTATION;
+    for (int i = 0; i < reps; ++i) r = graph::compile_graph(g);  // as graph_bench: the previous result freed here
+    CALLGRIND_STOP_INSTRUMENTATION;
+  }
   if (!r.findings.empty()) {
     std::fprintf(stderr, "%s\n", r.findings.front().c_str());
     return 1;

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 
 namespace baton::graph {
 namespace {
@@ -38,6 +39,23 @@ uint64_t estimated_size(const Resource& r) { return estimated_size_of(r); }
 
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o) {
   Aliasing a;
+  alias_into(a, g, s, lt, o);
+  return a;
+}
+
+void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt,
+                const AliasingOptions& o) {
+  // The barriers are reused in place, not emptied: each one's list of previous occupants keeps its heap
+  // block (more than three occupants), which clear() would free. Both writers set every field.
+  std::vector<AliasBarrier> last_barriers = std::move(a.barriers);
+  reuse_storage(a, &Aliasing::placements, &Aliasing::placement_of);
+  a.barriers = std::move(last_barriers);
+  size_t barriers_used = 0;
+  const auto next_barrier = [&a, &barriers_used]() -> AliasBarrier& {
+    if (barriers_used < a.barriers.size()) return a.barriers[barriers_used++];
+    ++barriers_used;
+    return a.barriers.emplace_back();
+  };
   const size_t nr = g.resources.size();
   a.placement_of.assign(nr, kNone);
   // A transient, used resource with what the placements read of it (its lifetime's facts and its
@@ -118,7 +136,8 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
       a.placements[i] = {cand[i].r, a.heap_size, cand[i].size};
       a.heap_size += cand[i].size;
     }
-    return a;
+    a.barriers.clear();
+    return;
   }
 
   // Offsets: two greedy passes, each placing a resource at the best fitting gap among the
@@ -538,7 +557,7 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     // which the general path below keeps): it becomes the occupant, the old one the one previous.
     if (size > 0 && first < no && occ[first].begin == offset && occ[first].end == end &&
         !(first > 0 && occ[first - 1].begin == offset)) {
-      AliasBarrier& ab = a.barriers.emplace_back();
+      AliasBarrier& ab = next_barrier();
       ab.pass = s.serial[c.first];
       ab.resource = r;
       ab.previous.assign(&occ[first].resource, 1);
@@ -582,14 +601,14 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
     for (size_t k = 0; k < npieces; ++k) occ[first + k] = pieces[k];
     if (!previous.empty()) {
       if (previous.size() > 1) std::sort(previous.begin(), previous.end());
-      AliasBarrier& ab = a.barriers.emplace_back();
+      AliasBarrier& ab = next_barrier();
       ab.pass = s.serial[c.first];
       ab.resource = r;
       ab.previous.assign(previous.data(), previous.size());  // up to three: inline, no allocation
     }
   }
+  a.barriers.resize(barriers_used);  // a smaller frame than the last: its extra barriers go
   a.heap_size = top;
-  return a;
 }
 
 }  // namespace baton::graph

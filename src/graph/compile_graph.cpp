@@ -13,22 +13,27 @@ std::atomic<uint64_t> g_compiles{0};
 uint64_t compile_graph_calls() { return g_compiles.load(std::memory_order_relaxed); }
 
 GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
-  g_compiles.fetch_add(1, std::memory_order_relaxed);
   GraphCompileResult r;
-  r.validated = validate(g);
-  r.culled = cull(g, r.validated);
-  r.sched = schedule(g, r.validated, r.culled, o.schedule);
-  r.lifetimes = lifetimes(g, r.sched);
-  r.aliasing = alias(g, r.sched, r.lifetimes, o.aliasing);
-  r.trans = transitions(g, r.sched, r.aliasing);
+  compile_graph_into(r, g, o);
+  return r;
+}
+
+void compile_graph_into(GraphCompileResult& r, const Graph& g, const CompileOptions& o) {
+  g_compiles.fetch_add(1, std::memory_order_relaxed);
+  r.findings.clear();
+  validate_into(r.validated, g);
+  cull_into(r.culled, g, r.validated);
+  schedule_into(r.sched, g, r.validated, r.culled, o.schedule);
+  lifetimes_into(r.lifetimes, g, r.sched);
+  alias_into(r.aliasing, g, r.sched, r.lifetimes, o.aliasing);
+  transitions_into(r.trans, g, r.sched, r.aliasing);
   if (o.split_barriers) {
     for (size_t gi = 0; gi < r.trans.groups.size() && gi < r.trans.compiled.size(); ++gi)
       mark_split_barriers(*r.trans.groups[gi], r.trans.compiled[gi]);
   }
-  r.finals = final_states(r.trans);
+  final_states_into(r.finals, r.trans);
   if (o.before_checks) o.before_checks(r);
   if (o.run_checks) r.findings = check_all(g, r);
-  return r;
 }
 
 Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& table,

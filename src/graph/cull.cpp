@@ -8,12 +8,19 @@
 #include <fmt/format.h>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 
 namespace baton::graph {
 
 CullResult cull(const Graph& g, const Validated& v) {
-  const size_t np = g.passes.size();
   CullResult c;
+  cull_into(c, g, v);
+  return c;
+}
+
+void cull_into(CullResult& c, const Graph& g, const Validated& v) {
+  const size_t np = g.passes.size();
+  reuse_storage(c, &CullResult::live, &CullResult::culled);
   c.live.assign(np, 0);
   // Per-thread scratch, kept from call to call: no allocation in steady state.
   thread_local std::vector<uint8_t> is_output;
@@ -36,7 +43,7 @@ CullResult cull(const Graph& g, const Validated& v) {
     for (uint32_t e = in_first[p], end = in_first[p + 1]; e < end; ++e)
       if (edges[e].kind == EdgeKind::read_after_write) live[edges[e].from] = 1;
   }
-  if (dead == 0) return c;
+  if (dead == 0) return;
   c.culled.reserve(dead);
   for (uint32_t p = 0; p < np; ++p) {
     if (live[p]) continue;
@@ -51,7 +58,6 @@ CullResult cull(const Graph& g, const Validated& v) {
                                                          "writes ({})",
                                                          written)});
   }
-  return c;
 }
 
 }  // namespace baton::graph

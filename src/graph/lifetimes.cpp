@@ -4,11 +4,18 @@
 #include <algorithm>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 
 namespace baton::graph {
 
 std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
-  std::vector<Lifetime> lt(g.resources.size());
+  std::vector<Lifetime> lt;
+  lifetimes_into(lt, g, s);
+  return lt;
+}
+
+void lifetimes_into(std::vector<Lifetime>& lt, const Graph& g, const Schedule& s) {
+  lt.assign(g.resources.size(), Lifetime{});  // the caller's storage, every lifetime fresh
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   std::array<uint32_t, kQueues> on_queue{};  // per queue: 1 + the last position of a scheduled pass
   Lifetime* const out = lt.data();
@@ -38,7 +45,7 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
       l.min_clock[q] = l.first;
       l.free_at = l.last + 1;
     }
-    return lt;
+    return;
   }
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t p = serial[i];
@@ -76,7 +83,7 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
   if ((on_queue[0] != 0) + (on_queue[1] != 0) + (on_queue[2] != 0) <= 1) {
     for (Lifetime& l : lt)
       if (l.used()) l.free_at = l.last + 1;
-    return lt;
+    return;
   }
   thread_local std::array<std::vector<uint32_t>, kQueues> reach;  // scratch kept from call to call
   // Invariant: m[k] = min of clock[k] over serial indices >= i + 1 (capped at the table); values
@@ -98,7 +105,6 @@ std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s) {
     for (size_t k = 0; k < kQueues; ++k) at = std::max(at, reach[k][l.last_pos[k]]);
     l.free_at = at;
   }
-  return lt;
 }
 
 }  // namespace baton::graph

@@ -9,12 +9,20 @@
 #include <algorithm>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 #include "replay.hpp"
 
 namespace baton::graph {
 
 FinalStates final_states(const Transitions& t) {
   FinalStates f;
+  final_states_into(f, t);
+  return f;
+}
+
+void final_states_into(FinalStates& f, const Transitions& t) {
+  reuse_storage(f, &FinalStates::restores, &FinalStates::state, &FinalStates::cells, &FinalStates::split,
+                &FinalStates::runs, &FinalStates::order);
   const ResourceDesc* const descs = t.table.all().data();
   const ResourceHistory* const history = t.history_in.data();
   const uint32_t n = static_cast<uint32_t>(t.table.size());
@@ -83,7 +91,7 @@ FinalStates final_states(const Transitions& t) {
     if (!buffer) order[m] = RunOrder{d.mips, d.layers};
     if (fate[m] == kOpen) state[m] = history[m].touched ? resting_state(d) : buffer ? kFirstTouchBuffer : kFirstTouch;
   }
-  if (!partial) return f;
+  if (!partial) return;
   // The members whose last barrier covers part of them: every barrier of theirs forward, run by run, from
   // the start state (detail::replay_start's), in the replay's flat arrays.
   thread_local detail::States st;
@@ -113,7 +121,6 @@ FinalStates final_states(const Transitions& t) {
     f.runs.push_back(st.runs(m));
     state[m] = value[m];  // what the replay's flat array holds for a split member (what the result kept before)
   }
-  return f;
 }
 
 }  // namespace baton::graph

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 
 namespace baton::graph {
 
@@ -182,8 +183,14 @@ bool clocks(const Graph& g, const Validated& v, const CullResult& c, Schedule& s
 }  // namespace
 
 Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const ScheduleOptions& o) {
-  const size_t np = g.passes.size();
   Schedule s;
+  schedule_into(s, g, v, c, o);
+  return s;
+}
+
+void schedule_into(Schedule& s, const Graph& g, const Validated& v, const CullResult& c, const ScheduleOptions& o) {
+  const size_t np = g.passes.size();
+  reuse_storage(s, &Schedule::serial, &Schedule::serial_of, &Schedule::pos, &Schedule::clock, &Schedule::syncs);
   s.serial_of.assign(np, kNone);
   s.pos.assign(np, kNone);
   s.clock.resize(np);  // a live pass's clock is written when it is scheduled; a culled pass's is zero
@@ -196,7 +203,7 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
     for (uint32_t p = 0; p < np; ++p)
       if (c.live[p]) s.serial.push_back(p);
     // Every edge points forward (validate() says so): nothing to check.
-    if (clocks(g, v, c, s, v.backward)) return s;
+    if (clocks(g, v, c, s, v.backward)) return;
     s.syncs.clear();
     s.cross_queue_edges = 0;
     std::fill(s.serial_of.begin(), s.serial_of.end(), kNone);
@@ -204,7 +211,6 @@ Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const
   }
   general_order(g, v, c, o, s);
   clocks(g, v, c, s, false);
-  return s;
 }
 
 bool happens_before(const Schedule& s, const Graph& g, uint32_t a, uint32_t b) {

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 #include "baton/rules.hpp"
 
 namespace baton::graph {
@@ -381,11 +382,27 @@ uint64_t member_table_builds() {
 
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
   Transitions t;
+  transitions_into(t, g, s, a);
+  return t;
+}
+
+void transitions_into(Transitions& t, const Graph& g, const Schedule& s, const Aliasing& a) {
+  // What the result held before keeps its storage: the list store's arrays, the compiled groups' blocks
+  // (compile_all_into) and the history (handed through the planner and back as history_out).
+  ListStore kept_store = std::move(t.store);
+  reuse_storage(kept_store, &ListStore::uses, &ListStore::ops, &ListStore::entries, &ListStore::lists,
+                &ListStore::list_ptrs, &ListStore::groups, &ListStore::names);
+  CompileResult compiled;
+  compiled.groups = std::move(t.compiled);
+  History history = std::move(t.history_out);
+  reuse_storage(t, &Transitions::first_member, &Transitions::groups, &Transitions::info, &Transitions::list_passes,
+                &Transitions::history_in);
+  t.store = std::move(kept_store);
   const size_t nr = g.resources.size(), np = g.passes.size();
   const MemberTable& mt = member_table(g);
   t.table = mt.table;  // shared, not copied
   t.first_member = mt.first_member;
-  History history = mt.history;
+  history = mt.history;
 
   // Groups: cut before a wait and after a signal; submission order is the order of first passes.
   thread_local Scratch scratch;
@@ -925,10 +942,9 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
     t.groups.add_view(group);
   }
   t.history_in = history;
-  CompileResult cr = compile_all(t.table, t.groups.span(), std::move(history), 1);
-  t.compiled = std::move(cr.groups);
-  t.history_out = std::move(cr.history_out);
-  return t;
+  compile_all_into(compiled, t.table, t.groups.span(), std::move(history), 1);
+  t.compiled = std::move(compiled.groups);
+  t.history_out = std::move(compiled.history_out);
 }
 
 }  // namespace baton::graph

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "baton/graph.hpp"
+#include "baton/reuse.hpp"
 #include "baton/rules.hpp"
 
 namespace baton::graph {
@@ -516,8 +517,14 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
 }  // namespace
 
 Validated validate(const Graph& g) {
-  const size_t np = g.passes.size(), nr = g.resources.size();
   Validated v;
+  validate_into(v, g);
+  return v;
+}
+
+void validate_into(Validated& v, const Graph& g) {
+  const size_t np = g.passes.size(), nr = g.resources.size();
+  reuse_storage(v, &Validated::edges, &Validated::in_first);
   v.in_first.assign(np + 1, 0);
   uint32_t* const in_first = v.in_first.data();
   thread_local Scratch sc;
@@ -669,7 +676,6 @@ Validated validate(const Graph& g) {
       throw Error(fmt::format("/outputs/{}: pass '{}', output '{}': {}", oi, g.passes[last_writer].name,
                               res.desc.name, rule_message(Rule::output_transient, {})));
   }
-  return v;
 }
 
 uint64_t validate_overlap_queries() {

@@ -259,7 +259,10 @@ Scratch& thread_scratch() {
 
 class GroupCompiler {
  public:
-  GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f) : rt_(rt), g_(g), f_(f) {
+  // The result is written into `out` (cleared first: a group compiled before keeps its block, compile_into).
+  GroupCompiler(const ResourceTable& rt, const CommandListGroup& g, const GroupFacts& f, CompiledGroup& out)
+      : rt_(rt), g_(g), f_(f), out_(out) {
+    out_.clear();
     slots_.clear();
     boxes_.clear();
     pieces_.clear();
@@ -281,7 +284,7 @@ class GroupCompiler {
   GroupCompiler(const GroupCompiler&) = delete;
   GroupCompiler& operator=(const GroupCompiler&) = delete;
 
-  CompiledGroup run() {
+  void run() {
     prepare();
     if (plain_) {
       forward_plain();
@@ -289,7 +292,6 @@ class GroupCompiler {
       backward();
       forward<false>();
     }
-    return std::move(out_);
   }
 
  private:
@@ -1247,7 +1249,7 @@ class GroupCompiler {
   uint32_t ops_ = 0;         // operations in the group
   uint32_t uses_total_ = 0;  // uses in the group
   uint32_t next_first_ = 0;  // slots numbered in the order of first touch so far
-  CompiledGroup out_;
+  CompiledGroup& out_;
   uint32_t list_ = 0;                 // the list the forward walk emits into (begin_list)
   const Barrier* barriers0_ = nullptr;      // the arrays' storage as prepare() reserved it: relink()
   const BarrierPoint* points0_ = nullptr;   // only if the forward walk outgrew it
@@ -1259,11 +1261,25 @@ class GroupCompiler {
 }  // namespace
 
 CompiledGroup compile(const ResourceTable& resources, const CommandListGroup& group, const GroupFacts& facts) {
-  return GroupCompiler(resources, group, facts).run();
+  CompiledGroup out;
+  GroupCompiler(resources, group, facts, out).run();
+  return out;
+}
+
+void compile_into(CompiledGroup& out, const ResourceTable& resources, const CommandListGroup& group,
+                  const GroupFacts& facts) {
+  GroupCompiler(resources, group, facts, out).run();
 }
 
 CompileResult compile_all(const ResourceTable& resources, std::span<CommandListGroup* const> groups,
                           History history_in, unsigned threads) {
+  CompileResult out;
+  compile_all_into(out, resources, groups, std::move(history_in), threads);
+  return out;
+}
+
+void compile_all_into(CompileResult& out, const ResourceTable& resources, std::span<CommandListGroup* const> groups,
+                      History history_in, unsigned threads) {
   for (const CommandListGroup* g : groups) {
     for (const CommandList* l : g->lists()) {
       if (l->group() != g)
@@ -1281,22 +1297,19 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
   thread_local Plan reused;
   Plan& p = reused;
   plan_detail::plan_into(p, resources, cg, std::move(history_in));
-  CompileResult out;
+  // One result per group, each compiled into the group the call before left at its place (its block reused).
+  out.groups.resize(groups.size());
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));
   if (threads == 1) {
-    // Each result moved into its place as it is made (an empty group made first and assigned over costs a
-    // destruction and a move-assignment per group).
-    out.groups.reserve(groups.size());
-    for (size_t i = 0; i < groups.size(); ++i) out.groups.push_back(compile(resources, *groups[i], p.groups[i]));
+    for (size_t i = 0; i < groups.size(); ++i) compile_into(out.groups[i], resources, *groups[i], p.groups[i]);
   } else {
-    out.groups.resize(groups.size());
     std::vector<std::exception_ptr> errors(threads);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
         try {
           for (size_t i = t; i < groups.size(); i += threads)
-            out.groups[i] = compile(resources, *groups[i], p.groups[i]);
+            compile_into(out.groups[i], resources, *groups[i], p.groups[i]);
         } catch (...) {
           errors[t] = std::current_exception();
         }
@@ -1309,7 +1322,6 @@ CompileResult compile_all(const ResourceTable& resources, std::span<CommandListG
   for (CommandListGroup* g : groups)
     for (CommandList* l : g->lists()) l->mark_compiled();
   out.history_out = std::move(p.history_out);
-  return out;
 }
 
 }  // namespace baton

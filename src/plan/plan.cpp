@@ -101,6 +101,13 @@ void CompiledGroup::shrink(size_t barrier_count, size_t point_count) {
   points.size_ = std::min(points.size_, point_count);
 }
 
+void CompiledGroup::clear() noexcept {
+  for (size_t i = 0; i < lists.size_; ++i) lists.data_[i].~CompiledList();
+  lists.size_ = barriers.size_ = points.size_ = 0;
+  name.clear();
+  queue = Queue::direct;
+}
+
 void CompiledGroup::release() noexcept {
   for (size_t i = 0; i < lists.size_; ++i) lists.data_[i].~CompiledList();
   ::operator delete(block_);

@@ -104,6 +104,10 @@ struct Validated {
   bool backward = true;
 };
 Validated validate(const Graph& g);
+// Each phase also writes into the caller's result (`*_into`): the result is made anew (every field as a
+// fresh one's) but keeps its containers' storage, so a frame compiled every frame into one result takes no
+// heap block for it in steady state (compile_graph_into).
+void validate_into(Validated& out, const Graph& g);
 
 // Phase 2: cull. Live: side-effect passes, writers of outputs, and (backward) every pass a live
 // pass reads from. Explicit `after` edges order but do not keep a pass alive.
@@ -116,6 +120,7 @@ struct CullResult {
   std::vector<Culled> culled;
 };
 CullResult cull(const Graph& g, const Validated& v);
+void cull_into(CullResult& out, const Graph& g, const Validated& v);
 
 // Phase 3: schedule. A serial order (topological, over live passes) and per-queue sequences; a
 // dependency across queues becomes a signal after the producer and a wait before the consumer,
@@ -145,6 +150,8 @@ struct Schedule {
   size_t cross_queue_edges = 0;  // before reduction
 };
 Schedule schedule(const Graph& g, const Validated& v, const CullResult& c, const ScheduleOptions& o = {});
+void schedule_into(Schedule& out, const Graph& g, const Validated& v, const CullResult& c,
+                   const ScheduleOptions& o = {});
 // Whether pass a is complete before pass b starts under every execution the schedule allows.
 bool happens_before(const Schedule& s, const Graph& g, uint32_t a, uint32_t b);
 
@@ -159,6 +166,7 @@ struct Lifetime {
   bool used() const { return first != kNone; }
 };
 std::vector<Lifetime> lifetimes(const Graph& g, const Schedule& s);
+void lifetimes_into(std::vector<Lifetime>& out, const Graph& g, const Schedule& s);
 
 // Phase 5: aliasing. Transient resources placed into one heap by size and 64 KiB alignment
 // (best fit over memory freed before the resource's first use).
@@ -231,6 +239,8 @@ struct Aliasing {
   uint64_t lower_bound = 0;  // the most bytes live at once
 };
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o = {});
+void alias_into(Aliasing& out, const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt,
+                const AliasingOptions& o = {});
 
 // The aliasing result as the plan's memory (one heap "transients", per member of a placed resource its
 // bytes: the members of a set follow each other inside their resource's placement). `member_bytes`:
@@ -270,6 +280,8 @@ struct Transitions {
   History history_in, history_out;  // per member: transient members start untouched, others at rest
 };
 Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a);
+// Also reuses the compiled groups' blocks (compile_all_into) and the list store's arrays.
+void transitions_into(Transitions& out, const Graph& g, const Schedule& s, const Aliasing& a);
 // How many times transitions() has built a member table (Transitions::table, first_member and the
 // frame's starting history) in this thread. It keeps the last one it built, with the resources it was
 // built from, and reuses it while the graph's resources compare equal (a graph compiled every frame
@@ -306,6 +318,7 @@ struct FinalStates {
   }
 };
 FinalStates final_states(const Transitions& t);
+void final_states_into(FinalStates& out, const Transitions& t);
 
 // Phase 8: checks, independent of how the phases computed their results. Each returns the
 // findings (empty = holds). Order between passes is the schedule's happens-before (happens_before,
@@ -350,6 +363,11 @@ struct GraphCompileResult {
   std::vector<std::string> findings;  // from the checks
 };
 GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o = {});
+// The same compile into `r`, reusing the storage of whatever `r` held (last frame's result: every phase
+// through its *_into). The result equals compile_graph(g, o)'s; in steady state (the same graph, or one
+// no larger, compiled again into one result) the phases and the planner take no heap block for it. If
+// it throws, `r` holds no usable result (its storage is kept for the next call).
+void compile_graph_into(GraphCompileResult& r, const Graph& g, const CompileOptions& o = {});
 // How many times compile_graph has run in this process (`baton run --format json` reports the
 // calls of one run: a frame graph is compiled once, with the device's real memory sizes).
 uint64_t compile_graph_calls();

@@ -198,6 +198,9 @@ struct CompiledGroup {
   // Drops the barriers and points past these counts (at most the arrays' sizes); the lists' views are not
   // changed: call relink() if they covered what was dropped.
   void shrink(size_t barrier_count, size_t point_count);
+  // Empties the group (no lists, barriers or points, an empty name), keeping its block for the next
+  // compile into it (compile_into).
+  void clear() noexcept;
 
  private:
   // Room for `more` of each beyond their sizes: a new block (geometric growth), the contents moved in.
@@ -302,6 +305,9 @@ Plan plan(const ResourceTable& resources, std::span<const CommandListGroup* cons
 
 // Pure and deterministic: the barriers of one group given its facts.
 CompiledGroup compile(const ResourceTable& resources, const CommandListGroup& group, const GroupFacts& facts);
+// The same into `out`, whose block is reused (cleared first; it grows only when the group needs more).
+void compile_into(CompiledGroup& out, const ResourceTable& resources, const CommandListGroup& group,
+                  const GroupFacts& facts);
 
 // Convenience driver: plans, compiles every group (in parallel when threads > 1) and marks each list
 // Compiled (a list compiled twice is an error). Returns the groups in order and the history.
@@ -311,6 +317,9 @@ struct CompileResult {
 };
 CompileResult compile_all(const ResourceTable& resources, std::span<CommandListGroup* const> groups,
                           History history_in, unsigned threads = 1);
+// The same into `out`: its groups' blocks are reused group by group (compile_into), extra groups dropped.
+void compile_all_into(CompileResult& out, const ResourceTable& resources, std::span<CommandListGroup* const> groups,
+                      History history_in, unsigned threads = 1);
 
 // Split barriers (off unless asked for: --split-barriers on). Marks, in place, every barrier at a
 // before-point of operation k whose resource the group last touched (a use, or a barrier at a
