@@ -132,5 +132,32 @@ TEST(PlannerHeapBlocks, AFrameCompiledAgainPlansAsAFreshPlan) {
   }
 }
 
+// compile_all_into compiles group i of a frame into the group the call before left at place i (its block
+// reused). Frames of other sizes (more groups, fewer) compiled into one result, on one thread and on two,
+// each equal the fresh plan() and compile() of the same frame, and a frame compiled again into its own
+// result takes no heap block.
+TEST(PlannerHeapBlocks, FramesCompiledIntoOneResultEqualFreshCompiles) {
+  CompileResult kept;
+  for (const unsigned threads : {1u, 2u}) {
+    for (const size_t n : {size_t{12}, size_t{30}, size_t{5}, size_t{30}}) {
+      Frame f(n), fresh(n);
+      compile_all_into(kept, f.r.rt, f.ptrs, std::move(f.history), threads);
+      const std::vector<const CommandListGroup*> cptrs(fresh.ptrs.begin(), fresh.ptrs.end());
+      const Plan p = plan(fresh.r.rt, cptrs, fresh.history);
+      ASSERT_EQ(kept.groups.size(), n);
+      for (size_t i = 0; i < n; ++i) {
+        const CompiledGroup c = compile(fresh.r.rt, *fresh.ptrs[i], p.groups[i]);
+        EXPECT_EQ(dump(f.r.rt, *f.ptrs[i], kept.groups[i]), dump(fresh.r.rt, *fresh.ptrs[i], c))
+            << "group " << i << " of " << n << ", " << threads << " thread(s)";
+      }
+      EXPECT_EQ(kept.history_out, p.history_out) << n << " groups, " << threads << " thread(s)";
+    }
+  }
+  Frame again(30);  // the same shape as the last frame: every group's block has room
+  const uint64_t before = heap_blocks();
+  compile_all_into(kept, again.r.rt, again.ptrs, std::move(again.history), 1);
+  EXPECT_EQ(heap_blocks() - before, 0u);
+}
+
 }  // namespace
 }  // namespace baton::test
