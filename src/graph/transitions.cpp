@@ -389,9 +389,13 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 void transitions_into(Transitions& t, const Graph& g, const Schedule& s, const Aliasing& a) {
   // What the result held before keeps its storage: the list store's arrays, the compiled groups' blocks
   // (compile_all_into) and the history (handed through the planner and back as history_out).
+  // The operations are kept as objects, not emptied: the walk below sets every field of each one it uses
+  // (destroying and making them again cost about 20 instructions per pass).
   ListStore kept_store = std::move(t.store);
-  reuse_storage(kept_store, &ListStore::uses, &ListStore::ops, &ListStore::entries, &ListStore::lists,
-                &ListStore::list_ptrs, &ListStore::groups, &ListStore::names);
+  std::vector<Operation> kept_ops = std::move(kept_store.ops);
+  reuse_storage(kept_store, &ListStore::uses, &ListStore::entries, &ListStore::lists, &ListStore::list_ptrs,
+                &ListStore::groups, &ListStore::names);
+  kept_store.ops = std::move(kept_ops);
   CompileResult compiled;
   compiled.groups = std::move(t.compiled);
   History history = std::move(t.history_out);
@@ -905,13 +909,15 @@ void transitions_into(Transitions& t, const Graph& g, const Schedule& s, const A
   if (has_start) parts[0] = frame_part(true);
   if (has_end) parts[ns + 1] = frame_part(false);
   const std::span<const Part> lparts(parts.data() + (has_start ? 0 : 1), ns + has_start + has_end);
-  store.ops.resize(lparts.size());  // made in place: no temporary Operation moved in
+  store.ops.resize(lparts.size());  // made in place (or kept from the last compile): no temporary moved in
   for (size_t i = 0; i < lparts.size(); ++i) {
     const Part& part = lparts[i];
     Operation& op = store.ops[i];
     op.kind = part.kind;
     op.uses.set_view(std::span<const Use>(store.uses).subspan(part.use_begin, part.use_end - part.use_begin));
     op.commands = 1;
+    op.full_barrier = false;  // every field: the operation may be last compile's
+    if (!op.label.empty()) op.label.clear();
   }
   // The groups in one array of the store and the lists' names in one array of characters: no heap block
   // per group, list or name.
