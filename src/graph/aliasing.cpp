@@ -46,10 +46,13 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
 void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt,
                 const AliasingOptions& o) {
   // The barriers are reused in place, not emptied: each one's list of previous occupants keeps its heap
-  // block (more than three occupants), which clear() would free. Both writers set every field.
+  // block (more than three occupants), which clear() would free. Both writers set every field. So are the
+  // placements: both paths below write every field of every placement (resize() only cuts or extends).
   std::vector<AliasBarrier> last_barriers = std::move(a.barriers);
-  reuse_storage(a, &Aliasing::placements, &Aliasing::placement_of);
+  std::vector<Placement> last_placements = std::move(a.placements);
+  reuse_storage(a, &Aliasing::placement_of);
   a.barriers = std::move(last_barriers);
+  a.placements = std::move(last_placements);
   size_t barriers_used = 0;
   const auto next_barrier = [&a, &barriers_used]() -> AliasBarrier& {
     if (barriers_used < a.barriers.size()) return a.barriers[barriers_used++];

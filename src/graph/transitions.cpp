@@ -389,13 +389,16 @@ Transitions transitions(const Graph& g, const Schedule& s, const Aliasing& a) {
 void transitions_into(Transitions& t, const Graph& g, const Schedule& s, const Aliasing& a) {
   // What the result held before keeps its storage: the list store's arrays, the compiled groups' blocks
   // (compile_all_into) and the history (handed through the planner and back as history_out).
-  // The operations are kept as objects, not emptied: the walk below sets every field of each one it uses
-  // (destroying and making them again cost about 20 instructions per pass).
+  // The operations and the uses are kept as they are, not emptied: the walk below sets every field of each
+  // operation it uses and writes every use (destroying and making the operations again cost about 20
+  // instructions per pass, and value-initializing uses only to overwrite them about 10 per use).
   ListStore kept_store = std::move(t.store);
   std::vector<Operation> kept_ops = std::move(kept_store.ops);
-  reuse_storage(kept_store, &ListStore::uses, &ListStore::entries, &ListStore::lists, &ListStore::list_ptrs,
-                &ListStore::groups, &ListStore::names);
+  std::vector<Use> kept_uses = std::move(kept_store.uses);
+  reuse_storage(kept_store, &ListStore::entries, &ListStore::lists, &ListStore::list_ptrs, &ListStore::groups,
+                &ListStore::names);
   kept_store.ops = std::move(kept_ops);
+  kept_store.uses = std::move(kept_uses);
   CompileResult compiled;
   compiled.groups = std::move(t.compiled);
   History history = std::move(t.history_out);
