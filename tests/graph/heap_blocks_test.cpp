@@ -110,7 +110,7 @@ TEST(GraphHeapBlocks, LayeredCompileTakesNoBlockPerGroupOutsideThePlanner) {
 // and the list store keeps its arrays. Measured here on the chain (one group of 1,000 lists), the layered
 // graph (622 groups, async queues, takeovers of several previous occupants) and examples/deferred.json
 // (a few blocks left, below); compile_graph, which makes a new result each time, takes 30 blocks on the
-// chain of 1,000 (above).
+// chain of 1,000 (the test above prints it).
 TEST(GraphHeapBlocks, CompiledIntoLastFramesResultTakesNoBlock) {
   auto steady = [](const Graph& g) {
     GraphCompileResult r;
