@@ -130,7 +130,7 @@ TEST(GraphHeapBlocks, CompiledIntoLastFramesResultTakesNoBlock) {
   EXPECT_EQ(layered, 0u);
   // deferred.json still takes a few blocks per compile, none per pass: the planner's range maps of the
   // uses that name part of a resource, the checks' run maps of members that end the frame in several
-  // states, and a list name longer than a string holds inline (15 measured; about 120 for a new result).
+  // states, and a list name longer than a string holds inline (15 measured; 49 for a new result).
   EXPECT_LE(deferred, 15u);
 }
 
