@@ -36,16 +36,20 @@ std::map<std::string, std::map<long, Memory>> g_memory;
 // `reuse`: each compile goes into the previous one's result (compile_graph_into, the steady state of a
 // frame compiled every frame: no heap block); otherwise compile_graph makes a new result and the previous
 // one is freed in the timed loop.
+void compile_once(GraphCompileResult& r, const Graph& g, bool reuse) {
+  if (reuse)
+    compile_graph_into(r, g);
+  else
+    r = compile_graph(g);
+}
+
 template <class Make>
 void run(benchmark::State& state, Make make, const char* family, bool reuse = false) {
   const auto n = static_cast<size_t>(state.range(0));
   const Graph g = make(n);
   GraphCompileResult r;
   for (auto _ : state) {
-    if (reuse)
-      compile_graph_into(r, g);
-    else
-      r = compile_graph(g);
+    compile_once(r, g, reuse);
     benchmark::DoNotOptimize(r);
   }
   if (!r.findings.empty()) state.SkipWithError(r.findings.front().c_str());
@@ -160,10 +164,7 @@ void deferred_example(benchmark::State& state, bool reuse) {
   const Graph g = load_graph_file(BATON_SOURCE_DIR "/examples/deferred.json");
   GraphCompileResult r;
   for (auto _ : state) {
-    if (reuse)
-      compile_graph_into(r, g);
-    else
-      r = compile_graph(g);
+    compile_once(r, g, reuse);
     benchmark::DoNotOptimize(r);
   }
   if (!r.findings.empty()) state.SkipWithError(r.findings.front().c_str());

@@ -48,11 +48,7 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   // The barriers are reused in place, not emptied: each one's list of previous occupants keeps its heap
   // block (more than three occupants), which clear() would free. Both writers set every field. So are the
   // placements: both paths below write every field of every placement (resize() only cuts or extends).
-  std::vector<AliasBarrier> last_barriers = std::move(a.barriers);
-  std::vector<Placement> last_placements = std::move(a.placements);
-  reuse_storage(a, &Aliasing::placement_of);
-  a.barriers = std::move(last_barriers);
-  a.placements = std::move(last_placements);
+  reuse_storage(a, &Aliasing::placement_of, keep(&Aliasing::barriers), keep(&Aliasing::placements));
   size_t barriers_used = 0;
   const auto next_barrier = [&a, &barriers_used]() -> AliasBarrier& {
     if (barriers_used < a.barriers.size()) return a.barriers[barriers_used++];

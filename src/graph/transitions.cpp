@@ -392,19 +392,13 @@ void transitions_into(Transitions& t, const Graph& g, const Schedule& s, const A
   // The operations and the uses are kept as they are, not emptied: the walk below sets every field of each
   // operation it uses and writes every use (destroying and making the operations again cost about 20
   // instructions per pass, and value-initializing uses only to overwrite them about 10 per use).
-  ListStore kept_store = std::move(t.store);
-  std::vector<Operation> kept_ops = std::move(kept_store.ops);
-  std::vector<Use> kept_uses = std::move(kept_store.uses);
-  reuse_storage(kept_store, &ListStore::entries, &ListStore::lists, &ListStore::list_ptrs, &ListStore::groups,
-                &ListStore::names);
-  kept_store.ops = std::move(kept_ops);
-  kept_store.uses = std::move(kept_uses);
+  reuse_storage(t.store, keep(&ListStore::ops), keep(&ListStore::uses), &ListStore::entries, &ListStore::lists,
+                &ListStore::list_ptrs, &ListStore::groups, &ListStore::names);
   CompileResult compiled;
   compiled.groups = std::move(t.compiled);
   History history = std::move(t.history_out);
-  reuse_storage(t, &Transitions::first_member, &Transitions::groups, &Transitions::info, &Transitions::list_passes,
-                &Transitions::history_in);
-  t.store = std::move(kept_store);
+  reuse_storage(t, keep(&Transitions::store), &Transitions::first_member, &Transitions::groups, &Transitions::info,
+                &Transitions::list_passes, &Transitions::history_in);
   const size_t nr = g.resources.size(), np = g.passes.size();
   const MemberTable& mt = member_table(g);
   t.table = mt.table;  // shared, not copied

@@ -526,9 +526,7 @@ void validate_into(Validated& v, const Graph& g) {
   const size_t np = g.passes.size(), nr = g.resources.size();
   // The edges are kept as they are (not emptied): the walk writes every edge up to the count it cuts them
   // to, so value-initializing them first (resize() of an empty vector) would only be overwritten.
-  std::vector<Edge> kept_edges = std::move(v.edges);
-  reuse_storage(v, &Validated::in_first);
-  v.edges = std::move(kept_edges);
+  reuse_storage(v, &Validated::in_first, keep(&Validated::edges));
   v.in_first.assign(np + 1, 0);
   uint32_t* const in_first = v.in_first.data();
   thread_local Scratch sc;
