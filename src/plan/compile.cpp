@@ -1029,6 +1029,17 @@ class GroupCompiler {
     const ResourceDesc& d = desc(r);
     State target = use_state(false, w->access, w->stages);
     target.sync = op_sync(op, r, w->access, w->stages);
+    // The usual discard: a whole slot, in an operation that names no resource twice (so the write is its
+    // only use of r). One barrier of the whole resource and one state, without the maps below, which give
+    // the same for it: one box into the write's state, from the slot's one state.
+    if (s.whole && !op.shared) {
+      const bool takeover = s.t.origin == Origin::takeover;
+      const State before{s.t.state.sync, takeover ? s.t.state.access : AccessMask{0}, Layout::undefined};
+      emit(op.list, op.op, Where::before, r, s.bytes, &s, full_box(d), before, target,
+           takeover ? Reason::takeover : Reason::discard, true);
+      s.t = Track{target, kNone, op.list, Origin::list, false};
+      return;
+    }
     // The discard opens every subresource straight into what this operation does with it: the write's
     // state, or the state of another use of the same operation (one barrier per subresource per point).
     RangeMap<State> into(full_box(d), target);
