@@ -114,11 +114,16 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   // [first, last]; a difference array over serial indices gives the live bytes at each index in
   // one pass (the same maximum as sorting the alloc/free events with frees first, which never
   // peaks in the middle of an index's events).
+  // The same walk ors the sizes together and notes a size 0, for the unit below.
+  uint64_t any_size = 0;
+  bool empty_size = false;
   {
     std::vector<int64_t>& delta = scratch.delta;
     delta.assign(span + 1, 0);
     for (size_t i = 0; i < n; ++i) {
       a.unaliased += cand[i].size;
+      any_size |= cand[i].size;
+      empty_size |= cand[i].size == 0;
       delta[cand[i].first] += static_cast<int64_t>(cand[i].size);
       delta[cand[i].last + 1] -= static_cast<int64_t>(cand[i].size);
     }
@@ -138,6 +143,10 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     a.barriers.clear();
     return;
   }
+
+  // Every offset either placement chooses is 0 or the end of an interval, so a sum of sizes: a multiple
+  // of the largest power of two that divides every size (the unit; 64: none, a size 0 among them).
+  const int unit = empty_size || any_size == 0 ? 64 : std::countr_zero(any_size);
 
   // Offsets: two greedy passes, each placing a resource at the best fitting gap among the
   // resources it may overlap in time (one pass in order of first use, one largest first); the
@@ -359,21 +368,13 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     if (end_v.size() < n) end_v.resize(n);
     uint64_t* const begin_of = begin_v.data();
     uint64_t* const end_of = end_v.data();
-    // Every offset this placement chooses is 0 or the end of an interval, so a sum of sizes: a multiple of
-    // the largest power of two that divides every size (the unit). While the heap is at most kUnits
-    // units, a resource's busy intervals are marked in a bitmap of units instead of sorted: the gaps the
-    // scan below finds between the sorted intervals (below their top) are the bitmap's runs of clear bits
-    // below the highest set one, in the same order, so the same best fit. An interval of no bytes would
-    // split a gap there and not in the bitmap: with any size 0 the bitmap is not used.
+    // While the heap is at most kUnits units (see `unit`), a resource's busy intervals are marked in a
+    // bitmap of units instead of sorted: the gaps the scan below finds between the sorted intervals (below
+    // their top) are the bitmap's runs of clear bits below the highest set one, in the same order, so the
+    // same best fit. An interval of no bytes would split a gap there and not in the bitmap: with any size 0
+    // the bitmap is not used.
     constexpr uint64_t kUnits = 64 * 64;
     thread_local std::array<uint64_t, kUnits / 64 + 1> bits{};  // and a spare word (see `mark`)
-    uint64_t any_size = 0;
-    bool empty_size = false;
-    for (size_t i = 0; i < n; ++i) {
-      any_size |= cand[i].size;
-      empty_size |= cand[i].size == 0;
-    }
-    const int unit = empty_size || any_size == 0 ? 64 : std::countr_zero(any_size);
     // This placement stops once its heap reaches the first one's top (it can no longer win), so every busy
     // interval ends below `top`. The bitmap's cost grows with the heap's words (scanned and cleared per
     // resource), the sort's with the busy intervals: the bitmap when the words are at most one more than
@@ -515,95 +516,178 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     }
   }
 
-  // The heap's current occupants as disjoint intervals [begin, end) sorted by begin, each with the last
-  // resource placed there, in one flat array (per-thread scratch: no node per interval, no allocation
-  // once it has grown). A placement clips the interval it starts in and the one it ends in and
-  // replaces everything between by itself: one binary search and one splice.
-  struct Occupant {
-    uint64_t begin, end;
-    uint32_t resource;
-  };
-  thread_local std::vector<Occupant> occupant;
+  // Whose memory each resource takes over: the latest occupants of its bytes, in order of first use.
   thread_local std::vector<uint32_t> previous;  // whose memory the current resource takes over
-  occupant.clear();
   a.barriers.reserve(n);  // at most one per placement
   for (size_t i = 0; i < n; ++i) {
-    const Cand& c = cand[i];
-    const uint32_t r = c.r;
-    const uint64_t size = c.size, offset = offset_at[i];
-    a.placement_of[r] = static_cast<uint32_t>(i);
-    Placement& placement = a.placements[i];
-    placement.resource = r;
-    placement.offset = offset;
-    placement.size = size;
-
-    // Whose memory this takes over: the latest occupants of [offset, offset + size).
-    const uint64_t end = offset + size;
-    const size_t no = occupant.size();
-    Occupant* occ = occupant.data();
-    // The last interval beginning at or before `offset` (it may reach into the new one), else the first.
-    size_t lo = 0, hi = no;
-    while (lo < hi) {
-      const size_t mid = (lo + hi) / 2;
-      if (offset < occ[mid].begin)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-    size_t first = lo;
-    if (first > 0) --first;
-    // The usual takeover: exactly the bytes of one occupant (and no empty interval at the same offset,
-    // which the general path below keeps): it becomes the occupant, the old one the one previous.
-    if (size > 0 && first < no && occ[first].begin == offset && occ[first].end == end &&
-        !(first > 0 && occ[first - 1].begin == offset)) {
-      AliasBarrier& ab = next_barrier();
-      ab.pass = s.serial[c.first];
-      ab.resource = r;
-      ab.previous.assign(&occ[first].resource, 1);
-      occ[first].resource = r;
-      continue;
-    }
-    // Only that interval can end at or before `offset` (every later one begins after it): it stays.
-    if (first < no && occ[first].begin <= offset && occ[first].end <= offset) ++first;
-    std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
-    size_t npieces = 0;
-    bool right = false;
-    size_t last = first;
-    previous.clear();
-    for (; last < no && occ[last].begin < end; ++last) {
-      const Occupant oc = occ[last];
-      if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end()) previous.push_back(oc.resource);
-      if (oc.begin < offset) pieces[npieces++] = {oc.begin, offset, oc.resource};
-      if (oc.end > end) {
-        pieces[2] = {end, oc.end, oc.resource};
-        right = true;
+    a.placement_of[cand[i].r] = static_cast<uint32_t>(i);
+    a.placements[i] = {cand[i].r, offset_at[i], cand[i].size};
+  }
+  const uint64_t heap_units = unit < 64 ? top >> unit : 0;
+  if (unit < 64 && heap_units <= 64 * (uint64_t{n} + 64) && heap_units < (uint64_t{1} << 32)) {
+    // Whole units, no size 0, and a heap of at most about one word of units per resource: the occupants
+    // as disjoint intervals of units, each kept at its first unit (its end and its resource), with a
+    // bitmap of the units where one begins. The interval holding a unit is the highest begin at or below
+    // it (found a word at a time); a placement clips that one, drops the begins it covers and clips the
+    // last of those at its end: no search over the intervals, no shifting of the later ones. The same
+    // intervals as the list below, so the same occupants.
+    struct Span {
+      uint32_t end, resource;
+    };
+    thread_local std::vector<uint64_t> begins_v;
+    thread_local std::vector<Span> span_v;
+    begins_v.assign(heap_units / 64 + 1, 0);  // an interval begins below heap_units
+    if (span_v.size() < heap_units) span_v.resize(heap_units);
+    uint64_t* const begins = begins_v.data();
+    Span* const span_at = span_v.data();
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t r = cand[i].r;
+      const uint64_t u = offset_at[i] >> unit, e = u + (cand[i].size >> unit);
+      // The highest begin at or below u.
+      uint64_t w = u >> 6, x = begins[w] & (~uint64_t{0} >> (63 - (u & 63)));
+      while (x == 0 && w > 0) x = begins[--w];
+      previous.clear();
+      bool right = false;  // a part of an old interval is left past e: [e, right_end) of right_resource
+      uint32_t right_end = 0, right_resource = 0;
+      if (x != 0) {
+        const uint64_t p = w * 64 + 63 - static_cast<uint64_t>(std::countl_zero(x));
+        Span& held = span_at[p];
+        if (held.end > u) {
+          // The usual takeover: exactly that interval's units.
+          if (p == u && held.end == e) {
+            AliasBarrier& ab = next_barrier();
+            ab.pass = s.serial[cand[i].first];
+            ab.resource = r;
+            ab.previous.assign(&held.resource, 1);
+            held.resource = r;
+            continue;
+          }
+          previous.push_back(held.resource);
+          if (held.end > e) {
+            right = true;
+            right_end = held.end;
+            right_resource = held.resource;
+          }
+          if (p < u) held.end = static_cast<uint32_t>(u);  // its part before u stays
+        }
+      }
+      // The intervals beginning in (u, e): taken over, their begins dropped; the last may reach past e.
+      if (u + 1 < e) {
+        const uint64_t w0 = (u + 1) >> 6, w1 = (e - 1) >> 6;
+        for (uint64_t wd = w0; wd <= w1; ++wd) {
+          uint64_t m = begins[wd];
+          if (wd == w0) m &= ~uint64_t{0} << ((u + 1) & 63);
+          if (wd == w1) m &= ~uint64_t{0} >> (63 - ((e - 1) & 63));
+          begins[wd] &= ~m;
+          for (; m != 0; m &= m - 1) {
+            const Span& taken = span_at[wd * 64 + static_cast<uint64_t>(std::countr_zero(m))];
+            if (std::find(previous.begin(), previous.end(), taken.resource) == previous.end())
+              previous.push_back(taken.resource);
+            if (taken.end > e) {
+              right = true;
+              right_end = taken.end;
+              right_resource = taken.resource;
+            }
+          }
+        }
+      }
+      begins[u >> 6] |= uint64_t{1} << (u & 63);
+      span_at[u] = Span{static_cast<uint32_t>(e), r};
+      if (right) {
+        begins[e >> 6] |= uint64_t{1} << (e & 63);
+        span_at[e] = Span{right_end, right_resource};
+      }
+      if (!previous.empty()) {
+        if (previous.size() > 1) std::sort(previous.begin(), previous.end());
+        AliasBarrier& ab = next_barrier();
+        ab.pass = s.serial[cand[i].first];
+        ab.resource = r;
+        ab.previous.assign(previous.data(), previous.size());  // up to three: inline, no allocation
       }
     }
-    // A placement of no bytes whose begin is already a begin (an interval kept before, or the kept
-    // right part) adds nothing.
-    const bool taken = (first > 0 && occ[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
-                       (!right && last < no && occ[last].begin == offset);
-    if (!taken) pieces[npieces++] = {offset, end, r};
-    if (right) pieces[npieces++] = pieces[2];
-    const size_t removed = last - first;
-    // Shift the tail by hand: it is a few intervals (a call to memmove cost more than the moves).
-    if (npieces > removed) {
-      const size_t grow = npieces - removed;
-      occupant.resize(no + grow);
-      occ = occupant.data();
-      for (size_t k = no; k-- > last;) occ[k + grow] = occ[k];
-    } else if (npieces < removed) {
-      const size_t shrink = removed - npieces;
-      for (size_t k = last; k < no; ++k) occ[k - shrink] = occ[k];
-      occupant.resize(no - shrink);
-    }
-    for (size_t k = 0; k < npieces; ++k) occ[first + k] = pieces[k];
-    if (!previous.empty()) {
-      if (previous.size() > 1) std::sort(previous.begin(), previous.end());
-      AliasBarrier& ab = next_barrier();
-      ab.pass = s.serial[c.first];
-      ab.resource = r;
-      ab.previous.assign(previous.data(), previous.size());  // up to three: inline, no allocation
+  } else {
+    // Otherwise the heap's current occupants as disjoint intervals [begin, end) sorted by begin, each with
+    // the last resource placed there, in one flat array (per-thread scratch: no node per interval, no
+    // allocation once it has grown). A placement clips the interval it starts in and the one it ends in
+    // and replaces everything between by itself: one binary search and one splice.
+    struct Occupant {
+      uint64_t begin, end;
+      uint32_t resource;
+    };
+    thread_local std::vector<Occupant> occupant;
+    occupant.clear();
+    for (size_t i = 0; i < n; ++i) {
+      const Cand& c = cand[i];
+      const uint32_t r = c.r;
+      const uint64_t size = c.size, offset = offset_at[i];
+      // Whose memory this takes over: the latest occupants of [offset, offset + size).
+      const uint64_t end = offset + size;
+      const size_t no = occupant.size();
+      Occupant* occ = occupant.data();
+      // The last interval beginning at or before `offset` (it may reach into the new one), else the first.
+      size_t lo = 0, hi = no;
+      while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        if (offset < occ[mid].begin)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      size_t first = lo;
+      if (first > 0) --first;
+      // The usual takeover: exactly the bytes of one occupant (and no empty interval at the same offset,
+      // which the general path below keeps): it becomes the occupant, the old one the one previous.
+      if (size > 0 && first < no && occ[first].begin == offset && occ[first].end == end &&
+          !(first > 0 && occ[first - 1].begin == offset)) {
+        AliasBarrier& ab = next_barrier();
+        ab.pass = s.serial[c.first];
+        ab.resource = r;
+        ab.previous.assign(&occ[first].resource, 1);
+        occ[first].resource = r;
+        continue;
+      }
+      // Only that interval can end at or before `offset` (every later one begins after it): it stays.
+      if (first < no && occ[first].begin <= offset && occ[first].end <= offset) ++first;
+      std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
+      size_t npieces = 0;
+      bool right = false;
+      size_t last = first;
+      previous.clear();
+      for (; last < no && occ[last].begin < end; ++last) {
+        const Occupant oc = occ[last];
+        if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end()) previous.push_back(oc.resource);
+        if (oc.begin < offset) pieces[npieces++] = {oc.begin, offset, oc.resource};
+        if (oc.end > end) {
+          pieces[2] = {end, oc.end, oc.resource};
+          right = true;
+        }
+      }
+      // A placement of no bytes whose begin is already a begin (an interval kept before, or the kept
+      // right part) adds nothing.
+      const bool taken = (first > 0 && occ[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
+                         (!right && last < no && occ[last].begin == offset);
+      if (!taken) pieces[npieces++] = {offset, end, r};
+      if (right) pieces[npieces++] = pieces[2];
+      const size_t removed = last - first;
+      // Shift the tail by hand: it is a few intervals (a call to memmove cost more than the moves).
+      if (npieces > removed) {
+        const size_t grow = npieces - removed;
+        occupant.resize(no + grow);
+        occ = occupant.data();
+        for (size_t k = no; k-- > last;) occ[k + grow] = occ[k];
+      } else if (npieces < removed) {
+        const size_t shrink = removed - npieces;
+        for (size_t k = last; k < no; ++k) occ[k - shrink] = occ[k];
+        occupant.resize(no - shrink);
+      }
+      for (size_t k = 0; k < npieces; ++k) occ[first + k] = pieces[k];
+      if (!previous.empty()) {
+        if (previous.size() > 1) std::sort(previous.begin(), previous.end());
+        AliasBarrier& ab = next_barrier();
+        ab.pass = s.serial[c.first];
+        ab.resource = r;
+        ab.previous.assign(previous.data(), previous.size());  // up to three: inline, no allocation
+      }
     }
   }
   a.barriers.resize(barriers_used);  // a smaller frame than the last: its extra barriers go
