@@ -57,13 +57,13 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   };
   const size_t nr = g.resources.size();
   a.placement_of.assign(nr, kNone);
-  // A transient, used resource with what the placements read of it (its lifetime's facts and its
-  // bytes), copied once into an array in order of first use: the loops below stream over it instead of
-  // reading the resource table and the lifetimes by index.
+  // A transient, used resource with what the placements read of it most (its first use, where its memory
+  // frees and its bytes), copied once into an array in order of first use: the loops below stream over
+  // it instead of reading the resource table and the lifetimes by index. The per-queue facts the first
+  // placement reads once per resource stay in the lifetimes (half the bytes to copy and to sort).
   struct Cand {
-    uint32_t r, first, last, free_at;
+    uint32_t r, first, free_at;
     uint64_t size;
-    std::array<uint32_t, kQueues> last_pos, min_clock;
   };
   // Every array below is per-thread scratch kept from call to call (no allocation in steady state).
   thread_local struct {
@@ -78,7 +78,18 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   // used: when the first uses never decrease along the walk, that is already the order; otherwise a
   // counting sort over the first serial index (stable: ties stay ordered by index), the same order as a
   // sort by (first, index), in linear time.
-  uint32_t span = 0;  // 1 + the largest first/last serial index of a candidate
+  //
+  // The same walk sums the bytes for the lower bound: the most bytes live at once over the serial
+  // order. A resource is live over [first, last]; a difference array over serial indices gives the live
+  // bytes at each index in one pass (the same maximum as sorting the alloc/free events with frees first,
+  // which never peaks in the middle of an index's events). It also ors the sizes together and notes a
+  // size 0, for the unit below.
+  const uint32_t span = static_cast<uint32_t>(s.serial.size());  // every first and last is below it
+  std::vector<int64_t>& delta_v = scratch.delta;
+  delta_v.assign(size_t{span} + 1, 0);
+  int64_t* const delta = delta_v.data();
+  uint64_t unaliased = 0, any_size = 0;
+  bool empty_size = false;
   std::vector<Cand>& scanned_v = scratch.scanned;
   if (scanned_v.size() < nr) scanned_v.resize(nr);
   Cand* const scanned = scanned_v.data();
@@ -93,9 +104,24 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     if (!res.transient || !l.used()) continue;
     in_order &= static_cast<unsigned>(l.first >= last_first);
     last_first = l.first;
-    span = std::max(span, std::max(l.first, l.last) + 1);
     const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
-    scanned[n++] = Cand{r, l.first, l.last, l.free_at, (b + align - 1) / align * align, l.last_pos, l.min_clock};
+    const uint64_t size = (b + align - 1) / align * align;
+    unaliased += size;
+    any_size |= size;
+    empty_size |= size == 0;
+    delta[l.first] += static_cast<int64_t>(size);
+    delta[l.last + 1] -= static_cast<int64_t>(size);
+    scanned[n++] = Cand{r, l.first, l.free_at, size};
+  }
+  a.unaliased = unaliased;
+  {
+    int64_t live = 0;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i <= span; ++i) {
+      live += delta[i];
+      most = std::max(most, static_cast<uint64_t>(live));
+    }
+    a.lower_bound = most;
   }
   const Cand* cand = scanned;
   if (!in_order) {
@@ -110,29 +136,6 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     cand = sorted;
   }
   a.placements.resize(n);
-  // Lower bound: the most bytes live at once over the serial order. A resource is live over
-  // [first, last]; a difference array over serial indices gives the live bytes at each index in
-  // one pass (the same maximum as sorting the alloc/free events with frees first, which never
-  // peaks in the middle of an index's events).
-  // The same walk ors the sizes together and notes a size 0, for the unit below.
-  uint64_t any_size = 0;
-  bool empty_size = false;
-  {
-    std::vector<int64_t>& delta = scratch.delta;
-    delta.assign(span + 1, 0);
-    for (size_t i = 0; i < n; ++i) {
-      a.unaliased += cand[i].size;
-      any_size |= cand[i].size;
-      empty_size |= cand[i].size == 0;
-      delta[cand[i].first] += static_cast<int64_t>(cand[i].size);
-      delta[cand[i].last + 1] -= static_cast<int64_t>(cand[i].size);
-    }
-    int64_t live = 0;
-    for (const int64_t d : delta) {
-      live += d;
-      a.lower_bound = std::max(a.lower_bound, static_cast<uint64_t>(live));
-    }
-  }
 
   if (!o.enabled) {
     for (size_t i = 0; i < n; ++i) {
@@ -214,7 +217,8 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
       constexpr bool kLazy = decltype(lazy_tag)::value;
       const Cand& c = cand[i];
       const uint64_t size = c.size;
-      const std::array<uint32_t, kQueues> known = c.min_clock;
+      const Lifetime& l = life[c.r];
+      const std::array<uint32_t, kQueues> known = l.min_clock;
       uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
       if (n_near + listed > near_v.size()) {  // room for every listed candidate
         near_v.resize(std::max(2 * near_v.size(), n_near + listed + 64));
@@ -264,7 +268,7 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
         placed[at] = placed[at - 1];
         --at;
       }
-      placed[at] = Placed{offset, offset + size, c.free_at, static_cast<uint32_t>(i), c.last_pos};
+      placed[at] = Placed{offset, offset + size, c.free_at, static_cast<uint32_t>(i), l.last_pos};
       ++listed;
     };
     // Long lists (many resources alive at once) keep their expired entries until a few have gathered, then
@@ -518,7 +522,7 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
 
   // Whose memory each resource takes over: the latest occupants of its bytes, in order of first use.
   thread_local std::vector<uint32_t> previous;  // whose memory the current resource takes over
-  a.barriers.reserve(n);  // at most one per placement
+  a.barriers.reserve(n);                        // at most one per placement
   for (size_t i = 0; i < n; ++i) {
     a.placement_of[cand[i].r] = static_cast<uint32_t>(i);
     a.placements[i] = {cand[i].r, offset_at[i], cand[i].size};
@@ -648,14 +652,16 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
       }
       // Only that interval can end at or before `offset` (every later one begins after it): it stays.
       if (first < no && occ[first].begin <= offset && occ[first].end <= offset) ++first;
-      std::array<Occupant, 3> pieces;  // what replaces [first, last): kept left part, the new one, kept right part
+      std::array<Occupant, 3>
+          pieces;  // what replaces [first, last): kept left part, the new one, kept right part
       size_t npieces = 0;
       bool right = false;
       size_t last = first;
       previous.clear();
       for (; last < no && occ[last].begin < end; ++last) {
         const Occupant oc = occ[last];
-        if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end()) previous.push_back(oc.resource);
+        if (std::find(previous.begin(), previous.end(), oc.resource) == previous.end())
+          previous.push_back(oc.resource);
         if (oc.begin < offset) pieces[npieces++] = {oc.begin, offset, oc.resource};
         if (oc.end > end) {
           pieces[2] = {end, oc.end, oc.resource};
@@ -664,7 +670,8 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
       }
       // A placement of no bytes whose begin is already a begin (an interval kept before, or the kept
       // right part) adds nothing.
-      const bool taken = (first > 0 && occ[first - 1].begin == offset) || (right && pieces[2].begin == offset) ||
+      const bool taken = (first > 0 && occ[first - 1].begin == offset) ||
+                         (right && pieces[2].begin == offset) ||
                          (!right && last < no && occ[last].begin == offset);
       if (!taken) pieces[npieces++] = {offset, end, r};
       if (right) pieces[npieces++] = pieces[2];
