@@ -49,10 +49,11 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   // block (more than three occupants), which clear() would free. Both writers set every field. So are the
   // placements: both paths below write every field of every placement (resize() only cuts or extends).
   reuse_storage(a, &Aliasing::placement_of, keep(&Aliasing::barriers), keep(&Aliasing::placements));
-  size_t barriers_used = 0;
-  const auto next_barrier = [&a, &barriers_used]() -> AliasBarrier& {
-    if (barriers_used < a.barriers.size()) return a.barriers[barriers_used++];
+  size_t barriers_used = 0, barriers_kept = a.barriers.size();  // kept: counted here, not per barrier
+  const auto next_barrier = [&a, &barriers_used, &barriers_kept]() -> AliasBarrier& {
+    if (barriers_used < barriers_kept) return a.barriers[barriers_used++];
     ++barriers_used;
+    ++barriers_kept;
     return a.barriers.emplace_back();
   };
   const size_t nr = g.resources.size();
@@ -97,6 +98,8 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   const uint64_t align = std::max<uint64_t>(o.alignment, 1);
   const Lifetime* const life = lt.data();
   unsigned in_order = 1;  // a word, not a bool: no branch, and no bitwise & of two bools
+  const uint64_t* const sizes = o.sizes.data();  // the walk's stores could alias the vector's own fields
+  const size_t n_sizes = o.sizes.size();
   uint32_t last_first = 0;
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
@@ -104,7 +107,7 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     if (!res.transient || !l.used()) continue;
     in_order &= static_cast<unsigned>(l.first >= last_first);
     last_first = l.first;
-    const uint64_t b = r < o.sizes.size() && o.sizes[r] != 0 ? o.sizes[r] : estimated_size_of(res) * res.count;
+    const uint64_t b = r < n_sizes && sizes[r] != 0 ? sizes[r] : estimated_size_of(res) * res.count;
     const uint64_t size = (b + align - 1) / align * align;
     unaliased += size;
     any_size |= size;
@@ -200,6 +203,8 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     Placed* const placed = placed_v.data();
     uint32_t* near = near_v.data();
     uint32_t* larger = larger_v.data();
+    // The lists' sizes, read per resource from locals rather than from the per-thread vectors.
+    size_t near_room = near_v.size(), larger_room = larger_v.size();
     uint32_t n_near = 0;
     size_t listed = 0;  // placed[0, listed): the candidates, sorted by (begin, end)
     constexpr size_t kLongList = 12, kDeadMax = 6;
@@ -220,13 +225,15 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
       const Lifetime& l = life[c.r];
       const std::array<uint32_t, kQueues> known = l.min_clock;
       uint64_t best = kNone, best_gap = ~uint64_t{0}, cursor = 0;
-      if (n_near + listed > near_v.size()) {  // room for every listed candidate
-        near_v.resize(std::max(2 * near_v.size(), n_near + listed + 64));
+      if (n_near + listed > near_room) {  // room for every listed candidate
+        near_v.resize(std::max(2 * near_room, n_near + listed + 64));
         near = near_v.data();
+        near_room = near_v.size();
       }
-      if (kSplit && 2 * (size_t{n_larger} + listed) > larger_v.size()) {
-        larger_v.resize(std::max(2 * larger_v.size(), 2 * (size_t{n_larger} + listed) + 128));
+      if (kSplit && 2 * (size_t{n_larger} + listed) > larger_room) {
+        larger_v.resize(std::max(2 * larger_room, 2 * (size_t{n_larger} + listed) + 128));
         larger = larger_v.data();
+        larger_room = larger_v.size();
       }
       near_first[i] = n_near;
       size_t keep = 0;
@@ -285,9 +292,10 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     if (top > a.lower_bound) {
       // From here the second placement runs: split the pairs met so far (each candidate's in the order the
       // walk met them, so every list is as if split as met), then the later ones as they come.
-      if (larger_v.size() < 2 * size_t{n_near}) {
+      if (larger_room < 2 * size_t{n_near}) {
         larger_v.resize(2 * size_t{n_near} + 128);
         larger = larger_v.data();
+        larger_room = larger_v.size();
       }
       std::fill(larger_head, larger_head + n, kEnd);
       for (size_t j = 0; j < i; ++j) {
