@@ -123,35 +123,29 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   return best;
 }
 
-// Per resource, one record with everything the walk reads and writes per use (one cache line touched
-// per use): the facts taken out of the (large) ResourceDesc at its first use (the whole extent, the
-// accesses use_rule() rejects outright on it, buffer or not, transient) and its current version (the
-// latest writer, its write box, the readers of that version as a list in a shared pool: a write just
-// forgets its list).
+// Per resource, one record with everything the walk reads and writes per use: the facts taken out of the
+// (large) ResourceDesc at its first use (the accesses use_rule() rejects outright on it, buffer or not,
+// transient) and its current version (the latest writer, its write box, the readers of that version as a
+// list in a shared pool: a write just forgets its list). The whole extent is not kept: only a use naming
+// less than the whole resource, or a blind overwrite, needs it, and those take it from the description.
 struct Rec {
   uint32_t last_writer;
-  uint32_t readers_head, readers_tail;  // indices into the reader pool, in read order; kNone: none
-  uint32_t write_box;                   // index into the partial boxes; kNone: the write covered the whole
-  uint32_t m1, l1, p1;                  // the whole extent, Box{0, m1, 0, l1, 0, p1}
-  AccessMask illegal;
+  uint32_t readers;    // the version's latest reader, an index into the reader pool (newest first); kNone: none
+  uint32_t write_box;  // index into the partial boxes; kNone: the write covered the whole
+  AccessMask legal;    // the accesses use_rule() does not reject outright on the resource
   bool buffer, transient;
-  Box whole() const { return Box{0, m1, 0, l1, 0, p1}; }
 };
 
 __attribute__((always_inline)) inline void fill_rec(Rec& x, const Resource& r) {
   constexpr AccessMask depth = core_detail::accesses_with(access_facts::depth_format);
   constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
   const ResourceDesc& d = r.desc;
-  const Box w = whole_extent(d);
-  x.last_writer = x.readers_head = x.readers_tail = x.write_box = kNone;
-  x.m1 = w.m1;
-  x.l1 = w.l1;
-  x.p1 = w.p1;
+  x.last_writer = x.readers = x.write_box = kNone;
   x.buffer = d.type == ResourceType::buffer;
   x.transient = r.transient;
-  x.illegal = x.buffer ? kTextureOnlyAccesses
+  x.legal = ~(x.buffer ? kTextureOnlyAccesses
                        : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
-                             (d.format == FormatClass::color ? depth : color);
+                             (d.format == FormatClass::color ? depth : color));
 }
 
 // use_rule(d, a, s, q, false)'s fast acceptance (baton/rules.hpp; keep the two in step), from the
@@ -159,35 +153,38 @@ __attribute__((always_inline)) inline void fill_rec(Rec& x, const Resource& r) {
 // has the last word (and the message). RulesEveryPath.OneUse and the graph error tests fail if this
 // accepts too much. queue_allows(q, a, s) is "a is done on q" (`on_queue`) and, for a shader access,
 // "s names no stage q lacks" (`no_stages`); a use passing the stage test is a shader access exactly
-// when it names stages, so the second part is a test of s alone.
+// when it names stages, so the second part is a test of s alone. Per pass, the accesses q performs
+// that are legal with no stages (`plain`: no shader access) and with stages it has (`shader`: shader
+// accesses only); stages it lacks allow nothing.
 struct QueueFacts {
-  AccessMask off_queue;  // accesses q cannot perform
-  Stages no_stages;      // stages q has no shaders for
+  AccessMask plain, shader;
+  Stages no_stages;  // stages q has no shaders for
 };
 QueueFacts queue_facts(Queue q) {
   constexpr AccessMask on_compute = core_detail::accesses_with(access_facts::on_compute);
   constexpr AccessMask on_copy = core_detail::accesses_with(access_facts::on_copy);
+  AccessMask on_q = ~AccessMask{0};
+  Stages no_stages = 0;
   switch (q) {
-    case Queue::compute: return {~on_compute, static_cast<Stages>(Stage::vertex | Stage::pixel)};
-    case Queue::copy: return {~on_copy, 0};
+    case Queue::compute:
+      on_q = on_compute;
+      no_stages = static_cast<Stages>(Stage::vertex | Stage::pixel);
+      break;
+    case Queue::copy: on_q = on_copy; break;
     case Queue::direct: break;
   }
-  return {0, 0};
+  return {on_q & ~kShaderAccesses, on_q & kShaderAccesses, no_stages};
 }
-bool plainly_legal(const Rec& x, const QueueFacts& qf, Access a, Stages s) {
-  // The accesses q performs that are legal with these stages: not a shader access without stages, a
-  // shader access only with stages q has.
-  const AccessMask on_q = ~qf.off_queue;
-  const AccessMask with = s == kNoStages ? on_q & ~kShaderAccesses : (s & qf.no_stages) ? 0 : on_q & kShaderAccesses;
-  return ((with & ~x.illegal) >> static_cast<unsigned>(a)) & 1u;
+bool plainly_legal(const Rec& x, const QueueFacts& qf, AccessMask a, Stages s) {
+  const AccessMask with = s == kNoStages ? qf.plain : (s & qf.no_stages) ? 0 : qf.shader;
+  return (with & x.legal & a) != 0;
 }
 
-// A record's version fields (its first four words) as they were before distinct_pass applied a write.
+// A record's version fields (its first three words) as they were before distinct_pass applied a write.
 struct Saved {
-  uint32_t last_writer, readers_head, readers_tail, write_box;
+  uint32_t last_writer, readers, write_box;
 };
-static_assert(offsetof(Rec, last_writer) == 0 && offsetof(Rec, readers_head) == 4 &&
-              offsetof(Rec, readers_tail) == 8 && offsetof(Rec, write_box) == 12);
+static_assert(offsetof(Rec, last_writer) == 0 && offsetof(Rec, readers) == 4 && offsetof(Rec, write_box) == 8);
 
 struct Touch {
   uint32_t resource = 0;
@@ -197,7 +194,7 @@ struct Touch {
   Box write_box{};
 };
 struct Reader {
-  uint32_t pass, next;
+  uint32_t pass, next;  // next: the reader of the same version before this one (kNone: none)
 };
 struct Candidate {
   uint32_t first, second, resource;
@@ -247,31 +244,30 @@ struct Scratch {
   std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
   std::vector<Candidate> ambiguous;
   std::vector<Box> boxes;  // per use of the pass on the general path: its extent
-  // distinct_pass's per use: its extent (partial uses only), and whether it names less than the whole
-  // resource (not a byte: a char store would make the compiler reload every pointer of the loop after it).
-  std::array<Box, kDistinctUses> small_boxes;
-  std::array<uint32_t, kDistinctUses> small_part;
-  std::array<Saved, kDistinctUses> saved;  // distinct_pass's per write: its record's version before it
+  std::array<Saved, kDistinctUses> saved;  // distinct_pass's per write (in use order): its record's version before it
   std::vector<Touch> touches;
   std::vector<uint32_t> touch_of;  // per resource: its index in `touches` during a pass
 };
 
 // Where the walk writes its edges and readers: raw arrays with their counts, held by value in the
-// walk's loop (so in registers: no store through them makes the compiler reload them), grown by
-// the out-of-line functions below.
+// walk's loop (so in registers: no store through them makes the compiler reload them). Room is made
+// once per pass, before it (room_for_pass): each use adds at most one reader and one edge that is not a
+// write-after-read edge, and each `after` one edge; a write makes room for its write-after-read edges
+// itself (as many as the version's readers), keeping the pass's room.
 struct Sink {
   Edge* edges;
   uint32_t n_edges, cap_edges;
   Reader* pool;
   uint32_t n_pool, cap_pool;
+  uint32_t pass_room;  // the edges room_for_pass made room for
 };
-__attribute__((noinline)) void grow_edges(std::vector<Edge>& edges, Sink& k) {
-  edges.resize(edges.size() * 2 + 64);
+__attribute__((noinline)) void grow_edges(std::vector<Edge>& edges, Sink& k, uint32_t need) {
+  edges.resize(std::max<size_t>(edges.size() * 2 + 64, size_t{k.n_edges} + need));
   k.edges = edges.data();
   k.cap_edges = static_cast<uint32_t>(edges.size());
 }
-__attribute__((noinline)) void grow_pool(std::vector<Reader>& pool, Sink& k) {
-  pool.resize(pool.size() * 2 + 64);
+__attribute__((noinline)) void grow_pool(std::vector<Reader>& pool, Sink& k, uint32_t need) {
+  pool.resize(std::max<size_t>(pool.size() * 2 + 64, size_t{k.n_pool} + need));
   k.pool = pool.data();
   k.cap_pool = static_cast<uint32_t>(pool.size());
 }
@@ -285,19 +281,19 @@ struct WalkFacts {
   uint32_t* seen_in;
   uint32_t nr;
   AccessMask keeps;  // keeps_contents() as a mask
-  Box* boxes;        // kDistinctUses, for distinct_pass (the general path has its own)
-  uint32_t* part;    // kDistinctUses, for distinct_pass
-  Saved* saved;      // kDistinctUses, for distinct_pass
+  Saved* saved;      // kDistinctUses, for distinct_pass: per write of the pass, in use order
 };
 
-__attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k, const Edge& e) {
-  if (k.n_edges == k.cap_edges) {
+// Room for pass p's readers (one per use) and its edges other than write-after-read ones (one per use
+// and per `after`).
+__attribute__((always_inline)) inline void room_for_pass(const WalkFacts& w, Sink& k, uint32_t uses, uint32_t after) {
+  k.pass_room = uses + after;
+  if (k.cap_edges - k.n_edges < k.pass_room || k.cap_pool - k.n_pool < uses) {
     Sink t = k;  // the copy's address is taken, not k's
-    grow_edges(w.edges, t);
-    k.edges = t.edges;
-    k.cap_edges = t.cap_edges;
+    if (t.cap_edges - t.n_edges < t.pass_room) grow_edges(w.edges, t, t.pass_room);
+    if (t.cap_pool - t.n_pool < uses) grow_pool(w.sc.reader_pool, t, uses);
+    k = t;
   }
-  k.edges[k.n_edges++] = e;
 }
 
 // A read of r's current version by pass p.
@@ -305,45 +301,63 @@ __attribute__((always_inline)) inline void add_edge(const WalkFacts& w, Sink& k,
 __attribute__((always_inline)) inline void read(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
                                                 const Pass& pass, bool* unwritten) {
   if (x.last_writer != kNone) {
-    add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
+    k.edges[k.n_edges++] = {x.last_writer, p, EdgeKind::read_after_write, r};
   } else if (x.transient) {
     if (!unwritten) read_first(w.g, r, p, pass);
     *unwritten = true;
   }
-  if (k.n_pool == k.cap_pool) {
-    Sink t = k;
-    grow_pool(w.sc.reader_pool, t);
-    k.pool = t.pool;
-    k.cap_pool = t.cap_pool;
-  }
   const uint32_t node = k.n_pool++;
-  k.pool[node] = {p, kNone};
-  if (x.readers_head == kNone)
-    x.readers_head = node;
-  else
-    k.pool[x.readers_tail].next = node;
-  x.readers_tail = node;
+  k.pool[node] = {p, x.readers};
+  x.readers = node;
 }
 
-// A write of r by pass p over `box` (`whole`: the whole resource), depending on the previous contents
+// The write-after-read edges of a write by p: one from each reader of the version but p, in read order
+// (the list is newest first: the edges are written from the last one back).
+__attribute__((always_inline)) inline void war_edges(const WalkFacts& w, Sink& k, uint32_t head, uint32_t r,
+                                                     uint32_t p) {
+  uint32_t c = 0;
+  for (uint32_t n = head; n != kNone; n = k.pool[n].next) c += k.pool[n].pass != p;
+  if (k.cap_edges - k.n_edges < c + k.pass_room) {
+    Sink t = k;
+    grow_edges(w.edges, t, c + t.pass_room);
+    k = t;
+  }
+  uint32_t at = k.n_edges + c;
+  for (uint32_t n = head; n != kNone; n = k.pool[n].next)
+    if (k.pool[n].pass != p) k.edges[--at] = {k.pool[n].pass, p, EdgeKind::write_after_read, r};
+  k.n_edges += c;
+}
+
+// A blind overwrite (by p) of r's version, which another pass wrote and nobody read: the two writes need a
+// path between them where their boxes overlap (out of line: the uncommon case, with the whole extent).
+__attribute__((noinline)) void blind_overwrite(const WalkFacts& w, const Rec& x, uint32_t r, uint32_t p,
+                                               const Box* box) {
+  const Box all = whole_extent(w.g.resources[r].desc);
+  if (overlaps(x.write_box == kNone ? all : w.sc.partial_boxes[x.write_box], box ? *box : all))
+    w.sc.ambiguous.push_back({x.last_writer, p, r});
+}
+// The write box a write of `box` (less than the whole resource as named) leaves: kNone when it is the
+// whole extent after all, else its index in the partial boxes.
+__attribute__((noinline)) uint32_t partial_write_box(const WalkFacts& w, uint32_t r, const Box& box) {
+  if (box == whole_extent(w.g.resources[r].desc)) return kNone;
+  w.sc.partial_boxes.push_back(box);
+  return static_cast<uint32_t>(w.sc.partial_boxes.size() - 1);
+}
+
+// A write of r by pass p over `*box` (null: the whole resource), depending on the previous contents
 // when `reads`.
 __attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
-                                                 bool reads, bool whole, const Box& box) {
-  if (reads && x.last_writer != kNone) add_edge(w, k, {x.last_writer, p, EdgeKind::read_after_write, r});
-  for (uint32_t n = x.readers_head; n != kNone; n = k.pool[n].next)
-    if (k.pool[n].pass != p) add_edge(w, k, {k.pool[n].pass, p, EdgeKind::write_after_read, r});
-  // A blind overwrite of what another pass wrote needs a path between the two.
-  if (x.last_writer != kNone && !reads && x.readers_head == kNone &&
-      overlaps(x.write_box == kNone ? x.whole() : w.sc.partial_boxes[x.write_box], whole ? x.whole() : box))
-    w.sc.ambiguous.push_back({x.last_writer, p, r});
-  x.readers_head = x.readers_tail = kNone;
-  x.last_writer = p;
-  if (whole || box == x.whole()) {
-    x.write_box = kNone;
-  } else {
-    x.write_box = static_cast<uint32_t>(w.sc.partial_boxes.size());
-    w.sc.partial_boxes.push_back(box);
+                                                 bool reads, const Box* box) {
+  if (x.last_writer != kNone) {
+    if (reads)
+      k.edges[k.n_edges++] = {x.last_writer, p, EdgeKind::read_after_write, r};
+    else if (x.readers == kNone)
+      blind_overwrite(w, x, r, p, box);
   }
+  if (x.readers != kNone) war_edges(w, k, x.readers, r, p);
+  x.readers = kNone;
+  x.last_writer = p;
+  x.write_box = box ? partial_write_box(w, r, *box) : kNone;
 }
 
 // distinct_pass met a resource the pass already used at use `n`: puts back the records of uses [0, n)
@@ -352,27 +366,18 @@ __attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Re
 __attribute__((noinline, cold)) void undo_distinct(const WalkFacts& w, Reader* pool, const PassUse* uses, uint32_t n,
                                                    uint32_t p) {
   size_t partial_boxes = w.sc.partial_boxes.size();
+  uint32_t writes = 0;  // the saved versions are the writes', in use order
   for (uint32_t i = 0; i < n; ++i) {
     Rec& x = w.recs[uses[i].resource];
     if (!is_write(uses[i].access)) {
-      // A read appended itself to its resource's readers: drop the tail (a singly linked list: its
-      // predecessor is found from the head).
-      if (x.readers_head == x.readers_tail) {
-        x.readers_head = x.readers_tail = kNone;
-      } else {
-        uint32_t m = x.readers_head;
-        while (pool[m].next != x.readers_tail) m = pool[m].next;
-        pool[m].next = kNone;
-        x.readers_tail = m;
-      }
+      x.readers = pool[x.readers].next;  // a read put itself first in its resource's readers
       continue;
     }
     // A partial write pushed its box: the pass's first such box is where the list was.
     if (x.write_box != kNone) partial_boxes = std::min<size_t>(partial_boxes, x.write_box);
-    const Saved& s = w.saved[i];
+    const Saved& s = w.saved[writes++];
     x.last_writer = s.last_writer;
-    x.readers_head = s.readers_head;
-    x.readers_tail = s.readers_tail;
+    x.readers = s.readers;
     x.write_box = s.write_box;
   }
   w.sc.partial_boxes.resize(partial_boxes);
@@ -390,6 +395,25 @@ __attribute__((noinline, cold)) void undo_distinct(const WalkFacts& w, Reader* p
   throw Error("validate: unwritten_read found no such use");  // not reached
 }
 
+// The index of use u of a pass, for an error's pointer (out of line: the walk keeps only a pointer).
+__attribute__((noinline, cold)) uint32_t use_index(const Pass& pass, const PassUse* u) {
+  return static_cast<uint32_t>(u - pass.uses.data());
+}
+
+// distinct_pass's write of a use naming less than the whole resource (out of line: the uncommon case),
+// the use's other checks passed: its extent (and that check), then the write of that box.
+__attribute__((noinline)) void partial_write(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
+                                             const Pass& pass, const PassUse& u) {
+  const Box box = partial_extent(w.g, p, use_index(pass, &u), pass);
+  // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a pass
+  // writing the other bytes is neither culled nor unordered against it), as a read-modify-write access
+  // does.
+  const ResourceDesc& d = w.g.resources[r].desc;
+  const bool reads = (w.keeps & bit(u.access)) != 0 ||
+                     (d.type == ResourceType::buffer && has_bytes(u.range) && !(box == whole_extent(d)));
+  write(w, k, x, r, p, reads, &box);
+}
+
 // A pass whose uses are on distinct resources (the usual pass), checked and applied use by use in one
 // loop. Returns false, having undone what it applied, at the first use of a resource the pass already
 // used (the checks of the uses before it held): the general path then checks and applies the pass. A
@@ -398,48 +422,47 @@ __attribute__((noinline, cold)) void undo_distinct(const WalkFacts& w, Reader* p
 // what another reads).
 __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sink& k, uint32_t p, const Pass& pass) {
   const PassUse* const uses = pass.uses.data();
-  const uint32_t nu = static_cast<uint32_t>(pass.uses.size());  // at most kDistinctUses
-  Box* const boxes = w.boxes;
-  uint32_t* const part = w.part;
-  Saved* const saved = w.saved;
+  const PassUse* const end = uses + pass.uses.size();  // at most kDistinctUses
   const QueueFacts qf = queue_facts(pass.queue);
   Rec* const recs = w.recs;
   uint32_t* const seen_in = w.seen_in;
   const uint32_t nr = w.nr;
   const uint32_t edges0 = k.n_edges, pool0 = k.n_pool;
+  Saved* saved = w.saved;  // the next write's
   bool unwritten = false;  // a use read a transient nothing wrote yet
-  for (uint32_t i = 0; i < nu; ++i) {
-    const PassUse& u = uses[i];
-    const uint32_t r = u.resource;
+  for (const PassUse* u = uses; u != end; ++u) {
+    const uint32_t r = u->resource;
     // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
     // the file's order); the commands put the file name in front (input::located).
-    if (r >= nr) unknown_resource(p, i, pass, r);
+    if (r >= nr) unknown_resource(p, use_index(pass, u), pass, r);
     if (seen_in[r] == kNone) {
       fill_rec(recs[r], w.g.resources[r]);
     } else if (seen_in[r] == p) {
-      undo_distinct(w, k.pool, uses, i, p);
+      undo_distinct(w, k.pool, uses, use_index(pass, u), p);
       k.n_edges = edges0;
       k.n_pool = pool0;
       return false;
     }
     seen_in[r] = p;
     Rec& x = recs[r];
+    const AccessMask a = bit(u->access);
     // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
-    if (!plainly_legal(x, qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
-    part[i] = !is_whole(u.range);
-    if (part[i]) boxes[i] = partial_extent(w.g, p, i, pass);
+    if (!plainly_legal(x, qf, a, u->stages)) ask_use_rule(w.g, p, use_index(pass, u), pass);
+    const bool whole = is_whole(u->range);
     // Each use is its resource's whole effect, in use order (the order the pass first touches them).
-    if (!is_write(u.access)) {
+    if (!(a & kWriteAccesses)) {
+      if (!whole) partial_extent(w.g, p, use_index(pass, u), pass);  // its checks: a read keeps no box
       read(w, k, x, r, p, pass, &unwritten);
       continue;
     }
-    // A write of some bytes of a buffer keeps the others: it depends on the previous writer (so a
-    // pass writing the other bytes is neither culled nor unordered against it), as a
-    // read-modify-write access does.
-    const bool reads =
-        (w.keeps & bit(u.access)) != 0 || (part[i] && x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
-    std::memcpy(&saved[i], &x, sizeof(Saved));  // the record's first four words
-    write(w, k, x, r, p, reads, !part[i], boxes[i]);
+    std::memcpy(saved++, &x, sizeof(Saved));  // the record's first three words
+    if (whole) {
+      write(w, k, x, r, p, (w.keeps & a) != 0, nullptr);
+    } else {
+      Sink t = k;  // the copy's address is taken, not k's
+      partial_write(w, t, x, r, p, pass, *u);
+      k = t;
+    }
   }
   if (unwritten) unwritten_read(w, p, pass);
   return true;
@@ -458,8 +481,8 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
     if (r >= w.nr) unknown_resource(p, i, pass, r);
     if (w.seen_in[r] == kNone) fill_rec(w.recs[r], w.g.resources[r]);
     w.seen_in[r] = p;
-    if (!plainly_legal(w.recs[r], qf, u.access, u.stages)) ask_use_rule(w.g, p, i, pass);
-    boxes[i] = is_whole(u.range) ? w.recs[r].whole() : partial_extent(w.g, p, i, pass);
+    if (!plainly_legal(w.recs[r], qf, bit(u.access), u.stages)) ask_use_rule(w.g, p, i, pass);
+    boxes[i] = is_whole(u.range) ? whole_extent(w.g.resources[r].desc) : partial_extent(w.g, p, i, pass);
   }
   // Two uses of one subresource in one pass: reads merge, the same write merges, anything else
   // has no order inside the pass. The first such pair (i, j) in use order.
@@ -487,8 +510,9 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
     Touch* const it = &touches[touch_of[u.resource]];
     if (is_write(u.access)) {
       // As above: a write of some bytes of a buffer keeps the others.
-      const Rec& x = w.recs[u.resource];
-      it->reads |= (w.keeps & bit(u.access)) != 0 || (x.buffer && has_bytes(u.range) && !(boxes[i] == x.whole()));
+      const ResourceDesc& d = w.g.resources[u.resource].desc;
+      it->reads |= (w.keeps & bit(u.access)) != 0 ||
+                   (d.type == ResourceType::buffer && has_bytes(u.range) && !(boxes[i] == whole_extent(d)));
       const Box& b = boxes[i];
       if (!it->writes) {
         it->write_box = b;
@@ -507,7 +531,7 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
     Rec& x = w.recs[t.resource];
     if (t.writes) {
       if (t.pure_read && x.last_writer == kNone && x.transient) read_first(w.g, t.resource, p, pass);
-      write(w, k, x, t.resource, p, t.reads, false, t.write_box);
+      write(w, k, x, t.resource, p, t.reads, &t.write_box);
     } else {
       read(w, k, x, t.resource, p, pass, nullptr);
     }
@@ -538,21 +562,27 @@ void validate_into(Validated& v, const Graph& g) {
   sc.partial_boxes.clear();
   sc.ambiguous.clear();
   sc.touch_of.resize(nr, kNone);  // kNone between passes (each general pass clears what it set)
-  AccessMask keeps = 0;
-  for (int k = 0; k < kAccessCount; ++k)
-    if (keeps_contents(static_cast<Access>(k))) keeps |= bit(static_cast<Access>(k));
+  // keeps_contents() as a mask, computed once (it is the same on every call).
+  static const AccessMask keeps = [] {
+    AccessMask m = 0;
+    for (int k = 0; k < kAccessCount; ++k)
+      if (keeps_contents(static_cast<Access>(k))) m |= bit(static_cast<Access>(k));
+    return m;
+  }();
   // The edges go straight into the result, sized ahead (about two per pass) and cut to their count.
   v.edges.resize(np * 2 + 16);
-  const WalkFacts w{g,     sc,   v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr),
-                    keeps, sc.small_boxes.data(), sc.small_part.data(), sc.saved.data()};
+  const WalkFacts w{g,     sc, v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr),
+                    keeps, sc.saved.data()};
   Sink sink{v.edges.data(), 0, static_cast<uint32_t>(v.edges.size()), sc.reader_pool.data(), 0,
-            static_cast<uint32_t>(sc.reader_pool.size())};
+            static_cast<uint32_t>(sc.reader_pool.size()), 0};
   bool backward = false;
   for (uint32_t p = 0; p < np; ++p) {
     const Pass& pass = g.passes[p];
     in_first[p] = sink.n_edges;
+    const auto nu = static_cast<uint32_t>(pass.uses.size());
+    room_for_pass(w, sink, nu, static_cast<uint32_t>(pass.after.size()));
     // Only uses of one resource can conflict: a few uses on distinct resources need no search.
-    if (pass.uses.size() > kDistinctUses || !distinct_pass(w, sink, p, pass)) {
+    if (nu > kDistinctUses || !distinct_pass(w, sink, p, pass)) {
       Sink t = sink;  // the copy's address is taken, not the sink's
       general_pass(w, t, p, pass);
       sink = t;
@@ -566,7 +596,7 @@ void validate_into(Validated& v, const Graph& g) {
         throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, j, pass.name,
                                 rule_message(Rule::after_itself, {})));
       backward |= a > p;
-      add_edge(w, sink, {a, p, EdgeKind::explicit_order, kNone});
+      sink.edges[sink.n_edges++] = {a, p, EdgeKind::explicit_order, kNone};  // room_for_pass made room
     }
   }
   in_first[np] = sink.n_edges;
