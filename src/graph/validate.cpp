@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <iterator>
@@ -123,17 +124,21 @@ std::optional<std::pair<uint32_t, uint32_t>> first_conflict(const Graph& g, cons
   return best;
 }
 
-// Per resource, one record with everything the walk reads and writes per use: the facts taken out of the
-// (large) ResourceDesc at its first use (the accesses use_rule() rejects outright on it, buffer or not,
-// transient) and its current version (the latest writer, its write box, the readers of that version as a
-// list in a shared pool: a write just forgets its list). The whole extent is not kept: only a use naming
-// less than the whole resource, or a blind overwrite, needs it, and those take it from the description.
+// Per resource, one record with everything the walk reads and writes per use: the last pass that used it,
+// the facts taken out of the (large) ResourceDesc at its first use (the accesses use_rule() rejects
+// outright on it, transient) and its current version (the latest writer, its write box, the readers of
+// that version as a list in a shared pool: a write just forgets its list). The whole extent is not kept:
+// only a use naming less than the whole resource, or a blind overwrite, needs it, and those take it from
+// the description.
 struct Rec {
   uint32_t last_writer;
   uint32_t readers;    // the version's latest reader, an index into the reader pool (newest first); kNone: none
   uint32_t write_box;  // index into the partial boxes; kNone: the write covered the whole
   AccessMask legal;    // the accesses use_rule() does not reject outright on the resource
-  bool buffer, transient;
+  // The last pass p that used the resource as the stamp base + p (Scratch::epoch); below base: no pass of
+  // this call yet (the record's other fields are a previous call's).
+  uint32_t seen;
+  bool transient;
 };
 
 __attribute__((always_inline)) inline void fill_rec(Rec& x, const Resource& r) {
@@ -141,9 +146,8 @@ __attribute__((always_inline)) inline void fill_rec(Rec& x, const Resource& r) {
   constexpr AccessMask color = core_detail::accesses_with(access_facts::color_format);
   const ResourceDesc& d = r.desc;
   x.last_writer = x.readers = x.write_box = kNone;
-  x.buffer = d.type == ResourceType::buffer;
   x.transient = r.transient;
-  x.legal = ~(x.buffer ? kTextureOnlyAccesses
+  x.legal = ~(d.type == ResourceType::buffer ? kTextureOnlyAccesses
                        : kBufferOnlyAccesses | (d.swapchain ? 0 : bit(Access::present)) |
                              (d.format == FormatClass::color ? depth : color));
 }
@@ -239,7 +243,9 @@ constexpr uint32_t kDistinctUses = 16;
 // allocates only its result).
 struct Scratch {
   std::vector<Rec> recs;
-  std::vector<uint32_t> seen_in;  // per resource: the last pass that used it (kNone: not yet)
+  // Rec::seen's base for the next call: each call takes [epoch, epoch + passes) and moves it past them, so
+  // no record needs clearing per call; when the stamps would wrap, every record's is cleared first.
+  uint32_t epoch = 0;
   std::vector<Reader> reader_pool;
   std::vector<Box> partial_boxes;  // most writes cover the whole resource; only the others keep their box
   std::vector<Candidate> ambiguous;
@@ -278,7 +284,7 @@ struct WalkFacts {
   Scratch& sc;
   std::vector<Edge>& edges;  // the result's (sized ahead; written through Sink::edges)
   Rec* recs;
-  uint32_t* seen_in;
+  uint32_t base;  // Rec::seen of pass p in this call: base + p
   uint32_t nr;
   AccessMask keeps;  // keeps_contents() as a mask
   Saved* saved;      // kDistinctUses, for distinct_pass: per write of the pass, in use order
@@ -296,12 +302,23 @@ __attribute__((always_inline)) inline void room_for_pass(const WalkFacts& w, Sin
   }
 }
 
+// Stores an edge as two 8-byte words, {from, to} and {kind, resource} (the fields one at a time take half
+// as many more: the compiler pairs the two ids through a vector register). The padding after `kind` is
+// written as zero.
+static_assert(std::endian::native == std::endian::little && sizeof(Edge) == 16 && offsetof(Edge, to) == 4 &&
+              offsetof(Edge, kind) == 8 && offsetof(Edge, resource) == 12);
+__attribute__((always_inline)) inline void put_edge(Edge* e, uint32_t from, uint32_t to, EdgeKind kind, uint32_t r) {
+  const uint64_t ids = from | uint64_t{to} << 32, rest = static_cast<uint64_t>(kind) | uint64_t{r} << 32;
+  std::memcpy(reinterpret_cast<char*>(e), &ids, 8);
+  std::memcpy(reinterpret_cast<char*>(e) + 8, &rest, 8);
+}
+
 // A read of r's current version by pass p.
 // A transient read before any write throws here, or, given `unwritten`, sets it (the caller reports it).
 __attribute__((always_inline)) inline void read(const WalkFacts& w, Sink& k, Rec& x, uint32_t r, uint32_t p,
                                                 const Pass& pass, bool* unwritten) {
   if (x.last_writer != kNone) {
-    k.edges[k.n_edges++] = {x.last_writer, p, EdgeKind::read_after_write, r};
+    put_edge(&k.edges[k.n_edges++], x.last_writer, p, EdgeKind::read_after_write, r);
   } else if (x.transient) {
     if (!unwritten) read_first(w.g, r, p, pass);
     *unwritten = true;
@@ -324,7 +341,7 @@ __attribute__((always_inline)) inline void war_edges(const WalkFacts& w, Sink& k
   }
   uint32_t at = k.n_edges + c;
   for (uint32_t n = head; n != kNone; n = k.pool[n].next)
-    if (k.pool[n].pass != p) k.edges[--at] = {k.pool[n].pass, p, EdgeKind::write_after_read, r};
+    if (k.pool[n].pass != p) put_edge(&k.edges[--at], k.pool[n].pass, p, EdgeKind::write_after_read, r);
   k.n_edges += c;
 }
 
@@ -350,7 +367,7 @@ __attribute__((always_inline)) inline void write(const WalkFacts& w, Sink& k, Re
                                                  bool reads, const Box* box) {
   if (x.last_writer != kNone) {
     if (reads)
-      k.edges[k.n_edges++] = {x.last_writer, p, EdgeKind::read_after_write, r};
+      put_edge(&k.edges[k.n_edges++], x.last_writer, p, EdgeKind::read_after_write, r);
     else if (x.readers == kNone)
       blind_overwrite(w, x, r, p, box);
   }
@@ -425,7 +442,7 @@ __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sin
   const PassUse* const end = uses + pass.uses.size();  // at most kDistinctUses
   const QueueFacts qf = queue_facts(pass.queue);
   Rec* const recs = w.recs;
-  uint32_t* const seen_in = w.seen_in;
+  const uint32_t base = w.base, stamp = base + p;
   const uint32_t nr = w.nr;
   const uint32_t edges0 = k.n_edges, pool0 = k.n_pool;
   Saved* saved = w.saved;  // the next write's
@@ -435,16 +452,16 @@ __attribute__((always_inline)) inline bool distinct_pass(const WalkFacts& w, Sin
     // Errors start with the JSON pointer of the pass or use (the index in Graph::passes, which is
     // the file's order); the commands put the file name in front (input::located).
     if (r >= nr) unknown_resource(p, use_index(pass, u), pass, r);
-    if (seen_in[r] == kNone) {
-      fill_rec(recs[r], w.g.resources[r]);
-    } else if (seen_in[r] == p) {
+    Rec& x = recs[r];
+    if (x.seen < base) {
+      fill_rec(x, w.g.resources[r]);
+    } else if (x.seen == stamp) {
       undo_distinct(w, k.pool, uses, use_index(pass, u), p);
       k.n_edges = edges0;
       k.n_pool = pool0;
       return false;
     }
-    seen_in[r] = p;
-    Rec& x = recs[r];
+    x.seen = stamp;
     const AccessMask a = bit(u->access);
     // The rules catalog (baton/rules.hpp), as for recordings; the graph calls the direct queue "graphics".
     if (!plainly_legal(x, qf, a, u->stages)) ask_use_rule(w.g, p, use_index(pass, u), pass);
@@ -479,8 +496,8 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
     const PassUse& u = pass.uses[i];
     const uint32_t r = u.resource;
     if (r >= w.nr) unknown_resource(p, i, pass, r);
-    if (w.seen_in[r] == kNone) fill_rec(w.recs[r], w.g.resources[r]);
-    w.seen_in[r] = p;
+    if (w.recs[r].seen < w.base) fill_rec(w.recs[r], w.g.resources[r]);
+    w.recs[r].seen = w.base + p;
     if (!plainly_legal(w.recs[r], qf, bit(u.access), u.stages)) ask_use_rule(w.g, p, i, pass);
     boxes[i] = is_whole(u.range) ? whole_extent(w.g.resources[r].desc) : partial_extent(w.g, p, i, pass);
   }
@@ -554,10 +571,15 @@ void validate_into(Validated& v, const Graph& g) {
   v.in_first.assign(np + 1, 0);
   uint32_t* const in_first = v.in_first.data();
   thread_local Scratch sc;
-  // recs[r] is filled at r's first use (seen_in[r] == kNone): no walk over resources nobody uses, and
-  // the resource is read while the use has it in cache. Only seen_in is cleared per call (a memset).
-  if (sc.recs.size() < nr) sc.recs.resize(nr);
-  sc.seen_in.assign(nr, kNone);
+  // recs[r] is filled at r's first use (its stamp below this call's base): no walk over resources nobody
+  // uses, and the resource is read while the use has it in cache. Nothing is cleared per call.
+  if (sc.recs.size() < nr) sc.recs.resize(nr);  // a new record's stamp is 0, below every base
+  if (sc.epoch == 0 || sc.epoch > kNone - np) {
+    for (Rec& x : sc.recs) x.seen = 0;
+    sc.epoch = 1;
+  }
+  const uint32_t base = sc.epoch;
+  sc.epoch += static_cast<uint32_t>(np);
   if (sc.reader_pool.size() < np * 2) sc.reader_pool.resize(np * 2);
   sc.partial_boxes.clear();
   sc.ambiguous.clear();
@@ -571,8 +593,7 @@ void validate_into(Validated& v, const Graph& g) {
   }();
   // The edges go straight into the result, sized ahead (about two per pass) and cut to their count.
   v.edges.resize(np * 2 + 16);
-  const WalkFacts w{g,     sc, v.edges, sc.recs.data(), sc.seen_in.data(), static_cast<uint32_t>(nr),
-                    keeps, sc.saved.data()};
+  const WalkFacts w{g, sc, v.edges, sc.recs.data(), base, static_cast<uint32_t>(nr), keeps, sc.saved.data()};
   Sink sink{v.edges.data(), 0, static_cast<uint32_t>(v.edges.size()), sc.reader_pool.data(), 0,
             static_cast<uint32_t>(sc.reader_pool.size()), 0};
   bool backward = false;
@@ -596,7 +617,7 @@ void validate_into(Validated& v, const Graph& g) {
         throw Error(fmt::format("/passes/{}/after/{}: pass '{}': {}", p, j, pass.name,
                                 rule_message(Rule::after_itself, {})));
       backward |= a > p;
-      sink.edges[sink.n_edges++] = {a, p, EdgeKind::explicit_order, kNone};  // room_for_pass made room
+      put_edge(&sink.edges[sink.n_edges++], a, p, EdgeKind::explicit_order, kNone);  // room_for_pass made room
     }
   }
   in_first[np] = sink.n_edges;
@@ -700,7 +721,7 @@ void validate_into(Validated& v, const Graph& g) {
     const uint32_t o = g.outputs[oi];
     if (o >= nr) throw Error(fmt::format("/outputs/{}: output #{}: unknown resource", oi, o));
     const Resource& res = g.resources[o];
-    const uint32_t last_writer = sc.seen_in[o] == kNone ? kNone : sc.recs[o].last_writer;
+    const uint32_t last_writer = sc.recs[o].seen < base ? kNone : sc.recs[o].last_writer;
     if (last_writer == kNone)
       throw Error(fmt::format("/outputs/{}: output '{}': {}", oi, res.desc.name,
                               rule_message(Rule::output_not_written, {})));
