@@ -40,8 +40,9 @@ void cull_into(CullResult& c, const Graph& g, const Validated& v) {
       continue;
     }
     live[p] = 1;
-    for (uint32_t e = in_first[p], end = in_first[p + 1]; e < end; ++e)
-      if (edges[e].kind == EdgeKind::read_after_write) live[edges[e].from] = 1;
+    // Walked by pointer: an index walk made the compiler rebuild both ends from the index per pass.
+    for (const Edge *e = edges + in_first[p], *const end = edges + in_first[p + 1]; e != end; ++e)
+      if (e->kind == EdgeKind::read_after_write) live[e->from] = 1;
   }
   if (dead == 0) return;
   c.culled.reserve(dead);

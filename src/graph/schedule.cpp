@@ -5,6 +5,7 @@
 // (through earlier waits, on any chain of queues) needs no wait: vector clocks make that test O(1),
 // which is the transitive reduction of the cross-queue edges.
 #include <algorithm>
+#include <bit>
 #include <queue>
 #include <random>
 
@@ -126,18 +127,21 @@ bool clocks(const Graph& g, const Validated& v, const CullResult& c, Schedule& s
     queues |= 1u << q;
   }
   if ((queues & (queues - 1)) == 0) {
-    // One queue: nothing crosses queues, so there is no wait; pass i is at position i, and its clock
-    // knows only its own queue, up to itself. The edges are read only to check the program order.
+    // One queue (q1): nothing crosses queues, so there is no wait; pass i is at position i, and its clock
+    // knows only its own queue, up to itself (written in place: a copy built on the stack costs more).
+    // The edges are read only to check the program order.
+    const unsigned q1 = queues ? static_cast<unsigned>(std::countr_zero(queues)) : 0;
+    uint32_t* const serial_of = s.serial_of.data();
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t p = s.serial[i];
       if (program_order)
         for (uint32_t e = in_first[p], end = in_first[p + 1]; e < end; ++e)
           if (edges[e].from > p && live[edges[e].from]) return false;
-      s.serial_of[p] = i;
+      serial_of[p] = i;
       pos[p] = i;
-      std::array<uint32_t, kQueues> clock{};
-      clock[queue_of[p]] = i + 1;
-      clock_of[p] = clock;
+      std::array<uint32_t, kQueues>& clock = clock_of[p];
+      clock = {};
+      clock[q1] = i + 1;
     }
     return true;
   }
