@@ -155,8 +155,9 @@ bool clocks(const Graph& g, const Validated& v, const CullResult& c, Schedule& s
     std::array<uint32_t, kQueues> need;
     need.fill(kNone);
     bool any = false;
-    for (uint32_t e = in_first[p], end = in_first[p + 1]; e < end; ++e) {
-      const uint32_t u = edges[e].from;
+    // Walked by pointer: an index walk made the compiler rebuild both ends from the index per pass.
+    for (const Edge *e = edges + in_first[p], *const end = edges + in_first[p + 1]; e != end; ++e) {
+      const uint32_t u = e->from;
       if (!live[u]) continue;
       if (program_order && u > p) return false;
       const size_t qu = queue_of[u];
