@@ -797,6 +797,30 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
     use(p, pass, ui, one_queue ? 0 : order.slot(gi, li));
     for (uint32_t m = 0; m < g.resources[r].count; ++m) refresh(t.first_member[r] + m);
   };
+  // One queue: a use that is not the usual one (a read in a state that holds other reads too, a set of
+  // members, a buffer's first write) but that the full path would leave as it is, with no finding: every
+  // member one run with no takeover pending, each in a state that holds the use (covers()) or, for a
+  // buffer nobody touched yet that the use writes whole, made the use's state as use() does. The members
+  // are all asked before any is written, so a use this turns down reaches pass_use() unchanged.
+  auto held_use = [&](const PassUse& u) __attribute__((noinline)) {
+    if (static_cast<unsigned>(u.access) >= kAccessCount) return false;
+    const Resource& res = g.resources[u.resource];
+    const bool buffer = res.desc.type == ResourceType::buffer;
+    const bool first_write = buffer && is_write(u.access) && is_whole(u.range);
+    const ResourceId m0 = t.first_member[u.resource], m1 = m0 + res.count;
+    bool writes = false;
+    for (ResourceId m = m0; m < m1; ++m) {
+      if (split[m] != detail::States::kWhole || over[m] != kNone) return false;
+      if (first_write && value[m] == kFirstTouchBuffer)
+        writes = true;
+      else if (!covers(value[m], u.access, u.stages, buffer))
+        return false;
+    }
+    if (writes)
+      for (ResourceId m = m0; m < m1; ++m)
+        if (value[m] == kFirstTouchBuffer) value[m] = state_of_use(res.desc, u.access, u.stages);
+    return true;
+  };
   if (!one_queue) {
     reset(acc, rest, st);
     w.fast.resize(members);
@@ -912,7 +936,7 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
             }
           } else {
             for (uint32_t ui = 0; (ui = usual_uses(ub, ui, nu, N, S, V)) < nu; ++ui)
-              pass_use(gi, li, p, ui);
+              if (!held_use(ub[ui])) pass_use(gi, li, p, ui);
           }
         }
         for (; pt != pe; ++pt)

@@ -17,9 +17,12 @@
 namespace baton::graph::detail {
 
 // A value per cell (subresource, or byte of a buffer) of every member, as flat per-member arrays: a
-// member is one value held in `one_` until an update splits it; only then does it get a Runs<T> (from
-// a pool reused by the next reset). The arrays keep their storage from call to call (the callers hold
-// them in thread_local scratch), so a frame whose members are used whole allocates nothing.
+// member is one value held in `one_` until an update splits it; only then does it get runs of its own: a
+// sorted array of (first cell, value), from a pool whose arrays keep their storage from reset to reset. A
+// split member has a few runs (a box is one interval per (mip, plane)), so a flat array that an update
+// inserts into and closes up in place costs less than a tree node per run, and allocates nothing once the
+// pool has grown. The arrays keep their storage from call to call (the callers hold them in thread_local
+// scratch), so a frame allocates nothing in steady state.
 template <class T>
 class FlatRuns {
  public:
@@ -64,22 +67,32 @@ class FlatRuns {
   // update of the whole member.
   T* whole_value(uint32_t m) { return split_[m] == kWhole ? &one_[m] : nullptr; }
   // f(first, count, T&) for every run inside [lo, hi) of member m, splitting runs at lo and hi, then
-  // equal neighbours merged again (Runs<T>::update and ::coalesce).
+  // equal neighbours merged again: the runs that Runs<T>::update and ::coalesce leave (no two
+  // neighbours equal, whatever the order of the updates).
   template <class F>
   void update(uint32_t m, uint32_t lo, uint32_t hi, F&& f) {
     if (lo >= hi) return;
+    const uint32_t size = size_[m];
     if (split_[m] == kWhole) {
-      if (lo == 0 && hi >= size_[m]) {
-        f(0u, size_[m], one_[m]);
+      if (lo == 0 && hi >= size) {
+        f(0u, size, one_[m]);
         return;
       }
-      split_[m] = take(size_[m], std::move(one_[m]));
+      split_[m] = take(std::move(one_[m]));
     }
-    Runs<T>& r = pool_[split_[m]];
-    r.update(lo, hi, std::forward<F>(f));
-    r.coalesce(lo, hi);
-    if (r.run_count() == 1) {  // one run again: back inline
-      r.for_all([&](uint32_t, uint32_t, T& v) { one_[m] = std::move(v); });
+    std::vector<Run>& r = pool_[split_[m]];
+    const size_t i = split_at(r, lo, size);
+    const size_t j = split_at(r, hi, size);
+    for (size_t k = i; k < j; ++k) f(r[k].first, (k + 1 < r.size() ? r[k + 1].first : size) - r[k].first, r[k].value);
+    // Equal neighbours from the run before lo's to the last one that starts at or before hi merge (the
+    // runs outside were merged by earlier updates already).
+    size_t w = i > 0 ? i - 1 : 0;
+    size_t k = w + 1;
+    for (; k < r.size() && r[k].first <= hi; ++k)
+      if (!(r[k].value == r[w].value) && ++w != k) r[w] = std::move(r[k]);
+    if (w + 1 != k) r.erase(r.begin() + static_cast<std::ptrdiff_t>(w + 1), r.begin() + static_cast<std::ptrdiff_t>(k));
+    if (r.size() == 1) {  // one run again: back inline
+      one_[m] = std::move(r.front().value);
       if (split_[m] + 1 == pool_used_) --pool_used_;  // the last one taken: give it back
       split_[m] = kWhole;
     }
@@ -88,22 +101,46 @@ class FlatRuns {
   template <class F>
   void for_each(uint32_t m, F&& f) const {
     if (split_[m] == kWhole) return f(0u, size_[m], static_cast<const T&>(one_[m]));
-    pool_[split_[m]].for_each(0, size_[m], std::forward<F>(f));
+    const std::vector<Run>& r = pool_[split_[m]];
+    for (size_t k = 0; k < r.size(); ++k)
+      f(r[k].first, (k + 1 < r.size() ? r[k + 1].first : size_[m]) - r[k].first, static_cast<const T&>(r[k].value));
   }
-  // Member m as a Runs<T>.
+  // Member m as a Runs<T> (the same runs: a split member has two or more, no two neighbours equal).
   Runs<T> runs(uint32_t m) const {
-    return split_[m] == kWhole ? Runs<T>(size_[m], one_[m]) : pool_[split_[m]];
+    Runs<T> out(size_[m], one_[m]);
+    if (split_[m] == kWhole) return out;
+    for_each(m, [&](uint32_t first, uint32_t n, const T& v) {
+      out.update(first, first + n, [&](uint32_t, uint32_t, T& x) { x = v; });
+    });
+    return out;
   }
 
  private:
-  uint32_t take(uint32_t size, T&& v) {
+  struct Run {
+    uint32_t first;
+    T value;
+  };
+  // A pool array for a member that splits, holding its one run [0, size) of value v.
+  uint32_t take(T&& v) {
     if (pool_used_ == pool_.size()) pool_.emplace_back();
-    pool_[pool_used_] = Runs<T>(size, std::move(v));
+    std::vector<Run>& r = pool_[pool_used_];
+    r.clear();
+    r.push_back(Run{0, std::move(v)});
     return pool_used_++;
+  }
+  // The index of the run that starts at `at` in r, splitting the run that contains it (r.size() for at
+  // at or past the end): Runs<T>::split.
+  static size_t split_at(std::vector<Run>& r, uint32_t at, uint32_t size) {
+    if (at >= size) return r.size();
+    size_t k = r.size();
+    while (r[k - 1].first > at) --k;  // runs are few: from the back, where most updates land
+    if (r[k - 1].first == at) return k - 1;
+    r.insert(r.begin() + static_cast<std::ptrdiff_t>(k), Run{at, r[k - 1].value});
+    return k;
   }
   std::vector<T> one_;
   std::vector<uint32_t> size_, split_;
-  std::vector<Runs<T>> pool_;  // split members' runs; [0, pool_used_) in use
+  std::vector<std::vector<Run>> pool_;  // split members' runs; [0, pool_used_) in use
   uint32_t pool_used_ = 0;
 };
 
