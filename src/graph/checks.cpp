@@ -323,7 +323,7 @@ struct UseFacts {
   uint32_t first = kNone;
   std::array<uint32_t, kQueues> last_pos{};
   std::array<uint32_t, kQueues> known{kNone, kNone, kNone};
-  AccessMask access = 0;  // the last accesses (once folded: see use_facts)
+  AccessMask access = 0;  // the last accesses before the last user's (last_accesses() folds that one in)
   SyncMask sync = 0;
   AccessMask pass_access = 0;  // the accesses of the last pass that uses the resource, not yet folded in
   SyncMask pass_sync = 0;
@@ -345,13 +345,9 @@ inline void fold(UseFacts& x) {
 }
 // The facts, in the caller's thread's scratch (valid until the next call on this thread). One walk over
 // the uses: a pass's accesses of a resource gather in pass_access (whether it writes it is known only
-// after its last use of it there) and fold into the last accesses when the next pass uses it, or at the
-// end; the per-queue facts are taken at a pass's first use of the resource (the pass's values are the
-// same for its other uses).
-// The walk over the uses. kOrdered: every pass on one queue, positions ascending in serial order (the
-// usual single-queue frame, checked by the caller); then a resource's first user knows least of that
-// queue and its last user ends last, so its facts there are its first user's position and its last
-// user's end, with no min or max per use.
+// after its last use of it there) and fold into the last accesses when the next pass uses it (the last
+// user's, never folded, are folded in by last_accesses()); the per-queue facts are taken at a pass's
+// first use of the resource (the pass's values are the same for its other uses).
 // A use's access bit and sync_of(), per access and sync_of()'s stage index, (stages or, for none, every
 // shading stage) & 7: one lookup per use instead of bit() and sync_of() with their tests. An access out
 // of range (never valid) takes the functions themselves.
@@ -386,13 +382,29 @@ constexpr bool use_bits_exact() {
   return true;
 }
 static_assert(use_bits_exact());
+// The last accesses of resource x once its last user's are folded in (as fold() would leave them): the
+// walk leaves that last fold undone, so only the resources a takeover asks about pay for it.
+inline UseBits last_accesses(const UseFacts& x) {
+  if (x.stamp == kNone) return {x.access, x.sync};
+  if (x.pass_writes || !x.reads) return {x.pass_access, x.pass_sync};
+  return {x.access | x.pass_access, x.sync | x.pass_sync};
+}
+// The walk over the uses. kOrdered: every pass on one queue, positions ascending in serial order (the
+// usual single-queue frame); then a resource's first user knows least of that queue and its last user
+// ends last, so its facts there are its first user's position and its last user's end, with no min or
+// max per use. (What a pass knows of another queue does not matter then: no resource has a user there,
+// so the aliasing check compares it with nothing.) The kOrdered walk tests that as it goes and stops at
+// the first pass that breaks it: it returns that pass's serial index (the passes before it have made
+// their resources' facts), n when none does.
 template <bool kOrdered>
-void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
+uint32_t walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
   static_assert(kQueues == 3, "known[] is merged queue by queue below");
   constexpr AccessMask kChanges = kWriteAccesses | bit(Access::present);  // what a pass "writes"
   const uint32_t n = static_cast<uint32_t>(s.serial.size());
   const uint32_t* const serial = s.serial.data();
   const Pass* const passes = g.passes.data();
+  const size_t q0 = n == 0 ? 0 : qi(exec_queue(passes[serial[0]]));  // kOrdered: the one queue
+  uint32_t next = 0;  // kOrdered: the least position the next pass may have
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t p = serial[i];
     const Pass& pass = passes[p];
@@ -400,6 +412,10 @@ void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
     std::array<uint32_t, kQueues> kn = s.clock[p];  // what the pass knows complete when it starts
     kn[q] = s.pos[p];
     const uint32_t end = kn[q] + 1;
+    if constexpr (kOrdered) {
+      if (q != q0 || kn[q] < next) return i;  // not one queue in order: the caller walks again
+      next = end;
+    }
     for (const PassUse& u : pass.uses) {
       UseFacts& x = f[u.resource];
       const UseBits ub = use_bits(u.access, u.stages);
@@ -433,31 +449,19 @@ void walk_uses(const Graph& g, const Schedule& s, UseFacts* const f) {
       }
     }
   }
-}
-// Whether walk_uses<true> applies: every pass of the serial order on one queue, at ascending positions.
-// (What a pass knows of another queue does not matter then: no resource has a user there, so the
-// aliasing check compares it with nothing.)
-bool one_ordered_queue(const Graph& g, const Schedule& s) {
-  if (s.serial.empty()) return true;
-  const Queue q = exec_queue(g.passes[s.serial.front()]);
-  uint32_t next = 0;  // the least position the next pass may have
-  for (const uint32_t p : s.serial) {
-    if (exec_queue(g.passes[p]) != q || s.pos[p] < next) return false;
-    next = s.pos[p] + 1;
-  }
-  return true;
+  return n;
 }
 const std::vector<UseFacts>& use_facts(const Graph& g, const Schedule& s) {
   thread_local std::vector<UseFacts> facts;
   const uint32_t nr = static_cast<uint32_t>(g.resources.size());
   facts.assign(nr, UseFacts{});
   UseFacts* const f = facts.data();
-  if (one_ordered_queue(g, s))
-    walk_uses<true>(g, s, f);
-  else
+  const uint32_t stop = walk_uses<true>(g, s, f);
+  if (stop != s.serial.size()) {  // several queues (or out of order): the resources touched so far start over
+    for (uint32_t i = 0; i < stop; ++i)
+      for (const PassUse& u : g.passes[s.serial[i]].uses) f[u.resource] = UseFacts{};
     walk_uses<false>(g, s, f);
-  for (uint32_t r = 0; r < nr; ++r)
-    if (f[r].stamp != kNone) fold(f[r]);
+  }
   return facts;
 }
 
@@ -582,15 +586,16 @@ WalkFindings walk(const Graph& g, const Schedule& s, const Transitions& t, const
                     previous_names(ab), to_string(b.before), to_string(State{sy, a, Layout::undefined}),
                     layout_ok ? "" : " from layout undefined"));
   };
-  auto takeover_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) {
+  auto takeover_barrier = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((always_inline)) {
     const AliasBarrier& ab = takeover.a->barriers[over[b.resource]];
     over[b.resource] = kNone;
     AccessMask a = 0;
     SyncMask sy = 0;
     const UseFacts* const last = takeover.last->data();
     for (uint32_t p : ab.previous) {
-      a |= last[p].access;
-      sy |= last[p].sync;
+      const UseBits x = last_accesses(last[p]);
+      a |= x.access;
+      sy |= x.sync;
     }
     const bool sync_ok = (b.before.sync & sync::all) || (sy & ~b.before.sync) == 0;
     const bool access_ok = (b.before.access & kAnyAccess) || (a & ~b.before.access) == 0;
@@ -1303,11 +1308,20 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
       last[q] = d;
     }
   }
+  auto scheduled_before = [&](const Edge& e) __attribute__((noinline, cold)) {
+    out.push_back(fmt::format("{}: pass '{}' is scheduled before pass '{}' which it depends on ({})",
+                              pass_pointer(e.to), g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
+  };
+  if (all_live && one_queue) {  // the usual frame: the order of each edge is all there is to ask
+    const uint32_t* const a = at.data();
+    for (const Edge& e : v.edges)
+      if (a[e.from] >= a[e.to]) scheduled_before(e);
+    return out;
+  }
   for (const Edge& e : v.edges) {
     if (!all_live && (!live[e.from] || !live[e.to])) continue;
     if (at[e.from] >= at[e.to]) {
-      out.push_back(fmt::format("{}: pass '{}' is scheduled before pass '{}' which it depends on ({})",
-                                pass_pointer(e.to), g.passes[e.to].name, g.passes[e.from].name, to_string(e.kind)));
+      scheduled_before(e);
       continue;
     }
     if (one_queue) continue;
