@@ -41,25 +41,34 @@ void final_states_into(FinalStates& f, const Transitions& t) {
   auto restore = [&](uint32_t gi, uint32_t li, const Barrier& b) __attribute__((noinline)) {
     restores.push_back({gi, t.info[gi].passes[li], b.resource, b.before, b.after});
   };
+  // Each list's barriers are its part of the stream in order (its points cover them in order), and a
+  // group's lists view its one barrier array list after list (CompiledGroup::barriers): the group's part
+  // of the stream is that array, from the first barrier of its first list that has any to the end of its
+  // last such list, read in one loop. Only a restore asks which list it is in: the last list with
+  // barriers that starts at or before it, found by stepping back from the last list.
   for (uint32_t gi = static_cast<uint32_t>(t.compiled.size()); gi-- > 0;) {
     const GroupArray<CompiledList>& lists = t.compiled[gi].lists;
-    for (uint32_t li = static_cast<uint32_t>(lists.size()); li-- > 0;) {
-      // Each list's barriers are its part of the stream in order (its points cover them in order).
-      const std::span<const Barrier> bs = lists[li].barriers;
-      for (const Barrier *const first = bs.data(), *b = first + bs.size(); b != first;) {
-        --b;
-        const ResourceId m = b->resource;
-        if (m == kGlobalResource) continue;
-        if (b->reason == Reason::restore) [[unlikely]]
-          restore(gi, li, *b);
-        if (fate[m] != kOpen) continue;  // an earlier barrier of a member its last one decided
-        if (detail::whole_barrier(descs[m], *b)) {
-          fate[m] = kWhole;
-          state[m] = b->after;
-        } else {
-          fate[m] = kPartial;
-          partial = true;
-        }
+    uint32_t lo = 0, hi = static_cast<uint32_t>(lists.size());  // the lists from the first to the last with barriers
+    while (lo < hi && lists[lo].barriers.empty()) ++lo;
+    while (hi > lo && lists[hi - 1].barriers.empty()) --hi;
+    if (lo == hi) continue;  // no barrier in the group
+    uint32_t li = hi - 1;    // a restore's list: at or before it
+    const std::span<const Barrier> last = lists[li].barriers;
+    for (const Barrier *const first = lists[lo].barriers.data(), *b = last.data() + last.size(); b != first;) {
+      --b;
+      const ResourceId m = b->resource;
+      if (m == kGlobalResource) continue;
+      if (b->reason == Reason::restore) [[unlikely]] {
+        while (li > lo && (lists[li].barriers.empty() || b < lists[li].barriers.data())) --li;
+        restore(gi, li, *b);
+      }
+      if (fate[m] != kOpen) continue;  // an earlier barrier of a member its last one decided
+      if (detail::whole_barrier(descs[m], *b)) {
+        fate[m] = kWhole;
+        state[m] = b->after;
+      } else {
+        fate[m] = kPartial;
+        partial = true;
       }
     }
   }
