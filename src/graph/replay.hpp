@@ -17,12 +17,14 @@
 namespace baton::graph::detail {
 
 // A value per cell (subresource, or byte of a buffer) of every member, as flat per-member arrays: a
-// member is one value held in `one_` until an update splits it; only then does it get runs of its own: a
-// sorted array of (first cell, value), from a pool whose arrays keep their storage from reset to reset. A
-// split member has a few runs (a box is one interval per (mip, plane)), so a flat array that an update
-// inserts into and closes up in place costs less than a tree node per run, and allocates nothing once the
-// pool has grown. The arrays keep their storage from call to call (the callers hold them in thread_local
-// scratch), so a frame allocates nothing in steady state.
+// member is one value held in `one_` until an update splits it; only then does it get runs of its own,
+// from a pool whose entries keep their storage from reset to reset. A split member mostly has a few runs
+// (a box is one interval per (mip, plane)): they are a sorted array of (first cell, value), which an
+// update inserts into and closes up in place, cheaper than a tree node per run and allocating nothing once
+// the pool has grown. Past kFlatMax runs (a texture whose subresources uses set one by one, in any order)
+// an insertion would move every later run, quadratic over a frame: the member's runs move into a Runs<T>
+// tree (O(log runs) per update) until it is one run again. The arrays keep their storage from call to call
+// (the callers hold them in thread_local scratch), so a frame allocates nothing in steady state.
 template <class T>
 class FlatRuns {
  public:
@@ -80,7 +82,17 @@ class FlatRuns {
       }
       split_[m] = take(std::move(one_[m]));
     }
-    std::vector<Run>& r = pool_[split_[m]];
+    Split& sp = pool_[split_[m]];
+    if (sp.tree_used) {
+      sp.tree.update(lo, hi, std::forward<F>(f));
+      sp.tree.coalesce(lo, hi);
+      if (sp.tree.run_count() == 1) {
+        sp.tree.for_all([&](uint32_t, uint32_t, T& v) { one_[m] = std::move(v); });
+        give_back(m);
+      }
+      return;
+    }
+    std::vector<Run>& r = sp.flat;
     const size_t i = split_at(r, lo, size);
     const size_t j = split_at(r, hi, size);
     for (size_t k = i; k < j; ++k) f(r[k].first, (k + 1 < r.size() ? r[k + 1].first : size) - r[k].first, r[k].value);
@@ -93,15 +105,18 @@ class FlatRuns {
     if (w + 1 != k) r.erase(r.begin() + static_cast<std::ptrdiff_t>(w + 1), r.begin() + static_cast<std::ptrdiff_t>(k));
     if (r.size() == 1) {  // one run again: back inline
       one_[m] = std::move(r.front().value);
-      if (split_[m] + 1 == pool_used_) --pool_used_;  // the last one taken: give it back
-      split_[m] = kWhole;
+      give_back(m);
+    } else if (r.size() > kFlatMax) {
+      to_tree(sp, size);
     }
   }
   // f(first, count, const T&) for the runs of member m, in run order.
   template <class F>
   void for_each(uint32_t m, F&& f) const {
     if (split_[m] == kWhole) return f(0u, size_[m], static_cast<const T&>(one_[m]));
-    const std::vector<Run>& r = pool_[split_[m]];
+    const Split& sp = pool_[split_[m]];
+    if (sp.tree_used) return sp.tree.for_each(0, size_[m], std::forward<F>(f));
+    const std::vector<Run>& r = sp.flat;
     for (size_t k = 0; k < r.size(); ++k)
       f(r[k].first, (k + 1 < r.size() ? r[k + 1].first : size_[m]) - r[k].first, static_cast<const T&>(r[k].value));
   }
@@ -109,6 +124,7 @@ class FlatRuns {
   Runs<T> runs(uint32_t m) const {
     Runs<T> out(size_[m], one_[m]);
     if (split_[m] == kWhole) return out;
+    if (pool_[split_[m]].tree_used) return pool_[split_[m]].tree;
     for_each(m, [&](uint32_t first, uint32_t n, const T& v) {
       out.update(first, first + n, [&](uint32_t, uint32_t, T& x) { x = v; });
     });
@@ -120,13 +136,37 @@ class FlatRuns {
     uint32_t first;
     T value;
   };
-  // A pool array for a member that splits, holding its one run [0, size) of value v.
+  static constexpr size_t kFlatMax = 64;
+  // A split member's runs: `flat`, or `tree` once they outgrew kFlatMax (tree_used).
+  struct Split {
+    std::vector<Run> flat;
+    Runs<T> tree;
+    bool tree_used = false;
+  };
+  // A pool entry for a member that splits, holding its one run [0, size) of value v.
   uint32_t take(T&& v) {
     if (pool_used_ == pool_.size()) pool_.emplace_back();
-    std::vector<Run>& r = pool_[pool_used_];
-    r.clear();
-    r.push_back(Run{0, std::move(v)});
+    Split& sp = pool_[pool_used_];
+    sp.tree_used = false;
+    sp.flat.clear();
+    sp.flat.push_back(Run{0, std::move(v)});
     return pool_used_++;
+  }
+  // Member m is one run again (its value back in one_[m]): its pool entry is free.
+  void give_back(uint32_t m) {
+    if (split_[m] + 1 == pool_used_) --pool_used_;  // the last one taken: give it back
+    split_[m] = kWhole;
+  }
+  // The flat runs of a member of `size` cells into its tree: the first run's value over every cell, then
+  // each later run's (no two neighbours are equal, so the tree needs no merging).
+  static void to_tree(Split& sp, uint32_t size) {
+    const std::vector<Run>& r = sp.flat;
+    sp.tree = Runs<T>(size, r.front().value);
+    for (size_t k = 1; k < r.size(); ++k) {
+      const uint32_t end = k + 1 < r.size() ? r[k + 1].first : size;
+      sp.tree.update(r[k].first, end, [&](uint32_t, uint32_t, T& x) { x = r[k].value; });
+    }
+    sp.tree_used = true;
   }
   // The index of the run that starts at `at` in r, splitting the run that contains it (r.size() for at
   // at or past the end): Runs<T>::split.
@@ -140,7 +180,7 @@ class FlatRuns {
   }
   std::vector<T> one_;
   std::vector<uint32_t> size_, split_;
-  std::vector<std::vector<Run>> pool_;  // split members' runs; [0, pool_used_) in use
+  std::vector<Split> pool_;  // split members' runs; [0, pool_used_) in use
   uint32_t pool_used_ = 0;
 };
 
