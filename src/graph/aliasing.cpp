@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <fmt/format.h>
+
 #include "baton/graph.hpp"
 #include "baton/reuse.hpp"
 
@@ -33,6 +35,13 @@ __attribute__((always_inline)) inline uint64_t estimated_size_of(const Resource&
   return (bytes + kPlacementAlignment - 1) / kPlacementAlignment * kPlacementAlignment;
 }
 
+// Lifetimes not made from this graph and schedule (lifetimes_into), which the placements cannot read.
+[[noreturn, gnu::cold]] void lifetimes_mismatch(const Graph& g, const Schedule& s, uint32_t r, const Lifetime& l) {
+  throw Error(fmt::format("/resources/{}: resource '{}': its lifetime (serial indices {} to {}) does not fit the "
+                          "schedule of {} passes: the lifetimes are not this schedule's",
+                          r, g.resources[r].desc.name, l.first, l.last, s.serial.size()));
+}
+
 }  // namespace
 
 uint64_t estimated_size(const Resource& r) { return estimated_size_of(r); }
@@ -43,8 +52,12 @@ Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& l
   return a;
 }
 
+
 void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt,
                 const AliasingOptions& o) {
+  if (lt.size() != g.resources.size())
+    throw Error(fmt::format("aliasing: {} lifetimes for a graph of {} resources: the lifetimes are not this graph's",
+                            lt.size(), g.resources.size()));
   // The barriers are reused in place, not emptied: each one's list of previous occupants keeps its heap
   // block (more than three occupants), which clear() would free. Both writers set every field. So are the
   // placements: both paths below write every field of every placement (resize() only cuts or extends).
@@ -101,10 +114,17 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
   const uint64_t* const sizes = o.sizes.data();  // the walk's stores could alias the vector's own fields
   const size_t n_sizes = o.sizes.size();
   uint32_t last_first = 0;
+  uint32_t misfit = kNone;  // a resource whose lifetime does not fit the schedule
   for (uint32_t r = 0; r < nr; ++r) {
     const Resource& res = g.resources[r];
     const Lifetime& l = life[r];
     if (!res.transient || !l.used()) continue;
+    // The difference array below is indexed by serial index: lifetimes of another schedule are refused
+    // (after the loop) rather than written out of bounds.
+    if (std::max(l.first, l.last) >= span) [[unlikely]] {
+      misfit = r;
+      break;
+    }
     in_order &= static_cast<unsigned>(l.first >= last_first);
     last_first = l.first;
     const uint64_t b = r < n_sizes && sizes[r] != 0 ? sizes[r] : estimated_size_of(res) * res.count;
@@ -116,6 +136,8 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     delta[l.last + 1] -= static_cast<int64_t>(size);
     scanned[n++] = Cand{r, l.first, l.free_at, size};
   }
+  if (misfit != kNone) [[unlikely]]
+    lifetimes_mismatch(g, s, misfit, life[misfit]);
   a.unaliased = unaliased;
   {
     int64_t live = 0;

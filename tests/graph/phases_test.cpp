@@ -183,6 +183,30 @@ TEST(GraphPhases, PreviousOccupantsHoldAnyCount) {
   }
 }
 
+// alias() reads the lifetimes by resource and by serial index: lifetimes that are not the graph's and the
+// schedule's (a caller running the phases one by one) are refused with an error, not read out of bounds.
+TEST(GraphPhases, AliasingRefusesLifetimesOfAnotherGraphOrSchedule) {
+  const Graph g = chain(6);
+  const Validated v = validate(g);
+  const Schedule s = schedule(g, v, cull(g, v));
+  std::vector<Lifetime> lt = lifetimes(g, s);
+  EXPECT_NO_THROW(alias(g, s, lt));
+  std::vector<Lifetime> fewer(lt.begin(), lt.end() - 1);
+  try {
+    alias(g, s, fewer);
+    ADD_FAILURE() << "lifetimes of another graph accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("6 lifetimes for a graph of 7 resources"), std::string::npos) << e.what();
+  }
+  lt[2].last = static_cast<uint32_t>(s.serial.size());  // past the schedule's last pass
+  try {
+    alias(g, s, lt);
+    ADD_FAILURE() << "a lifetime past the schedule accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/resources/2: resource 'r2': its lifetime"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GraphPhases, TakeoversNameEveryLatestOccupantOfThePlacement) {
   std::vector<Graph> graphs;
   for (uint64_t seed = 1; seed <= 40; ++seed) graphs.push_back(test::random_graph(seed, 20 + static_cast<uint32_t>(seed)));

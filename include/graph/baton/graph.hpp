@@ -238,6 +238,8 @@ struct Aliasing {
   uint64_t unaliased = 0;    // every transient resource in its own memory
   uint64_t lower_bound = 0;  // the most bytes live at once
 };
+// `lt` must be lifetimes(g, s): Error names the resource whose lifetime does not fit the schedule (or the
+// count, for lifetimes of another graph).
 Aliasing alias(const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt, const AliasingOptions& o = {});
 void alias_into(Aliasing& out, const Graph& g, const Schedule& s, const std::vector<Lifetime>& lt,
                 const AliasingOptions& o = {});
