@@ -1014,6 +1014,15 @@ class GroupCompiler {
     t = Track{target, op.gi, op.list, Origin::list, true};
   }
 
+  // A discard's before-state from the state it leaves: the sync of the earlier accesses, and their accesses
+  // too when they are a takeover's (the memory's previous occupants); the layout is undefined.
+  static State discard_before(const Track& t) {
+    return State{t.state.sync, t.origin == Origin::takeover ? t.state.access : AccessMask{0}, Layout::undefined};
+  }
+  static Reason discard_reason(const Track& t) {
+    return t.origin == Origin::takeover ? Reason::takeover : Reason::discard;
+  }
+
   // Invariant 3: the first-ever write of a placed render-target or depth texture opens with a discard
   // of the whole resource into the state of that write.
   void discard(const OpAt& op, ResourceId r) {
@@ -1033,10 +1042,8 @@ class GroupCompiler {
     // only use of r). One barrier of the whole resource and one state, without the maps below, which give
     // the same for it: one box into the write's state, from the slot's one state.
     if (s.whole && !op.shared) {
-      const bool takeover = s.t.origin == Origin::takeover;
-      const State before{s.t.state.sync, takeover ? s.t.state.access : AccessMask{0}, Layout::undefined};
-      emit(op.list, op.op, Where::before, r, s.bytes, &s, full_box(d), before, target,
-           takeover ? Reason::takeover : Reason::discard, true);
+      emit(op.list, op.op, Where::before, r, s.bytes, &s, full_box(d), discard_before(s.t), target,
+           discard_reason(s.t), true);
       s.t = Track{target, kNone, op.list, Origin::list, false};
       return;
     }
@@ -1060,12 +1067,9 @@ class GroupCompiler {
     RangeMap<Track> m = s.whole ? RangeMap<Track>(full_box(d), s.t) : std::move(cur_[s.map]);
     // Memory taken over: the discard also waits for the previous occupants' accesses (Reason::takeover).
     for (const auto& e : m.entries()) {
-      const bool takeover = e.value.origin == Origin::takeover;
-      const State before{e.value.state.sync, takeover ? e.value.state.access : AccessMask{0},
-                         Layout::undefined};
+      const State before = discard_before(e.value);
       into.for_each(e.box, [&](const Box& b, const State& after) {
-        emit(op.list, op.op, Where::before, r, s.bytes, &s, b, before, after,
-             takeover ? Reason::takeover : Reason::discard, true);
+        emit(op.list, op.op, Where::before, r, s.bytes, &s, b, before, after, discard_reason(e.value), true);
       });
     }
     // Nothing is written yet: the operation's own uses are inside the discard's scope.
