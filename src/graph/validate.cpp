@@ -16,6 +16,7 @@
 #include "baton/graph.hpp"
 #include "baton/reuse.hpp"
 #include "baton/rules.hpp"
+#include "validate_detail.hpp"
 
 namespace baton::graph {
 namespace {
@@ -555,7 +556,15 @@ __attribute__((noinline)) void general_pass(const WalkFacts& w, Sink& k, uint32_
   }
 }
 
+Scratch& validate_scratch() {
+  thread_local Scratch sc;
+  return sc;
+}
+
 }  // namespace
+
+uint32_t detail::validate_epoch() { return validate_scratch().epoch; }
+void detail::set_validate_epoch(uint32_t epoch) { validate_scratch().epoch = epoch; }
 
 Validated validate(const Graph& g) {
   Validated v;
@@ -570,7 +579,7 @@ void validate_into(Validated& v, const Graph& g) {
   reuse_storage(v, &Validated::in_first, keep(&Validated::edges));
   v.in_first.assign(np + 1, 0);
   uint32_t* const in_first = v.in_first.data();
-  thread_local Scratch sc;
+  Scratch& sc = validate_scratch();
   // recs[r] is filled at r's first use (its stamp below this call's base): no walk over resources nobody
   // uses, and the resource is read while the use has it in cache. Nothing is cleared per call.
   if (sc.recs.size() < nr) sc.recs.resize(nr);  // a new record's stamp is 0, below every base
