@@ -59,10 +59,25 @@ std::optional<UsePair> first_conflict(std::span<const Use> uses, const std::vect
                                       const DescOf& desc_of, const Conflict& conflict) {
   const auto n = static_cast<uint32_t>(uses.size());
   if (n < 2) return std::nullopt;
-  std::vector<uint32_t> idx(n);
+  // The uses' indices in resource order, ties in index order. Most operations that name a resource twice
+  // have a few uses: sorted by insertion in an array on the stack, so that a frame planned every frame
+  // takes no heap block here; a larger one is sorted in a per-thread array kept from call to call.
+  constexpr uint32_t kSmall = 64;
+  std::array<uint32_t, kSmall> small;
+  thread_local std::vector<uint32_t> large;
+  if (n > kSmall && large.size() < n) large.resize(n);
+  uint32_t* const idx = n <= kSmall ? small.data() : large.data();
   for (uint32_t i = 0; i < n; ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(),
-                   [&](uint32_t a, uint32_t b) { return uses[a].resource < uses[b].resource; });
+  if (n <= kSmall) {
+    for (uint32_t i = 1; i < n; ++i) {
+      const uint32_t x = idx[i];
+      uint32_t j = i;
+      for (; j > 0 && uses[idx[j - 1]].resource > uses[x].resource; --j) idx[j] = idx[j - 1];
+      idx[j] = x;
+    }
+  } else {
+    std::stable_sort(idx, idx + n, [&](uint32_t a, uint32_t b) { return uses[a].resource < uses[b].resource; });
+  }
   std::optional<UsePair> best;
   auto better = [&](uint32_t a, uint32_t b) {
     if (!best || b < best->second || (b == best->second && a < best->first)) best = UsePair{a, b};
@@ -74,19 +89,20 @@ std::optional<UsePair> first_conflict(std::span<const Use> uses, const std::vect
     // The accesses of this resource, and whether any two of them can conflict.
     std::array<int8_t, kAccessCount> slot{};
     slot.fill(-1);
-    std::vector<Access> present;
+    std::array<Access, kAccessCount> present{};  // the distinct accesses, in order of first use
+    size_t kinds = 0;
     uint64_t volume = 0;
     for (uint32_t k = lo; k < hi; ++k) {
       const Access a = uses[idx[k]].access;
       if (slot[static_cast<size_t>(a)] < 0) {
-        slot[static_cast<size_t>(a)] = static_cast<int8_t>(present.size());
-        present.push_back(a);
+        slot[static_cast<size_t>(a)] = static_cast<int8_t>(kinds);
+        present[kinds++] = a;
       }
       volume += boxes[idx[k]].volume();
     }
     bool can_conflict = false;
-    for (size_t x = 0; x < present.size() && !can_conflict; ++x)
-      for (size_t y = x + 1; y < present.size() && !can_conflict; ++y)
+    for (size_t x = 0; x < kinds && !can_conflict; ++x)
+      for (size_t y = x + 1; y < kinds && !can_conflict; ++y)
         can_conflict = conflict(present[x], present[y]);
     if (hi - lo < 2 || !can_conflict) {
       lo = hi;
@@ -97,7 +113,6 @@ std::optional<UsePair> first_conflict(std::span<const Use> uses, const std::vect
     uint64_t subresources = uint64_t{d.mips} * d.layers * d.planes;
     if (d.type == ResourceType::buffer)
       for (uint32_t k = lo; k < hi; ++k) subresources = std::max<uint64_t>(subresources, boxes[idx[k]].m1);
-    const size_t kinds = present.size();
     constexpr uint64_t kBudget = uint64_t{1} << 26;
     if (hi - lo <= 32) {
       // A few uses (the common case, e.g. a downsample reading one mip and writing the next):
@@ -147,7 +162,7 @@ std::optional<UsePair> first_conflict(std::span<const Use> uses, const std::vect
     } else {
       // Past the budget: compare the distinct (access, box) pairs, each at its first use, with the
       // earlier ones of a conflicting access (a repeated use can only conflict later than its first).
-      std::vector<uint32_t> distinct(idx.begin() + lo, idx.begin() + hi);
+      std::vector<uint32_t> distinct(idx + lo, idx + hi);
       auto key = [&](uint32_t i) {
         const Box& x = boxes[i];
         return std::make_tuple(uses[i].access, x.m0, x.m1, x.l0, x.l1, x.p0, x.p1, i);
