@@ -50,15 +50,21 @@ static_assert(alignof(CompiledList) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ &&
               alignof(Barrier) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
 }  // namespace
 
+// Every list slot of the block, [0, lists.cap_), holds a constructed CompiledList, also past the group's
+// lists: clear() keeps them, and push_list() empties the next one, so a list's name keeps its storage from
+// compile to compile (a name longer than a string holds inline would otherwise take a heap block every
+// compile into the group). The slots are made and destroyed only here and in release().
 void CompiledGroup::reallocate(size_t list_cap, size_t barrier_cap, size_t point_cap) {
+  list_cap = std::max(list_cap, lists.cap_);  // every caller grows; the slots made are never dropped
   const size_t pb = barriers_at(list_cap), pp = points_at(list_cap, barrier_cap);
   const size_t total = pp + point_cap * sizeof(BarrierPoint);
   auto* const nb = static_cast<std::byte*>(::operator new(total));
   auto* const nl = reinterpret_cast<CompiledList*>(nb);
-  for (size_t i = 0; i < lists.size_; ++i) {  // moves of a string and two views: do not throw
+  for (size_t i = 0; i < lists.cap_; ++i) {  // moves of a string and two views: do not throw
     ::new (static_cast<void*>(nl + i)) CompiledList(std::move(lists.data_[i]));
     lists.data_[i].~CompiledList();
   }
+  for (size_t i = lists.cap_; i < list_cap; ++i) ::new (static_cast<void*>(nl + i)) CompiledList();
   auto* const nbar = reinterpret_cast<Barrier*>(nb + pb);
   auto* const npt = reinterpret_cast<BarrierPoint*>(nb + pp);
   if (barriers.size_ != 0) std::memcpy(static_cast<void*>(nbar), barriers.data_, barriers.size_ * sizeof(Barrier));
@@ -91,9 +97,12 @@ void CompiledGroup::reserve(size_t list_count, size_t barrier_count, size_t poin
 
 CompiledList& CompiledGroup::push_list() {
   if (lists.size_ == lists.cap_) grow(1, 0, 0);
-  CompiledList* const l = ::new (static_cast<void*>(lists.data_ + lists.size_)) CompiledList();
-  ++lists.size_;
-  return *l;
+  CompiledList& l = lists.data_[lists.size_++];  // a slot made by reallocate(), emptied as a new list
+  l.name.clear();
+  l.queue = Queue::direct;
+  l.barriers = {};
+  l.points = {};
+  return l;
 }
 
 void CompiledGroup::shrink(size_t barrier_count, size_t point_count) {
@@ -102,14 +111,13 @@ void CompiledGroup::shrink(size_t barrier_count, size_t point_count) {
 }
 
 void CompiledGroup::clear() noexcept {
-  for (size_t i = 0; i < lists.size_; ++i) lists.data_[i].~CompiledList();
-  lists.size_ = barriers.size_ = points.size_ = 0;
+  lists.size_ = barriers.size_ = points.size_ = 0;  // the list slots stay made (reallocate())
   name.clear();
   queue = Queue::direct;
 }
 
 void CompiledGroup::release() noexcept {
-  for (size_t i = 0; i < lists.size_; ++i) lists.data_[i].~CompiledList();
+  for (size_t i = 0; i < lists.cap_; ++i) lists.data_[i].~CompiledList();
   ::operator delete(block_);
   block_ = nullptr;
   lists.data_ = nullptr;
@@ -127,7 +135,7 @@ CompiledGroup::CompiledGroup(const CompiledGroup& o) : CompiledGroup() {
   if (o.lists.size_ == 0 && o.barriers.size_ == 0 && o.points.size_ == 0) return;
   reallocate(o.lists.size_, o.barriers.size_, o.points.size_);
   for (size_t i = 0; i < o.lists.size_; ++i) {
-    ::new (static_cast<void*>(lists.data_ + i)) CompiledList(o.lists.data_[i]);
+    lists.data_[i] = o.lists.data_[i];  // the slots are made (reallocate())
     ++lists.size_;
   }
   if (o.barriers.size_ != 0) std::memcpy(static_cast<void*>(barriers.data_), o.barriers.data_, o.barriers.size_ * sizeof(Barrier));
