@@ -5,7 +5,8 @@
 // order (validate derives it from the latest earlier writer; only explicit `after` edges, which do not
 // keep a pass alive, can point backward), so by the time the sweep reaches a pass, every live pass that
 // reads from it has been seen and has marked it.
-#include <fmt/format.h>
+#include <string>
+#include <string_view>
 
 #include "baton/graph.hpp"
 #include "baton/reuse.hpp"
@@ -20,7 +21,8 @@ CullResult cull(const Graph& g, const Validated& v) {
 
 void cull_into(CullResult& c, const Graph& g, const Validated& v) {
   const size_t np = g.passes.size();
-  reuse_storage(c, &CullResult::live, &CullResult::culled);
+  // The culled passes' records are kept with their reasons' storage (cut to this call's count below).
+  reuse_storage(c, &CullResult::live, keep(&CullResult::culled));
   c.live.assign(np, 0);
   // Per-thread scratch, kept from call to call: no allocation in steady state.
   thread_local std::vector<uint8_t> is_output;
@@ -44,20 +46,37 @@ void cull_into(CullResult& c, const Graph& g, const Validated& v) {
     for (const Edge *e = edges + in_first[p], *const end = edges + in_first[p + 1]; e != end; ++e)
       if (e->kind == EdgeKind::read_after_write) live[e->from] = 1;
   }
+  c.culled.resize(dead);
   if (dead == 0) return;
-  c.culled.reserve(dead);
+  // Each reason is written into the string the record kept from the last call (a frame culled again takes
+  // no heap block for it): the names the pass writes, each once, in the order of its uses.
+  static constexpr std::string_view kPrefix = "no output, side-effect pass or live pass reads what it writes (";
+  const auto listed = [](const std::string& why, const std::string& n) {  // 'n' is among the names
+    for (size_t at = why.find(n, kPrefix.size()); at != std::string::npos; at = why.find(n, at + 1))
+      if (why[at - 1] == '\'' && at + n.size() < why.size() && why[at + n.size()] == '\'') return true;
+    return false;
+  };
+  size_t k = 0;
   for (uint32_t p = 0; p < np; ++p) {
     if (live[p]) continue;
-    std::string written;
+    Culled& out = c.culled[k++];
+    out.pass = p;
+    std::string& why = out.why;
+    why.assign(kPrefix);
+    bool any = false;
     for (const PassUse& u : g.passes[p].uses) {
       if (!is_write(u.access)) continue;
       const std::string& n = g.resources[u.resource].desc.name;
-      if (written.find("'" + n + "'") == std::string::npos) written += (written.empty() ? "'" : ", '") + n + "'";
+      if (listed(why, n)) continue;
+      why += any ? ", '" : "'";
+      why += n;
+      why += '\'';
+      any = true;
     }
-    c.culled.push_back({p, written.empty() ? std::string("writes nothing and has no side effect")
-                                           : fmt::format("no output, side-effect pass or live pass reads what it "
-                                                         "writes ({})",
-                                                         written)});
+    if (any)
+      why += ')';
+    else
+      why.assign("writes nothing and has no side effect");
   }
 }
 

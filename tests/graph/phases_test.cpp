@@ -434,6 +434,64 @@ TEST(GraphPhases, RealSizesAndAlignmentDrivePlacement) {
   EXPECT_LT(r.aliasing.heap_size, r.aliasing.unaliased);
 }
 
+// The reason names every resource the culled pass writes once, in the order of its uses (a name inside
+// another name is still listed; a resource written twice once); a pass that writes nothing says so. The
+// reasons are written into the strings the result kept from the last compile: compiled into one result
+// after a graph with other reasons, and after one with none, they are the same as a fresh compile's.
+TEST(GraphPhases, CullReasonsNameEachWrittenResourceOnceAlsoCompiledIntoOneResult) {
+  Graph g = chain(5);
+  const auto add = [&](const char* name) {
+    g.resources.push_back(texture(name, 64, true));
+    return static_cast<uint32_t>(g.resources.size() - 1);
+  };
+  const uint32_t long_name = add("scratch_texture_with_a_long_name"), inner = add("scratch_texture"),
+                 other = add("other");
+  Pass dead;
+  dead.name = "dead";
+  dead.queue = Queue::compute;
+  const Stages cs = stages(Stage::compute);
+  dead.uses = {use(1, Access::shader_resource, cs), use(long_name, Access::unordered_access, cs),
+               use(inner, Access::unordered_access, cs), use(inner, Access::unordered_access, cs),
+               use(other, Access::unordered_access, cs)};
+  g.passes.push_back(dead);
+  Pass reader;  // reads what a live pass wrote, writes nothing, no side effect
+  reader.name = "reader";
+  reader.uses = {use(1, Access::shader_resource, stages(Stage::pixel))};
+  g.passes.push_back(reader);
+  const std::string want_dead =
+      "no output, side-effect pass or live pass reads what it writes ('scratch_texture_with_a_long_name', "
+      "'scratch_texture', 'other')";
+  const auto check = [&](const GraphCompileResult& r, const char* what) {
+    ASSERT_EQ(r.culled.culled.size(), 2u) << what;
+    EXPECT_EQ(g.passes[r.culled.culled[0].pass].name, "dead") << what;
+    EXPECT_EQ(r.culled.culled[0].why, want_dead) << what;
+    EXPECT_EQ(g.passes[r.culled.culled[1].pass].name, "reader") << what;
+    EXPECT_EQ(r.culled.culled[1].why, "writes nothing and has no side effect") << what;
+  };
+  check(compile_graph(g), "fresh");
+  // Another graph's reasons first: its culled pass writes a name longer than all of g's together.
+  Graph h = chain(5);
+  h.resources.push_back(texture(std::string(300, 'x'), 64, true));
+  Pass big;
+  big.name = "big";
+  big.queue = Queue::compute;
+  big.uses = {use(static_cast<uint32_t>(h.resources.size() - 1), Access::unordered_access, cs)};
+  h.passes.push_back(big);
+  GraphCompileResult kept;
+  compile_graph_into(kept, h);
+  ASSERT_EQ(kept.culled.culled.size(), 1u);
+  EXPECT_EQ(kept.culled.culled[0].why, "no output, side-effect pass or live pass reads what it writes ('" +
+                                           std::string(300, 'x') + "')");
+  compile_graph_into(kept, g);
+  check(kept, "into the result of another graph");
+  compile_graph_into(kept, chain(5));
+  EXPECT_TRUE(kept.culled.culled.empty());
+  compile_graph_into(kept, g);
+  check(kept, "into the result of a graph that culls nothing");
+  compile_graph_into(kept, g);
+  check(kept, "into its own result");
+}
+
 TEST(GraphPhases, CullListsWhyAndKeepsWhatOutputsNeed) {
   Graph g = chain(5);
   Pass dead;
