@@ -137,6 +137,45 @@ TEST(CompiledGroup, SetListReplacesOneListOnly) {
   EXPECT_EQ(g.lists[2].barriers[0].resource, 9u);
 }
 
+// clear() keeps the group's list slots made (a list's name keeps its storage for the next compile into
+// the group): a list pushed after it is a new, empty one, whatever the slot held; copies, moves and growth
+// past the slots made keep every list's name; a group copied after a clear holds only its lists.
+TEST(CompiledGroup, AListPushedAfterAClearIsEmptyAndNamesSurviveGrowth) {
+  const std::string long_name(100, 'n');
+  CompiledGroup g;
+  for (ResourceId r = 0; r < 3; ++r)
+    g.add_list(long_name + std::to_string(r), Queue::compute, std::vector<Barrier>{barrier_of(r, Reason::state_change)},
+               std::vector<BarrierPoint>{{0, Where::before, 0, 1}});
+  g.clear();
+  EXPECT_TRUE(g.lists.empty());
+  EXPECT_TRUE(g.barriers.empty());
+  CompiledList& l = g.push_list();
+  EXPECT_TRUE(l.name.empty());
+  EXPECT_EQ(l.queue, Queue::direct);
+  EXPECT_TRUE(l.barriers.empty());
+  EXPECT_TRUE(l.points.empty());
+  l.name = "first";
+  // More lists than the block had slots for: the block grows, the names move with their lists.
+  for (int i = 0; i < 40; ++i) g.add_list(long_name + "#" + std::to_string(i), Queue::direct);
+  ASSERT_EQ(g.lists.size(), 41u);
+  EXPECT_EQ(g.lists[0].name, "first");
+  EXPECT_EQ(g.lists[40].name, long_name + "#39");
+  const CompiledGroup copy(g);
+  ASSERT_EQ(copy.lists.size(), 41u);
+  EXPECT_EQ(copy.lists[17].name, long_name + "#16");
+  g.clear();
+  g.add_list("only", Queue::compute, std::vector<Barrier>{barrier_of(5, Reason::restore)},
+             std::vector<BarrierPoint>{{1, Where::after, 0, 1}});
+  const CompiledGroup after(g);
+  ASSERT_EQ(after.lists.size(), 1u);
+  EXPECT_EQ(after.lists[0].name, "only");
+  EXPECT_EQ(after.lists[0].queue, Queue::compute);
+  expect_views_tile_the_arrays(after);
+  const CompiledGroup moved(std::move(g));
+  ASSERT_EQ(moved.lists.size(), 1u);
+  EXPECT_EQ(moved.lists[0].barriers[0].resource, 5u);
+}
+
 // Views that claim more than the arrays hold are refused, not read past the end.
 TEST(CompiledGroup, RelinkRefusesViewsPastTheArrays) {
   CompiledGroup g;
