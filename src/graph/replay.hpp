@@ -122,13 +122,25 @@ class FlatRuns {
   }
   // Member m as a Runs<T> (the same runs: a split member has two or more, no two neighbours equal).
   Runs<T> runs(uint32_t m) const {
-    Runs<T> out(size_[m], one_[m]);
-    if (split_[m] == kWhole) return out;
-    if (pool_[split_[m]].tree_used) return pool_[split_[m]].tree;
-    for_each(m, [&](uint32_t first, uint32_t n, const T& v) {
-      out.update(first, first + n, [&](uint32_t, uint32_t, T& x) { x = v; });
-    });
+    Runs<T> out;
+    runs_into(m, out);
     return out;
+  }
+  // runs(m) into `out`, reusing its map's nodes (the final states keep a split member's runs from frame to
+  // frame: no heap block once they had as many runs).
+  void runs_into(uint32_t m, Runs<T>& out) const {
+    if (split_[m] == kWhole) {
+      out = Runs<T>(size_[m], one_[m]);
+      return;
+    }
+    const Split& sp = pool_[split_[m]];
+    if (sp.tree_used) {
+      out = sp.tree;  // a copy-assignment: the map reuses out's nodes
+      return;
+    }
+    out.assign(size_[m], [&](auto&& emit) {
+      for (const Run& r : sp.flat) emit(r.first, static_cast<const T&>(r.value));
+    });
   }
 
  private:

@@ -21,8 +21,11 @@ FinalStates final_states(const Transitions& t) {
 }
 
 void final_states_into(FinalStates& f, const Transitions& t) {
+  // The split members' runs are kept, elements and all, and written again in place (runs_into: their
+  // maps' nodes reused); cut to this call's count at the end.
   reuse_storage(f, &FinalStates::restores, &FinalStates::state, &FinalStates::cells, &FinalStates::split,
-                &FinalStates::runs, &FinalStates::order);
+                keep(&FinalStates::runs), &FinalStates::order);
+  size_t kept_runs = 0;
   const ResourceDesc* const descs = t.table.all().data();
   const ResourceHistory* const history = t.history_in.data();
   const uint32_t n = static_cast<uint32_t>(t.table.size());
@@ -100,7 +103,10 @@ void final_states_into(FinalStates& f, const Transitions& t) {
     if (!buffer) order[m] = RunOrder{d.mips, d.layers};
     if (fate[m] == kOpen) state[m] = history[m].touched ? resting_state(d) : buffer ? kFirstTouchBuffer : kFirstTouch;
   }
-  if (!partial) return;
+  if (!partial) {
+    f.runs.clear();
+    return;
+  }
   // The members whose last barrier covers part of them: every barrier of theirs forward, run by run, from
   // the start state (detail::replay_start's), in the replay's flat arrays.
   thread_local detail::States st;
@@ -126,10 +132,12 @@ void final_states_into(FinalStates& f, const Transitions& t) {
       state[m] = value[m];
       continue;
     }
-    f.split[m] = static_cast<uint32_t>(f.runs.size());
-    f.runs.push_back(st.runs(m));
+    f.split[m] = static_cast<uint32_t>(kept_runs);
+    if (kept_runs == f.runs.size()) f.runs.emplace_back();
+    st.runs_into(m, f.runs[kept_runs++]);
     state[m] = value[m];  // what the replay's flat array holds for a split member (what the result kept before)
   }
+  f.runs.resize(kept_runs);
 }
 
 }  // namespace baton::graph

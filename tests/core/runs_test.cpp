@@ -69,6 +69,69 @@ TEST(Runs, AgreeWithAFlatArrayThroughSplitsAndMergesBackToOneRun) {
   }
 }
 
+// assign() writes a container again from a run list: the same runs as the flat array's maximal runs,
+// whatever the container held (one run, many, none), with its stats kept in step; written again with at
+// most as many runs as it held, it takes no heap block (its map's nodes are reused).
+TEST(Runs, AssignGivesTheRunsItIsGivenAndReusesTheNodes) {
+  std::mt19937 rng(7);
+  Runs<int> r;
+  RunStats stats;
+  r.count_into(&stats);
+  for (int round = 0; round < 300; ++round) {
+    const auto size = static_cast<uint32_t>(1 + rng() % 40);
+    std::vector<int> flat(size);
+    for (uint32_t i = 0; i < size; ++i) flat[i] = static_cast<int>(rng() % (round % 4 == 0 ? 1 : 3));
+    const auto want = flat_runs(flat);
+    const size_t live_before = stats.live - r.run_count();
+    const uint64_t blocks = baton::test::heap_blocks();
+    const size_t nodes_before = r.run_count() > 1 ? r.run_count() : 0;
+    r.assign(size, [&](auto&& emit) {
+      for (const auto& [first, end, v] : want) emit(first, v);
+    });
+    if (want.size() > 1 && want.size() <= nodes_before) {  // as many nodes as it needs: none taken
+      EXPECT_EQ(baton::test::heap_blocks(), blocks) << "round " << round;
+    }
+    ASSERT_EQ(r.size(), size);
+    EXPECT_EQ(runs_of(r), want) << "round " << round;
+    EXPECT_EQ(r.run_count(), want.size());
+    for (uint32_t i = 0; i < size; ++i) ASSERT_EQ(r.at(i), flat[i]) << "round " << round;
+    EXPECT_EQ(stats.live, live_before + r.run_count()) << "round " << round;
+    // The same starts again with other values (the same frame again: every node keeps its place), then
+    // only the first half of the runs (the last one reaching the end: the map's tail is dropped).
+    std::vector<int> shifted(flat);
+    for (int& v : shifted) v += 10;
+    r.assign(size, [&](auto&& emit) {
+      for (const auto& [first, end, v] : want) emit(first, v + 10);
+    });
+    EXPECT_EQ(runs_of(r), flat_runs(shifted)) << "round " << round;
+    const size_t half = (want.size() + 1) / 2;
+    std::vector<int> cut(flat);
+    for (uint32_t i = std::get<0>(want[half - 1]); i < size; ++i) cut[i] = std::get<2>(want[half - 1]);
+    const uint64_t blocks_cut = baton::test::heap_blocks();
+    r.assign(size, [&](auto&& emit) {
+      for (size_t k = 0; k < half; ++k) emit(std::get<0>(want[k]), std::get<2>(want[k]));
+    });
+    EXPECT_EQ(baton::test::heap_blocks(), blocks_cut) << "round " << round;
+    EXPECT_EQ(runs_of(r), flat_runs(cut)) << "round " << round;
+    EXPECT_EQ(stats.live, live_before + r.run_count()) << "round " << round;
+    // Still an ordinary container afterwards (a second one, without stats: a counted container is not
+    // copied): a partial update splits it as it would any other, and coalescing gives the runs back.
+    Runs<int> plain(size, 5);
+    plain.assign(size, [&](auto&& emit) {
+      for (const auto& [first, end, v] : want) emit(first, v);
+    });
+    const int old0 = plain.at(0);
+    plain.update(0, 1, [](uint32_t, uint32_t, int& v) { v = 9; });
+    EXPECT_EQ(plain.at(0), 9);
+    if (size > 1) {
+      EXPECT_EQ(plain.at(size - 1), flat[size - 1]);
+    }
+    plain.update(0, 1, [&](uint32_t, uint32_t, int& v) { v = old0; });
+    plain.coalesce();
+    EXPECT_EQ(runs_of(plain), want) << "round " << round;
+  }
+}
+
 TEST(Runs, StatsCountTheInlineRunAndTheSplitsAndMergesAfterIt) {
   RunStats stats;
   Runs<int> r(10, 0);

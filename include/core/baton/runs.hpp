@@ -99,6 +99,79 @@ class Runs {
     }
   }
 
+  // Becomes `size` subresources in the runs that each(emit) gives in ascending order (emit(first, value):
+  // the first at 0, no two neighbours equal), reusing this container's map nodes: a container written
+  // again every frame with as many runs as the frame before takes no heap block. Runs that start where the
+  // map's do (the same frame again) only take their new values; from the first that does not, the map's
+  // remaining nodes are taken out and given the new runs' starts.
+  template <class Each>
+  void assign(uint32_t size, Each&& each) {
+    const size_t before = run_count();
+    if (single_) {
+      one_ = T{};
+      single_ = false;
+    }
+    size_ = size;
+    auto it = runs_.begin();  // the map's next node while the runs so far start where its nodes do
+    bool same = true;
+    Map spare;  // the nodes past the first run that starts elsewhere
+    // With an empty map, the first run waits inline (one_) for a second: one run takes no node.
+    bool held = false;
+    uint32_t held_first = 0;
+    const auto place = [&](uint32_t first, const T& v) {
+      if (same) {
+        if (it != runs_.end() && it->first == first) {
+          it->second = v;
+          ++it;
+          return;
+        }
+        same = false;
+        while (it != runs_.end()) {
+          const auto next = std::next(it);
+          spare.insert(spare.end(), runs_.extract(it));
+          it = next;
+        }
+      }
+      if (spare.empty()) {
+        runs_.emplace_hint(runs_.end(), first, v);
+        return;
+      }
+      auto node = spare.extract(spare.begin());
+      node.key() = first;
+      node.mapped() = v;
+      runs_.insert(runs_.end(), std::move(node));
+    };
+    const bool empty_map = runs_.empty();
+    size_t emitted = 0;
+    each([&](uint32_t first, const T& v) {
+      ++emitted;
+      if (empty_map && emitted == 1) {
+        held = true;
+        held_first = first;
+        one_ = v;
+        return;
+      }
+      if (held) {
+        held = false;
+        place(held_first, one_);
+        one_ = T{};
+      }
+      place(first, v);
+    });
+    if (held) {  // one run, never in the map
+      single_ = true;
+      if (stats_) stats_->live = stats_->live - before + 1;
+      return;
+    }
+    if (same) runs_.erase(it, runs_.end());  // fewer runs than the map held
+    if (runs_.size() == 1) {  // one run: inline, as everywhere else
+      one_ = std::move(runs_.begin()->second);
+      runs_.clear();
+      single_ = true;
+    }
+    if (stats_) stats_->live = stats_->live - before + run_count();
+  }
+
   // Merges equal neighbours among the runs that overlap or touch [lo, hi).
   void coalesce(uint32_t lo, uint32_t hi) {
     if (single_ || runs_.size() < 2) return;
