@@ -260,7 +260,7 @@ void compare_finals(const Transitions& t, const detail::States& st, const FinalS
       continue;
     }
     // Read in place: runs_of() would copy a split member's runs (a heap block per run, every compile).
-    const Runs<State> one_run = one ? Runs<State>(fcells[m], fstate[m]) : Runs<State>();
+    const Runs<State> one_run = one ? f.runs_of(m) : Runs<State>();  // one state: inline, no copy of runs
     const Runs<State>& fr = one ? one_run : f.runs[f.split[m]];
     if (fr.size() != st.size(m)) {
       out.push_back(fmt::format("{}: resource '{}': the final states have {} subresources, the resource {}",

@@ -139,7 +139,7 @@ class FlatRuns {
       return;
     }
     out.assign(size_[m], [&](auto&& emit) {
-      for (const Run& r : sp.flat) emit(r.first, static_cast<const T&>(r.value));
+      for (const Run& r : sp.flat) emit(r.first, r.value);
     });
   }
 
