@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -254,6 +255,88 @@ TEST(RangeMap, CoalesceGivesTheBoxesOfTheExhaustiveAlgorithm) {
     }
   }
   EXPECT_EQ(compared, 18000);
+}
+
+// A map kept unindexed (set_index_threshold past any size) coalesces in one of two forms: at most 64 boxes
+// (the changed ones as the bits of a word), or more (a list of their positions). Both against the original
+// algorithm, with mostly small boxes so that maps grow past 64 boxes, and the sizes met counted so that
+// both forms are compared many times.
+TEST(RangeMap, UnindexedCoalesceOfFewAndManyBoxesGivesTheBoxesOfTheExhaustiveAlgorithm) {
+  int few = 0, many = 0;
+  for (uint32_t seed = 1; seed <= 200; ++seed) {
+    std::mt19937 rng(seed);
+    const uint32_t mips = std::uniform_int_distribution<uint32_t>(4, 12)(rng);
+    const uint32_t layers = std::uniform_int_distribution<uint32_t>(4, 12)(rng);
+    const uint32_t planes = std::uniform_int_distribution<uint32_t>(1, 3)(rng);
+    const Box full{0, mips, 0, layers, 0, planes};
+    RangeMap<int> m(full, 0);
+    m.set_index_threshold(~size_t{0});
+    OldRangeMap<int> ref(full, 0);
+    for (int step = 0; step < 60; ++step) {
+      for (int k = 0, n = std::uniform_int_distribution<int>(1, 4)(rng); k < n; ++k) {
+        Box b = random_box(rng, mips, layers, planes);
+        if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) {
+          b.m1 = std::min(b.m1, b.m0 + 1);
+          b.l1 = std::min(b.l1, b.l0 + 2);
+        }
+        const int v = std::uniform_int_distribution<int>(0, step % 4 == 0 ? 1 : 3)(rng);
+        m.update(b, [&](const Box&, int& x) { x = v; });
+        ref.update(b, [&](const Box&, int& x) { x = v; });
+      }
+      (m.box_count() <= 64 ? few : many) += 1;
+      m.coalesce();
+      ref.coalesce();
+      ASSERT_FALSE(m.indexed());
+      ASSERT_EQ(m.entries().size(), ref.entries().size()) << "seed " << seed << " step " << step;
+      for (size_t i = 0; i < m.entries().size(); ++i) {
+        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box)
+            << "seed " << seed << " step " << step << " entry " << i;
+        ASSERT_EQ(m.entries()[i].value, ref.entries()[i].value) << "seed " << seed << " step " << step;
+      }
+      // A second coalesce with nothing changed in between leaves the map as it is.
+      const std::vector<RangeMap<int>::Entry> before(m.entries().begin(), m.entries().end());
+      m.coalesce();
+      ASSERT_EQ(m.entries().size(), before.size());
+      for (size_t i = 0; i < before.size(); ++i) ASSERT_EQ(m.entries()[i].box, before[i].box);
+    }
+  }
+  std::printf("unindexed coalesces compared: %d of at most 64 boxes, %d of more\n", few, many);
+  EXPECT_GT(few, 2000);
+  EXPECT_GT(many, 2000);
+}
+
+// A map copied and moved keeps its boxes, whether it holds one box (inline) or several (on the heap); the
+// copy is independent of the original.
+TEST(RangeMap, CopiesAndMovesKeepTheBoxes) {
+  const Box full{0, 4, 0, 2, 0, 1};
+  for (const bool split : {false, true}) {
+    RangeMap<int> m(full, 7);
+    if (split) m.assign(Box{1, 2, 0, 1, 0, 1}, 3);
+    const std::vector<RangeMap<int>::Entry> want(m.entries().begin(), m.entries().end());
+    auto same = [&](const RangeMap<int>& x) {
+      ASSERT_EQ(x.entries().size(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(x.entries()[i].box, want[i].box);
+        EXPECT_EQ(x.entries()[i].value, want[i].value);
+      }
+    };
+    RangeMap<int> copy(m);
+    same(copy);
+    copy.assign(full, 1);  // the original does not see it
+    same(m);
+    std::vector<RangeMap<int>> v;
+    v.push_back(m);
+    for (int i = 0; i < 40; ++i) v.push_back(RangeMap<int>(full, i));  // reallocations move v[0]
+    same(v[0]);
+    RangeMap<int> moved(std::move(v[0]));
+    same(moved);
+    RangeMap<int> assigned(full, 0);
+    assigned = moved;
+    same(assigned);
+    assigned = std::move(moved);
+    same(assigned);
+    EXPECT_EQ(assigned.at(1, 0, 0), split ? 3 : 7);
+  }
 }
 
 // The indexed form (a map of many boxes, RangeMap::set_index_threshold) against the original algorithm:

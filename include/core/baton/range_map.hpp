@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -41,12 +42,41 @@ void for_each_box_outside(const Box& e, const Box& b, F&& f) {
   push({m0, m1, l0, l1, std::max(e.p0, b.p1), e.p1});
 }
 
+// The storage in use is kept as a pointer (into the object itself, or the heap vector's), set again at
+// every change of size and by copies and moves: every access is one load, not a choice between the two.
 template <class T>
 class OneInlineVec {
  public:
+  OneInlineVec() = default;
+  OneInlineVec(const OneInlineVec& o) : inl_(o.inl_), heap_(o.heap_), n_(o.n_) { point(); }
+  OneInlineVec(OneInlineVec&& o) noexcept : inl_(std::move(o.inl_)), heap_(std::move(o.heap_)), n_(o.n_) {
+    point();
+    o.clear();
+  }
+  OneInlineVec& operator=(const OneInlineVec& o) {
+    if (this != &o) {
+      inl_ = o.inl_;
+      heap_ = o.heap_;
+      n_ = o.n_;
+      point();
+    }
+    return *this;
+  }
+  OneInlineVec& operator=(OneInlineVec&& o) noexcept {
+    if (this != &o) {
+      inl_ = std::move(o.inl_);
+      heap_ = std::move(o.heap_);
+      n_ = o.n_;
+      point();
+      o.clear();
+    }
+    return *this;
+  }
+  ~OneInlineVec() = default;
+
   size_t size() const { return n_; }
-  T* data() { return n_ <= 1 ? inl_.data() : heap_.data(); }
-  const T* data() const { return n_ <= 1 ? inl_.data() : heap_.data(); }
+  T* data() { return p_; }
+  const T* data() const { return p_; }
   T* begin() { return data(); }
   T* end() { return data() + n_; }
   const T* begin() const { return data(); }
@@ -56,6 +86,7 @@ class OneInlineVec {
   void clear() {
     n_ = 0;
     heap_.clear();
+    p_ = inl_.data();
   }
   void push_back(T v) {
     if (n_ == 0) {
@@ -66,6 +97,7 @@ class OneInlineVec {
         heap_.push_back(std::move(inl_[0]));
       }
       heap_.push_back(std::move(v));
+      p_ = heap_.data();
     }
     ++n_;
   }
@@ -78,13 +110,16 @@ class OneInlineVec {
     if (--n_ == 1) {
       inl_[0] = std::move(heap_[0]);
       heap_.clear();
+      p_ = inl_.data();
     }
   }
 
  private:
+  void point() { p_ = n_ <= 1 ? inl_.data() : heap_.data(); }
   std::array<T, 1> inl_{};
   std::vector<T> heap_;
   size_t n_ = 0;
+  T* p_ = inl_.data();
 };
 
 template <class T>
@@ -222,6 +257,10 @@ class RangeMap {
       if (entries_.size() == 1) entries_[0].dirty = false;
       return;
     }
+    if (entries_.size() <= 64) {
+      coalesce_small();
+      return;
+    }
     auto mergeable = [&](size_t a, size_t b, Box& u) {
       ++visits_;
       return (entries_[a].dirty || entries_[b].dirty) && entries_[a].value == entries_[b].value &&
@@ -283,7 +322,105 @@ class RangeMap {
       }
       // Then the pairs (i, b) again, with the changed entry i.
     }
-    // The unchanged entries are still in order: sort only the changed ones and merge the two runs.
+    sort_changed();
+  }
+
+  // Two boxes form one box when they agree on two axes and touch on the third.
+  static bool try_union(const Box& a, const Box& b, Box& out) {
+    const bool sm = a.m0 == b.m0 && a.m1 == b.m1, sl = a.l0 == b.l0 && a.l1 == b.l1,
+               sp = a.p0 == b.p0 && a.p1 == b.p1;
+    out = a;
+    if (sl && sp && (a.m1 == b.m0 || b.m1 == a.m0)) {
+      out.m0 = std::min(a.m0, b.m0);
+      out.m1 = std::max(a.m1, b.m1);
+      return true;
+    }
+    if (sm && sp && (a.l1 == b.l0 || b.l1 == a.l0)) {
+      out.l0 = std::min(a.l0, b.l0);
+      out.l1 = std::max(a.l1, b.l1);
+      return true;
+    }
+    if (sm && sl && (a.p1 == b.p0 || b.p1 == a.p0)) {
+      out.p0 = std::min(a.p0, b.p0);
+      out.p1 = std::max(a.p1, b.p1);
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  // coalesce() of a map of at most 64 boxes (almost every map): the same merges in the same order, with
+  // the changed entries as the bits of one word instead of a list of positions. A map no update changed
+  // since the last coalesce (no entry changed) is coalesced and sorted already.
+  void coalesce_small() {
+    Entry* e = entries_.data();
+    size_t n = entries_.size();
+    uint64_t dirty = 0;
+    for (size_t k = 0; k < n; ++k) dirty |= uint64_t{e[k].dirty} << k;
+    if (dirty == 0) return;
+    // a and b merge (into a) when one of them changed, their values are equal and their boxes form one.
+    auto mergeable = [&](size_t a, size_t b, Box& u) {
+      ++visits_;
+      return e[a].value == e[b].value && try_union(e[a].box, e[b].box, u);
+    };
+    auto erase = [&](size_t at) {
+      entries_.erase_at(at);
+      e = entries_.data();
+      --n;
+      const uint64_t below = (uint64_t{1} << at) - 1;
+      dirty = (dirty & below) | ((dirty >> 1) & ~below);
+    };
+    auto mark = [&](size_t at) {
+      e[at].dirty = true;
+      dirty |= uint64_t{1} << at;
+    };
+    size_t i = 0;
+    while (i < n) {
+      Box u;
+      size_t j = n;
+      if ((dirty >> i) & 1) {
+        for (size_t k = i + 1; k < n; ++k)
+          if (mergeable(i, k, u)) {
+            j = k;
+            break;
+          }
+      } else {
+        // The changed entries after i (i < 64 here: n <= 64).
+        for (uint64_t m = i + 1 < 64 ? dirty & (~uint64_t{0} << (i + 1)) : 0; m != 0; m &= m - 1) {
+          const auto k = static_cast<size_t>(std::countr_zero(m));
+          if (mergeable(i, k, u)) {
+            j = k;
+            break;
+          }
+        }
+      }
+      if (j == n) {
+        ++i;
+        continue;
+      }
+      e[i].box = u;
+      erase(j);
+      mark(i);
+      // Entry i changed: the first pair of a restarted scan that merges is (a, i) for the least such a.
+      for (bool back = true; back;) {
+        back = false;
+        for (size_t a = 0; a < i; ++a) {
+          if (!mergeable(a, i, u)) continue;
+          e[a].box = u;
+          erase(i);
+          mark(a);
+          i = a;
+          back = true;
+          break;
+        }
+      }
+    }
+    sort_changed();
+  }
+
+  // The unchanged entries are still in order: sort only the changed ones and merge the two runs; then no
+  // entry is changed.
+  void sort_changed() {
     auto key = [](const Entry& a, const Entry& b) {
       return std::tie(a.box.p0, a.box.l0, a.box.m0) < std::tie(b.box.p0, b.box.l0, b.box.m0);
     };
@@ -312,30 +449,6 @@ class RangeMap {
     if (entries_.size() > index_at_) build_index();
   }
 
-  // Two boxes form one box when they agree on two axes and touch on the third.
-  static bool try_union(const Box& a, const Box& b, Box& out) {
-    const bool sm = a.m0 == b.m0 && a.m1 == b.m1, sl = a.l0 == b.l0 && a.l1 == b.l1,
-               sp = a.p0 == b.p0 && a.p1 == b.p1;
-    out = a;
-    if (sl && sp && (a.m1 == b.m0 || b.m1 == a.m0)) {
-      out.m0 = std::min(a.m0, b.m0);
-      out.m1 = std::max(a.m1, b.m1);
-      return true;
-    }
-    if (sm && sp && (a.l1 == b.l0 || b.l1 == a.l0)) {
-      out.l0 = std::min(a.l0, b.l0);
-      out.l1 = std::max(a.l1, b.l1);
-      return true;
-    }
-    if (sm && sl && (a.p1 == b.p0 || b.p1 == a.p0)) {
-      out.p0 = std::min(a.p0, b.p0);
-      out.p1 = std::max(a.p1, b.p1);
-      return true;
-    }
-    return false;
-  }
-
- private:
   // coalesce()'s positions of changed entries, per thread (coalesce() never nests).
   static std::vector<size_t>& dirty_scratch() {
     thread_local std::vector<size_t> v;
