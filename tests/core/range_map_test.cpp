@@ -259,8 +259,8 @@ TEST(RangeMap, CoalesceGivesTheBoxesOfTheExhaustiveAlgorithm) {
 
 // A map kept unindexed (set_index_threshold past any size) coalesces in one of two forms: at most 64 boxes
 // (the changed ones as the bits of a word), or more (a list of their positions). Both against the original
-// algorithm, with mostly small boxes so that maps grow past 64 boxes, and the sizes met counted so that
-// both forms are compared many times.
+// algorithm (and the boxes an update changes, in its order), with mostly small boxes so that maps grow past
+// 64 boxes, and the sizes met counted so that both forms are compared many times.
 TEST(RangeMap, UnindexedCoalesceOfFewAndManyBoxesGivesTheBoxesOfTheExhaustiveAlgorithm) {
   int few = 0, many = 0;
   for (uint32_t seed = 1; seed <= 200; ++seed) {
@@ -280,8 +280,16 @@ TEST(RangeMap, UnindexedCoalesceOfFewAndManyBoxesGivesTheBoxesOfTheExhaustiveAlg
           b.l1 = std::min(b.l1, b.l0 + 2);
         }
         const int v = std::uniform_int_distribution<int>(0, step % 4 == 0 ? 1 : 3)(rng);
-        m.update(b, [&](const Box&, int& x) { x = v; });
-        ref.update(b, [&](const Box&, int& x) { x = v; });
+        std::vector<std::pair<Box, int>> got, want;  // the boxes changed, in the order they are
+        m.update(b, [&](const Box& x, int& y) {
+          got.emplace_back(x, y);
+          y = v;
+        });
+        ref.update(b, [&](const Box& x, int& y) {
+          want.emplace_back(x, y);
+          y = v;
+        });
+        ASSERT_EQ(got, want) << "update order, seed " << seed << " step " << step;
       }
       (m.box_count() <= 64 ? few : many) += 1;
       m.coalesce();

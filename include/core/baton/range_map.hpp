@@ -203,19 +203,18 @@ class RangeMap {
       entries_[0].dirty = true;
       return;
     }
+    // In storage order, every box b overlaps: split at b's faces when it reaches past them (its part inside
+    // b keeps its place, the pieces outside go to the end, where no later step of this walk reaches), then
+    // changed. The same calls in the same order as splitting every box first and then changing every box
+    // inside b: the pieces are outside b.
     const size_t n = entries_.size();
     visits_ += n;
     for (size_t i = 0; i < n; ++i) {
       if (!overlaps(entries_[i].box, b)) continue;
-      if (contains(b, entries_[i].box)) continue;  // handled below without splitting
-      split_outside(i, b);
-    }
-    visits_ += entries_.size();
-    for (Entry& e : entries_) {
-      if (contains(b, e.box)) {
-        f(e.box, e.value);
-        e.dirty = true;
-      }
+      if (!contains(b, entries_[i].box)) split_outside(i, b);
+      Entry& e = entries_[i];
+      f(e.box, e.value);
+      e.dirty = true;
     }
   }
 
@@ -355,8 +354,11 @@ class RangeMap {
   void coalesce_small() {
     Entry* e = entries_.data();
     size_t n = entries_.size();
-    uint64_t dirty = 0;
-    for (size_t k = 0; k < n; ++k) dirty |= uint64_t{e[k].dirty} << k;
+    uint64_t dirty = 0;  // the entries' flags move into the word (and back only for sort_changed())
+    for (size_t k = 0; k < n; ++k) {
+      dirty |= uint64_t{e[k].dirty} << k;
+      e[k].dirty = false;
+    }
     if (dirty == 0) return;
     // a and b merge (into a) when one of them changed, their values are equal and their boxes form one.
     auto mergeable = [&](size_t a, size_t b, Box& u) {
@@ -370,10 +372,7 @@ class RangeMap {
       const uint64_t below = (uint64_t{1} << at) - 1;
       dirty = (dirty & below) | ((dirty >> 1) & ~below);
     };
-    auto mark = [&](size_t at) {
-      e[at].dirty = true;
-      dirty |= uint64_t{1} << at;
-    };
+    auto mark = [&](size_t at) { dirty |= uint64_t{1} << at; };
     size_t i = 0;
     while (i < n) {
       Box u;
@@ -415,35 +414,51 @@ class RangeMap {
         }
       }
     }
+    if (n <= kIndexAt) {
+      insertion_sort();  // no flag is set
+      if (n > index_at_) build_index();
+      return;
+    }
+    for (size_t k = 0; k < n; ++k) e[k].dirty = ((dirty >> k) & 1) != 0;
     sort_changed();
+  }
+
+  // Storage order after a coalesce: by the box's corner (plane, layer, mip).
+  static bool corner_less(const Entry& a, const Entry& b) {
+    if (a.box.p0 != b.box.p0) return a.box.p0 < b.box.p0;
+    if (a.box.l0 != b.box.l0) return a.box.l0 < b.box.l0;
+    return a.box.m0 < b.box.m0;
+  }
+
+  // A small map: one insertion sort, which costs little on the sorted clean run and takes no temporary
+  // buffer (stable_partition and inplace_merge take a heap block each). The keys are unique (disjoint
+  // boxes have distinct corners), so every sort gives the same order.
+  void insertion_sort() {
+    Entry* const first = entries_.begin();
+    Entry* const last = entries_.end();
+    for (Entry* p = first + 1; p < last; ++p) {
+      if (!corner_less(*p, *(p - 1))) continue;
+      Entry moving = std::move(*p);
+      Entry* q = p;
+      do {
+        *q = std::move(*(q - 1));
+        --q;
+      } while (q > first && corner_less(moving, *(q - 1)));
+      *q = std::move(moving);
+    }
   }
 
   // The unchanged entries are still in order: sort only the changed ones and merge the two runs; then no
   // entry is changed.
   void sort_changed() {
-    auto key = [](const Entry& a, const Entry& b) {
-      return std::tie(a.box.p0, a.box.l0, a.box.m0) < std::tie(b.box.p0, b.box.l0, b.box.m0);
-    };
-    Entry* const first = entries_.begin();
-    Entry* const last = entries_.end();
     if (entries_.size() <= kIndexAt) {
-      // A small map: one insertion sort, which costs little on the sorted clean run and takes no
-      // temporary buffer (stable_partition and inplace_merge take a heap block each). The keys are unique
-      // (disjoint boxes have distinct corners), so every sort gives the same order.
-      for (Entry* p = first + 1; p < last; ++p) {
-        if (!key(*p, *(p - 1))) continue;
-        Entry moving = std::move(*p);
-        Entry* q = p;
-        do {
-          *q = std::move(*(q - 1));
-          --q;
-        } while (q > first && key(moving, *(q - 1)));
-        *q = std::move(moving);
-      }
+      insertion_sort();
     } else {
+      Entry* const first = entries_.begin();
+      Entry* const last = entries_.end();
       Entry* const mid = std::stable_partition(first, last, [](const Entry& e) { return !e.dirty; });
-      std::sort(mid, last, key);
-      std::inplace_merge(first, mid, last, key);
+      std::sort(mid, last, corner_less);
+      std::inplace_merge(first, mid, last, corner_less);
     }
     for (Entry& e : entries_) e.dirty = false;
     if (entries_.size() > index_at_) build_index();
