@@ -384,8 +384,11 @@ class RangeMap {
             break;
           }
       } else {
-        // The changed entries after i (i < 64 here: n <= 64).
-        for (uint64_t m = i + 1 < 64 ? dirty & (~uint64_t{0} << (i + 1)) : 0; m != 0; m &= m - 1) {
+        // The changed entries after i (i < 64 here: n <= 64). None: every later entry is unchanged too, and
+        // pairs of unchanged entries do not merge, so nothing is left to merge.
+        const uint64_t after = i + 1 < 64 ? dirty & (~uint64_t{0} << (i + 1)) : 0;
+        if (after == 0) break;
+        for (uint64_t m = after; m != 0; m &= m - 1) {
           const auto k = static_cast<size_t>(std::countr_zero(m));
           if (mergeable(i, k, u)) {
             j = k;
