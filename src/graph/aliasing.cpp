@@ -353,7 +353,16 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     thread_local std::vector<uint64_t> begin_v, end_v;
     sequence_v.resize(n);
     uint32_t* const sequence = sequence_v.data();
-    {
+    if (n <= 32) {
+      // Few candidates (a frame's usual count): an insertion sort by size, descending; a candidate moves
+      // only past smaller ones, so equal sizes keep the order of first use.
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t size = cand[i].size;
+        size_t j = i;
+        for (; j > 0 && cand[sequence[j - 1]].size < size; --j) sequence[j] = sequence[j - 1];
+        sequence[j] = static_cast<uint32_t>(i);
+      }
+    } else {
       // Few distinct sizes (the usual case): a counting sort over them; otherwise a sort by (size
       // descending, index).
       constexpr size_t kFew = 16;
