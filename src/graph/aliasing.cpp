@@ -539,7 +539,18 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
         cursor = std::max(cursor, end);
       };
       if (nb <= 256 && (any >> 56) == 0) {
-        std::sort(begin_of, begin_of + nb);
+        // The words are distinct (each holds its index): every sort gives one order. A few (the usual
+        // case) by insertion, without std::sort's setup.
+        if (nb <= 16) {
+          for (size_t x = 1; x < nb; ++x) {
+            const uint64_t v = begin_of[x];
+            size_t y = x;
+            for (; y > 0 && begin_of[y - 1] > v; --y) begin_of[y] = begin_of[y - 1];
+            begin_of[y] = v;
+          }
+        } else {
+          std::sort(begin_of, begin_of + nb);
+        }
         for (size_t x = 0; x < nb; ++x) visit(begin_of[x] >> 8, end_of[begin_of[x] & 0xff]);
       } else {
         std::pair<uint64_t, uint64_t>* const busy = busy_v.data();  // the lists again, as pairs
