@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace baton {
@@ -225,6 +226,33 @@ class OldRangeMap {
   std::vector<Entry> entries_;
 };
 
+// Sets box b of both maps to v: the boxes each update changes, and their order, must agree.
+::testing::AssertionResult updated_alike(RangeMap<int>& m, OldRangeMap<int>& ref, const Box& b, int v) {
+  std::vector<std::pair<Box, int>> got, want;
+  m.update(b, [&](const Box& x, int& y) {
+    got.emplace_back(x, y);
+    y = v;
+  });
+  ref.update(b, [&](const Box& x, int& y) {
+    want.emplace_back(x, y);
+    y = v;
+  });
+  if (got == want) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "update order: " << got.size() << " boxes changed, " << want.size()
+                                       << " by the reference";
+}
+
+// The same boxes and values, in the same storage order.
+::testing::AssertionResult same_boxes(const RangeMap<int>& m, const OldRangeMap<int>& ref) {
+  if (m.entries().size() != ref.entries().size())
+    return ::testing::AssertionFailure() << m.entries().size() << " boxes, " << ref.entries().size()
+                                         << " by the reference";
+  for (size_t i = 0; i < m.entries().size(); ++i)
+    if (!(m.entries()[i].box == ref.entries()[i].box) || m.entries()[i].value != ref.entries()[i].value)
+      return ::testing::AssertionFailure() << "entry " << i << " differs";
+  return ::testing::AssertionSuccess();
+}
+
 TEST(RangeMap, CoalesceGivesTheBoxesOfTheExhaustiveAlgorithm) {
   int compared = 0;
   for (uint32_t seed = 1; seed <= 300; ++seed) {
@@ -240,17 +268,11 @@ TEST(RangeMap, CoalesceGivesTheBoxesOfTheExhaustiveAlgorithm) {
       for (int k = 0, n = std::uniform_int_distribution<int>(1, 3)(rng); k < n; ++k) {
         const Box b = random_box(rng, mips, layers, planes);
         const int v = std::uniform_int_distribution<int>(0, step % 3 == 0 ? 1 : 6)(rng);
-        m.update(b, [&](const Box&, int& x) { x = v; });
-        ref.update(b, [&](const Box&, int& x) { x = v; });
+        ASSERT_TRUE(updated_alike(m, ref, b, v)) << "seed " << seed << " step " << step;
       }
       m.coalesce();
       ref.coalesce();
-      ASSERT_EQ(m.entries().size(), ref.entries().size()) << "seed " << seed << " step " << step;
-      for (size_t i = 0; i < m.entries().size(); ++i) {
-        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box)
-            << "seed " << seed << " step " << step << " entry " << i;
-        ASSERT_EQ(m.entries()[i].value, ref.entries()[i].value) << "seed " << seed << " step " << step;
-      }
+      ASSERT_TRUE(same_boxes(m, ref)) << "seed " << seed << " step " << step;
       ++compared;
     }
   }
@@ -280,27 +302,13 @@ TEST(RangeMap, UnindexedCoalesceOfFewAndManyBoxesGivesTheBoxesOfTheExhaustiveAlg
           b.l1 = std::min(b.l1, b.l0 + 2);
         }
         const int v = std::uniform_int_distribution<int>(0, step % 4 == 0 ? 1 : 3)(rng);
-        std::vector<std::pair<Box, int>> got, want;  // the boxes changed, in the order they are
-        m.update(b, [&](const Box& x, int& y) {
-          got.emplace_back(x, y);
-          y = v;
-        });
-        ref.update(b, [&](const Box& x, int& y) {
-          want.emplace_back(x, y);
-          y = v;
-        });
-        ASSERT_EQ(got, want) << "update order, seed " << seed << " step " << step;
+        ASSERT_TRUE(updated_alike(m, ref, b, v)) << "seed " << seed << " step " << step;
       }
       (m.box_count() <= 64 ? few : many) += 1;
       m.coalesce();
       ref.coalesce();
       ASSERT_FALSE(m.indexed());
-      ASSERT_EQ(m.entries().size(), ref.entries().size()) << "seed " << seed << " step " << step;
-      for (size_t i = 0; i < m.entries().size(); ++i) {
-        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box)
-            << "seed " << seed << " step " << step << " entry " << i;
-        ASSERT_EQ(m.entries()[i].value, ref.entries()[i].value) << "seed " << seed << " step " << step;
-      }
+      ASSERT_TRUE(same_boxes(m, ref)) << "seed " << seed << " step " << step;
       // A second coalesce with nothing changed in between leaves the map as it is.
       const std::vector<RangeMap<int>::Entry> before(m.entries().begin(), m.entries().end());
       m.coalesce();
@@ -374,26 +382,12 @@ TEST(RangeMap, IndexedMapGivesTheBoxesOfTheExhaustiveAlgorithm) {
       for (int k = 0, n = std::uniform_int_distribution<int>(1, 3)(rng); k < n; ++k) {
         const Box b = small_box();
         const int v = std::uniform_int_distribution<int>(0, step % 3 == 0 ? 1 : 6)(rng);
-        std::vector<std::pair<Box, int>> got, want;
-        m.update(b, [&](const Box& x, int& y) {
-          got.emplace_back(x, y);
-          y = v;
-        });
-        ref.update(b, [&](const Box& x, int& y) {
-          want.emplace_back(x, y);
-          y = v;
-        });
-        ASSERT_EQ(got, want) << "update order, seed " << seed << " step " << step;
+        ASSERT_TRUE(updated_alike(m, ref, b, v)) << "seed " << seed << " step " << step;
       }
       m.coalesce();
       ref.coalesce();
       indexed += m.indexed();
-      ASSERT_EQ(m.entries().size(), ref.entries().size()) << "seed " << seed << " step " << step;
-      for (size_t i = 0; i < m.entries().size(); ++i) {
-        ASSERT_EQ(m.entries()[i].box, ref.entries()[i].box)
-            << "seed " << seed << " step " << step << " entry " << i;
-        ASSERT_EQ(m.entries()[i].value, ref.entries()[i].value) << "seed " << seed << " step " << step;
-      }
+      ASSERT_TRUE(same_boxes(m, ref)) << "seed " << seed << " step " << step;
       const Box q = small_box();
       std::vector<std::pair<Box, int>> got, want;
       m.for_each(q, [&](const Box& x, const int& y) { got.emplace_back(x, y); });

@@ -303,22 +303,7 @@ class RangeMap {
         ++i;
         continue;
       }
-      entries_[i].box = u;
-      erase(j);
-      mark(i);
-      // Entry i changed: the first pair of a restarted scan that merges is (a, i) for the least such a.
-      for (bool back = true; back;) {
-        back = false;
-        for (size_t a = 0; a < i; ++a) {
-          if (!mergeable(a, i, u)) continue;
-          entries_[a].box = u;
-          erase(i);
-          mark(a);
-          i = a;
-          back = true;
-          break;
-        }
-      }
+      i = merge_back(i, j, u, mergeable, erase, mark);
       // Then the pairs (i, b) again, with the changed entry i.
     }
     sort_changed();
@@ -400,22 +385,7 @@ class RangeMap {
         ++i;
         continue;
       }
-      e[i].box = u;
-      erase(j);
-      mark(i);
-      // Entry i changed: the first pair of a restarted scan that merges is (a, i) for the least such a.
-      for (bool back = true; back;) {
-        back = false;
-        for (size_t a = 0; a < i; ++a) {
-          if (!mergeable(a, i, u)) continue;
-          e[a].box = u;
-          erase(i);
-          mark(a);
-          i = a;
-          back = true;
-          break;
-        }
-      }
+      i = merge_back(i, j, u, mergeable, erase, mark);
     }
     if (n <= kIndexAt) {
       insertion_sort();  // no flag is set
@@ -424,6 +394,31 @@ class RangeMap {
     }
     for (size_t k = 0; k < n; ++k) e[k].dirty = ((dirty >> k) & 1) != 0;
     sort_changed();
+  }
+
+  // Both coalesce forms' step once a pair merges: entry j merges into entry i (their union u); entry i
+  // changed, so the first pair of a restarted scan that merges is (a, i) for the least such a, again and
+  // again. Returns the entry the merges end in.
+  template <class Mergeable, class Erase, class Mark>
+  [[gnu::always_inline]] size_t merge_back(size_t i, size_t j, const Box& u, Mergeable& mergeable, Erase& erase,
+                                           Mark& mark) {
+    entries_[i].box = u;
+    erase(j);
+    mark(i);
+    for (bool back = true; back;) {
+      back = false;
+      for (size_t a = 0; a < i; ++a) {
+        Box w;
+        if (!mergeable(a, i, w)) continue;
+        entries_[a].box = w;
+        erase(i);
+        mark(a);
+        i = a;
+        back = true;
+        break;
+      }
+    }
+    return i;
   }
 
   // Storage order after a coalesce: by the box's corner (plane, layer, mip).
