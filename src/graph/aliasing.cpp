@@ -14,6 +14,7 @@
 
 #include "baton/graph.hpp"
 #include "baton/reuse.hpp"
+#include "baton/small_sort.hpp"
 
 namespace baton::graph {
 namespace {
@@ -356,12 +357,8 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
     if (n <= 32) {
       // Few candidates (a frame's usual count): an insertion sort by size, descending; a candidate moves
       // only past smaller ones, so equal sizes keep the order of first use.
-      for (size_t i = 0; i < n; ++i) {
-        const uint64_t size = cand[i].size;
-        size_t j = i;
-        for (; j > 0 && cand[sequence[j - 1]].size < size; --j) sequence[j] = sequence[j - 1];
-        sequence[j] = static_cast<uint32_t>(i);
-      }
+      for (size_t i = 0; i < n; ++i) sequence[i] = static_cast<uint32_t>(i);
+      insertion_sort(sequence, sequence + n, [&](uint32_t x, uint32_t y) { return cand[x].size > cand[y].size; });
     } else {
       // Few distinct sizes (the usual case): a counting sort over them; otherwise a sort by (size
       // descending, index).
@@ -542,12 +539,7 @@ void alias_into(Aliasing& a, const Graph& g, const Schedule& s, const std::vecto
         // The words are distinct (each holds its index): every sort gives one order. A few (the usual
         // case) by insertion, without std::sort's setup.
         if (nb <= 16) {
-          for (size_t x = 1; x < nb; ++x) {
-            const uint64_t v = begin_of[x];
-            size_t y = x;
-            for (; y > 0 && begin_of[y - 1] > v; --y) begin_of[y] = begin_of[y - 1];
-            begin_of[y] = v;
-          }
+          insertion_sort(begin_of, begin_of + nb, [](uint64_t x, uint64_t y) { return x < y; });
         } else {
           std::sort(begin_of, begin_of + nb);
         }

@@ -35,6 +35,7 @@
 #include "baton/plan.hpp"
 #include "baton/range_map.hpp"
 #include "baton/rules.hpp"
+#include "baton/small_sort.hpp"
 #include "merge_barriers.hpp"
 #include "uses.hpp"
 
@@ -1217,18 +1218,7 @@ class GroupCompiler {
     // frame_start / frame_end lists transition thousands of textures at one point) takes a stable sort.
     auto by_resource = [](const Barrier& x, const Barrier& y) { return x.resource < y.resource; };
     if (n <= 32) {
-      // A barrier out of place is held aside once and the larger ones before it move up one each (a
-      // swap per step would copy every one three times).
-      for (size_t i = 1; i < n; ++i) {
-        if (b[i - 1].resource <= b[i].resource) continue;
-        const Barrier moving = b[i];
-        size_t j = i;
-        do {
-          b[j] = b[j - 1];
-          --j;
-        } while (j > 0 && b[j - 1].resource > moving.resource);
-        b[j] = moving;
-      }
+      insertion_sort(b, b + n, by_resource);  // one copy per step, where a swap made three
     } else {
       std::stable_sort(b, b + n, by_resource);
     }

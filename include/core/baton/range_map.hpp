@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "baton/core.hpp"
+#include "baton/small_sort.hpp"
 
 namespace baton {
 
@@ -432,18 +433,8 @@ class RangeMap {
   // buffer (stable_partition and inplace_merge take a heap block each). The keys are unique (disjoint
   // boxes have distinct corners), so every sort gives the same order.
   void insertion_sort() {
-    Entry* const first = entries_.begin();
-    Entry* const last = entries_.end();
-    for (Entry* p = first + 1; p < last; ++p) {
-      if (!corner_less(*p, *(p - 1))) continue;
-      Entry moving = std::move(*p);
-      Entry* q = p;
-      do {
-        *q = std::move(*(q - 1));
-        --q;
-      } while (q > first && corner_less(moving, *(q - 1)));
-      *q = std::move(moving);
-    }
+    baton::insertion_sort(entries_.begin(), entries_.end(),
+                          [](const Entry& x, const Entry& y) { return corner_less(x, y); });  // inlined
   }
 
   // The unchanged entries are still in order: sort only the changed ones and merge the two runs; then no
