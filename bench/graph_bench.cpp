@@ -58,6 +58,29 @@ void run(benchmark::State& state, Make make, const char* family, bool reuse = fa
   state.counters["syncs"] = static_cast<double>(r.sched.syncs.size());
 }
 
+// Every phase of the steady-state compile timed on its own (CompileOptions::phase_times), microseconds per
+// compile as counters: the per-phase table after the targets shows which phase a family's T(10N)/T(N)
+// comes from.
+template <class Make>
+void run_phases(benchmark::State& state, Make make) {
+  const Graph g = make(static_cast<size_t>(state.range(0)));
+  GraphCompileResult r;
+  compile_graph_into(r, g);
+  PhaseTimes times;
+  CompileOptions o;
+  o.phase_times = &times;
+  for (auto _ : state) {
+    compile_graph_into(r, g, o);
+    benchmark::DoNotOptimize(r);
+  }
+  if (!r.findings.empty()) state.SkipWithError(r.findings.front().c_str());
+  for (size_t i = 0; i < PhaseTimes::kPhases; ++i)
+    state.counters[std::string(PhaseTimes::kNames[i])] =
+        benchmark::Counter(times.seconds[i] * 1e6, benchmark::Counter::kAvgIterations);
+}
+void BM_GraphChainPhases(benchmark::State& s) { run_phases(s, chain); }
+void BM_GraphLayeredPhases(benchmark::State& s) { run_phases(s, layered); }
+
 // The two floors the chain's compile time is measured against (docs/benchmarks.md, "Frame graph"):
 // - the core planner's share: compile_all_into over the very lists the transitions phase builds for the
 //   chain (one list per pass, issue 4 item 3), rebuilt outside the timed region every iteration (a list
@@ -121,15 +144,29 @@ void scan_graph(benchmark::State& state, Make make) {
 void BM_GraphChainInputScan(benchmark::State& s) { scan_graph(s, chain); }
 void BM_GraphLayeredInputScan(benchmark::State& s) { scan_graph(s, layered); }
 
-// The core benchmark's recordings: plan + compile of every group, as bench_report times them.
+// The core benchmark's recordings: plan + compile of every group, as bench_report times them. `reuse`:
+// the steady state of a recording compiled every frame, planned into the last frame's facts and each group
+// compiled into its last result (plan_into, compile_into: what compile_all_into does, without marking the
+// lists compiled); otherwise a new Plan and a new result per group, freed in the timed loop.
 template <class Make>
-void run_core(benchmark::State& state, Make make) {
+void run_core(benchmark::State& state, Make make, bool reuse = false) {
   const auto n = static_cast<size_t>(state.range(0));
   const auto w = make(n);
   size_t barriers = 0;
+  Plan kept;
+  std::vector<CompiledGroup> results(w->ptrs.size());
   for (auto _ : state) {
-    const Plan p = plan(w->rt, w->ptrs, fresh_history(w->rt));
     barriers = 0;
+    if (reuse) {
+      plan_detail::plan_into(kept, w->rt, w->ptrs, fresh_history(w->rt));
+      for (size_t i = 0; i < w->ptrs.size(); ++i) {
+        compile_into(results[i], w->rt, *w->ptrs[i], kept.groups[i]);
+        barriers += results[i].barrier_count();
+      }
+      benchmark::DoNotOptimize(results);
+      continue;
+    }
+    const Plan p = plan(w->rt, w->ptrs, fresh_history(w->rt));
     for (size_t i = 0; i < w->ptrs.size(); ++i) {
       CompiledGroup c = compile(w->rt, *w->ptrs[i], p.groups[i]);
       barriers += c.barrier_count();
@@ -163,6 +200,10 @@ void BM_CoreDeferred(benchmark::State& s) {
   run_core(s, [](size_t n) { return bench::deferred(n / 20); });  // frames of 20 operations
 }
 void BM_CoreRandom(benchmark::State& s) { run_core(s, bench::random_workload); }
+void BM_CoreDeferredReuse(benchmark::State& s) {
+  run_core(s, [](size_t n) { return bench::deferred(n / 20); }, true);
+}
+void BM_CoreRandomReuse(benchmark::State& s) { run_core(s, bench::random_workload, true); }
 
 // examples/deferred.json through every phase (the frame-graph target for a real frame).
 void deferred_example(benchmark::State& state, bool reuse) {
@@ -186,8 +227,10 @@ void BM_GraphLayeredReuse(benchmark::State& s) { run(s, layered, "BM_GraphLayere
 // page; ~45,000 pages at 100,000 passes), which the warm-up keeps out of the measured iterations.
 BENCHMARK(BM_GraphChain)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->MinTime(1.0);
 BENCHMARK(BM_GraphLayered)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->MinTime(1.0);
-BENCHMARK(BM_GraphChainReuse)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->MinTime(1.0);
-BENCHMARK(BM_GraphLayeredReuse)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->MinTime(1.0);
+BENCHMARK(BM_GraphChainReuse)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->MinTime(1.0);
+BENCHMARK(BM_GraphLayeredReuse)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->MinTime(1.0);
+BENCHMARK(BM_GraphChainPhases)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_GraphLayeredPhases)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_GraphChainPlannerShare)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_GraphChainInputScan)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_GraphLayeredInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
@@ -195,6 +238,8 @@ BENCHMARK(BM_GraphDeferredExample)->Unit(benchmark::kMicrosecond)->MinWarmUpTime
 BENCHMARK(BM_GraphDeferredExampleReuse)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreDeferred)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreRandom)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_CoreDeferredReuse)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_CoreRandomReuse)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreDeferredInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CoreRandomInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
@@ -214,6 +259,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
       auto [it, fresh] = times_[family].try_emplace(n, us);
       if (!fresh) it->second = std::min(it->second, us);
       if (r.counters.count("uses")) uses_[family][n] = r.counters.at("uses");
+      for (const std::string_view phase : PhaseTimes::kNames)
+        if (const auto c = r.counters.find(std::string(phase)); c != r.counters.end())
+          phases_[family][n][std::string(phase)] = c->second.value;
     }
   }
   void Finalize() override {
@@ -257,16 +305,41 @@ class RatioReporter : public benchmark::ConsoleReporter {
       target("core planner on the chain's lists, per use", share < 0 || uses == 0 ? -1.0 : share * 1e3 / uses, 15, "ns",
              "");
     }
+    // Scaling in the steady state, as the time targets above: each frame compiled into the last frame's
+    // result (the *Reuse benchmarks). Beside it, the same ratio with a new result per call, and the
+    // family's input read, measured in this run.
     for (const char* family : {"BM_GraphChain", "BM_GraphLayered", "BM_CoreDeferred", "BM_CoreRandom"}) {
+      const std::string steady = std::string(family) + "Reuse", scan = std::string(family) + "InputScan";
+      const auto ratio = [&](const std::string& name, long n) {
+        const double t0 = at(name.c_str(), n), t1 = at(name.c_str(), n * 10);
+        return t0 > 0 && t1 > 0 ? t1 / t0 : -1.0;
+      };
       for (const long n : {1000L, 10000L}) {
-        const double t0 = at(family, n), t1 = at(family, n * 10);
-        const double r = t0 > 0 && t1 > 0 ? t1 / t0 : -1.0;
-        // The input read of the family, measured in this run.
-        const std::string scan = std::string(family) + "InputScan";
-        const double f0 = at(scan.c_str(), n), f1 = at(scan.c_str(), n * 10);
-        const std::string floor = f0 > 0 && f1 > 0 ? fmt::format("input read {:.1f} -> {:.1f} us, scales {:.2f}", f0, f1, f1 / f0)
-                                                   : std::string();
-        target(fmt::format("{} T({})/T({})", family, n * 10, n), r, 11, "", floor);
+        const double fresh = ratio(family, n), f0 = at(scan.c_str(), n), f1 = at(scan.c_str(), n * 10);
+        std::string floor = fresh > 0 ? fmt::format("new result per call {:.2f}", fresh) : std::string();
+        if (f0 > 0 && f1 > 0)
+          floor += fmt::format("{}input read {:.1f} -> {:.1f} us, scales {:.2f}", floor.empty() ? "" : ", ", f0, f1,
+                               f1 / f0);
+        target(fmt::format("{} T({})/T({})", steady, n * 10, n), ratio(steady, n), 11, "", floor);
+      }
+    }
+    // Where the time goes: each phase's microseconds per steady-state compile and its T(10N)/T(N).
+    for (const auto& [family, by_n] : phases_) {
+      std::printf("\n%s: us per compile, and T(10N)/T(N), per phase:\n  %-13s", family.c_str(), "phase");
+      for (const auto& [n, _] : by_n) std::printf(" %10ld", n);
+      for (const auto& [n, _] : by_n)
+        if (by_n.count(n * 10)) std::printf("  %6ld->%-7ld", n, n * 10);
+      std::printf("\n");
+      for (const std::string_view phase : PhaseTimes::kNames) {
+        const std::string name(phase);
+        std::printf("  %-13s", name.c_str());
+        for (const auto& [n, times] : by_n) std::printf(" %10.1f", times.count(name) ? times.at(name) : -1.0);
+        for (const auto& [n, times] : by_n)
+          if (const auto up = by_n.find(n * 10); up != by_n.end()) {
+            const double t0 = times.count(name) ? times.at(name) : 0, t1 = up->second.count(name) ? up->second.at(name) : 0;
+            std::printf("  %15.2f", t0 > 0 ? t1 / t0 : -1.0);
+          }
+        std::printf("\n");
       }
     }
     std::printf("\nmemory (aliased heap / lower bound):\n");
@@ -287,6 +360,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
  private:
   std::map<std::string, std::map<long, double>> times_;
   std::map<std::string, std::map<long, double>> uses_;
+  std::map<std::string, std::map<long, std::map<std::string, double>>> phases_;  // family, N, phase: us
 };
 
 void print_example() {

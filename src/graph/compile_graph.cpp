@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <chrono>
 
 #include "baton/graph.hpp"
 
@@ -18,22 +19,53 @@ GraphCompileResult compile_graph(const Graph& g, const CompileOptions& o) {
   return r;
 }
 
+namespace {
+// Adds the time since the last lap to phase i of `times`, when asked for (no clock is read otherwise).
+class PhaseClock {
+ public:
+  explicit PhaseClock(PhaseTimes* times) : times_(times) { restart(); }
+  void lap(size_t phase) {
+    if (!times_) return;
+    const auto now = std::chrono::steady_clock::now();
+    times_->seconds[phase] += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+  void restart() {
+    if (times_) last_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  PhaseTimes* times_;
+  std::chrono::steady_clock::time_point last_{};
+};
+}  // namespace
+
 void compile_graph_into(GraphCompileResult& r, const Graph& g, const CompileOptions& o) {
   g_compiles.fetch_add(1, std::memory_order_relaxed);
+  PhaseClock clock(o.phase_times);
   r.findings.clear();
   validate_into(r.validated, g);
+  clock.lap(0);
   cull_into(r.culled, g, r.validated);
+  clock.lap(1);
   schedule_into(r.sched, g, r.validated, r.culled, o.schedule);
+  clock.lap(2);
   lifetimes_into(r.lifetimes, g, r.sched);
+  clock.lap(3);
   alias_into(r.aliasing, g, r.sched, r.lifetimes, o.aliasing);
+  clock.lap(4);
   transitions_into(r.trans, g, r.sched, r.aliasing);
   if (o.split_barriers) {
     for (size_t gi = 0; gi < r.trans.groups.size() && gi < r.trans.compiled.size(); ++gi)
       mark_split_barriers(*r.trans.groups[gi], r.trans.compiled[gi]);
   }
+  clock.lap(5);
   final_states_into(r.finals, r.trans);
-  if (o.before_checks) o.before_checks(r);
+  clock.lap(6);
+  if (o.before_checks) o.before_checks(r);  // the fault-injection hook: no phase's time
+  clock.restart();
   if (o.run_checks) r.findings = check_all(g, r);
+  clock.lap(7);
 }
 
 Numbers numbers(const Graph&, const GraphCompileResult& r, const ResourceTable& table,

@@ -195,5 +195,31 @@ TEST(GraphReuse, DescribeSeesAStaleField) {
   EXPECT_NE(describe(r), describe(fresh));
 }
 
+// CompileOptions::phase_times: timing the phases changes nothing in the result, every phase gets a time of
+// its own, and a second compile adds to the first's. The async layered graph and the chain, with split
+// barriers (timed with transitions) and without.
+TEST(GraphReuse, PhaseTimesTimeEveryPhaseAndChangeNothing) {
+  for (const bool split : {false, true}) {
+    for (const Graph& g : {bench::graph_layered(60), bench::graph_chain(40)}) {
+      CompileOptions plain;
+      plain.split_barriers = split;
+      const GraphCompileResult fresh = compile_graph(g, plain);
+      PhaseTimes times;
+      CompileOptions timed = plain;
+      timed.phase_times = &times;
+      GraphCompileResult r;
+      compile_graph_into(r, g, timed);
+      EXPECT_EQ(describe(r), describe(fresh));
+      const PhaseTimes first = times;
+      for (size_t i = 0; i < PhaseTimes::kPhases; ++i)
+        EXPECT_GT(first.seconds[i], 0.0) << PhaseTimes::kNames[i];
+      compile_graph_into(r, g, timed);
+      EXPECT_EQ(describe(r), describe(fresh));
+      for (size_t i = 0; i < PhaseTimes::kPhases; ++i)
+        EXPECT_GT(times.seconds[i], first.seconds[i]) << PhaseTimes::kNames[i];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace baton::graph

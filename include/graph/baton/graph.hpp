@@ -344,6 +344,16 @@ std::vector<std::string> check_serial_order(const Graph& g, const Validated& v, 
 // ---------------------------------------------------------------------------------------------
 // The whole pipeline.
 struct GraphCompileResult;
+// The time each phase of compile_graph_into took, added to `seconds` (steady clock) when
+// CompileOptions::phase_times points here: where a frame's compile time goes (bench/graph_bench's
+// per-phase table). Mark split barriers, when asked, counts with transitions; the before_checks hook
+// with no phase.
+struct PhaseTimes {
+  static constexpr size_t kPhases = 8;
+  static constexpr std::array<std::string_view, kPhases> kNames{
+      "validate", "cull", "schedule", "lifetimes", "aliasing", "transitions", "final_states", "checks"};
+  std::array<double, kPhases> seconds{};
+};
 struct CompileOptions {
   ScheduleOptions schedule;
   AliasingOptions aliasing;
@@ -353,6 +363,8 @@ struct CompileOptions {
   // Fault injection: called on the phases' results just before the checks run (the checks' tests
   // break a phase here and expect compile_graph to report it). Empty in normal use.
   std::function<void(GraphCompileResult&)> before_checks;
+  // When set, each phase's time is added to it (PhaseTimes). Null in normal use: no clock is read.
+  PhaseTimes* phase_times = nullptr;
 };
 struct GraphCompileResult {
   Validated validated;
