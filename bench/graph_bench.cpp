@@ -234,8 +234,11 @@ BENCHMARK(BM_GraphLayeredPhases)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(bench
 BENCHMARK(BM_GraphChainPlannerShare)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_GraphChainInputScan)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_GraphLayeredInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_GraphDeferredExample)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
-BENCHMARK(BM_GraphDeferredExampleReuse)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+// deferred.json's target sits within this machine's noise (9.8 to 11.7 us within an hour, the same binary):
+// five repetitions, of which the targets read the least (interference only adds time); Google Benchmark
+// prints each, and their mean, median and spread.
+BENCHMARK(BM_GraphDeferredExample)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->Repetitions(5);
+BENCHMARK(BM_GraphDeferredExampleReuse)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3)->Repetitions(5);
 BENCHMARK(BM_CoreDeferred)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreRandom)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreDeferredReuse)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
