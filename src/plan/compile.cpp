@@ -1143,8 +1143,8 @@ class GroupCompiler {
     GroupArray<BarrierPoint>& points = out_.points;
     if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
       open_point(op, where);
-    Barrier& b = out_.push_barrier(Barrier{r, box, before, after, why, discard, false,
-                                           why == Reason::takeover ? previous_of(*slot) : kGlobalResource});
+    Barrier& b = out_.emplace_barrier(r, box, before, after, why, discard, false,
+                                      why == Reason::takeover ? previous_of(*slot) : kGlobalResource);
     if (bytes) to_bytes(b);
     ++points.back().count;
   }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "baton/core.hpp"
@@ -190,6 +191,13 @@ struct CompiledGroup {
   [[gnu::always_inline]] Barrier& push_barrier(const Barrier& b) {
     if (barriers.size_ == barriers.cap_) grow(0, 1, 0);
     return *::new (static_cast<void*>(barriers.data_ + barriers.size_++)) Barrier(b);
+  }
+  // The same, the barrier made in place from its fields in declaration order (Barrier{fields...}): no
+  // temporary to copy (compile() appends every barrier this way).
+  template <class... Fields>
+  [[gnu::always_inline]] Barrier& emplace_barrier(Fields&&... fields) {
+    if (barriers.size_ == barriers.cap_) grow(0, 1, 0);
+    return *::new (static_cast<void*>(barriers.data_ + barriers.size_++)) Barrier{std::forward<Fields>(fields)...};
   }
   [[gnu::always_inline]] BarrierPoint& push_point(const BarrierPoint& bp) {
     if (points.size_ == points.cap_) grow(0, 0, 1);
