@@ -186,14 +186,9 @@ struct CompiledGroup {
   // (one reallocation for all three; the lists' views follow).
   void reserve(size_t list_count, size_t barrier_count, size_t point_count);
   // Appends an empty list (no views yet), a barrier, a point; the block grows when full, and then every
-  // list's views are relinked (keeping their sizes).
+  // list's views are relinked (keeping their sizes). The barrier is made in place from its fields in
+  // declaration order (Barrier{fields...}, or a whole Barrier to copy): no temporary to copy.
   CompiledList& push_list();
-  [[gnu::always_inline]] Barrier& push_barrier(const Barrier& b) {
-    if (barriers.size_ == barriers.cap_) grow(0, 1, 0);
-    return *::new (static_cast<void*>(barriers.data_ + barriers.size_++)) Barrier(b);
-  }
-  // The same, the barrier made in place from its fields in declaration order (Barrier{fields...}): no
-  // temporary to copy (compile() appends every barrier this way).
   template <class... Fields>
   [[gnu::always_inline]] Barrier& emplace_barrier(Fields&&... fields) {
     if (barriers.size_ == barriers.cap_) grow(0, 1, 0);
