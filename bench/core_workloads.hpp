@@ -81,11 +81,13 @@ inline std::unique_ptr<Workload> chain(size_t n) {
   return w;
 }
 
-inline std::unique_ptr<Workload> random_workload(size_t n) {
+// `seed` 0 is the benchmark's recording; another seed draws another recording of the same shape and size
+// (graph_bench's predictor check compiles two of them in turn).
+inline std::unique_ptr<Workload> random_workload_seeded(size_t n, uint32_t seed) {
   auto w = std::make_unique<Workload>();
   w->name = "random";
   w->n = n;
-  std::mt19937 rng(static_cast<uint32_t>(n));
+  std::mt19937 rng(static_cast<uint32_t>(n) + seed * 7919u);
   const size_t resources = std::max<size_t>(8, n / 8);
   for (size_t i = 0; i < resources; ++i) {
     ResourceDesc d;
@@ -122,6 +124,7 @@ inline std::unique_ptr<Workload> random_workload(size_t n) {
   w->finish();
   return w;
 }
+inline std::unique_ptr<Workload> random_workload(size_t n) { return random_workload_seeded(n, 0); }
 
 // The built-in deferred frame (demo_recording) replicated over `frames` frames: each frame's groups
 // and lists copied with their operations, in order.

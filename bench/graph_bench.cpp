@@ -205,6 +205,46 @@ void BM_CoreDeferredReuse(benchmark::State& s) {
 }
 void BM_CoreRandomReuse(benchmark::State& s) { run_core(s, bench::random_workload, true); }
 
+// The branch predictor check (docs/benchmarks.md, issue 16, session 22). A steady-state benchmark compiles
+// one input again and again; a CPU's branch predictor can learn the whole sequence of branches of a short
+// one, which a random input's data-dependent branches then no longer cost. These compile two inputs in
+// turn, each into its own last result (steady state, no heap block): two recordings of one shape and size
+// drawn with different seeds (`distinct`), or two copies of one recording, the control, which takes the
+// same memory and repeats one sequence of branches. Time per compile.
+template <class Make>
+void run_core_two(benchmark::State& state, Make make, bool distinct) {
+  const auto n = static_cast<size_t>(state.range(0));
+  const std::unique_ptr<bench::Workload> w[2] = {make(n, 0), make(n, distinct ? 1 : 0)};
+  Plan kept[2];
+  std::vector<CompiledGroup> results[2] = {std::vector<CompiledGroup>(w[0]->ptrs.size()),
+                                           std::vector<CompiledGroup>(w[1]->ptrs.size())};
+  size_t k = 0;
+  for (auto _ : state) {
+    const bench::Workload& x = *w[k];
+    plan_detail::plan_into(kept[k], x.rt, x.ptrs, fresh_history(x.rt));
+    for (size_t i = 0; i < x.ptrs.size(); ++i) compile_into(results[k][i], x.rt, *x.ptrs[i], kept[k].groups[i]);
+    benchmark::DoNotOptimize(results[k]);
+    k ^= 1;
+  }
+}
+void BM_CoreRandomReuseTwoInputs(benchmark::State& s) { run_core_two(s, bench::random_workload_seeded, true); }
+void BM_CoreRandomReuseTwoCopies(benchmark::State& s) { run_core_two(s, bench::random_workload_seeded, false); }
+void run_graph_two(benchmark::State& state, bool distinct) {
+  const auto n = static_cast<size_t>(state.range(0));
+  const Graph g[2] = {bench::graph_layered_seeded(n, 0), bench::graph_layered_seeded(n, distinct ? 1 : 0)};
+  GraphCompileResult r[2];
+  size_t k = 0;
+  for (auto _ : state) {
+    compile_graph_into(r[k], g[k]);
+    benchmark::DoNotOptimize(r[k]);
+    k ^= 1;
+  }
+  for (const GraphCompileResult& x : r)
+    if (!x.findings.empty()) state.SkipWithError(x.findings.front().c_str());
+}
+void BM_GraphLayeredReuseTwoInputs(benchmark::State& s) { run_graph_two(s, true); }
+void BM_GraphLayeredReuseTwoCopies(benchmark::State& s) { run_graph_two(s, false); }
+
 // examples/deferred.json through every phase (the frame-graph target for a real frame).
 void deferred_example(benchmark::State& state, bool reuse) {
   const Graph g = load_graph_file(BATON_SOURCE_DIR "/examples/deferred.json");
@@ -243,6 +283,10 @@ BENCHMARK(BM_CoreDeferred)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::
 BENCHMARK(BM_CoreRandom)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreDeferredReuse)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreRandomReuse)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_CoreRandomReuseTwoInputs)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_CoreRandomReuseTwoCopies)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_GraphLayeredReuseTwoInputs)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
+BENCHMARK(BM_GraphLayeredReuseTwoCopies)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond)->MinWarmUpTime(0.3);
 BENCHMARK(BM_CoreDeferredInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CoreRandomInputScan)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
@@ -323,7 +367,23 @@ class RatioReporter : public benchmark::ConsoleReporter {
         if (f0 > 0 && f1 > 0)
           floor += fmt::format("{}input read {:.1f} -> {:.1f} us, scales {:.2f}", floor.empty() ? "" : ", ", f0, f1,
                                f1 / f0);
+        // The random families: the same ratio with two inputs compiled in turn, which the branch predictor
+        // cannot learn at either size (the table after the targets).
+        if (const double two = ratio(steady + "TwoInputs", n); two > 0)
+          floor += fmt::format(", two inputs in turn {:.2f}", two);
         target(fmt::format("{} T({})/T({})", steady, n * 10, n), ratio(steady, n), 11, "", floor);
+      }
+    }
+    // The branch predictor check: two inputs in turn against two copies of one (run_core_two).
+    std::printf("\nbranch predictor check: us per steady-state compile, two inputs in turn / two copies of one input"
+                " in turn (the copies repeat one sequence of branches, which a short input lets the predictor learn):\n");
+    for (const char* family : {"BM_GraphLayeredReuse", "BM_CoreRandomReuse"}) {
+      const std::string two = std::string(family) + "TwoInputs", copies = std::string(family) + "TwoCopies";
+      for (const long n : {1000L, 10000L, 100000L}) {
+        const double t = at(two.c_str(), n), c = at(copies.c_str(), n), one = at(family, n);
+        if (t < 0 || c < 0) continue;
+        std::printf("  %-22s N=%-7ld two inputs %10.1f  two copies %10.1f  ratio %.2f  (one input %.1f)\n", family, n, t,
+                    c, t / c, one);
       }
     }
     // Where the time goes: each phase's microseconds per steady-state compile and its T(10N)/T(N).

@@ -53,9 +53,10 @@ inline Graph graph_chain(size_t n) {
   return g;
 }
 
-inline Graph graph_layered(size_t n) {
+// `seed` 0 is the benchmark's graph; another seed draws other texture sizes for the same passes.
+inline Graph graph_layered_seeded(size_t n, uint32_t seed) {
   Graph g;
-  std::mt19937 rng(static_cast<uint32_t>(n));
+  std::mt19937 rng(static_cast<uint32_t>(n) + seed * 7919u);
   const uint32_t sizes[] = {128, 256, 512};
   const Stages cs = stages(Stage::compute);
   const size_t width = 8;
@@ -76,5 +77,6 @@ inline Graph graph_layered(size_t n) {
   }
   return g;
 }
+inline Graph graph_layered(size_t n) { return graph_layered_seeded(n, 0); }
 
 }  // namespace baton::bench
