@@ -2,7 +2,9 @@
 // through every phase (validate .. checks), aliasing on: "chain" and "layered"
 // (bench/graph_workloads.hpp, which bench/graph_instructions shares for callgrind counts).
 // Also the core benchmark's recordings (bench/core_workloads.hpp: plan + compile of every group)
-// "deferred" and "random" at 1,000 / 10,000 / 100,000 operations, and examples/deferred.json.
+// "deferred" and "random" at 1,000 / 10,000 / 100,000 operations, and examples/deferred.json. And the
+// branch predictor check: two inputs of core random and of the layered graph compiled in turn, against
+// two copies of each (run_core_two, run_graph_two).
 // Before the runs it prints the numbers of examples/deferred.json; after them every target of
 // issue 16 item 2 with its value, the floor measured beside it and whether it is met, all from this
 // one run (a missed target is printed as MISSED, never left out).
