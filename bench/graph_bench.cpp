@@ -150,22 +150,33 @@ void BM_GraphLayeredInputScan(benchmark::State& s) { scan_graph(s, layered); }
 // the steady state of a recording compiled every frame, planned into the last frame's facts and each group
 // compiled into its last result (plan_into, compile_into: what compile_all_into does, without marking the
 // lists compiled); otherwise a new Plan and a new result per group, freed in the timed loop.
+// One recording's steady state: its last frame's facts and group results, compiled into again.
+struct SteadyCore {
+  Plan kept;
+  std::vector<CompiledGroup> results;
+  // Plans and compiles `w` into the last frame's facts and results; returns the barriers.
+  size_t compile(const bench::Workload& w) {
+    results.resize(w.ptrs.size());
+    plan_detail::plan_into(kept, w.rt, w.ptrs, fresh_history(w.rt));
+    size_t barriers = 0;
+    for (size_t i = 0; i < w.ptrs.size(); ++i) {
+      compile_into(results[i], w.rt, *w.ptrs[i], kept.groups[i]);
+      barriers += results[i].barrier_count();
+    }
+    benchmark::DoNotOptimize(results);
+    return barriers;
+  }
+};
 template <class Make>
 void run_core(benchmark::State& state, Make make, bool reuse = false) {
   const auto n = static_cast<size_t>(state.range(0));
   const auto w = make(n);
   size_t barriers = 0;
-  Plan kept;
-  std::vector<CompiledGroup> results(w->ptrs.size());
+  SteadyCore steady;
   for (auto _ : state) {
     barriers = 0;
     if (reuse) {
-      plan_detail::plan_into(kept, w->rt, w->ptrs, fresh_history(w->rt));
-      for (size_t i = 0; i < w->ptrs.size(); ++i) {
-        compile_into(results[i], w->rt, *w->ptrs[i], kept.groups[i]);
-        barriers += results[i].barrier_count();
-      }
-      benchmark::DoNotOptimize(results);
+      barriers = steady.compile(*w);
       continue;
     }
     const Plan p = plan(w->rt, w->ptrs, fresh_history(w->rt));
@@ -218,15 +229,10 @@ template <class Make>
 void run_core_two(benchmark::State& state, Make make, uint32_t seed_a, uint32_t seed_b) {
   const auto n = static_cast<size_t>(state.range(0));
   const std::unique_ptr<bench::Workload> w[2] = {make(n, seed_a), make(n, seed_b)};
-  Plan kept[2];
-  std::vector<CompiledGroup> results[2] = {std::vector<CompiledGroup>(w[0]->ptrs.size()),
-                                           std::vector<CompiledGroup>(w[1]->ptrs.size())};
+  SteadyCore steady[2];
   size_t k = 0;
   for (auto _ : state) {
-    const bench::Workload& x = *w[k];
-    plan_detail::plan_into(kept[k], x.rt, x.ptrs, fresh_history(x.rt));
-    for (size_t i = 0; i < x.ptrs.size(); ++i) compile_into(results[k][i], x.rt, *x.ptrs[i], kept[k].groups[i]);
-    benchmark::DoNotOptimize(results[k]);
+    benchmark::DoNotOptimize(steady[k].compile(*w[k]));
     k ^= 1;
   }
 }
