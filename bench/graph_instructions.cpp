@@ -10,14 +10,47 @@
 // families): `fresh` (default) compiles a new result each time (compile_graph, the previous one freed, as
 // graph_bench's BM_Graph*), `reuse` compiles into the previous frame's result (compile_graph_into: the
 // steady state of a frame graph compiled every frame, as BM_Graph*Reuse).
+//
+// Run without valgrind, it also prints the measured compiles' CPU time per compile and this core's clock
+// rate (a chain of dependent additions, one per cycle; x86-64 only), from which
+// scripts/instruction-budget.sh turns each time target of issue 16 into instructions per cycle and an
+// instruction budget.
+#include <time.h>
 #include <valgrind/callgrind.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "core_workloads.hpp"
 #include "graph_workloads.hpp"
+
+namespace {
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Prints the CPU time per measured compile and the core clock, when not under valgrind (whose times
+// mean nothing). The clock: 4 x 2^28 additions, each waiting for the one before (one cycle each on any
+// x86-64 core), timed in CPU time; the loop's own increment and branch run beside them.
+void print_times(double seconds, int reps) {
+  if (RUNNING_ON_VALGRIND || reps <= 0) return;
+  std::printf("cpu_us_per_compile %.4f\n", seconds * 1e6 / reps);
+#if defined(__x86_64__)
+  uint64_t x = 0;
+  constexpr uint64_t kIterations = uint64_t{1} << 28;
+  const double t0 = cpu_seconds();
+  for (uint64_t i = 0; i < kIterations; ++i) asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+  const double t1 = cpu_seconds();
+  if (x == 4 * kIterations && t1 > t0) std::printf("clock_ghz %.4f\n", 4.0 * static_cast<double>(kIterations) / (t1 - t0) * 1e-9);
+#endif
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace baton;
@@ -43,10 +76,13 @@ int main(int argc, char** argv) {
       return barriers;
     };
     size_t barriers = once();
+    const double t0 = cpu_seconds();
     CALLGRIND_START_INSTRUMENTATION;
     for (int i = 0; i < reps; ++i) barriers = once();
     CALLGRIND_STOP_INSTRUMENTATION;
+    const double t1 = cpu_seconds();
     std::printf("%s %zu: %zu uses, %zu barriers\n", family.c_str(), n, w->uses, barriers);
+    print_times(t1 - t0, reps);
     return 0;
   }
   graph::Graph g;
@@ -61,6 +97,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   graph::GraphCompileResult r = graph::compile_graph(g);
+  const double t0 = cpu_seconds();
   CALLGRIND_START_INSTRUMENTATION;
   for (int i = 0; i < reps; ++i) {
     if (reuse)
@@ -69,10 +106,15 @@ int main(int argc, char** argv) {
       r = graph::compile_graph(g);  // as graph_bench: the previous result freed here
   }
   CALLGRIND_STOP_INSTRUMENTATION;
+  const double t1 = cpu_seconds();
   if (!r.findings.empty()) {
     std::fprintf(stderr, "%s\n", r.findings.front().c_str());
     return 1;
   }
-  std::printf("%s %zu: %zu passes, %zu groups\n", family.c_str(), n, g.passes.size(), r.trans.groups.size());
+  size_t uses = 0;
+  for (const graph::Pass& p : g.passes) uses += p.uses.size();
+  std::printf("%s %zu: %zu passes, %zu uses, %zu groups\n", family.c_str(), n, g.passes.size(), uses,
+              r.trans.groups.size());
+  print_times(t1 - t0, reps);
   return 0;
 }
