@@ -5,7 +5,8 @@
 # build/bench-report.json (docs/benchmarks.md explains the figures). Then runs bench/graph_bench
 # (frame-graph compile, the core families at 1,000..100,000 operations, every compile target of
 # issue 16 with its floor from that run) into build/graph-bench.txt and appends its targets to
-# build/bench-report.md. BATON_SKIP_GRAPH_BENCH=1 skips that part.
+# build/bench-report.md, then (where valgrind is installed) scripts/instruction-budget.sh, the time
+# targets as instruction budgets. BATON_SKIP_GRAPH_BENCH=1 skips both.
 #
 #   scripts/bench-report.sh            # the `default` preset (build/default)
 #   BATON_BUILD_DIR=build/x scripts/bench-report.sh   # another build folder, same flags
@@ -27,4 +28,16 @@ if [ "${BATON_SKIP_GRAPH_BENCH:-0}" != 1 ]; then
     sed -n '/^targets/,$p' build/graph-bench.txt
     printf '```\n'
   } >> build/bench-report.md
+fi
+# The time targets as instruction budgets (scripts/instruction-budget.sh), where valgrind is installed.
+if [ "${BATON_SKIP_GRAPH_BENCH:-0}" != 1 ]; then
+  if command -v valgrind >/dev/null && [ -f /usr/include/valgrind/callgrind.h ]; then
+    {
+      printf '\n## Time targets as instruction budgets (scripts/instruction-budget.sh, this run)\n\n```\n'
+      BATON_BUILD_DIR="$build" scripts/instruction-budget.sh
+      printf '```\n'
+    } >> build/bench-report.md
+  else
+    printf '\n(The time targets as instruction budgets: scripts/instruction-budget.sh needs valgrind, not installed here.)\n' >> build/bench-report.md
+  fi
 fi
