@@ -3,8 +3,10 @@
 # For each target workload, in the steady state (compiled into the last frame's result):
 #   - instructions per compile: callgrind, one measured compile (deterministic);
 #   - CPU time per compile and the core clock: bench/graph_instructions run natively, REPS compiles;
-#   - instructions per cycle = instructions / (time x clock), and the budget = the target's time x clock
-#     x that IPC: how many instructions the compile may take if it keeps running at the IPC it has now.
+#   - instructions per cycle = instructions / (time x clock), and the budget: how many instructions the
+#     compile may take if it keeps running at the IPC it has now. The target's time x clock x IPC is
+#     instructions x target / time, so the budget needs no clock; the clock gives the IPC, which says
+#     whether that assumption is sound (a compile near the core's issue rate cannot trade stalls for time).
 # Last, the core planner's instructions in the chain's compile (compile_all_into, callgrind's
 # --toggle-collect), per use; its time per use, for its 15 ns target, is graph_bench's
 # BM_GraphChainPlannerShare (the planner alone cannot be timed inside this program's whole compile).
@@ -48,7 +50,7 @@ while read -r family n reps target label; do
     exit 1
   fi
   read -r ipc budget over < <(awk -v ir="$ir" -v us="$us" -v ghz="$ghz" -v t="$target" \
-    'BEGIN { ipc = ir / (us * ghz * 1e3); b = t * ghz * 1e3 * ipc; printf "%.2f %.0f %.2f\n", ipc, b, ir / b }')
+    'BEGIN { printf "%.2f %.0f %.2f\n", ir / (us * ghz * 1e3), ir * t / us, us / t }')
   printf '%-34s %12s %10.2f %8.3f %6s %10s %13s %7sx\n' "$label" "$ir" "$us" "$ghz" "$ipc" "$target" "$budget" "$over"
   if [ "$family $n" = "chain 1000" ]; then
     chain_uses=$(sed -n 's/^chain 1000: [0-9]* passes, \([0-9]*\) uses.*/\1/p' <<<"$out")
