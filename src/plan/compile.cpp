@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <exception>
 #include <map>
 #include <optional>
@@ -904,10 +903,10 @@ class GroupCompiler {
       case BufferRead::barrier:
         break;
     }
-    emit(op.list, op.op, Where::before, u.resource, false, &s, full_box(desc(s.res)), t.state, target,
-         reason_for(t, op.list, Reason::state_change));
-    mark_entry_used(op.list, t);
-    o.b = static_cast<uint32_t>(out_.barriers.size() - 1);
+    Barrier& b = emit(op.list, op.op, Where::before, u.resource, false, &s, full_box(desc(s.res)), t.state, target,
+                      reason_for(t, op.list, Reason::state_change));
+    mark_entry_used(b, t);
+    o.b = static_cast<uint32_t>(&b - out_.barriers.data());
     o.p = static_cast<uint32_t>(out_.points.size() - 1);
     o.p0 = static_cast<uint32_t>(list_b0_ + out_.points.back().first);
     o.kind = OpenRun::state;
@@ -949,13 +948,17 @@ class GroupCompiler {
     if (b.reason == Reason::state_change || b.reason == Reason::hand_off) b.reason = Reason::read_merge;
   }
 
-  // The barrier that opened a run: where it was emitted, unless its point was sorted by resource since
-  // (close_point); a plain group has at most one barrier per resource at a before-point.
+  // The barrier that opened a run: where it was emitted, unless it moved since. A plain group has at most
+  // one barrier per resource at a before-point, and two things move one:
+  //  - emit(): the point's first barrier moves one place up when the second goes before it, while the
+  //    point is still open (its other barriers are only appended), so it is the next one;
+  //  - close_point(): the point is sorted by resource, so a binary search finds it.
   Barrier& run_barrier(ResourceId r, const OpenRun& o) {
     Barrier* const all = out_.barriers.data();
     if (all[o.b].resource == r) return all[o.b];
     Barrier* const first = all + o.p0;
     Barrier* const last = first + out_.points[o.p].count;
+    if (all + o.b + 1 < last && all[o.b + 1].resource == r) return all[o.b + 1];
     return *std::lower_bound(first, last, r, [](const Barrier& x, ResourceId y) { return x.resource < y; });
   }
 
@@ -971,8 +974,8 @@ class GroupCompiler {
     if (buffer_read(op, s, target, t) != BufferRead::barrier) return;
     const bool merged = target.access != bit(u.access) || target.sync != need;
     const Reason why = reason_for(t, op.list, merged ? Reason::read_merge : Reason::state_change);
-    emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target, why);
-    mark_entry_used(op.list, t);
+    mark_entry_used(
+        emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target, why), t);
     t = Track{target, op.gi, op.list, Origin::list};
   }
 
@@ -1008,9 +1011,9 @@ class GroupCompiler {
       const bool same = t.state.layout == target.layout && t.state.access == target.access;
       const Reason own =
           same ? (u.access == Access::unordered_access ? Reason::uav_order : Reason::write_order) : Reason::state_change;
-      emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state, target,
-           reason_for(t, op.list, own));
-      mark_entry_used(op.list, t);
+      mark_entry_used(emit(op.list, op.op, Where::before, u.resource, s.bytes, &s, box_or_whole(b, s), t.state,
+                           target, reason_for(t, op.list, own)),
+                      t);
     }
     t = Track{target, op.gi, op.list, Origin::list, true};
   }
@@ -1136,17 +1139,27 @@ class GroupCompiler {
   // Appends a barrier to the point (op, where) of the list, opening the point if it is not the current one.
   // `bytes`: r's slot has byte ranges (Slot::bytes), so the barrier names bytes (to_bytes). `slot`: r's
   // slot (nullptr for a global barrier), which a takeover barrier reads its previous occupant from.
-  [[gnu::always_inline]] void emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes, const Slot* slot,
-                                   const Box& box, const State& before, const State& after, Reason why,
-                                   bool discard = false) {
+  // Returns the barrier, which is the last one unless it went before the point's first (see below).
+  [[gnu::always_inline]] Barrier& emit(uint32_t list, uint32_t op, Where where, ResourceId r, bool bytes,
+                                       const Slot* slot, const Box& box, const State& before, const State& after,
+                                       Reason why, bool discard = false) {
     if (list != list_) begin_list(list);
     GroupArray<BarrierPoint>& points = out_.points;
-    if (points.size() == list_p0_ || points.back().op != op || points.back().where != where)
+    const ResourceId previous = why == Reason::takeover ? previous_of(*slot) : kGlobalResource;
+    Barrier* b;
+    if (points.size() == list_p0_ || points.back().op != op || points.back().where != where) {
       open_point(op, where);
-    Barrier& b = out_.emplace_barrier(r, box, before, after, why, discard, false,
-                                      why == Reason::takeover ? previous_of(*slot) : kGlobalResource);
-    if (bytes) to_bytes(b);
+      b = &out_.emplace_barrier(r, box, before, after, why, discard, false, previous);
+    } else if (points.back().count == 1 && out_.barriers.back().resource > r) {
+      // A point's second barrier, of a resource before the first one's: made in its place in resource
+      // order (close_point's stable order for two barriers of different resources), not swapped there later.
+      b = &out_.emplace_barrier_before_last(r, box, before, after, why, discard, false, previous);
+    } else {
+      b = &out_.emplace_barrier(r, box, before, after, why, discard, false, previous);
+    }
+    if (bytes) to_bytes(*b);
     ++points.back().count;
+    return *b;
   }
 
   // The forward walk emits list after list (every barrier at a point of the operation it is at), so the
@@ -1168,8 +1181,8 @@ class GroupCompiler {
 
   // The barrier just emitted leaves a declared entry state that uses in this group already served
   // (t.last_op is set by them): Barrier::before_used.
-  void mark_entry_used(uint32_t /*list: emit() just wrote to it*/, const Track& t) {
-    if (t.origin == Origin::entry && t.last_op != kNone) out_.barriers.back().before_used = true;
+  static void mark_entry_used(Barrier& b, const Track& t) {
+    if (t.origin == Origin::entry && t.last_op != kNone) b.before_used = true;
   }
 
   // A barrier of a buffer with byte ranges: its box (bytes on the mip axis) becomes the byte range,
@@ -1191,26 +1204,16 @@ class GroupCompiler {
 
   // Orders a point's barriers by resource and merges barriers of one resource that are identical but
   // for contiguous boxes into one (invariant 6). A point of one barrier, or of two of different
-  // resources (the common cases), is settled here, inline at every caller; larger ones take sort_point.
+  // resources (the common cases, which emit() keeps in order as they fill), is settled here, inline at
+  // every caller; larger ones take sort_point.
   [[gnu::always_inline]] void close_point() {
     if (out_.points.size() == list_p0_) return;
     BarrierPoint& p = out_.points.back();
     if (p.count < 2) return;
     Barrier* b = out_.barriers.data() + list_b0_ + p.first;
-    if (p.count == 2 && b[0].resource != b[1].resource) {  // the common pair: only the order to settle
-      if (b[0].resource > b[1].resource) swap_pair(b);
-      return;
-    }
+    // The common pair, of two resources: emit() made it in resource order already.
+    if (p.count == 2 && b[0].resource != b[1].resource) return;
     sort_point(p, b);
-  }
-  // Swaps b[0] and b[1] through two copies held in registers (std::swap, a call, moves three times).
-  [[gnu::always_inline]] static void swap_pair(Barrier* b) {
-    static_assert(std::is_trivially_copyable_v<Barrier>);
-    alignas(16) unsigned char x[sizeof(Barrier)], y[sizeof(Barrier)];
-    std::memcpy(x, &b[0], sizeof x);
-    std::memcpy(y, &b[1], sizeof y);
-    std::memcpy(&b[0], y, sizeof y);
-    std::memcpy(&b[1], x, sizeof x);
   }
   void sort_point(BarrierPoint& p, Barrier* b) {
     const size_t n = p.count;

@@ -152,11 +152,10 @@ void CommandList::close() {
   lifecycle_ = Lifecycle::closed;
 }
 
-void CommandList::mark_compiled() {
+void CommandList::not_compilable() const {
   if (lifecycle_ == Lifecycle::recording)
     throw Error(fmt::format("list '{}': compiled before it was closed", name()));
-  if (lifecycle_ != Lifecycle::closed) throw Error(fmt::format("list '{}': compiled twice", name()));
-  lifecycle_ = Lifecycle::compiled;
+  throw Error(fmt::format("list '{}': compiled twice", name()));
 }
 
 void CommandList::mark_submitted() {

@@ -270,13 +270,19 @@ class CommandList {
   void declare_entry(ResourceId r, Access a, Stages s = kNoStages, AccessMask shared = 0);
   void close();
 
-  // Lifecycle transitions driven by the compiler and executors.
-  void mark_compiled();
+  // Lifecycle transitions driven by the compiler and executors. mark_compiled() is inline: the compiler
+  // marks every list of every group it compiles.
+  void mark_compiled() {
+    if (lifecycle_ != Lifecycle::closed) [[unlikely]]
+      not_compilable();
+    lifecycle_ = Lifecycle::compiled;
+  }
   void mark_submitted();
   void attach_to(const CommandListGroup* g);
 
  private:
   void require_recording(const char* what) const;
+  [[noreturn, gnu::cold]] void not_compilable() const;  // mark_compiled() of a list that is not closed
   // Throws Error for a resource declared twice in `entry` (only an out-of-order declaration needs the scan).
   static void check_entry_unique(std::string_view list, std::span<const EntryState> entry) {
     for (size_t i = 1; i < entry.size(); ++i)
