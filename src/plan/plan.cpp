@@ -490,18 +490,29 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
           if (r >= descs.size()) access_error(descs, where, r, u.access, u.stages, queue);
           // The group's first use of r records its entry history, and the call's first its facts (an
           // error below discards the whole plan, so nothing here needs undoing).
+          // One reference for the use's updates (indexing again after every store reloads the array).
+          ResourceHistory& h = history[r];
           if (first_list[r] == kNone) {
             first_list[r] = static_cast<uint32_t>(li);
-            entry.emplace_back(r, history[r]);
+            entry.emplace_back(r, h);
             if (!group_start.empty()) entry.back().second = entry_snapshot(r);
             if (last_group[r] == kNone) res_facts[r] = facts_of(descs[r]);
+            // The group's first use of r touches it: later uses find it touched with no takeover, so this
+            // is all they would do. A buffer taking over memory its previous occupants wrote holds their
+            // writes: later reads wait for them like for its own (textures start from layout undefined
+            // instead). An error below discards the whole plan, history and all.
+            if (!h.touched && (h.takeover.access & (kWriteAccesses | kAnyAccess)) && (res_facts[r] & ResFacts::kBuffer))
+              h.written = true;
+            h.touched = true;
+            h.takeover = {};  // the memory's previous occupants are waited for at this first touch
           }
           const uint32_t rf = res_facts[r];
-          // The usual legal use in one test of the resource's and the kind's denied accesses and two
-          // comparisons (use_rule()'s fast acceptance); anything else asks use_rule() and the kind
-          // for the message, in the order they were always checked.
+          // The usual legal use in one test of the resource's, the kind's and the stages' denied accesses
+          // (use_rule()'s fast acceptance: a shader access needs stages, any other has none); anything else
+          // asks use_rule() and the kind for the message, in the order they were always checked.
           const AccessMask b = bit(u.access);
-          if (((rf | kind_denies) & b) || ((kShaderAccesses & b) != 0) == (u.stages == kNoStages) ||
+          const AccessMask stage_denies = u.stages == kNoStages ? kShaderAccesses : ~kShaderAccesses;
+          if (((rf | kind_denies | stage_denies) & b) ||
               (queue != Queue::direct && !queue_allows(queue, u.access, u.stages))) {
             check_access(descs, where, r, u.access, u.stages, queue);
             if (kind_denies & b)
@@ -512,19 +523,11 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
             check_range(descs[r], u.range, where);
             facts.plain_ = false;
           }
-          // One reference for the use's updates (indexing again after every store reloads the array).
-          ResourceHistory& h = history[r];
           if (is_write(u.access) && !h.written) {
             if (rf & ResFacts::kNeedsDiscard)
               facts.discards.push_back({static_cast<uint32_t>(li), static_cast<uint32_t>(oi), r});
             h.written = true;
           }
-          // A buffer taking over memory its previous occupants wrote holds their writes: later reads
-          // wait for them like for its own (textures start from layout undefined instead).
-          if (!h.touched && (h.takeover.access & (kWriteAccesses | kAnyAccess)) && (rf & ResFacts::kBuffer))
-            h.written = true;
-          h.touched = true;
-          h.takeover = {};  // the memory's previous occupants are waited for at this first touch
         }
         // Only uses of one resource can conflict: most operations name each resource once.
         if (op.uses.size() >= 2 && plan_detail::shares_a_resource(op.uses)) {
@@ -593,14 +596,21 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
     }
     hand_on.clear();
   }
-  // Resources that die after their last use: the last group touching them does not restore them.
-  per_group.assign(groups.size(), 0);
-  for (ResourceId r = 0; r < rt.size(); ++r)
-    if (history[r].dies && last_group[r] != kNone) ++per_group[last_group[r]];
-  for (size_t gi = 0; gi < groups.size(); ++gi)
-    if (per_group[gi]) out.groups[gi].retire.reserve(per_group[gi]);
-  for (ResourceId r = 0; r < rt.size(); ++r)
-    if (history[r].dies && last_group[r] != kNone) out.groups[last_group[r]].retire.push_back(r);
+  // Resources that die after their last use: the last group touching them does not restore them. One
+  // group takes them all, in one walk; several get each its vector made once at its size first.
+  if (groups.size() == 1) {
+    std::vector<ResourceId>& retire = out.groups[0].retire;
+    for (ResourceId r = 0; r < rt.size(); ++r)
+      if (history[r].dies && last_group[r] != kNone) retire.push_back(r);
+  } else {
+    per_group.assign(groups.size(), 0);
+    for (ResourceId r = 0; r < rt.size(); ++r)
+      if (history[r].dies && last_group[r] != kNone) ++per_group[last_group[r]];
+    for (size_t gi = 0; gi < groups.size(); ++gi)
+      if (per_group[gi]) out.groups[gi].retire.reserve(per_group[gi]);
+    for (ResourceId r = 0; r < rt.size(); ++r)
+      if (history[r].dies && last_group[r] != kNone) out.groups[last_group[r]].retire.push_back(r);
+  }
   sc.last_group = std::move(last_group);
   sc.first_list = std::move(first_list);
   sc.entry = std::move(entry);
