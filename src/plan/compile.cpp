@@ -321,12 +321,8 @@ class GroupCompiler {
     // barriers too (one block), so the points get all they can need.
     const size_t lists = g_.lists().size();
     out_.reserve(lists, total + 2 * lists, 2 * size_t{ops_});
-    for (const CommandList* l : g_.lists()) {
-      // Made in place (a temporary list moved in costs a string move and destruction per list).
-      CompiledList& cl = out_.push_list();
-      cl.name.assign(l->name());
-      cl.queue = l->queue();
-    }
+    // Made in place (a temporary list moved in costs a string move and destruction per list).
+    for (const CommandList* l : g_.lists()) out_.push_list(l->name(), l->queue());
     plain_ = f_.plain();  // only plan() sets it, from the checks it makes per use: not checked again
     if (plain_) plain_slots();
     barriers0_ = out_.barriers.data();

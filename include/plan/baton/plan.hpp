@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -190,6 +191,16 @@ struct CompiledGroup {
   // list's views are relinked (keeping their sizes). The barrier is made in place from its fields in
   // declaration order (Barrier{fields...}, or a whole Barrier to copy): no temporary to copy.
   CompiledList& push_list();
+  // The same, named and on `queue`, inline (the compiler makes one per list it compiles).
+  [[gnu::always_inline]] CompiledList& push_list(std::string_view list_name, Queue list_queue) {
+    if (lists.size_ == lists.cap_) grow(1, 0, 0);
+    CompiledList& l = lists.data_[lists.size_++];  // a slot made by reallocate(), emptied as a new list
+    l.name.assign(list_name);
+    l.queue = list_queue;
+    l.barriers = {};
+    l.points = {};
+    return l;
+  }
   template <class... Fields>
   [[gnu::always_inline]] Barrier& emplace_barrier(Fields&&... fields) {
     if (barriers.size_ == barriers.cap_) grow(0, 1, 0);
