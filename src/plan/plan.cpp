@@ -95,15 +95,7 @@ void CompiledGroup::reserve(size_t list_count, size_t barrier_count, size_t poin
              std::max(point_count, points.cap_));
 }
 
-CompiledList& CompiledGroup::push_list() {
-  if (lists.size_ == lists.cap_) grow(1, 0, 0);
-  CompiledList& l = lists.data_[lists.size_++];  // a slot made by reallocate(), emptied as a new list
-  l.name.clear();
-  l.queue = Queue::direct;
-  l.barriers = {};
-  l.points = {};
-  return l;
-}
+CompiledList& CompiledGroup::push_list() { return push_list(std::string_view(""), Queue::direct); }
 
 void CompiledGroup::shrink(size_t barrier_count, size_t point_count) {
   barriers.size_ = std::min(barriers.size_, barrier_count);
