@@ -373,15 +373,27 @@ class LegacyLowering {
     }
 
     const bool whole = b.box == full_box(d);
+    // The hard limit (kMaxLegacyApiBarriers), before any of this barrier's transitions is made.
+    uint64_t api = 0;
+    for (size_t c = 0; c < classes.size(); ++c)
+      if (classes[c].transition && !(whole && classes.size() == 1)) api += member_count[c];
+    if (api_barriers_ + api > kMaxLegacyApiBarriers)
+      lower_detail::fail(site, b.resource,
+                         fmt::format("needs {} more transition barriers, one per subresource, past the {} the "
+                                     "D3D12 legacy plan of a frame may hold (the API has no subresource ranges)",
+                                     api, kMaxLegacyApiBarriers));
+    api_barriers_ += api;
     for (size_t c = 0; c < classes.size(); ++c) {
       const Decision& dec = classes[c];
       LoweredBarrier lb = v;
       lb.before = state_text(dec.before);
       lb.after = state_text(dec.after);
-      if (classes.size() > 1) {
+      if (classes.size() > 1) {  // its subresources, as runs ("0..3,7": first..last), not one by one
         std::string list;
-        for (const auto& [first, end] : members[c])
-          for (uint32_t i = first; i < end; ++i) list += (list.empty() ? "" : ",") + std::to_string(i);
+        for (const auto& [first, end] : members[c]) {
+          if (!list.empty()) list += ',';
+          list += end - first == 1 ? fmt::format("{}", first) : fmt::format("{}..{}", first, end - 1);
+        }
         lb.range += fmt::format(" [subresources {}]", list);
       }
       if (b.discard) lb.note = "DiscardResource after the barrier";
@@ -412,6 +424,7 @@ class LegacyLowering {
   // Resources touched in the current group (end_group decays only those).
   std::vector<bool> in_group_;
   std::vector<ResourceId> in_group_list_;
+  uint64_t api_barriers_ = 0;  // transition barriers of one subresource made so far (kMaxLegacyApiBarriers)
 };
 }  // namespace
 

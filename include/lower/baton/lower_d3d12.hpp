@@ -250,6 +250,11 @@ struct D3D12LegacyPlan {
   // state does not decay, so frame N+1 starts where frame N really left each subresource.
   D3D12LegacyStates final_states;
 };
+// A hard limit of one lowering (a frame): the API has no subresource ranges, so a transition of part of a
+// resource is one barrier per subresource. A frame whose plan would need more transition barriers than
+// this is refused with an Error naming the group, list, operation and resource where it went past
+// (resource sets make a few input lines into millions of subresources: 4,096 members of 34,816 each).
+inline constexpr uint64_t kMaxLegacyApiBarriers = uint64_t{1} << 20;
 // Tracks the real legacy state of every subresource across the groups in order: resources are
 // created in COMMON, implicit promotion on first use, decay at the end of each group (one
 // ExecuteCommandLists call per group).
