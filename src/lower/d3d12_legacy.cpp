@@ -372,11 +372,12 @@ class LegacyLowering {
       all.coalesce(lo, hi);
     }
 
-    const bool whole = b.box == full_box(d);
+    // One decision for the whole resource: one transition of all its subresources.
+    const bool all_at_once = b.box == full_box(d) && classes.size() == 1;
     // The hard limit (kMaxLegacyApiBarriers), before any of this barrier's transitions is made.
     uint64_t api = 0;
     for (size_t c = 0; c < classes.size(); ++c)
-      if (classes[c].transition && !(whole && classes.size() == 1)) api += member_count[c];
+      if (classes[c].transition && !all_at_once) api += member_count[c];
     if (api_barriers_ + api > kMaxLegacyApiBarriers)
       lower_detail::fail(site, b.resource,
                          fmt::format("needs {} more transition barriers, one per subresource, past the {} the "
@@ -401,7 +402,7 @@ class LegacyLowering {
         lb.omitted = true;
         lb.omitted_why = dec.why;
         lb.api_barriers = 0;
-      } else if (whole && classes.size() == 1) {
+      } else if (all_at_once) {
         point.barriers.push_back(transition(D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES, dec.before, dec.after));
         point.resources.push_back(b.resource);
         lb.api_barriers = 1;

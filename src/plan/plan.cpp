@@ -590,18 +590,19 @@ void plan_detail::plan_into(Plan& out, const ResourceTable& rt, std::span<const 
   }
   // Resources that die after their last use: the last group touching them does not restore them. One
   // group takes them all, in one walk; several get each its vector made once at its size first.
+  const auto retires = [&](ResourceId r) { return history[r].dies && last_group[r] != kNone; };
   if (groups.size() == 1) {
     std::vector<ResourceId>& retire = out.groups[0].retire;
     for (ResourceId r = 0; r < rt.size(); ++r)
-      if (history[r].dies && last_group[r] != kNone) retire.push_back(r);
+      if (retires(r)) retire.push_back(r);
   } else {
     per_group.assign(groups.size(), 0);
     for (ResourceId r = 0; r < rt.size(); ++r)
-      if (history[r].dies && last_group[r] != kNone) ++per_group[last_group[r]];
+      if (retires(r)) ++per_group[last_group[r]];
     for (size_t gi = 0; gi < groups.size(); ++gi)
       if (per_group[gi]) out.groups[gi].retire.reserve(per_group[gi]);
     for (ResourceId r = 0; r < rt.size(); ++r)
-      if (history[r].dies && last_group[r] != kNone) out.groups[last_group[r]].retire.push_back(r);
+      if (retires(r)) out.groups[last_group[r]].retire.push_back(r);
   }
   sc.last_group = std::move(last_group);
   sc.first_list = std::move(first_list);
